@@ -1,0 +1,57 @@
+# tracedec: every entry point. All build output goes under build/.
+CC      ?= gcc
+WARN    := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
+CFLAGS  ?= -O2 -g
+STD     := -std=c99
+B       := build
+
+HEADERS := $(wildcard single/*.h) tools/tdec_core.h
+CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c
+CLI_HDR := tools/out.h tools/frontends.h
+
+.PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay bench demo clean
+
+all: $(B)/tracedec
+
+$(B)/tracedec: $(CLI_SRC) $(CLI_HDR) $(HEADERS)
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ $(CLI_SRC)
+
+$(B)/test_xray: tests/test_xray.c tests/testlib.h $(HEADERS)
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_xray.c
+
+# The whole test suite; ends with "N passed, N failed".
+test: $(B)/tracedec $(B)/test_xray
+	@sh tests/run.sh test
+
+# What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
+check: $(B)/tracedec $(B)/test_xray
+	@sh tests/run.sh check
+
+matrix:
+	@sh tests/run.sh matrix
+
+amalgamate:
+	@sh tools/amalgamate.sh
+
+check-amalgamation:
+	@sh tools/amalgamate.sh --check
+
+# libFuzzer (clang) and AFL++ (afl-clang-fast) builds of every harness.
+fuzz-build:
+	@sh fuzz/build.sh all
+
+# Replays fuzz/corpus/ and fuzz/regressions/ under ASan+UBSan (plain gcc).
+fuzz-replay:
+	@sh fuzz/build.sh replay-run
+
+bench: $(B)/tracedec
+	@sh tools/bench.sh
+
+# The README's main job: build the CLI and dump a bundled sample trace.
+demo: $(B)/tracedec
+	$(B)/tracedec dump tests/data/xray/fdr-threads/fdr-threads.xray
+
+clean:
+	rm -rf $(B)
