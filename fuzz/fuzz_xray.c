@@ -1,0 +1,67 @@
+/* fuzz_xray.c - libFuzzer / AFL++ harness for single/tdec_xray.h.
+
+   Input: 8 control bytes, then the trace.
+     byte 0    bit 0 TDEC_XRAY_F_STRICT, bit 1 TDEC_XRAY_F_SKIP_PAYLOADS,
+               bit 2 use max_fragment, bit 3 use max_payload,
+               bit 4 resync() after errors, bits 5-7 chunk schedule
+               (0: one byte at a time, 1: one 2-way split, 2: fixed steps,
+               3-7: seeded random lengths)
+     byte 1    max_fragment - 1 (1..256)
+     bytes 2-3 max_payload (u16 LE; 0 = default)
+     bytes 4-7 seed (u32 LE) for the schedule
+   The trace is decoded whole (one chunk, no max_fragment) and chunked (with
+   max_fragment), both with the same flags; the logs must be identical and
+   every invariant of fuzz/xray_check.h must hold. Anything else abort()s. */
+#define TDEC_XRAY_IMPLEMENTATION
+#include "fuzz/xray_check.h"
+
+#define LOG_CAP (64 * 1024)
+
+static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
+
+static void die(const char *what, const xc_run *a, const xc_run *b)
+{
+    fprintf(stderr, "fuzz_xray: %s\n", what);
+    if (b) xc_print_diff(stderr, a, b);
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    xc_run whole, chunked;
+    size_t cut[1];
+    uint32_t seed;
+    const char *bad;
+    if (size < 8) return 0;
+
+    memset(&whole, 0, sizeof whole);
+    whole.cfg.flags = data[0] & (TDEC_XRAY_F_STRICT | TDEC_XRAY_F_SKIP_PAYLOADS);
+    if (data[0] & 8u) whole.cfg.max_payload = (uint64_t)data[2] | ((uint64_t)data[3] << 8);
+    whole.resync = (data[0] & 16u) != 0;
+    whole.log = log_whole;
+    whole.log_cap = LOG_CAP;
+    seed = (uint32_t)data[4] | ((uint32_t)data[5] << 8) | ((uint32_t)data[6] << 16) | ((uint32_t)data[7] << 24);
+
+    chunked = whole;
+    chunked.log = log_chunked;
+    if (data[0] & 4u) chunked.cfg.max_fragment = (uint32_t)data[1] + 1u;
+    switch (data[0] >> 5) {
+    case 0: chunked.step = 1; break;
+    case 1:
+        cut[0] = seed % (size - 8 + 1);
+        chunked.cuts = cut;
+        chunked.ncuts = 1;
+        break;
+    case 2: chunked.step = 1 + seed % 97u; break;
+    default: chunked.seed = seed ? seed : 1u; break;
+    }
+
+    data += 8;
+    size -= 8;
+    if ((bad = xc_decode(data, size, &whole)) != NULL) die(bad, &whole, NULL);
+    if ((bad = xc_decode(data, size, &chunked)) != NULL) die(bad, &chunked, NULL);
+    if (!xc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
+    return 0;
+}

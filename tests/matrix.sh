@@ -1,0 +1,355 @@
+#!/bin/sh
+# The compile matrix (DESIGN.md, "What proves it works"). One line per check:
+# "PASS name", "FAIL name" or "SKIP name (why)". Outputs and logs go to
+# build/matrix/; a FAIL line is followed by the first lines of its log.
+#
+#   sh tests/matrix.sh
+#
+# Checks: every header alone as C99/C11 (gcc, clang) and C++17 (g++,
+# clang++), implementation TU + declaration-only TU linked; TDEC_STATIC in
+# two linked TUs; tracedec.h + single header together; TDEC_NO_STRINGS,
+# TDEC_ONLY_XRAY, TDEC_NO_XRAY; -m32; freestanding Cortex-M4 (.text and
+# sizeof reported); big-endian s390x under qemu-user; the includes of the
+# library itself.
+cd "$(dirname "$0")/.." || exit 2
+O=build/matrix
+rm -rf "$O"
+mkdir -p "$O"
+
+WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
+TU=tests/matrix_tu.c
+SINGLE=single/tdec_xray.h
+AMAL=tracedec.h
+status=0
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+pass() { echo "PASS $*"; }
+fail() {
+    echo "FAIL $1"
+    status=1
+    [ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15p' "$2" | sed 's/^/    /'
+}
+skip() { echo "SKIP $*"; }
+
+# run LOG CMD...: runs CMD with its output appended to LOG; its exit status.
+run() {
+    log=$1
+    shift
+    echo "+ $*" >> "$log"
+    "$@" >> "$log" 2>&1
+}
+
+# lang_flags COMPILER STD: "-x c -std=..." or "-x c++ -std=...".
+lang_flags() {
+    case "$1" in
+    *++) echo "-x c++ -std=$2" ;;
+    *) echo "-x c -std=$2" ;;
+    esac
+}
+
+# ---- 1. each header alone: impl TU + declaration TU, linked and run --------
+# pair NAME CC STD HEADER IMPLMACRO
+pair() {
+    name=$1 cc=$2 std=$3 hdr=$4 impl=$5
+    id=$(echo "$name" | tr ' /+=' '___p' | tr -cd 'A-Za-z0-9_.-')
+    log=$O/$id.log
+    : > "$log"
+    lf=$(lang_flags "$cc" "$std")
+    # shellcheck disable=SC2086
+    if run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=a -D"$impl" -DMX_MAIN -DMX_CALL_B \
+            -c $TU -o "$O/$id.impl.o" &&
+       run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=b -c $TU -o "$O/$id.decl.o" &&
+       run "$log" "$cc" -o "$O/$id.exe" "$O/$id.impl.o" "$O/$id.decl.o" &&
+       run "$log" "$O/$id.exe"; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+}
+
+for c in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++17" "clang++ c++17"; do
+    set -- $c
+    if ! have "$1"; then
+        skip "$1 -std=$2 ($1 not found)"
+        continue
+    fi
+    pair "$SINGLE $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$SINGLE" TDEC_XRAY_IMPLEMENTATION
+    pair "$AMAL $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$AMAL" TRACEDEC_IMPLEMENTATION
+done
+
+# A C++ program calling the C-compiled implementation.
+if have gcc && have g++; then
+    log=$O/c-impl-cxx-caller.log
+    : > "$log"
+    if run "$log" gcc -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$SINGLE\"" -DMX_NAME=b -DTDEC_XRAY_IMPLEMENTATION \
+            -c $TU -o $O/cimpl.o &&
+       run "$log" g++ -x c++ -std=c++17 $WARN -O2 -I. -DMX_HEADER="\"$SINGLE\"" -DMX_NAME=a -DMX_MAIN -DMX_CALL_B \
+            -c $TU -o $O/cxxcall.o &&
+       run "$log" g++ -o $O/c-impl-cxx-caller $O/cxxcall.o $O/cimpl.o && run "$log" $O/c-impl-cxx-caller; then
+        pass "C-compiled implementation called from C++ (gcc + g++)"
+    else
+        fail "C-compiled implementation called from C++ (gcc + g++)" "$log"
+    fi
+fi
+
+CC=gcc
+have gcc || CC=clang
+
+# one_tu NAME LOG CFLAGS...: compile the TU with $CC as C99, link, run.
+# The TU is the main TU (MX_NAME=a, MX_MAIN).
+one_tu() {
+    name=$1 log=$2
+    shift 2
+    : > "$log"
+    if run "$log" $CC -x c -std=c99 $WARN -O2 -I. -DMX_NAME=a -DMX_MAIN "$@" -c $TU -o "$log.o" &&
+       run "$log" $CC -o "$log.exe" "$log.o" && run "$log" "$log.exe"; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+}
+
+# ---- 2. TDEC_STATIC in two TUs linked together ------------------------------
+for cc in gcc clang; do
+    have $cc || { skip "TDEC_STATIC two TUs $cc ($cc not found)"; continue; }
+    for hdr in $SINGLE $AMAL; do
+        impl=TDEC_XRAY_IMPLEMENTATION
+        [ "$hdr" = "$AMAL" ] && impl=TRACEDEC_IMPLEMENTATION
+        name="TDEC_STATIC in two linked TUs ($hdr, $cc)"
+        log=$O/static2-$cc-$(basename $hdr .h).log
+        : > "$log"
+        if run "$log" $cc -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -D$impl -DTDEC_STATIC -DMX_NAME=a -DMX_MAIN \
+                -DMX_CALL_B -c $TU -o "$log.a.o" &&
+           run "$log" $cc -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -D$impl -DTDEC_STATIC -DMX_NAME=b \
+                -c $TU -o "$log.b.o" &&
+           run "$log" $cc -o "$log.exe" "$log.a.o" "$log.b.o" && run "$log" "$log.exe"; then
+            if nm "$log.a.o" "$log.b.o" | grep -q ' [TDRB] tdec_'; then
+                echo "tdec_ symbols with external linkage:" >> "$log"
+                nm "$log.a.o" | grep ' [TDRB] tdec_' >> "$log"
+                fail "$name" "$log"
+            else
+                pass "$name"
+            fi
+        else
+            fail "$name" "$log"
+        fi
+    done
+done
+
+# A TDEC_STATIC user who calls only part of the API gets no "unused" warnings.
+for cc in gcc clang g++ clang++; do
+    have $cc || continue
+    log=$O/static-partial-$cc.log
+    : > "$log"
+    lf=$(lang_flags $cc c99)
+    case $cc in *++) lf=$(lang_flags $cc c++17) ;; esac
+    if run "$log" $cc $lf $WARN -O2 -I. -DMX_HEADER="\"$SINGLE\"" -DTDEC_XRAY_IMPLEMENTATION -DTDEC_STATIC \
+            -DMX_PARTIAL -DMX_NAME=a -DMX_MAIN -c $TU -o "$log.o" &&
+       run "$log" $cc -o "$log.exe" "$log.o" && run "$log" "$log.exe"; then
+        pass "TDEC_STATIC, partial API use, no unused warnings ($cc)"
+    else
+        fail "TDEC_STATIC, partial API use, no unused warnings ($cc)" "$log"
+    fi
+done
+
+# TDEC_XRAY_STATIC (format-specific) and a TDEC_XRAY_DEF override.
+one_tu "TDEC_XRAY_STATIC ($CC)" $O/xray-static.log -DMX_HEADER="\"$SINGLE\"" \
+    -DTDEC_XRAY_IMPLEMENTATION -DTDEC_XRAY_STATIC
+one_tu "TDEC_XRAY_DEF override ($CC)" $O/xray-def.log -DMX_HEADER="\"$SINGLE\"" \
+    -DTDEC_XRAY_IMPLEMENTATION '-DTDEC_XRAY_DEF=extern __attribute__((visibility("hidden")))'
+
+# ---- 3. tracedec.h and the single header together ---------------------------
+one_tu "tracedec.h then $SINGLE in one TU, implementation ($CC)" $O/both-ab.log \
+    -DMX_HEADER="\"$AMAL\"" -DMX_HEADER2="\"$SINGLE\"" -DTRACEDEC_IMPLEMENTATION
+one_tu "$SINGLE then tracedec.h in one TU, implementation ($CC)" $O/both-ba.log \
+    -DMX_HEADER="\"$SINGLE\"" -DMX_HEADER2="\"$AMAL\"" -DTDEC_XRAY_IMPLEMENTATION
+one_tu "$SINGLE included twice, implementation ($CC)" $O/twice.log \
+    -DMX_HEADER="\"$SINGLE\"" -DMX_HEADER2="\"$SINGLE\"" -DTDEC_XRAY_IMPLEMENTATION
+
+name="tracedec.h implementation TU + $SINGLE declaration TU, linked ($CC)"
+log=$O/amal-impl-single-decl.log
+: > "$log"
+if run "$log" $CC -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$AMAL\"" -DTRACEDEC_IMPLEMENTATION -DMX_NAME=a -DMX_MAIN \
+        -DMX_CALL_B -c $TU -o "$log.a.o" &&
+   run "$log" $CC -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$SINGLE\"" -DMX_NAME=b -c $TU -o "$log.b.o" &&
+   run "$log" $CC -o "$log.exe" "$log.a.o" "$log.b.o" && run "$log" "$log.exe"; then
+    pass "$name"
+else
+    fail "$name" "$log"
+fi
+
+# ---- 4. configuration macros ------------------------------------------------
+one_tu "TDEC_NO_STRINGS $SINGLE ($CC)" $O/nostrings-single.log -DMX_HEADER="\"$SINGLE\"" \
+    -DTDEC_XRAY_IMPLEMENTATION -DTDEC_NO_STRINGS
+one_tu "TDEC_NO_STRINGS $AMAL ($CC)" $O/nostrings-amal.log -DMX_HEADER="\"$AMAL\"" \
+    -DTRACEDEC_IMPLEMENTATION -DTDEC_NO_STRINGS
+one_tu "TDEC_ONLY_XRAY $AMAL ($CC)" $O/only-xray.log -DMX_HEADER="\"$AMAL\"" \
+    -DTRACEDEC_IMPLEMENTATION -DTDEC_ONLY_XRAY
+one_tu "TDEC_NO_XRAY $AMAL declares no xray API ($CC)" $O/no-xray.log -DMX_HEADER="\"$AMAL\"" \
+    -DTRACEDEC_IMPLEMENTATION -DTDEC_NO_XRAY -DMX_NO_XRAY
+if have g++; then
+    log=$O/no-xray-cxx.log
+    : > "$log"
+    if run "$log" g++ -x c++ -std=c++17 $WARN -O2 -I. -DMX_HEADER="\"$AMAL\"" -DTRACEDEC_IMPLEMENTATION \
+            -DTDEC_NO_XRAY -DMX_NO_XRAY -DMX_NAME=a -c $TU -o "$log.o"; then
+        pass "TDEC_NO_XRAY $AMAL as C++ (g++)"
+    else
+        fail "TDEC_NO_XRAY $AMAL as C++ (g++)" "$log"
+    fi
+fi
+
+# ---- be_check: the same table on other hosts --------------------------------
+SAMPLES=$(ls tests/data/xray/*/*.xray 2>/dev/null)
+BC_SRC=tests/be_check.c
+log=$O/be_check-native.log
+: > "$log"
+native_ok=0
+if run "$log" $CC -std=c99 $WARN -O2 -I. $BC_SRC -o $O/be_check-native &&
+   $O/be_check-native $SAMPLES > $O/be_check-native.out 2>> "$log"; then
+    native_ok=1
+    pass "be_check native: $(wc -l < $O/be_check-native.out) samples decode chunk-invariantly"
+else
+    cat $O/be_check-native.out >> "$log" 2>/dev/null
+    fail "be_check native" "$log"
+fi
+
+# ---- 5. -m32 ----------------------------------------------------------------
+log=$O/m32.log
+: > "$log"
+if ! echo 'int main(void){return 0;}' | $CC -m32 -x c - -o $O/m32-probe >> "$log" 2>&1 || ! $O/m32-probe; then
+    skip "-m32 (no 32-bit multilib for $CC: apt-get install gcc-multilib)"
+elif [ $native_ok = 0 ]; then
+    fail "-m32 (native be_check failed first)"
+else
+    if run "$log" $CC -m32 -std=c99 $WARN -O2 -I. $BC_SRC -o $O/be_check-m32 &&
+       $O/be_check-m32 $SAMPLES > $O/be_check-m32.out 2>> "$log" &&
+       run "$log" cmp $O/be_check-native.out $O/be_check-m32.out &&
+       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$AMAL\"" -DTRACEDEC_IMPLEMENTATION \
+            -DMX_NAME=a -DMX_MAIN -c $TU -o $O/m32-tu.o &&
+       run "$log" $CC -m32 -o $O/m32-tu $O/m32-tu.o && run "$log" $O/m32-tu; then
+        pass "-m32 $CC: samples decode as natively, $($O/be_check-m32 --sizeof | sed 's/decoder \([0-9]*\) item \([0-9]*\)/sizeof decoder \1 B, item \2 B/')"
+    else
+        diff $O/be_check-native.out $O/be_check-m32.out >> "$log" 2>&1
+        fail "-m32 $CC" "$log"
+    fi
+fi
+
+# ---- 6. freestanding Cortex-M4 ----------------------------------------------
+ARMCC=arm-none-eabi-gcc
+name="cortex-m4 freestanding"
+if ! have $ARMCC; then
+    skip "$name ($ARMCC not found)"
+elif ! have arm-none-eabi-nm || ! have arm-none-eabi-size; then
+    skip "$name (arm-none-eabi-nm/size not found)"
+else
+    log=$O/cortex-m4.log
+    : > "$log"
+    AFL="-mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99"
+    # The implementation alone, and a separate object whose only content is
+    # an array of sizeof(tdec_xray_decoder) bytes: nm -S reads its size.
+    printf '%s\n' '#include "single/tdec_xray.h"' \
+        'char tdec_matrix_sizeof_decoder[sizeof(tdec_xray_decoder)];' \
+        'char tdec_matrix_sizeof_item[sizeof(tdec_xray_item)];' > $O/cm4-sizeof.c
+    printf '%s\n' '#define TDEC_XRAY_IMPLEMENTATION' '#include "single/tdec_xray.h"' > $O/cm4-impl.c
+    if run "$log" $ARMCC $AFL $WARN -I. -c $O/cm4-impl.c -o $O/cm4-impl.o &&
+       run "$log" $ARMCC $AFL $WARN -I. -c $O/cm4-sizeof.c -o $O/cm4-sizeof.o &&
+       run "$log" $ARMCC $AFL $WARN -I. -DMX_HEADER="\"$AMAL\"" -DTRACEDEC_IMPLEMENTATION -DMX_NAME=a \
+            -c $TU -o $O/cm4-amal.o; then
+        undef=$(arm-none-eabi-nm -u $O/cm4-impl.o $O/cm4-amal.o | awk 'NF >= 2 { print $NF }' | sort -u |
+                grep -v -x -e memcpy -e memset | tr '\n' ' ')
+        text=$(arm-none-eabi-size -A $O/cm4-impl.o | awk '$1 ~ /^\.text/ { t += $2 } END { print t + 0 }')
+        szd=$(arm-none-eabi-nm -S -t d $O/cm4-sizeof.o | awk '$4 == "tdec_matrix_sizeof_decoder" { print $2 + 0 }')
+        szi=$(arm-none-eabi-nm -S -t d $O/cm4-sizeof.o | awk '$4 == "tdec_matrix_sizeof_item" { print $2 + 0 }')
+        arm-none-eabi-size -A $O/cm4-impl.o >> "$log"
+        if [ -n "$undef" ]; then
+            echo "undefined symbols other than memcpy/memset: $undef" >> "$log"
+            fail "$name (undefined: $undef)" "$log"
+        elif [ -z "$szd" ] || [ "$text" -eq 0 ]; then
+            fail "$name (could not read .text size or sizeof)" "$log"
+        else
+            pass "$name (.text $text B, sizeof decoder $szd B, item $szi B; undefined: $(arm-none-eabi-nm -u $O/cm4-impl.o | awk '{ print $NF }' | tr '\n' ' ' | sed 's/ $//;s/^$/none/'))"
+        fi
+    else
+        fail "$name" "$log"
+    fi
+fi
+
+# ---- 7. big-endian s390x under qemu-user -------------------------------------
+BECC=s390x-linux-gnu-gcc
+QEMU=qemu-s390x
+have $QEMU || QEMU=qemu-s390x-static
+name="big-endian s390x (qemu-user)"
+if ! have $BECC; then
+    skip "$name ($BECC not found)"
+elif ! have $QEMU; then
+    skip "$name (qemu-s390x not found)"
+elif [ $native_ok = 0 ]; then
+    fail "$name (native be_check failed first)"
+else
+    log=$O/s390x.log
+    : > "$log"
+    if run "$log" $BECC -static -std=c99 $WARN -O2 -I. $BC_SRC -o $O/be_check-s390x &&
+       $QEMU $O/be_check-s390x $SAMPLES > $O/be_check-s390x.out 2>> "$log" &&
+       run "$log" cmp $O/be_check-native.out $O/be_check-s390x.out; then
+        pass "$name: be_check on $(wc -l < $O/be_check-s390x.out) samples identical to the native run"
+    else
+        diff $O/be_check-native.out $O/be_check-s390x.out >> "$log" 2>&1
+        fail "$name: be_check" "$log"
+    fi
+    # The unit tests themselves, when they exist: same output as natively.
+    if [ -f tests/test_xray.c ]; then
+        log=$O/s390x-unit.log
+        : > "$log"
+        name="big-endian s390x (qemu-user): tests/test_xray.c"
+        if run "$log" $CC -std=c99 $WARN -O2 -I. tests/test_xray.c -o $O/test_xray-native &&
+           run "$log" $BECC -static -std=c99 $WARN -O2 -I. tests/test_xray.c -o $O/test_xray-s390x; then
+            $O/test_xray-native > $O/test_xray-native.out 2>&1
+            rn=$?
+            $QEMU $O/test_xray-s390x > $O/test_xray-s390x.out 2>&1
+            rb=$?
+            cat $O/test_xray-s390x.out >> "$log"
+            if [ $rb -eq 0 ] && [ $rn -eq 0 ] && cmp -s $O/test_xray-native.out $O/test_xray-s390x.out; then
+                pass "$name ($(grep -c '^PASS' $O/test_xray-s390x.out) PASS lines, identical to the native run)"
+            else
+                echo "exit native $rn, s390x $rb" >> "$log"
+                diff $O/test_xray-native.out $O/test_xray-s390x.out >> "$log" 2>&1
+                fail "$name" "$log"
+            fi
+        else
+            fail "$name (build)" "$log"
+        fi
+    fi
+fi
+
+# ---- 8. the library includes only <stddef.h> and <stdint.h> -----------------
+name="library includes only <stddef.h> and <stdint.h>"
+log=$O/includes.log
+: > "$log"
+bad=""
+for h in single/*.h tools/tdec_core.h tracedec.h; do
+    # gcc -fpreprocessed -dD -E removes the comments and expands nothing.
+    if ! gcc -fpreprocessed -dD -E -P -x c "$h" > $O/nocomment.h 2>> "$log"; then
+        bad="$bad $h(unreadable)"
+        continue
+    fi
+    incs=$(grep -E '^[[:space:]]*#[[:space:]]*include' $O/nocomment.h |
+           sed 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//' | sort -u)
+    for i in $incs; do
+        case "$i" in
+        '<stddef.h>' | '<stdint.h>') ;;
+        '<string.h>')
+            # allowed only as the default branch of TDEC_MEMCPY / TDEC_MEMSET
+            grep -q 'TDEC_MEMCPY' $O/nocomment.h || bad="$bad $h:$i" ;;
+        *) bad="$bad $h:$i" ;;
+        esac
+    done
+done
+if [ -z "$bad" ]; then
+    pass "$name"
+else
+    echo "offending includes:$bad" >> "$log"
+    fail "$name (found:$bad)" "$log"
+fi
+
+exit $status

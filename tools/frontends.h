@@ -1,0 +1,40 @@
+/* frontends.h - what tools/tracedec.c shares with its per-format front ends:
+   command-line options, the chunked file reader and diagnostics. */
+#ifndef TDEC_TOOLS_FRONTENDS_H
+#define TDEC_TOOLS_FRONTENDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "out.h"
+
+#define CLI_CHUNK (64u * 1024u) /* the CLI reads its input this much at a time */
+
+enum cli_command { CLI_DUMP, CLI_INFO };
+
+typedef struct cli_opts {
+    int         command; /* CLI_DUMP or CLI_INFO                             */
+    int         json;    /* dump: JSON lines instead of the reference text    */
+    int         strict;  /* tolerated anomalies become errors                */
+    const char *path;
+} cli_opts;
+
+/* Reads a file in CLI_CHUNK pieces; the first chunk was read for detection. */
+typedef struct cli_reader {
+    int      fd;
+    uint8_t *buf;     /* CLI_CHUNK bytes                                   */
+    size_t   pending; /* bytes of the first chunk not yet handed out        */
+    int      failed;  /* read(2) failed                                    */
+} cli_reader;
+
+/* Next chunk: its length, 0 at end of file or on a read error (see failed). */
+size_t cli_read(cli_reader *r);
+
+/* Diagnostics on stderr, prefixed "tracedec: ". offset < 0: no offset. */
+void cli_diag(out_buf *err, const char *level, int64_t offset, const char *msg, const char *detail);
+
+/* XRay: fe_xray.c */
+int fe_xray_detect(const uint8_t *p, size_t n);
+int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err);
+
+#endif
