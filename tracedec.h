@@ -402,7 +402,12 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 
 #ifndef TDEC_XRAY_DEF
 #if defined(TDEC_XRAY_STATIC) || defined(TDEC_STATIC)
+#if defined(__GNUC__) || defined(__clang__)
+/* A static build must not warn about the API functions a TU does not call. */
+#define TDEC_XRAY_DEF static __attribute__((unused))
+#else
 #define TDEC_XRAY_DEF static
+#endif
 #else
 #define TDEC_XRAY_DEF extern
 #endif

@@ -218,7 +218,7 @@ fi
 log=$O/m32.log
 : > "$log"
 if ! echo 'int main(void){return 0;}' | $CC -m32 -x c - -o $O/m32-probe >> "$log" 2>&1 || ! $O/m32-probe; then
-    skip "-m32 (no 32-bit multilib for $CC: apt-get install gcc-multilib)"
+    skip "-m32 (no 32-bit multilib for $CC: apt-get install gcc-12-multilib; not gcc-multilib, which conflicts with gcc-s390x-linux-gnu)"
 elif [ $native_ok = 0 ]; then
     fail "-m32 (native be_check failed first)"
 else
@@ -268,7 +268,8 @@ else
         elif [ -z "$szd" ] || [ "$text" -eq 0 ]; then
             fail "$name (could not read .text size or sizeof)" "$log"
         else
-            pass "$name (.text $text B, sizeof decoder $szd B, item $szi B; undefined: $(arm-none-eabi-nm -u $O/cm4-impl.o | awk '{ print $NF }' | tr '\n' ' ' | sed 's/ $//;s/^$/none/'))"
+            und=$(arm-none-eabi-nm -u $O/cm4-impl.o | awk '{ print $NF }' | tr '\n' ' ' | sed 's/ $//')
+            pass "$name (.text $text B, sizeof decoder $szd B, item $szi B; undefined symbols: ${und:-none})"
         fi
     else
         fail "$name" "$log"
