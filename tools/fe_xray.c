@@ -57,46 +57,42 @@ static void xray_note(xray_printer *p, const char *level, uint64_t offset, const
 
 /* ---- text, in llvm-xray fdr-dump's words -------------------------------- */
 
+/* "<Function Enter: #7" and the like, shared by both text styles. */
+static void xray_text_function_head(out_buf *o, const tdec_xray_record *r)
+{
+    out_char(o, '<');
+    out_str(o, xray_action_name(r->action));
+    out_str_u64(o, ": #", r->fid);
+}
+
 static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
 {
     out_buf *o = p->out;
     switch (r->type) {
     case TDEC_XRAY_REC_HEADER:
-        out_str(o, "<Basic Log: version = ");
-        out_u64(o, p->hdr.version);
-        out_str(o, ", cycle frequency = ");
-        out_u64(o, p->hdr.cycle_frequency);
+        out_str_u64(o, "<Basic Log: version = ", p->hdr.version);
+        out_str_u64(o, ", cycle frequency = ", p->hdr.cycle_frequency);
         out_str(o, ">\n");
         return;
     case TDEC_XRAY_REC_FUNCTION:
-        out_char(o, '<');
-        out_str(o, xray_action_name(r->action));
-        out_str(o, ": #");
-        out_u64(o, r->fid);
-        out_str(o, " tsc = ");
-        out_u64(o, r->tsc);
-        out_str(o, ", cpu = ");
-        out_u64(o, r->cpu);
+        xray_text_function_head(o, r);
+        out_str_u64(o, " tsc = ", r->tsc);
+        out_str_u64(o, ", cpu = ", r->cpu);
         break;
     case TDEC_XRAY_REC_CALL_ARG:
-        out_str(o, "<Call Argument: #");
-        out_u64(o, r->fid);
-        out_str(o, " data = ");
-        out_u64(o, r->value);
+        out_str_u64(o, "<Call Argument: #", r->fid);
+        out_str_u64(o, " data = ", r->value);
         out_str(o, " (hex = 0x");
         out_hex(o, r->value);
         out_char(o, ')');
         break;
     default:
-        out_str(o, "<Unknown Record: type = ");
-        out_u64(o, r->meta_kind);
+        out_str_u64(o, "<Unknown Record: type = ", r->meta_kind);
         out_str(o, ">\n");
         return;
     }
-    out_str(o, ", thread = ");
-    out_u64(o, r->tid);
-    out_str(o, ", process = ");
-    out_u64(o, r->pid);
+    out_str_u64(o, ", thread = ", r->tid);
+    out_str_u64(o, ", process = ", r->pid);
     out_str(o, ">\n");
 }
 
@@ -107,8 +103,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
     case TDEC_XRAY_REC_HEADER:
         return;
     case TDEC_XRAY_REC_BUFFER_EXTENTS:
-        out_str(o, "<Buffer: size = ");
-        out_u64(o, r->value);
+        out_str_u64(o, "<Buffer: size = ", r->value);
         out_str(o, " bytes>\n");
         return;
     case TDEC_XRAY_REC_NEW_BUFFER:
@@ -117,8 +112,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         out_str(o, ">\n");
         return;
     case TDEC_XRAY_REC_WALLTIME:
-        out_str(o, "<Wall Time: seconds = ");
-        out_u64(o, (uint64_t)r->wall_sec);
+        out_str_u64(o, "<Wall Time: seconds = ", (uint64_t)r->wall_sec);
         out_char(o, '.');
         out_u64_padded(o, r->wall_usec, 6, '0');
         out_str(o, ">\n");
@@ -129,22 +123,16 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         out_str(o, ">\n");
         return;
     case TDEC_XRAY_REC_NEW_CPU:
-        out_str(o, "<CPU: id = ");
-        out_u64(o, r->cpu);
-        out_str(o, ", tsc = ");
-        out_u64(o, r->tsc);
+        out_str_u64(o, "<CPU: id = ", r->cpu);
+        out_str_u64(o, ", tsc = ", r->tsc);
         out_str(o, ">\n");
         return;
     case TDEC_XRAY_REC_TSC_WRAP:
-        out_str(o, "<TSC Wrap: base = ");
-        out_u64(o, r->tsc);
+        out_str_u64(o, "<TSC Wrap: base = ", r->tsc);
         out_str(o, ">\n");
         return;
     case TDEC_XRAY_REC_FUNCTION:
-        out_char(o, '<');
-        out_str(o, xray_action_name(r->action));
-        out_str(o, ": #");
-        out_u64(o, r->fid);
+        xray_text_function_head(o, r);
         out_str(o, " delta = +");
         out_i64(o, r->delta);
         out_str(o, ">\n");
@@ -152,8 +140,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
             xray_note(p, "warning", offset, "function record with unknown action", "llvm-xray rejects it");
         return;
     case TDEC_XRAY_REC_CALL_ARG:
-        out_str(o, "<Call Argument: data = ");
-        out_u64(o, r->value);
+        out_str_u64(o, "<Call Argument: data = ", r->value);
         out_str(o, " (hex = 0x");
         out_hex(o, r->value);
         out_str(o, ")>\n");
@@ -164,13 +151,10 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
             out_i64(o, r->delta);
         } else {
             /* The marker of v1-v3 has no CPU: llvm-xray prints 0. */
-            out_str(o, "<Custom Event: tsc = ");
-            out_u64(o, r->tsc);
-            out_str(o, ", cpu = ");
-            out_u64(o, p->hdr.version >= 4 ? r->cpu : 0);
+            out_str_u64(o, "<Custom Event: tsc = ", r->tsc);
+            out_str_u64(o, ", cpu = ", p->hdr.version >= 4 ? r->cpu : 0);
         }
-        out_str(o, ", size = ");
-        out_u64(o, r->payload_size);
+        out_str_u64(o, ", size = ", r->payload_size);
         out_str(o, ", data = '");
         if (r->payload_size == 0) {
             out_str(o, "'>\n");
@@ -181,10 +165,8 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
     case TDEC_XRAY_REC_TYPED_EVENT:
         out_str(o, "<Typed Event: delta = +");
         out_i64(o, r->delta);
-        out_str(o, ", type = ");
-        out_u64(o, r->event_type);
-        out_str(o, ", size = ");
-        out_u64(o, r->payload_size);
+        out_str_u64(o, ", type = ", r->event_type);
+        out_str_u64(o, ", size = ", r->payload_size);
         out_str(o, ", data = '");
         if (r->payload_size == 0) out_str(o, "'\n"); /* sic: fdr-dump prints no '>' here */
         return;
@@ -196,8 +178,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
     case TDEC_XRAY_REC_PADDING:
         return; /* printed when its bytes have been seen */
     default:
-        out_str(o, "<Unknown Metadata: kind = ");
-        out_u64(o, r->meta_kind);
+        out_str_u64(o, "<Unknown Metadata: kind = ", r->meta_kind);
         out_str(o, ">\n");
         xray_note(p, "warning", offset, "unknown metadata record kind", "llvm-xray rejects it");
         return;
@@ -368,16 +349,13 @@ static void xray_info(xray_printer *p)
     uint32_t t;
     out_str(o, "format:          ");
     out_str(o, p->hdr.file_type == TDEC_XRAY_FDR ? "xray fdr (flight data recorder)\n" : "xray basic\n");
-    out_str(o, "version:         ");
-    out_u64(o, p->hdr.version);
-    out_str(o, "\ncycle frequency: ");
-    out_u64(o, p->hdr.cycle_frequency);
+    out_str_u64(o, "version:         ", p->hdr.version);
+    out_str_u64(o, "\ncycle frequency: ", p->hdr.cycle_frequency);
     out_str(o, " Hz\ntsc flags:       ");
     out_str(o, (p->hdr.flags & TDEC_XRAY_TSC_CONSTANT) ? "constant" : "-");
     out_str(o, (p->hdr.flags & TDEC_XRAY_TSC_NONSTOP) ? " nonstop\n" : " -\n");
     if (p->hdr.file_type == TDEC_XRAY_FDR) {
-        out_str(o, "buffer size:     ");
-        out_u64(o, p->hdr.buffer_size);
+        out_str_u64(o, "buffer size:     ", p->hdr.buffer_size);
         out_char(o, '\n');
     }
     out_str(o, "records:\n");
@@ -385,14 +363,11 @@ static void xray_info(xray_printer *p)
         if (p->count[t] == 0) continue;
         out_str(o, "  ");
         out_str(o, xray_rec_names[t]);
-        out_str(o, ": ");
-        out_u64(o, p->count[t]);
+        out_str_u64(o, ": ", p->count[t]);
         out_char(o, '\n');
     }
-    out_str(o, "gaps:            ");
-    out_u64(o, p->gaps);
-    out_str(o, " (");
-    out_u64(o, p->gap_bytes);
+    out_str_u64(o, "gaps:            ", p->gaps);
+    out_str_u64(o, " (", p->gap_bytes);
     out_str(o, " bytes)\n");
 }
 

@@ -68,6 +68,12 @@ void out_u64(out_buf *o, uint64_t v)
     out_u64_padded(o, v, 0, '0');
 }
 
+void out_str_u64(out_buf *o, const char *s, uint64_t v)
+{
+    out_str(o, s);
+    out_u64(o, v);
+}
+
 void out_i64(out_buf *o, int64_t v)
 {
     if (v < 0) {

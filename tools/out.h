@@ -23,6 +23,7 @@ void out_mem(out_buf *o, const void *p, size_t n);
 void out_str(out_buf *o, const char *s);
 void out_char(out_buf *o, char c);
 void out_u64(out_buf *o, uint64_t v);
+void out_str_u64(out_buf *o, const char *s, uint64_t v); /* s, then v */
 void out_i64(out_buf *o, int64_t v);
 void out_u64_padded(out_buf *o, uint64_t v, unsigned width, char fill);
 void out_hex(out_buf *o, uint64_t v);                  /* lowercase, no prefix */
