@@ -460,8 +460,8 @@ enum tdec_xray_rec_type {
 #define TDEC_XRAY_TAIL_EXIT  2u
 #define TDEC_XRAY_ENTER_ARGS 3u /* FDR: followed by CallArgument record(s) */
 
-/* One decoded record. Fields not listed for a type are zero, except tid,
-   pid and cpu, which every record carries: the current buffer's thread,
+/* One decoded record. Fields not listed for a type are zero (raw: not
+   touched), except tid, pid and cpu, which every record carries: the current buffer's thread,
    process (0 when the version has none: FDR v1/v2, basic v1/v2) and CPU. */
 typedef struct tdec_xray_record {
     uint32_t type;         /* TDEC_XRAY_REC_*                                        */
@@ -480,7 +480,7 @@ typedef struct tdec_xray_record {
     uint8_t  meta_kind;    /* FDR metadata kind (byte 0 >> 1); basic record type     */
     uint8_t  raw_len;      /* UNKNOWN: bytes in raw                                  */
     uint64_t payload_size; /* CUSTOM_EVENT, TYPED_EVENT, PADDING                     */
-    uint8_t  raw[32];      /* UNKNOWN: copy of the record                            */
+    uint8_t  raw[32];      /* UNKNOWN only (not cleared otherwise): the record bytes */
 } tdec_xray_record;
 
 typedef struct tdec_xray_item {
@@ -789,7 +789,6 @@ static tdec_xray_record *tdec_xray__record(const tdec_xray_decoder *d, tdec_xray
                                            uint32_t type)
 {
     tdec_xray_record *r = &out->u.rec;
-    size_t i;
     out->kind = TDEC_ITEM_RECORD;
     out->offset = d->st.pos;
     r->type = type;
@@ -807,7 +806,6 @@ static tdec_xray_record *tdec_xray__record(const tdec_xray_decoder *d, tdec_xray
     r->meta_kind = 0;
     r->raw_len = 0;
     r->payload_size = 0;
-    for (i = 0; i < sizeof r->raw; i++) r->raw[i] = 0;
     return r;
 }
 
@@ -922,11 +920,30 @@ static int tdec_xray__meta(tdec_xray_decoder *d, const uint8_t *p, tdec_xray_ite
     return TDEC_OK;
 }
 
+/* An 8-byte FDR function record at p (the window or the carry), known to
+   lie within its buffer. */
+static inline int tdec_xray__function(tdec_xray_decoder *d, const uint8_t *p, tdec_xray_item *out)
+{
+    uint32_t w = tdec__rd_u32le(p);
+    tdec_xray_record *r;
+    if (((w >> 1) & 7u) > TDEC_XRAY_ENTER_ARGS && tdec_xray__strict(d))
+        return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XRAY_R_ACTION);
+    r = tdec_xray__record(d, out, TDEC_XRAY_REC_FUNCTION);
+    r->action = (w >> 1) & 7u;
+    r->fid = w >> 4;
+    r->delta = (int64_t)tdec__rd_u32le(p + 4);
+    d->base_tsc += (uint64_t)r->delta;
+    r->tsc = d->base_tsc;
+    tdec__stream_consume(&d->st, TDEC_XRAY__FUNC_SIZE);
+    d->buf_left -= TDEC_XRAY__FUNC_SIZE;
+    return TDEC_OK;
+}
+
 /* One FDR step at a record boundary. */
 static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, 1);
-    uint32_t need, w;
+    uint32_t need;
     tdec_xray_record *r;
     int st;
 
@@ -961,20 +978,7 @@ static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
     p = tdec__stream_peek(&d->st, need);
     if (p == NULL) return TDEC_NEED_INPUT;
 
-    if (need == TDEC_XRAY__FUNC_SIZE) {
-        w = tdec__rd_u32le(p);
-        if (((w >> 1) & 7u) > TDEC_XRAY_ENTER_ARGS && tdec_xray__strict(d))
-            return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XRAY_R_ACTION);
-        r = tdec_xray__record(d, out, TDEC_XRAY_REC_FUNCTION);
-        r->action = (w >> 1) & 7u;
-        r->fid = w >> 4;
-        r->delta = (int64_t)tdec__rd_u32le(p + 4);
-        d->base_tsc += (uint64_t)r->delta;
-        r->tsc = d->base_tsc;
-        tdec__stream_consume(&d->st, need);
-        d->buf_left -= need;
-        return TDEC_OK;
-    }
+    if (need == TDEC_XRAY__FUNC_SIZE) return tdec_xray__function(d, p, out);
 
     st = tdec_xray__meta(d, p, out);
     if (st == TDEC_XRAY__BAD_SIZE) return tdec_xray__overrun(d, out, TDEC_XRAY_R_EVENT_SIZE);
@@ -1121,6 +1125,11 @@ TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *o
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     if (d->st.finished) return TDEC_END;
+    /* Most of a trace is function records lying wholly in the window and in
+       their buffer (only FDR logs open buffers): decode those directly. */
+    if (d->phase == TDEC_XRAY__P_RECORDS && d->in_buffer && d->buf_left >= TDEC_XRAY__FUNC_SIZE &&
+        d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE && (d->st.win[0] & 1u) == 0)
+        return (tdec_status)tdec_xray__function(d, d->st.win, out);
     /* Each pass either returns or moves to another phase without consuming
        input twice, so this loop always ends. */
     do {
