@@ -200,7 +200,8 @@ if have g++; then
 fi
 
 # ---- be_check: the same table on other hosts --------------------------------
-SAMPLES=$(ls tests/data/xray/*/*.xray 2>/dev/null)
+# The samples, plus the fuzz corpus (damaged inputs: error paths too).
+SAMPLES=$(ls tests/data/xray/*/*.xray fuzz/corpus/xray/* 2>/dev/null)
 BC_SRC=tests/be_check.c
 log=$O/be_check-native.log
 : > "$log"
@@ -208,7 +209,7 @@ native_ok=0
 if run "$log" $CC -std=c99 $WARN -O2 -I. $BC_SRC -o $O/be_check-native &&
    $O/be_check-native $SAMPLES > $O/be_check-native.out 2>> "$log"; then
     native_ok=1
-    pass "be_check native: $(wc -l < $O/be_check-native.out) samples decode chunk-invariantly"
+    pass "be_check native: $(wc -l < $O/be_check-native.out) inputs decode chunk-invariantly, $($O/be_check-native --sizeof | sed 's/decoder \([0-9]*\) item \([0-9]*\)/sizeof decoder \1 B, item \2 B/')"
 else
     cat $O/be_check-native.out >> "$log" 2>/dev/null
     fail "be_check native" "$log"
@@ -279,6 +280,8 @@ fi
 # ---- 7. big-endian s390x under qemu-user -------------------------------------
 BECC=s390x-linux-gnu-gcc
 QEMU=qemu-s390x
+TIMEOUT=""
+have timeout && TIMEOUT="timeout 150"
 have $QEMU || QEMU=qemu-s390x-static
 name="big-endian s390x (qemu-user)"
 if ! have $BECC; then
@@ -291,9 +294,9 @@ else
     log=$O/s390x.log
     : > "$log"
     if run "$log" $BECC -static -std=c99 $WARN -O2 -I. $BC_SRC -o $O/be_check-s390x &&
-       $QEMU $O/be_check-s390x $SAMPLES > $O/be_check-s390x.out 2>> "$log" &&
+       $TIMEOUT $QEMU $O/be_check-s390x $SAMPLES > $O/be_check-s390x.out 2>> "$log" &&
        run "$log" cmp $O/be_check-native.out $O/be_check-s390x.out; then
-        pass "$name: be_check on $(wc -l < $O/be_check-s390x.out) samples identical to the native run"
+        pass "$name: be_check on $(wc -l < $O/be_check-s390x.out) inputs identical to the native run, $($QEMU $O/be_check-s390x --sizeof | sed 's/decoder \([0-9]*\) item \([0-9]*\)/sizeof decoder \1 B, item \2 B/')"
     else
         diff $O/be_check-native.out $O/be_check-s390x.out >> "$log" 2>&1
         fail "$name: be_check" "$log"
@@ -307,7 +310,8 @@ else
            run "$log" $BECC -static -std=c99 $WARN -O2 -I. tests/test_xray.c -o $O/test_xray-s390x; then
             $O/test_xray-native > $O/test_xray-native.out 2>&1
             rn=$?
-            $QEMU $O/test_xray-s390x > $O/test_xray-s390x.out 2>&1
+            # qemu-user is slower than native; the unit tests must still fit.
+            $TIMEOUT $QEMU $O/test_xray-s390x > $O/test_xray-s390x.out 2>&1
             rb=$?
             cat $O/test_xray-s390x.out >> "$log"
             if [ $rb -eq 0 ] && [ $rn -eq 0 ] && cmp -s $O/test_xray-native.out $O/test_xray-s390x.out; then
