@@ -215,10 +215,12 @@ static inline const uint8_t *tdec__stream_peek(tdec_stream *s, size_t need)
     if (s->carry_len < need) {
         take = need - s->carry_len;
         if (take > s->win_len) take = s->win_len;
-        for (size_t i = 0; i < take; i++) s->carry[s->carry_len + i] = s->win[i];
-        s->carry_len += (uint32_t)take;
-        s->win += take;
-        s->win_len -= take;
+        if (take > 0) { /* win may be NULL: no arithmetic on it then */
+            for (size_t i = 0; i < take; i++) s->carry[s->carry_len + i] = s->win[i];
+            s->carry_len += (uint32_t)take;
+            s->win += take;
+            s->win_len -= take;
+        }
     }
     return s->carry_len >= need ? s->carry : NULL;
 }
@@ -232,7 +234,7 @@ static inline void tdec__stream_consume(tdec_stream *s, size_t n)
         size_t rest = s->carry_len > n ? s->carry_len - n : 0;
         for (size_t i = 0; i < rest; i++) s->carry[i] = s->carry[n + i];
         s->carry_len = (uint32_t)rest;
-    } else {
+    } else if (n > 0) { /* win may be NULL when n == 0 */
         s->win += n;
         s->win_len -= n;
     }
@@ -358,9 +360,10 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
        aside, which reassemble to the same bytes).
 
    MEMORY
-     No allocation. sizeof(tdec_xray_decoder) is 224 bytes on LP64 and ILP32
-     targets with 8-byte aligned uint64_t (tests/test_xray.c checks it);
-     the struct holds no pointer into itself and may be copied with memcpy.
+     No allocation. sizeof(tdec_xray_decoder) is 248 bytes on LP64 targets
+     (x86-64, s390x), 240 on 32-bit ARM (Cortex-M) and 232 on i386, where
+     uint64_t is 4-byte aligned (tests/matrix.sh reports them); the struct
+     holds no pointer into itself and may be copied with memcpy.
 
    TIME
      Absolute TSCs are rebuilt per buffer: NewCPUId and TSCWrap set the base,
@@ -761,6 +764,8 @@ TDEC_XRAY_DEF tdec_status tdec_xray_finish(tdec_xray_decoder *d)
     int clean = 0;
     tdec_status st;
     if (d == NULL) return TDEC_E_ARG;
+    /* Sticky: a repeated finish() must not move err_offset again below. */
+    if (d->st.err < 0) return d->st.err;
     switch (d->phase) {
     case TDEC_XRAY__P_HEADER:  why = TDEC_XRAY_R_HEADER; break;
     case TDEC_XRAY__P_PAYLOAD: why = TDEC_XRAY_R_PAYLOAD; clean = d->pay.left == 0; break;
@@ -789,14 +794,17 @@ static tdec_xray_record *tdec_xray__record(const tdec_xray_decoder *d, tdec_xray
                                            uint32_t type)
 {
     tdec_xray_record *r = &out->u.rec;
+    /* Read before writing: *out may alias *d as far as the compiler knows. */
+    uint64_t pos = d->st.pos;
+    uint32_t tid = d->tid, pid = d->pid, cpu = d->cpu;
     out->kind = TDEC_ITEM_RECORD;
-    out->offset = d->st.pos;
+    out->offset = pos;
     r->type = type;
     r->action = 0;
     r->fid = 0;
-    r->tid = d->tid;
-    r->pid = d->pid;
-    r->cpu = d->cpu;
+    r->tid = tid;
+    r->pid = pid;
+    r->cpu = cpu;
     r->delta = 0;
     r->tsc = 0;
     r->value = 0;
@@ -925,15 +933,17 @@ static int tdec_xray__meta(tdec_xray_decoder *d, const uint8_t *p, tdec_xray_ite
 static inline int tdec_xray__function(tdec_xray_decoder *d, const uint8_t *p, tdec_xray_item *out)
 {
     uint32_t w = tdec__rd_u32le(p);
+    uint32_t delta = tdec__rd_u32le(p + 4);
+    uint64_t tsc = d->base_tsc + delta;
     tdec_xray_record *r;
     if (((w >> 1) & 7u) > TDEC_XRAY_ENTER_ARGS && tdec_xray__strict(d))
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XRAY_R_ACTION);
     r = tdec_xray__record(d, out, TDEC_XRAY_REC_FUNCTION);
     r->action = (w >> 1) & 7u;
     r->fid = w >> 4;
-    r->delta = (int64_t)tdec__rd_u32le(p + 4);
-    d->base_tsc += (uint64_t)r->delta;
-    r->tsc = d->base_tsc;
+    r->delta = (int64_t)delta;
+    r->tsc = tsc;
+    d->base_tsc = tsc;
     tdec__stream_consume(&d->st, TDEC_XRAY__FUNC_SIZE);
     d->buf_left -= TDEC_XRAY__FUNC_SIZE;
     return TDEC_OK;
@@ -1056,10 +1066,18 @@ static int tdec_xray__step_basic(tdec_xray_decoder *d, tdec_xray_item *out)
 static int tdec_xray__step_scan(tdec_xray_decoder *d, tdec_xray_item *out)
 {
     size_t i = 0;
-    while (i < d->st.win_len && d->st.win[i] != TDEC_XRAY__EXTENTS_TAG) i++;
-    tdec__stream_consume(&d->st, i);
-    d->gap_len += i;
-    if (d->st.win_len == 0) return TDEC_NEED_INPUT;
+    /* After resync() the rest of the dropped record may sit in the carry:
+       scan it first, so a split of the input cannot change what is found. */
+    while (d->st.carry_len > 0 && d->st.carry[0] != TDEC_XRAY__EXTENTS_TAG) {
+        tdec__stream_consume(&d->st, 1);
+        d->gap_len++;
+    }
+    if (d->st.carry_len == 0) {
+        while (i < d->st.win_len && d->st.win[i] != TDEC_XRAY__EXTENTS_TAG) i++;
+        tdec__stream_consume(&d->st, i);
+        d->gap_len += i;
+        if (d->st.win_len == 0) return TDEC_NEED_INPUT;
+    }
     d->phase = TDEC_XRAY__P_RECORDS;
     d->in_buffer = 0;
     if (d->gap_len == 0) return TDEC_XRAY__AGAIN;
@@ -1119,36 +1137,49 @@ static int tdec_xray__step(tdec_xray_decoder *d, tdec_xray_item *out)
     return tdec_xray__step_fdr(d, out);
 }
 
-TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *out)
+/* next() without its fast path; out of line, so that the fast path does
+   not pay for the registers of the step functions. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int tdec_xray__next_slow(tdec_xray_decoder *d, tdec_xray_item *out)
 {
     int st;
-    if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     if (d->st.finished) return TDEC_END;
-    /* Most of a trace is function records lying wholly in the window and in
-       their buffer (only FDR logs open buffers): decode those directly. */
-    if (d->phase == TDEC_XRAY__P_RECORDS && d->in_buffer && d->buf_left >= TDEC_XRAY__FUNC_SIZE &&
-        d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE && (d->st.win[0] & 1u) == 0)
-        return (tdec_status)tdec_xray__function(d, d->st.win, out);
     /* Each pass either returns or moves to another phase without consuming
        input twice, so this loop always ends. */
     do {
         st = tdec_xray__step(d, out);
     } while (st == TDEC_XRAY__AGAIN);
-    return (tdec_status)st;
+    return st;
+}
+
+TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *out)
+{
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    /* Most of a trace is function records lying wholly in the window and in
+       their buffer (only FDR logs open buffers): decode those directly. A
+       finished decoder has an empty window; only the sticky error needs a
+       look here. */
+    if (d->phase == TDEC_XRAY__P_RECORDS && d->in_buffer && d->buf_left >= TDEC_XRAY__FUNC_SIZE &&
+        d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE && (d->st.win[0] & 1u) == 0 &&
+        d->st.err == TDEC_OK)
+        return (tdec_status)tdec_xray__function(d, d->st.win, out);
+    return (tdec_status)tdec_xray__next_slow(d, out);
 }
 
 TDEC_XRAY_DEF tdec_status tdec_xray_resync(tdec_xray_decoder *d)
 {
     if (d == NULL) return TDEC_E_ARG;
     if (d->phase == TDEC_XRAY__P_HEADER || d->hdr.file_type != TDEC_XRAY_FDR || d->hdr.version < 2 ||
-        d->st.finished)
+        d->st.finished || d->st.err == TDEC_E_TRUNCATED /* only finish() gives it */)
         return TDEC_E_NOSYNC;
-    /* Drop the failed record: its first byte is where the scan starts, and
-       the scan must not find that same tag again. */
+    /* Drop the failed record's first byte (the scan must not find that same
+       tag again); the scan goes on from its second byte, carried or not. */
     d->st.err = TDEC_OK;
     d->st.err_reason = 0;
-    d->gap_len = tdec__stream_skip(&d->st, d->st.carry_len > 0 ? d->st.carry_len : 1);
+    d->gap_len = tdec__stream_skip(&d->st, 1);
     d->gap_reason = TDEC_XRAY_R_RESYNC;
     d->phase = TDEC_XRAY__P_SCAN;
     d->in_buffer = 0;

@@ -204,10 +204,12 @@ static inline const uint8_t *tdec__stream_peek(tdec_stream *s, size_t need)
     if (s->carry_len < need) {
         take = need - s->carry_len;
         if (take > s->win_len) take = s->win_len;
-        for (size_t i = 0; i < take; i++) s->carry[s->carry_len + i] = s->win[i];
-        s->carry_len += (uint32_t)take;
-        s->win += take;
-        s->win_len -= take;
+        if (take > 0) { /* win may be NULL: no arithmetic on it then */
+            for (size_t i = 0; i < take; i++) s->carry[s->carry_len + i] = s->win[i];
+            s->carry_len += (uint32_t)take;
+            s->win += take;
+            s->win_len -= take;
+        }
     }
     return s->carry_len >= need ? s->carry : NULL;
 }
@@ -221,7 +223,7 @@ static inline void tdec__stream_consume(tdec_stream *s, size_t n)
         size_t rest = s->carry_len > n ? s->carry_len - n : 0;
         for (size_t i = 0; i < rest; i++) s->carry[i] = s->carry[n + i];
         s->carry_len = (uint32_t)rest;
-    } else {
+    } else if (n > 0) { /* win may be NULL when n == 0 */
         s->win += n;
         s->win_len -= n;
     }
