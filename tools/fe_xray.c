@@ -34,11 +34,22 @@ static const char *const xray_rec_names[TDEC_XRAY_REC_UNKNOWN + 1] = {
     "padding", "unknown",
 };
 
-static const char *xray_action_name(uint32_t action)
+/* The text of each function action, with its length for the hot path. */
+typedef struct xray_name {
+    const char *text;
+    size_t      len;
+} xray_name;
+
+#define XRAY_NAME(s) {s, sizeof(s) - 1}
+static const xray_name xray_action_names[TDEC_XRAY_ENTER_ARGS + 2] = {
+    XRAY_NAME("Function Enter"), XRAY_NAME("Function Exit"), XRAY_NAME("Function Tail Exit"),
+    XRAY_NAME("Function Enter With Arg"), XRAY_NAME("Function Unknown Action"),
+};
+#undef XRAY_NAME
+
+static const xray_name *xray_action_name(uint32_t action)
 {
-    static const char *const text[] = {"Function Enter", "Function Exit", "Function Tail Exit",
-                                       "Function Enter With Arg"};
-    return action <= TDEC_XRAY_ENTER_ARGS ? text[action] : "Function Unknown Action";
+    return &xray_action_names[action <= TDEC_XRAY_ENTER_ARGS ? action : TDEC_XRAY_ENTER_ARGS + 1];
 }
 
 static const char *xray_action_json(uint32_t action)
@@ -57,12 +68,15 @@ static void xray_note(xray_printer *p, const char *level, uint64_t offset, const
 
 /* ---- text, in llvm-xray fdr-dump's words -------------------------------- */
 
-/* "<Function Enter: #7" and the like, shared by both text styles. */
-static void xray_text_function_head(out_buf *o, const tdec_xray_record *r)
+/* "<Function Enter: #7" and the like, shared by both text styles; returns
+   the end of what it wrote into room reserved by the caller (< 64 bytes). */
+static char *xray_fmt_function_head(char *w, const tdec_xray_record *r)
 {
-    out_char(o, '<');
-    out_str(o, xray_action_name(r->action));
-    out_str_u64(o, ": #", r->fid);
+    const xray_name *name = xray_action_name(r->action);
+    *w++ = '<';
+    w = fmt_mem(w, name->text, name->len);
+    w = fmt_lit(w, ": #");
+    return fmt_u64(w, r->fid);
 }
 
 static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
@@ -70,30 +84,31 @@ static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
     out_buf *o = p->out;
     switch (r->type) {
     case TDEC_XRAY_REC_HEADER:
-        out_str_u64(o, "<Basic Log: version = ", p->hdr.version);
-        out_str_u64(o, ", cycle frequency = ", p->hdr.cycle_frequency);
-        out_str(o, ">\n");
+        out_lit_u64(o, "<Basic Log: version = ", p->hdr.version);
+        out_lit_u64(o, ", cycle frequency = ", p->hdr.cycle_frequency);
+        out_lit(o, ">\n");
         return;
-    case TDEC_XRAY_REC_FUNCTION:
-        xray_text_function_head(o, r);
-        out_str_u64(o, " tsc = ", r->tsc);
-        out_str_u64(o, ", cpu = ", r->cpu);
+    case TDEC_XRAY_REC_FUNCTION: {
+        char *w = xray_fmt_function_head(out_reserve(o, 64), r);
+        out_commit(o, fmt_u64(fmt_lit(w, " tsc = "), r->tsc));
+        out_lit_u64(o, ", cpu = ", r->cpu);
         break;
+    }
     case TDEC_XRAY_REC_CALL_ARG:
-        out_str_u64(o, "<Call Argument: #", r->fid);
-        out_str_u64(o, " data = ", r->value);
-        out_str(o, " (hex = 0x");
+        out_lit_u64(o, "<Call Argument: #", r->fid);
+        out_lit_u64(o, " data = ", r->value);
+        out_lit(o, " (hex = 0x");
         out_hex(o, r->value);
         out_char(o, ')');
         break;
     default:
-        out_str_u64(o, "<Unknown Record: type = ", r->meta_kind);
-        out_str(o, ">\n");
+        out_lit_u64(o, "<Unknown Record: type = ", r->meta_kind);
+        out_lit(o, ">\n");
         return;
     }
-    out_str_u64(o, ", thread = ", r->tid);
-    out_str_u64(o, ", process = ", r->pid);
-    out_str(o, ">\n");
+    out_lit_u64(o, ", thread = ", r->tid);
+    out_lit_u64(o, ", process = ", r->pid);
+    out_lit(o, ">\n");
 }
 
 static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
@@ -103,83 +118,84 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
     case TDEC_XRAY_REC_HEADER:
         return;
     case TDEC_XRAY_REC_BUFFER_EXTENTS:
-        out_str_u64(o, "<Buffer: size = ", r->value);
-        out_str(o, " bytes>\n");
+        out_lit_u64(o, "<Buffer: size = ", r->value);
+        out_lit(o, " bytes>\n");
         return;
     case TDEC_XRAY_REC_NEW_BUFFER:
-        out_str(o, "<Thread ID: ");
+        out_lit(o, "<Thread ID: ");
         out_i64(o, (int32_t)r->tid);
-        out_str(o, ">\n");
+        out_lit(o, ">\n");
         return;
     case TDEC_XRAY_REC_WALLTIME:
-        out_str_u64(o, "<Wall Time: seconds = ", (uint64_t)r->wall_sec);
+        out_lit_u64(o, "<Wall Time: seconds = ", (uint64_t)r->wall_sec);
         out_char(o, '.');
         out_u64_padded(o, r->wall_usec, 6, '0');
-        out_str(o, ">\n");
+        out_lit(o, ">\n");
         return;
     case TDEC_XRAY_REC_PID:
-        out_str(o, "<PID: ");
+        out_lit(o, "<PID: ");
         out_i64(o, (int32_t)r->pid);
-        out_str(o, ">\n");
+        out_lit(o, ">\n");
         return;
     case TDEC_XRAY_REC_NEW_CPU:
-        out_str_u64(o, "<CPU: id = ", r->cpu);
-        out_str_u64(o, ", tsc = ", r->tsc);
-        out_str(o, ">\n");
+        out_lit_u64(o, "<CPU: id = ", r->cpu);
+        out_lit_u64(o, ", tsc = ", r->tsc);
+        out_lit(o, ">\n");
         return;
     case TDEC_XRAY_REC_TSC_WRAP:
-        out_str_u64(o, "<TSC Wrap: base = ", r->tsc);
-        out_str(o, ">\n");
+        out_lit_u64(o, "<TSC Wrap: base = ", r->tsc);
+        out_lit(o, ">\n");
         return;
-    case TDEC_XRAY_REC_FUNCTION:
-        xray_text_function_head(o, r);
-        out_str(o, " delta = +");
-        out_i64(o, r->delta);
-        out_str(o, ">\n");
+    case TDEC_XRAY_REC_FUNCTION: {
+        /* the hot line: at most 1 + 23 + 3 + 10 + 10 + 20 + 2 bytes */
+        char *w = xray_fmt_function_head(out_reserve(o, 80), r);
+        w = fmt_i64(fmt_lit(w, " delta = +"), r->delta);
+        out_commit(o, fmt_lit(w, ">\n"));
         if (r->action > TDEC_XRAY_ENTER_ARGS)
             xray_note(p, "warning", offset, "function record with unknown action", "llvm-xray rejects it");
         return;
+    }
     case TDEC_XRAY_REC_CALL_ARG:
-        out_str_u64(o, "<Call Argument: data = ", r->value);
-        out_str(o, " (hex = 0x");
+        out_lit_u64(o, "<Call Argument: data = ", r->value);
+        out_lit(o, " (hex = 0x");
         out_hex(o, r->value);
-        out_str(o, ")>\n");
+        out_lit(o, ")>\n");
         return;
     case TDEC_XRAY_REC_CUSTOM_EVENT:
         if (p->hdr.version >= 5) {
-            out_str(o, "<Custom Event: delta = +");
+            out_lit(o, "<Custom Event: delta = +");
             out_i64(o, r->delta);
         } else {
             /* The marker of v1-v3 has no CPU: llvm-xray prints 0. */
-            out_str_u64(o, "<Custom Event: tsc = ", r->tsc);
-            out_str_u64(o, ", cpu = ", p->hdr.version >= 4 ? r->cpu : 0);
+            out_lit_u64(o, "<Custom Event: tsc = ", r->tsc);
+            out_lit_u64(o, ", cpu = ", p->hdr.version >= 4 ? r->cpu : 0);
         }
-        out_str_u64(o, ", size = ", r->payload_size);
-        out_str(o, ", data = '");
+        out_lit_u64(o, ", size = ", r->payload_size);
+        out_lit(o, ", data = '");
         if (r->payload_size == 0) {
-            out_str(o, "'>\n");
+            out_lit(o, "'>\n");
             xray_note(p, "note", offset, "zero-size custom event",
                       "valid (the XRay runtime writes them); llvm-xray rejects the file here");
         }
         return;
     case TDEC_XRAY_REC_TYPED_EVENT:
-        out_str(o, "<Typed Event: delta = +");
+        out_lit(o, "<Typed Event: delta = +");
         out_i64(o, r->delta);
-        out_str_u64(o, ", type = ", r->event_type);
-        out_str_u64(o, ", size = ", r->payload_size);
-        out_str(o, ", data = '");
-        if (r->payload_size == 0) out_str(o, "'\n"); /* sic: fdr-dump prints no '>' here */
+        out_lit_u64(o, ", type = ", r->event_type);
+        out_lit_u64(o, ", size = ", r->payload_size);
+        out_lit(o, ", data = '");
+        if (r->payload_size == 0) out_lit(o, "'\n"); /* sic: fdr-dump prints no '>' here */
         return;
     case TDEC_XRAY_REC_END_OF_BUFFER:
-        out_str(o, "<End of Buffer>\n");
+        out_lit(o, "<End of Buffer>\n");
         if (p->hdr.version >= 2)
             xray_note(p, "warning", offset, "EndOfBuffer record in a version 2+ log", "llvm-xray rejects it");
         return;
     case TDEC_XRAY_REC_PADDING:
         return; /* printed when its bytes have been seen */
     default:
-        out_str_u64(o, "<Unknown Metadata: kind = ", r->meta_kind);
-        out_str(o, ">\n");
+        out_lit_u64(o, "<Unknown Metadata: kind = ", r->meta_kind);
+        out_lit(o, ">\n");
         xray_note(p, "warning", offset, "unknown metadata record kind", "llvm-xray rejects it");
         return;
     }
@@ -192,7 +208,7 @@ static void xray_text_padding_done(xray_printer *p)
 {
     uint64_t i;
     if (!p->pad_nonzero && p->pay_size % 8 == 0) {
-        for (i = 0; i < p->pay_size / 8; i++) out_str(p->out, "<Function Enter: #0 delta = +0>\n");
+        for (i = 0; i < p->pay_size / 8; i++) out_lit(p->out, "<Function Enter: #0 delta = +0>\n");
         return;
     }
     xray_note(p, "note", p->pay_offset, "v1 buffer tail after EndOfBuffer skipped, not parsed",
@@ -316,8 +332,8 @@ static void xray_fragment(xray_printer *p, const tdec_frag *f)
     }
     if (p->pay_type != TDEC_XRAY_REC_PADDING) out_mem(p->out, f->data, f->len);
     if (!(f->flags & TDEC_FRAG_LAST)) return;
-    if (p->pay_type == TDEC_XRAY_REC_CUSTOM_EVENT) out_str(p->out, "'>\n");
-    else if (p->pay_type == TDEC_XRAY_REC_TYPED_EVENT) out_str(p->out, "'\n");
+    if (p->pay_type == TDEC_XRAY_REC_CUSTOM_EVENT) out_lit(p->out, "'>\n");
+    else if (p->pay_type == TDEC_XRAY_REC_TYPED_EVENT) out_lit(p->out, "'\n");
     else xray_text_padding_done(p);
 }
 
@@ -347,28 +363,28 @@ static void xray_info(xray_printer *p)
 {
     out_buf *o = p->out;
     uint32_t t;
-    out_str(o, "format:          ");
+    out_lit(o, "format:          ");
     out_str(o, p->hdr.file_type == TDEC_XRAY_FDR ? "xray fdr (flight data recorder)\n" : "xray basic\n");
-    out_str_u64(o, "version:         ", p->hdr.version);
-    out_str_u64(o, "\ncycle frequency: ", p->hdr.cycle_frequency);
-    out_str(o, " Hz\ntsc flags:       ");
+    out_lit_u64(o, "version:         ", p->hdr.version);
+    out_lit_u64(o, "\ncycle frequency: ", p->hdr.cycle_frequency);
+    out_lit(o, " Hz\ntsc flags:       ");
     out_str(o, (p->hdr.flags & TDEC_XRAY_TSC_CONSTANT) ? "constant" : "-");
     out_str(o, (p->hdr.flags & TDEC_XRAY_TSC_NONSTOP) ? " nonstop\n" : " -\n");
     if (p->hdr.file_type == TDEC_XRAY_FDR) {
-        out_str_u64(o, "buffer size:     ", p->hdr.buffer_size);
+        out_lit_u64(o, "buffer size:     ", p->hdr.buffer_size);
         out_char(o, '\n');
     }
-    out_str(o, "records:\n");
+    out_lit(o, "records:\n");
     for (t = TDEC_XRAY_REC_FUNCTION; t <= TDEC_XRAY_REC_UNKNOWN; t++) {
         if (p->count[t] == 0) continue;
-        out_str(o, "  ");
+        out_lit(o, "  ");
         out_str(o, xray_rec_names[t]);
-        out_str_u64(o, ": ", p->count[t]);
+        out_lit_u64(o, ": ", p->count[t]);
         out_char(o, '\n');
     }
-    out_str_u64(o, "gaps:            ", p->gaps);
-    out_str_u64(o, " (", p->gap_bytes);
-    out_str(o, " bytes)\n");
+    out_lit_u64(o, "gaps:            ", p->gaps);
+    out_lit_u64(o, " (", p->gap_bytes);
+    out_lit(o, " bytes)\n");
 }
 
 int fe_xray_detect(const uint8_t *p, size_t n)
@@ -429,7 +445,7 @@ int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
             /* a cut payload's line is still open: end it, stdout stays line-based */
             if (!opt->json) out_char(out, '\n');
             else if (p.pay_type == TDEC_XRAY_REC_PADDING) out_json_close(out);
-            else out_str(out, "\"}\n");
+            else out_lit(out, "\"}\n");
             out_flush(out);
         }
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st),

@@ -29,6 +29,11 @@ void out_flush(out_buf *o)
 void out_mem(out_buf *o, const void *p, size_t n)
 {
     const char *s = (const char *)p;
+    if (n <= OUT_BUF_SIZE - o->len) { /* the common case: it fits */
+        memcpy(o->buf + o->len, s, n);
+        o->len += n;
+        return;
+    }
     while (n > 0) {
         size_t room = OUT_BUF_SIZE - o->len;
         size_t k = n < room ? n : room;
@@ -54,24 +59,18 @@ void out_char(out_buf *o, char c)
 void out_u64_padded(out_buf *o, uint64_t v, unsigned width, char fill)
 {
     char tmp[24];
-    unsigned n = 0;
+    char *end = tmp + sizeof tmp, *p = end;
     do {
-        tmp[n++] = (char)('0' + v % 10);
+        *--p = (char)('0' + v % 10);
         v /= 10;
     } while (v != 0);
-    while (n < width && n < sizeof tmp) tmp[n++] = fill;
-    while (n > 0) out_char(o, tmp[--n]);
+    while ((unsigned)(end - p) < width && p > tmp) *--p = fill;
+    out_mem(o, p, (size_t)(end - p));
 }
 
 void out_u64(out_buf *o, uint64_t v)
 {
     out_u64_padded(o, v, 0, '0');
-}
-
-void out_str_u64(out_buf *o, const char *s, uint64_t v)
-{
-    out_str(o, s);
-    out_u64(o, v);
 }
 
 void out_i64(out_buf *o, int64_t v)
@@ -89,12 +88,12 @@ static const char out__digits[] = "0123456789abcdef";
 void out_hex(out_buf *o, uint64_t v)
 {
     char tmp[16];
-    unsigned n = 0;
+    char *end = tmp + sizeof tmp, *p = end;
     do {
-        tmp[n++] = out__digits[v & 15u];
+        *--p = out__digits[v & 15u];
         v >>= 4;
     } while (v != 0);
-    while (n > 0) out_char(o, tmp[--n]);
+    out_mem(o, p, (size_t)(end - p));
 }
 
 void out_hex_bytes(out_buf *o, const uint8_t *p, size_t n)

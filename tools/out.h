@@ -21,9 +21,12 @@ void out_init(out_buf *o, int fd);
 void out_flush(out_buf *o);
 void out_mem(out_buf *o, const void *p, size_t n);
 void out_str(out_buf *o, const char *s);
+/* A string literal: its length is known at compile time. */
+#define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
+/* A string literal, then a number. */
+#define out_lit_u64(o, lit, v) (out_lit(o, lit), out_u64((o), (v)))
 void out_char(out_buf *o, char c);
 void out_u64(out_buf *o, uint64_t v);
-void out_str_u64(out_buf *o, const char *s, uint64_t v); /* s, then v */
 void out_i64(out_buf *o, int64_t v);
 void out_u64_padded(out_buf *o, uint64_t v, unsigned width, char fill);
 void out_hex(out_buf *o, uint64_t v);                  /* lowercase, no prefix */
@@ -38,5 +41,42 @@ void out_json_u64(out_buf *o, const char *key, uint64_t v);
 void out_json_i64(out_buf *o, const char *key, int64_t v);
 void out_json_str(out_buf *o, const char *key, const char *v);
 void out_json_bool(out_buf *o, const char *key, int v);
+
+/* Formatting straight into the buffer, for hot lines: out_reserve()
+   guarantees n bytes of room (n <= OUT_BUF_SIZE) and returns where to write;
+   the fmt_* helpers append and return the new end; out_commit() takes the
+   end. Nothing is checked in between, so n must bound the whole line. */
+static inline char *out_reserve(out_buf *o, size_t n)
+{
+    if (OUT_BUF_SIZE - o->len < n) out_flush(o);
+    return o->buf + o->len;
+}
+static inline void out_commit(out_buf *o, char *end)
+{
+    o->len = (size_t)(end - o->buf);
+}
+static inline char *fmt_mem(char *p, const char *s, size_t n)
+{
+    while (n-- > 0) *p++ = *s++;
+    return p;
+}
+#define fmt_lit(p, lit) fmt_mem((p), "" lit, sizeof(lit) - 1)
+static inline char *fmt_u64(char *p, uint64_t v) /* at most 20 bytes */
+{
+    char tmp[20];
+    unsigned n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (n > 0) *p++ = tmp[--n];
+    return p;
+}
+static inline char *fmt_i64(char *p, int64_t v) /* at most 20 bytes */
+{
+    if (v >= 0) return fmt_u64(p, (uint64_t)v);
+    *p++ = '-';
+    return fmt_u64(p, (uint64_t)0 - (uint64_t)v);
+}
 
 #endif
