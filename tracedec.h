@@ -355,15 +355,17 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
        until reset() or resync(). d.st.err_offset is the stream offset of the
        record that failed and d.st.err_reason a TDEC_XRAY_R_* code
        (tdec_xray_reason_str). E_ARG and E_SEQUENCE are returned without
-       changing the decoder.
+       changing the decoder. After an error the window is not read again
+       unless resync() is called (which goes on with the unread bytes).
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
    MEMORY
      No allocation. sizeof(tdec_xray_decoder) is 248 bytes on LP64 targets
      (x86-64, s390x), 240 on 32-bit ARM (Cortex-M) and 232 on i386, where
-     uint64_t is 4-byte aligned (tests/matrix.sh reports them); the struct
-     holds no pointer into itself and may be copied with memcpy.
+     uint64_t is 4-byte aligned (tests/matrix.sh reports them, tests/test_xray.c
+     checks the LP64 figure); the struct holds no pointer into itself and may
+     be copied with memcpy.
 
    TIME
      Absolute TSCs are rebuilt per buffer: NewCPUId and TSCWrap set the base,
@@ -1160,11 +1162,12 @@ TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *o
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     /* Most of a trace is function records lying wholly in the window and in
        their buffer (only FDR logs open buffers): decode those directly. A
-       finished decoder has an empty window; only the sticky error needs a
-       look here. */
-    if (d->phase == TDEC_XRAY__P_RECORDS && d->in_buffer && d->buf_left >= TDEC_XRAY__FUNC_SIZE &&
-        d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE && (d->st.win[0] & 1u) == 0 &&
-        d->st.err == TDEC_OK)
+       finished decoder has an empty window; the sticky error is tested
+       before the window is read, as the caller may have freed its buffer
+       after the error. */
+    if (d->phase == TDEC_XRAY__P_RECORDS && d->st.err == TDEC_OK && d->in_buffer &&
+        d->buf_left >= TDEC_XRAY__FUNC_SIZE && d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE &&
+        (d->st.win[0] & 1u) == 0)
         return (tdec_status)tdec_xray__function(d, d->st.win, out);
     return (tdec_status)tdec_xray__next_slow(d, out);
 }
@@ -1418,7 +1421,8 @@ enum tdec_uftrace_reason {
     TDEC_UFTRACE_R_NO_SPEC,   /* payload whose argument spec is unknown        */
     TDEC_UFTRACE_R_BAD_SPEC,  /* spec with too many items or an invalid item   */
     TDEC_UFTRACE_R_BLOCK,     /* argument block runs past 1020 bytes           */
-    TDEC_UFTRACE_R_LOST_MORE  /* LOST record claiming a payload                */
+    TDEC_UFTRACE_R_LOST_MORE, /* LOST record claiming a payload                */
+    TDEC_UFTRACE_R_PERF_SIZE  /* perf record size below 8 or unfit for its type */
 };
 
 /* The decoder. Read-only for callers: st.pos, st.err, st.err_offset,
@@ -1473,6 +1477,374 @@ TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d);
 
 /* Text for a TDEC_UFTRACE_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason);
+
+
+/* ==== Text and side files of a uftrace.data directory ====================
+
+   Helpers for the files around the <tid>.dat records: the `info` header
+   and its text lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
+   the argument spec grammar (info argspec/retspec/argauto/retauto lines,
+   .dbg A:/R: lines), enum definitions (info enumauto, .dbg E:), and
+   perf-cpuN.dat below. Line parsers take one complete line WITHOUT its
+   trailing newline as (line, len); NULL is allowed only with len 0. String
+   results (tdec_uftrace_str) point into that line: valid as long as it is.
+   No allocation, no libc; every byte is untrusted; numbers are range
+   checked (overflow is TDEC_E_FORMAT, never a wrapped value). */
+
+/* A piece of the caller's text: not NUL-terminated. */
+typedef struct tdec_uftrace_str {
+    const char *ptr;
+    size_t      len;
+} tdec_uftrace_str;
+
+/* ---- info: the 40-byte binary header ---------------------------------- */
+
+#define TDEC_UFTRACE_INFO_HEADER_SIZE 40u
+
+typedef struct tdec_uftrace_info_header {
+    uint32_t version;     /* 3..4                                             */
+    uint16_t header_size; /* 40                                               */
+    uint8_t  endian;      /* 1 little, 2 big: pass TDEC_UFTRACE_F_BIG_ENDIAN   */
+                          /* to the decoders when 2                           */
+    uint8_t  elf_class;   /* 1 = 32-bit, 2 = 64-bit (long size 4 / 8)         */
+    uint64_t feat_mask;   /* TDEC_UFTRACE_FEAT_*                              */
+    uint64_t info_mask;   /* TDEC_UFTRACE_INFO_*: the text sections that      */
+                          /* follow at offset 40, in bit order                */
+    uint16_t max_stack;   /* valid if TDEC_UFTRACE_FEAT_MAX_STACK              */
+} tdec_uftrace_info_header;
+
+/* Parses the first 40 bytes of `info`. Fields after the magic are read in
+   the byte order named by `endian` (what uftrace does for version,
+   feat_mask, info_mask and max_stack; header_size too).
+   Returns TDEC_OK; TDEC_E_ARG (NULL); TDEC_E_TRUNCATED (len < 40);
+   TDEC_E_FORMAT (magic is not "Ftrace!\0", endian not 1/2, class not 1/2);
+   TDEC_E_VERSION (version not 3..4). *out is filled only on TDEC_OK. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
+                                                            tdec_uftrace_info_header *out);
+
+/* feat_mask bits */
+#define TDEC_UFTRACE_FEAT_PLTHOOK         (1u << 0)
+#define TDEC_UFTRACE_FEAT_TASK_SESSION    (1u << 1)
+#define TDEC_UFTRACE_FEAT_KERNEL          (1u << 2)
+#define TDEC_UFTRACE_FEAT_ARGUMENT        (1u << 3)
+#define TDEC_UFTRACE_FEAT_RETVAL          (1u << 4)
+#define TDEC_UFTRACE_FEAT_SYM_REL_ADDR    (1u << 5)
+#define TDEC_UFTRACE_FEAT_MAX_STACK       (1u << 6)
+#define TDEC_UFTRACE_FEAT_EVENT           (1u << 7)
+#define TDEC_UFTRACE_FEAT_PERF_EVENT      (1u << 8)
+#define TDEC_UFTRACE_FEAT_AUTO_ARGS       (1u << 9)
+#define TDEC_UFTRACE_FEAT_DEBUG_INFO      (1u << 10)
+#define TDEC_UFTRACE_FEAT_ESTIMATE_RETURN (1u << 11)
+#define TDEC_UFTRACE_FEAT_SYM_SIZE        (1u << 12)
+#define TDEC_UFTRACE_FEAT_CALLSITE        (1u << 13)
+
+/* info_mask bits (text sections of `info`, written in this order) */
+#define TDEC_UFTRACE_INFO_EXE_NAME     (1u << 0)
+#define TDEC_UFTRACE_INFO_EXE_BUILD_ID (1u << 1)
+#define TDEC_UFTRACE_INFO_EXIT_STATUS  (1u << 2)
+#define TDEC_UFTRACE_INFO_CMDLINE      (1u << 3)
+#define TDEC_UFTRACE_INFO_CPUINFO      (1u << 4)
+#define TDEC_UFTRACE_INFO_MEMINFO      (1u << 5)
+#define TDEC_UFTRACE_INFO_OSINFO       (1u << 6)
+#define TDEC_UFTRACE_INFO_TASKINFO     (1u << 7)
+#define TDEC_UFTRACE_INFO_USAGEINFO    (1u << 8)
+#define TDEC_UFTRACE_INFO_LOADINFO     (1u << 9)
+#define TDEC_UFTRACE_INFO_ARG_SPEC     (1u << 10)
+#define TDEC_UFTRACE_INFO_RECORD_DATE  (1u << 11)
+#define TDEC_UFTRACE_INFO_PATTERN_TYPE (1u << 12)
+#define TDEC_UFTRACE_INFO_VERSION      (1u << 13)
+#define TDEC_UFTRACE_INFO_UTC_OFFSET   (1u << 14)
+#define TDEC_UFTRACE_INFO_SYSCTL       (1u << 15)
+
+/* The names `uftrace dump` prints for a bit NUMBER (0 = PLTHOOK /
+   EXE_NAME ...): "PLTHOOK", "TASK_SESSION", "EXE_NAME", "ARG_SPEC"... NULL
+   for a bit with no known name. Available under TDEC_NO_STRINGS too. */
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit);
+
+/* An info text line "key:value": key = text before the first ':', value =
+   the rest (multi-line sections repeat their key on every line). TDEC_OK,
+   TDEC_E_FORMAT when there is no ':', TDEC_E_ARG for NULL pointers. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
+                                                          tdec_uftrace_str *key, tdec_uftrace_str *value);
+
+/* ---- task.txt ----------------------------------------------------------- */
+
+#define TDEC_UFTRACE_TASK_UNKNOWN 0u /* a line kind uftrace ignores            */
+#define TDEC_UFTRACE_TASK_SESS    1u /* SESS timestamp= pid= sid= exename="…"  */
+#define TDEC_UFTRACE_TASK_TASK    2u /* TASK timestamp= tid= pid=              */
+#define TDEC_UFTRACE_TASK_FORK    3u /* FORK timestamp= pid= ppid=             */
+#define TDEC_UFTRACE_TASK_DLOP    4u /* DLOP timestamp= tid= sid= base= libname="…" */
+
+typedef struct tdec_uftrace_task_line {
+    uint32_t kind;           /* TDEC_UFTRACE_TASK_*                                */
+    uint64_t time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is      */
+                             /* 1.500000000 s; a missing fraction is .0)           */
+    int32_t  pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as     */
+                             /* pid= when pid= is absent (old files)               */
+    uint64_t base;           /* DLOP: load address (hex, no 0x)                    */
+    tdec_uftrace_str sid;    /* SESS, DLOP: the session id                         */
+    tdec_uftrace_str name;   /* SESS exename / DLOP libname: from after `exename="`*/
+                             /* (`libname="`) up to the LAST '"' of the line       */
+} tdec_uftrace_task_line;
+
+/* One task.txt line. TDEC_OK (an unknown first word gives kind UNKNOWN and
+   nothing else), TDEC_E_FORMAT for a known kind with a field missing or
+   malformed (numbers out of range included), TDEC_E_ARG. Fields are
+   space-separated key=value words in any order; unknown keys are ignored. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size_t len,
+                                                          tdec_uftrace_task_line *out);
+
+/* ---- sid-<SID>.map ------------------------------------------------------ */
+
+/* "<start>-<end> <perms> <offset> <maj>:<min> <inode> <path>[ build-id:<hex>]":
+   the path is the text after the inode with leading spaces skipped, up to
+   the last " build-id:" if there is one, trailing spaces trimmed (so it may
+   contain spaces). Raw /proc/<pid>/maps lines are accepted too. */
+typedef struct tdec_uftrace_map_line {
+    uint64_t start, end;
+    char     perms[4];         /* e.g. "r-xp", not NUL-terminated             */
+    tdec_uftrace_str path;     /* len 0 for anonymous lines; "[stack]" kept   */
+    tdec_uftrace_str build_id; /* hex text, len 0 if none                     */
+} tdec_uftrace_map_line;
+
+/* TDEC_OK, TDEC_E_FORMAT (malformed, or start > end), TDEC_E_ARG. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_t len,
+                                                         tdec_uftrace_map_line *out);
+
+/* ---- <module>.sym ------------------------------------------------------- */
+
+#define TDEC_UFTRACE_SYM_SYMBOL   1u /* addr, size, type, name                    */
+#define TDEC_UFTRACE_SYM_PATH     2u /* "# path name: P": name = P                */
+#define TDEC_UFTRACE_SYM_BUILD_ID 3u /* "# build-id: B": name = B                 */
+#define TDEC_UFTRACE_SYM_COUNT    4u /* "# symbols: N": addr = N                  */
+#define TDEC_UFTRACE_SYM_COMMENT  5u /* any other '#' line or an empty line:      */
+                                     /* name = the whole line                     */
+
+typedef struct tdec_uftrace_sym_line {
+    uint32_t kind;     /* TDEC_UFTRACE_SYM_*                                     */
+    uint64_t addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)        */
+    uint64_t size;     /* 0 when the line has no size column                     */
+    uint32_t has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+)    */
+    char     type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0             */
+    tdec_uftrace_str name; /* mangled; a TAB and what follows are stripped     */
+} tdec_uftrace_sym_line;
+
+/* Both forms: "<hex addr> <type> <name>" (0.13) and "<hex addr> <hex size>
+   <type> <name>" (0.14+), told apart by whether the character after the
+   first space is a decimal digit, as uftrace does. Addresses and sizes
+   are 1..16 hex digits. TDEC_OK, TDEC_E_FORMAT for a malformed symbol line
+   or a type letter uftrace rejects (kallsyms' 'b', 'r'... included; the
+   caller skips the line as uftrace does), TDEC_E_ARG. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_t len,
+                                                         tdec_uftrace_sym_line *out);
+
+/* ---- <module>.dbg ------------------------------------------------------- */
+
+#define TDEC_UFTRACE_DBG_FUNC    1u /* "F: <hex offset> <name>": addr, text = name      */
+#define TDEC_UFTRACE_DBG_LINE    2u /* "L: <line> <file>": addr = line, text = file      */
+#define TDEC_UFTRACE_DBG_ARGS    3u /* "A: @<specs>": text = specs (after '@')          */
+#define TDEC_UFTRACE_DBG_RETVAL  4u /* "R: @<spec>": text = spec (after '@')            */
+#define TDEC_UFTRACE_DBG_ENUM    5u /* "E: enum NAME {...}": text = "enum NAME {...}"  */
+#define TDEC_UFTRACE_DBG_COMMENT 6u /* '#' lines ("# path name:", "# build-id:"),      */
+                                    /* empty lines: text = the whole line               */
+
+typedef struct tdec_uftrace_dbg_line {
+    uint32_t         kind; /* TDEC_UFTRACE_DBG_*             */
+    uint64_t         addr; /* FUNC: offset; LINE: line number */
+    tdec_uftrace_str text;
+} tdec_uftrace_dbg_line;
+
+/* A/R/E/F/L apply to the function of the last F: line (E: to the module).
+   TDEC_OK; TDEC_E_FORMAT for a line that is not "X: ..." with a known X,
+   or a malformed F:/L: number (uftrace stops reading the file there);
+   TDEC_E_ARG. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_t len,
+                                                         tdec_uftrace_dbg_line *out);
+
+/* ---- argument spec grammar (FACTS 9.2, 9.3) ----------------------------- */
+
+/* A spec list "PAT@item,item;PAT2@item" (the values of info argspec:,
+   retspec:, argauto:, retauto: lines; .dbg A:/R: texts after '@' are one
+   item list without a pattern) is walked with a cursor:
+       const char *p = value.ptr, *e = value.ptr + value.len;
+       while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+           const char *q = ent.items.ptr, *qe = q + ent.items.len;
+           while (tdec_uftrace_next_spec_item(&q, qe, &item)) ...
+       } */
+typedef struct tdec_uftrace_spec_entry {
+    tdec_uftrace_str pattern; /* before the first '@' (the whole entry if none) */
+    tdec_uftrace_str items;   /* after it; len 0 if none                        */
+} tdec_uftrace_spec_entry;
+
+/* Splits the next ';'-separated entry off [*pos, end): returns 1 and
+   advances *pos past it and its ';', 0 when nothing is left (empty entries
+   are skipped; *pos is then end). NULL arguments: 0. */
+TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out);
+
+/* The same for the next ','-separated item. */
+TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out);
+
+#define TDEC_UFTRACE_ITEM_ARG    1u /* argN                                          */
+#define TDEC_UFTRACE_ITEM_FPARG  2u /* fpargN                                        */
+#define TDEC_UFTRACE_ITEM_RETVAL 3u /* retval                                        */
+#define TDEC_UFTRACE_ITEM_OTHER  4u /* anything else: a module name, PLT, or a       */
+                                    /* trigger action (depth=2, read=..., backtrace,  */
+                                    /* trace_on...): not an argument                  */
+
+/* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack+N],
+   FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. */
+typedef struct tdec_uftrace_spec_item {
+    uint32_t kind;              /* TDEC_UFTRACE_ITEM_*                               */
+    uint32_t index;             /* N of argN/fpargN (1-based), 0 for retval          */
+    char     format;            /* 0 if none given, else d i u x o s S c f p e t     */
+    uint32_t size_bits;         /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none        */
+    uint32_t struct_size;       /* tN: N bytes                                       */
+    tdec_uftrace_str type_name; /* e:NAME / tN:NAME (len 0 if none)                  */
+    tdec_uftrace_str reg;       /* %REG without the '%' ("RDI", or "RDI+RSI" for a   */
+                                /* struct in registers); len 0 if none               */
+    uint32_t stack_offset;      /* %stack+N -> N (has_stack set)                     */
+    uint32_t has_stack;
+} tdec_uftrace_spec_item;
+
+/* Parses one item (as split by tdec_uftrace_next_spec_item). Items are
+   recognised as uftrace does, by a case-insensitive "arg", "fparg" or
+   "retval" prefix; anything else is kind OTHER (TDEC_OK, other fields 0).
+   TDEC_E_FORMAT for a malformed argument item: no index or index 0
+   ("arg", "arg0": indexes start at 1), an index over 2^32-1, an unknown
+   format letter, a size other than 8/16/32/64 (80 for floats only: "/i7",
+   "/x80"), "/e" without ":NAME", junk after the item, an empty %REG or a
+   %stack without "+N". TDEC_E_ARG for NULL. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out);
+
+/* The payload layout of an item (FACTS 9.1, 9.3) for the decoder's spec:
+   `long_size` is 8 for 64-bit data (info elf_class 2), 4 for 32-bit;
+   `f80_size` is 10 (x86) or 8 (32-bit ARM, where f80 means a double).
+   No format -> INT long_size ('d'); fparg without format -> FLOAT 8 ('f');
+   c -> CHAR 1; s -> STRING; S -> STDSTRING; tN -> STRUCT N; e -> INT
+   long_size; d i u x o p -> INT size_bits/8 or long_size; f -> FLOAT 8, or
+   4 / 8 / f80_size for /32 /64 /80. out->format is the effective letter.
+   Returns TDEC_OK, TDEC_E_FORMAT (kind OTHER, or a size the kind cannot
+   have: "c16", "f16", a struct over 1020 bytes) or TDEC_E_ARG (NULL,
+   long_size not 4/8, f80_size not 8/10). */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_spec_item *item, unsigned long_size,
+                                                           unsigned f80_size, tdec_uftrace_arg *out);
+
+/* ---- enum definitions --------------------------------------------------- */
+
+/* "enum NAME { A, B = 5, C = -1, D = 0x10, E = 010, }" as in info enumauto:
+   lines (several definitions separated by ';') and .dbg E: lines (one).
+   Values are C integer constants (decimal, 0x hex, 0 octal, signed) that
+   fit int64_t; implicit values continue from the previous + 1, starting
+   at 0; a trailing ',' before '}' is allowed. Walk:
+       int64_t next;
+       while (tdec_uftrace_next_enum(&p, e, &name)) {
+           next = 0;
+           while (tdec_uftrace_next_enum_value(&p, e, &next, &v)) use(name, v);
+       } */
+typedef struct tdec_uftrace_enum_value {
+    tdec_uftrace_str name;
+    int64_t          value;
+} tdec_uftrace_enum_value;
+
+/* The header "enum NAME {" of the next definition in [*pos, end), after any
+   ';' and spaces: returns 1 with *name set and *pos just after '{'.
+   Returns 0 when nothing is left (*pos == end then) or when the text is
+   malformed (*pos < end then, left at the bad definition). */
+TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name);
+
+/* The next "NAME[ = VALUE]" of the current definition: returns 1 with *out
+   filled, *next = value + 1, *pos past the value and its ','. Returns 0
+   after the closing '}' (*pos advanced past it) and for malformed text
+   (*pos left unchanged: the caller can tell the two apart). An implicit
+   value after INT64_MAX is malformed (*next holds INT64_MIN meaning "none",
+   which no real successor value can be). */
+TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                  tdec_uftrace_enum_value *out);
+
+/* ==== perf-cpuN.dat (FACTS 7) ============================================
+
+   Raw Linux perf ring-buffer records copied by `uftrace record`: each a
+   perf_event_header {u32 type; u16 misc; u16 size} and size-8 bytes of
+   body, in the recording host's byte order. With uftrace's settings
+   (sample_id_all, TID|TIME) every body ends with {u32 pid, tid; u64 time}.
+   The four types uftrace uses are decoded from their fixed part; any other
+   type comes out as a record item with type, misc, size and payload_size
+   only, followed by its body as FRAGMENT items (none under
+   TDEC_UFTRACE_F_SKIP_PAYLOADS). Same loop, contract and config as the
+   record decoder (TDEC_UFTRACE_F_BIG_ENDIAN, TDEC_UFTRACE_F_SKIP_PAYLOADS,
+   max_fragment); no spec is ever needed.
+
+   Which pid/tid/time to show follows uftrace (utils/perf.c), so that
+   `uftrace dump` output can be reproduced:
+     COMM   (task-name 200006): pid, tid from the body; time = sample time
+     FORK   (task-new 200004), EXIT (task-exit 200005): pid, ppid, tid, ptid
+            and time from the body (the sample trailer of a FORK names the
+            parent thread and its time is a little earlier)
+     SWITCH (sched-in 200001; with SWITCH_OUT: sched-out 200002, or with
+            PREEMPT too sched-out (pre-empted) 200007): sample pid/tid/time
+   The sample trailer itself is in sample_pid/sample_tid/sample_time for
+   the four known types. */
+
+#define TDEC_UFTRACE_PERF_COMM   3u
+#define TDEC_UFTRACE_PERF_EXIT   4u
+#define TDEC_UFTRACE_PERF_FORK   7u
+#define TDEC_UFTRACE_PERF_SWITCH 14u
+#define TDEC_UFTRACE_PERF_SWITCH_OUT 0x2000u /* misc bits of SWITCH (on COMM the */
+#define TDEC_UFTRACE_PERF_PREEMPT    0x4000u /* 0x2000 bit means "exec")          */
+
+/* Largest record of a known type accepted (kernel records are 24..48). */
+#define TDEC_UFTRACE_PERF_MAX_KNOWN 64u
+
+typedef struct tdec_uftrace_perf_record {
+    uint32_t type;         /* perf_event_header.type (any value)                  */
+    uint32_t misc;
+    uint32_t size;         /* whole record including the 8-byte header            */
+    uint32_t pid, tid;     /* see above; 0 for other types                        */
+    uint32_t ppid, ptid;   /* FORK/EXIT                                           */
+    uint64_t time;         /* see above; 0 for other types                        */
+    char     comm[17];     /* COMM: the name, NUL-terminated (at most 16 chars)   */
+    uint32_t sample_pid;   /* the sample_id trailer (last 16 bytes) of a known    */
+    uint32_t sample_tid;   /* type; 0 for other types                             */
+    uint64_t sample_time;
+    uint64_t payload_size; /* other types: size - 8 body bytes that follow as     */
+                           /* fragments; 0 for the known types                    */
+} tdec_uftrace_perf_record;
+
+typedef struct tdec_uftrace_perf_item {
+    uint32_t kind;   /* TDEC_ITEM_RECORD or TDEC_ITEM_FRAGMENT          */
+    uint64_t offset; /* stream offset of the record (or fragment data)  */
+    union {
+        tdec_uftrace_perf_record rec;
+        tdec_frag                frag;
+    } u;
+} tdec_uftrace_perf_item;
+
+/* The perf decoder. Read-only for callers: st.pos, st.err, st.err_offset,
+   st.err_reason (TDEC_UFTRACE_R_*). memcpy-able. */
+typedef struct tdec_uftrace_perf_decoder {
+    tdec_stream         st;
+    /* private */
+    tdec_uftrace_config cfg;
+    tdec_payload        pay;   /* body of a record of another type */
+    uint32_t            phase;
+    uint32_t            unused;
+} tdec_uftrace_perf_decoder;
+
+#define TDEC_UFTRACE_PERF_DECODER_SIZE_LP64 160
+
+/* As tdec_uftrace_init(): TDEC_NEED_INPUT or TDEC_E_ARG. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg);
+/* As every tracedec feed(). */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_feed(tdec_uftrace_perf_decoder *d, const void *data, size_t len);
+/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG, or sticky
+   TDEC_E_CORRUPT (R_PERF_SIZE: size below 8, or a COMM/EXIT/FORK/SWITCH
+   record too small for its fields or over TDEC_UFTRACE_PERF_MAX_KNOWN). */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d, tdec_uftrace_perf_item *out);
+/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_finish(tdec_uftrace_perf_decoder *d);
+/* Forgets the stream, keeps the config. */
+TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #ifdef __cplusplus
 }
@@ -1803,10 +2175,864 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason)
     case TDEC_UFTRACE_R_BAD_SPEC:  return "argument spec has too many items or an invalid item";
     case TDEC_UFTRACE_R_BLOCK:     return "argument block runs past its 1020-byte limit";
     case TDEC_UFTRACE_R_LOST_MORE: return "LOST record claims a payload";
+    case TDEC_UFTRACE_R_PERF_SIZE: return "perf record size is below 8, or does not fit its type's layout";
     }
     return "unknown reason";
 #endif
 }
+
+/* ==== Text and side files ================================================ */
+
+static int tdec_uftrace__digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Value of a hex digit, or -1. */
+static int tdec_uftrace__xval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static int tdec_uftrace__alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int tdec_uftrace__space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static char tdec_uftrace__lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* 1 if [p, e) starts with the NUL-terminated `lit` (case-insensitively
+   when `nocase`). */
+static int tdec_uftrace__prefix(const char *p, const char *e, const char *lit, int nocase)
+{
+    for (; *lit; lit++, p++) {
+        if (p >= e) return 0;
+        if (nocase ? tdec_uftrace__lower(*p) != *lit : *p != *lit) return 0;
+    }
+    return 1;
+}
+
+static size_t tdec_uftrace__cstrlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+/* 1 if [p, e) is exactly `lit`. */
+static int tdec_uftrace__equal(const char *p, const char *e, const char *lit)
+{
+    return tdec_uftrace__prefix(p, e, lit, 0) && (size_t)(e - p) == tdec_uftrace__cstrlen(lit);
+}
+
+static tdec_uftrace_str tdec_uftrace__str(const char *p, const char *e)
+{
+    tdec_uftrace_str s;
+    s.ptr = p;
+    s.len = (size_t)(e - p);
+    return s;
+}
+
+/* Decimal digits at *p (at least one) into a value <= max; advances *p.
+   0 if there is no digit or the value is over max. */
+static int tdec_uftrace__dec(const char **p, const char *e, uint64_t max, uint64_t *out)
+{
+    const char *q = *p;
+    uint64_t v = 0;
+    if (q >= e || !tdec_uftrace__digit(*q)) return 0;
+    for (; q < e && tdec_uftrace__digit(*q); q++) {
+        uint64_t dgt = (uint64_t)(*q - '0');
+        if (v > (max - dgt) / 10u) return 0;
+        v = v * 10u + dgt;
+    }
+    *p = q;
+    *out = v;
+    return 1;
+}
+
+/* Hex digits at *p (at least one) whose value fits 64 bits; advances *p. */
+static int tdec_uftrace__hex(const char **p, const char *e, uint64_t *out)
+{
+    const char *q = *p;
+    uint64_t v = 0;
+    int x;
+    if (q >= e || tdec_uftrace__xval(*q) < 0) return 0;
+    for (; q < e && (x = tdec_uftrace__xval(*q)) >= 0; q++) {
+        if (v >> 60) return 0;
+        v = (v << 4) | (uint64_t)x;
+    }
+    *p = q;
+    *out = v;
+    return 1;
+}
+
+/* The line as [*b, *e): a NULL line of length 0 becomes "". */
+static int tdec_uftrace__line(const char *line, size_t len, const char **b, const char **e)
+{
+    static const char empty[1] = { 0 };
+    if (line == NULL) {
+        if (len > 0) return 0;
+        line = empty;
+    }
+    *b = line;
+    *e = line + len;
+    return 1;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
+                                                            tdec_uftrace_info_header *out)
+{
+    static const char magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
+    const uint8_t *p = (const uint8_t *)data;
+    unsigned i;
+    int be;
+    uint32_t version;
+    if (data == NULL || out == NULL) return TDEC_E_ARG;
+    if (len < TDEC_UFTRACE_INFO_HEADER_SIZE) return TDEC_E_TRUNCATED;
+    for (i = 0; i < 8; i++)
+        if (p[i] != (uint8_t)magic[i]) return TDEC_E_FORMAT;
+    if ((p[14] != 1 && p[14] != 2) || (p[15] != 1 && p[15] != 2)) return TDEC_E_FORMAT;
+    be = p[14] == 2;
+    version = be ? tdec__rd_u32be(p + 8) : tdec__rd_u32le(p + 8);
+    if (version < 3 || version > 4) return TDEC_E_VERSION;
+    out->version = version;
+    out->header_size = be ? tdec__rd_u16be(p + 12) : tdec__rd_u16le(p + 12);
+    out->endian = p[14];
+    out->elf_class = p[15];
+    out->feat_mask = be ? tdec__rd_u64be(p + 16) : tdec__rd_u64le(p + 16);
+    out->info_mask = be ? tdec__rd_u64be(p + 24) : tdec__rd_u64le(p + 24);
+    out->max_stack = be ? tdec__rd_u16be(p + 32) : tdec__rd_u16le(p + 32);
+    return TDEC_OK;
+}
+
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
+{
+    static const char *const names[] = {
+        "PLTHOOK",   "TASK_SESSION", "KERNEL",     "ARGUMENT",        "RETVAL",
+        "SYM_REL_ADDR", "MAX_STACK", "EVENT",      "PERF_EVENT",      "AUTO_ARGS",
+        "DEBUG_INFO", "ESTIMATE_RETURN", "SYM_SIZE", "CALLSITE"
+    };
+    return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
+}
+
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
+{
+    static const char *const names[] = {
+        "EXE_NAME", "EXE_BUILD_ID", "EXIT_STATUS", "CMDLINE",     "CPUINFO",      "MEMINFO",
+        "OSINFO",   "TASKINFO",     "USAGEINFO",   "LOADINFO",    "ARG_SPEC",     "RECORD_DATE",
+        "PATTERN_TYPE", "VERSION",  "UTC_OFFSET",  "SYSCTL"
+    };
+    return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
+                                                          tdec_uftrace_str *key, tdec_uftrace_str *value)
+{
+    const char *b, *e, *p;
+    if (key == NULL || value == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
+    for (p = b; p < e; p++) {
+        if (*p == ':') {
+            *key = tdec_uftrace__str(b, p);
+            *value = tdec_uftrace__str(p + 1, e);
+            return TDEC_OK;
+        }
+    }
+    return TDEC_E_FORMAT;
+}
+
+/* "S.N" seconds in ns: N is 1..9 digits, scaled ("1.5" = 1.5 s). */
+static int tdec_uftrace__time(const char *p, const char *e, uint64_t *out)
+{
+    uint64_t sec, frac = 0, t;
+    unsigned digits = 0;
+    if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &sec)) return 0;
+    if (p < e && *p == '.') {
+        p++;
+        for (; p < e && tdec_uftrace__digit(*p); p++) {
+            if (++digits > 9) return 0;
+            frac = frac * 10u + (uint64_t)(*p - '0');
+        }
+        if (digits == 0) return 0;
+        for (; digits < 9; digits++) frac *= 10u;
+    }
+    if (p != e) return 0;
+    if (!tdec__mul_u64(sec, 1000000000u, &t) || !tdec__add_u64(t, frac, &t)) return 0;
+    *out = t;
+    return 1;
+}
+
+/* A whole [p, e) as a decimal int32 >= 0. */
+static int tdec_uftrace__i32(const char *p, const char *e, int32_t *out)
+{
+    uint64_t v;
+    if (!tdec_uftrace__dec(&p, e, 0x7FFFFFFFu, &v) || p != e) return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+#define TDEC_UFTRACE__HAS_TIME 1u
+#define TDEC_UFTRACE__HAS_PID  2u
+#define TDEC_UFTRACE__HAS_TID  4u
+#define TDEC_UFTRACE__HAS_PPID 8u
+#define TDEC_UFTRACE__HAS_SID  16u
+#define TDEC_UFTRACE__HAS_BASE 32u
+#define TDEC_UFTRACE__HAS_NAME 64u
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size_t len,
+                                                          tdec_uftrace_task_line *out)
+{
+    const char *b, *e, *p, *w, *we, *eq, *q;
+    const char *name_key = NULL;
+    uint32_t has = 0, need = 0;
+    if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
+    out->kind = TDEC_UFTRACE_TASK_UNKNOWN;
+    out->time = 0;
+    out->pid = out->tid = out->ppid = 0;
+    out->base = 0;
+    out->sid = tdec_uftrace__str(b, b);
+    out->name = tdec_uftrace__str(b, b);
+
+    for (p = b; p < e && *p != ' '; p++) {}
+    if (tdec_uftrace__equal(b, p, "SESS")) {
+        out->kind = TDEC_UFTRACE_TASK_SESS;
+        name_key = "exename=\"";
+        need = TDEC_UFTRACE__HAS_TIME | TDEC_UFTRACE__HAS_PID | TDEC_UFTRACE__HAS_SID | TDEC_UFTRACE__HAS_NAME;
+    } else if (tdec_uftrace__equal(b, p, "TASK")) {
+        out->kind = TDEC_UFTRACE_TASK_TASK;
+        need = TDEC_UFTRACE__HAS_TIME | TDEC_UFTRACE__HAS_TID | TDEC_UFTRACE__HAS_PID;
+    } else if (tdec_uftrace__equal(b, p, "FORK")) {
+        out->kind = TDEC_UFTRACE_TASK_FORK;
+        need = TDEC_UFTRACE__HAS_TIME | TDEC_UFTRACE__HAS_PID | TDEC_UFTRACE__HAS_PPID;
+    } else if (tdec_uftrace__equal(b, p, "DLOP")) {
+        out->kind = TDEC_UFTRACE_TASK_DLOP;
+        name_key = "libname=\"";
+        need = TDEC_UFTRACE__HAS_TIME | TDEC_UFTRACE__HAS_TID | TDEC_UFTRACE__HAS_SID | TDEC_UFTRACE__HAS_BASE |
+               TDEC_UFTRACE__HAS_NAME;
+    } else {
+        return TDEC_OK;
+    }
+
+    while (p < e) {
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        w = p;
+        if (name_key != NULL && tdec_uftrace__prefix(w, e, name_key, 0)) {
+            /* the name runs to the line's last '"', spaces and quotes included */
+            w += 9;
+            for (q = e; q > w && q[-1] != '"'; q--) {}
+            if (q == w) return TDEC_E_FORMAT;
+            out->name = tdec_uftrace__str(w, q - 1);
+            has |= TDEC_UFTRACE__HAS_NAME;
+            break;
+        }
+        for (we = w; we < e && *we != ' '; we++) {}
+        p = we;
+        for (eq = w; eq < we && *eq != '='; eq++) {}
+        if (eq == we) continue; /* not key=value: ignored */
+        q = eq + 1;
+        if (tdec_uftrace__equal(w, eq, "timestamp")) {
+            if (!tdec_uftrace__time(q, we, &out->time)) return TDEC_E_FORMAT;
+            has |= TDEC_UFTRACE__HAS_TIME;
+        } else if (tdec_uftrace__equal(w, eq, "pid")) {
+            if (!tdec_uftrace__i32(q, we, &out->pid)) return TDEC_E_FORMAT;
+            has |= TDEC_UFTRACE__HAS_PID;
+        } else if (tdec_uftrace__equal(w, eq, "tid")) {
+            if (!tdec_uftrace__i32(q, we, &out->tid)) return TDEC_E_FORMAT;
+            has |= TDEC_UFTRACE__HAS_TID;
+        } else if (tdec_uftrace__equal(w, eq, "ppid")) {
+            if (!tdec_uftrace__i32(q, we, &out->ppid)) return TDEC_E_FORMAT;
+            has |= TDEC_UFTRACE__HAS_PPID;
+        } else if (tdec_uftrace__equal(w, eq, "sid")) {
+            if (q == we) return TDEC_E_FORMAT;
+            out->sid = tdec_uftrace__str(q, we);
+            has |= TDEC_UFTRACE__HAS_SID;
+        } else if (tdec_uftrace__equal(w, eq, "base")) {
+            if (!tdec_uftrace__hex(&q, we, &out->base) || q != we) return TDEC_E_FORMAT;
+            has |= TDEC_UFTRACE__HAS_BASE;
+        }
+    }
+    if (out->kind == TDEC_UFTRACE_TASK_SESS && !(has & TDEC_UFTRACE__HAS_PID) && (has & TDEC_UFTRACE__HAS_TID)) {
+        /* old files: SESS ... tid=N */
+        out->pid = out->tid;
+        out->tid = 0;
+        has |= TDEC_UFTRACE__HAS_PID;
+    }
+    return (has & need) == need ? TDEC_OK : TDEC_E_FORMAT;
+}
+
+#undef TDEC_UFTRACE__HAS_TIME
+#undef TDEC_UFTRACE__HAS_PID
+#undef TDEC_UFTRACE__HAS_TID
+#undef TDEC_UFTRACE__HAS_PPID
+#undef TDEC_UFTRACE__HAS_SID
+#undef TDEC_UFTRACE__HAS_BASE
+#undef TDEC_UFTRACE__HAS_NAME
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_t len,
+                                                         tdec_uftrace_map_line *out)
+{
+    const char *b, *e, *p, *q, *r, *t;
+    uint64_t v;
+    unsigned i;
+    if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
+    p = b;
+    if (!tdec_uftrace__hex(&p, e, &out->start) || p >= e || *p++ != '-') return TDEC_E_FORMAT;
+    if (!tdec_uftrace__hex(&p, e, &out->end) || p >= e || *p++ != ' ') return TDEC_E_FORMAT;
+    if (out->start > out->end) return TDEC_E_FORMAT;
+    for (i = 0; i < 4; i++) {
+        if (p >= e || *p == ' ') return TDEC_E_FORMAT;
+        out->perms[i] = *p++;
+    }
+    if (p >= e || *p++ != ' ') return TDEC_E_FORMAT;
+    if (!tdec_uftrace__hex(&p, e, &v) || p >= e || *p++ != ' ') return TDEC_E_FORMAT;    /* offset  */
+    if (!tdec_uftrace__hex(&p, e, &v) || p >= e || *p++ != ':') return TDEC_E_FORMAT;    /* major   */
+    if (!tdec_uftrace__hex(&p, e, &v) || p >= e || *p++ != ' ') return TDEC_E_FORMAT;    /* minor   */
+    if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &v) || (p < e && *p != ' ')) return TDEC_E_FORMAT; /* inode */
+    while (p < e && *p == ' ') p++;
+    /* [p, e): path, then maybe " build-id:<hex>" (the last one counts) */
+    out->build_id = tdec_uftrace__str(e, e);
+    q = e;
+    for (r = e; r - p >= 10; r--) {
+        if (tdec_uftrace__prefix(r - 10, e, " build-id:", 0)) {
+            q = r - 10;
+            for (t = e; t > r && t[-1] == ' '; t--) {}
+            out->build_id = tdec_uftrace__str(r, t);
+            break;
+        }
+    }
+    while (q > p && q[-1] == ' ') q--;
+    out->path = tdec_uftrace__str(p, q);
+    return TDEC_OK;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_t len,
+                                                         tdec_uftrace_sym_line *out)
+{
+    static const char allowed[] = "?TtwPKDdvu";
+    const char *b, *e, *p, *q;
+    unsigned i;
+    if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
+    out->kind = TDEC_UFTRACE_SYM_COMMENT;
+    out->addr = 0;
+    out->size = 0;
+    out->has_size = 0;
+    out->type = 0;
+    out->name = tdec_uftrace__str(b, e);
+    if (b == e) return TDEC_OK;
+    if (*b == '#') {
+        if (tdec_uftrace__prefix(b, e, "# symbols: ", 0)) {
+            p = b + 11;
+            if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &out->addr)) return TDEC_E_FORMAT;
+            while (p < e && *p == ' ') p++;
+            if (p != e) return TDEC_E_FORMAT;
+            out->kind = TDEC_UFTRACE_SYM_COUNT;
+            out->name = tdec_uftrace__str(e, e);
+        } else if (tdec_uftrace__prefix(b, e, "# path name: ", 0)) {
+            out->kind = TDEC_UFTRACE_SYM_PATH;
+            out->name = tdec_uftrace__str(b + 13, e);
+        } else if (tdec_uftrace__prefix(b, e, "# build-id: ", 0)) {
+            out->kind = TDEC_UFTRACE_SYM_BUILD_ID;
+            out->name = tdec_uftrace__str(b + 12, e);
+        }
+        return TDEC_OK;
+    }
+    p = b;
+    if (!tdec_uftrace__hex(&p, e, &out->addr) || p >= e || *p++ != ' ') return TDEC_E_FORMAT;
+    if (p < e && tdec_uftrace__digit(*p)) {
+        if (!tdec_uftrace__hex(&p, e, &out->size) || p >= e || *p++ != ' ') return TDEC_E_FORMAT;
+        out->has_size = 1;
+    }
+    if (p >= e) return TDEC_E_FORMAT;
+    out->type = *p++;
+    if (p >= e || *p++ != ' ') return TDEC_E_FORMAT;
+    for (i = 0; allowed[i] && allowed[i] != out->type; i++) {}
+    if (!allowed[i]) return TDEC_E_FORMAT;
+    for (q = p; q < e && *q != '\t'; q++) {}
+    out->name = tdec_uftrace__str(p, q);
+    out->kind = TDEC_UFTRACE_SYM_SYMBOL;
+    return TDEC_OK;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_t len,
+                                                         tdec_uftrace_dbg_line *out)
+{
+    const char *b, *e, *p;
+    if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
+    out->kind = TDEC_UFTRACE_DBG_COMMENT;
+    out->addr = 0;
+    out->text = tdec_uftrace__str(b, e);
+    if (b == e || *b == '#') return TDEC_OK;
+    if (e - b < 3 || b[1] != ':' || b[2] != ' ') return TDEC_E_FORMAT;
+    p = b + 3;
+    switch (*b) {
+    case 'F':
+        if (!tdec_uftrace__hex(&p, e, &out->addr)) return TDEC_E_FORMAT;
+        if (p < e && *p++ != ' ') return TDEC_E_FORMAT;
+        out->kind = TDEC_UFTRACE_DBG_FUNC;
+        break;
+    case 'L':
+        if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &out->addr)) return TDEC_E_FORMAT;
+        if (p < e && *p++ != ' ') return TDEC_E_FORMAT;
+        out->kind = TDEC_UFTRACE_DBG_LINE;
+        break;
+    case 'A':
+    case 'R':
+        if (p < e && *p == '@') p++;
+        out->kind = *b == 'A' ? TDEC_UFTRACE_DBG_ARGS : TDEC_UFTRACE_DBG_RETVAL;
+        break;
+    case 'E':
+        out->kind = TDEC_UFTRACE_DBG_ENUM;
+        break;
+    default:
+        return TDEC_E_FORMAT;
+    }
+    out->text = tdec_uftrace__str(p, e);
+    return TDEC_OK;
+}
+
+/* The next non-empty `sep`-separated piece of [*pos, end). */
+static int tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b, const char **e)
+{
+    const char *p;
+    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return 0;
+    p = *pos;
+    while (p < end && *p == sep) p++;
+    if (p == end) {
+        *pos = end;
+        return 0;
+    }
+    *b = p;
+    while (p < end && *p != sep) p++;
+    *e = p;
+    *pos = p < end ? p + 1 : p;
+    return 1;
+}
+
+TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out)
+{
+    const char *b, *e, *at;
+    if (out == NULL || !tdec_uftrace__split(pos, end, ';', &b, &e)) return 0;
+    for (at = b; at < e && *at != '@'; at++) {}
+    out->pattern = tdec_uftrace__str(b, at);
+    out->items = at < e ? tdec_uftrace__str(at + 1, e) : tdec_uftrace__str(e, e);
+    return 1;
+}
+
+TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out)
+{
+    const char *b, *e;
+    if (out == NULL || !tdec_uftrace__split(pos, end, ',', &b, &e)) return 0;
+    *out = tdec_uftrace__str(b, e);
+    return 1;
+}
+
+/* The end of a type name: the next '%' or e. */
+static const char *tdec_uftrace__name_end(const char *p, const char *e)
+{
+    while (p < e && *p != '%') p++;
+    return p;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out)
+{
+    const char *p, *e, *q;
+    uint64_t v;
+    int sized = 0;
+    if (out == NULL || !tdec_uftrace__line(s, len, &p, &e)) return TDEC_E_ARG;
+    out->kind = TDEC_UFTRACE_ITEM_OTHER;
+    out->index = 0;
+    out->format = 0;
+    out->size_bits = 0;
+    out->struct_size = 0;
+    out->type_name = tdec_uftrace__str(e, e);
+    out->reg = tdec_uftrace__str(e, e);
+    out->stack_offset = 0;
+    out->has_stack = 0;
+
+    /* uftrace matches the action names case-insensitively: "arg" first */
+    if (tdec_uftrace__prefix(p, e, "arg", 1)) {
+        out->kind = TDEC_UFTRACE_ITEM_ARG;
+        p += 3;
+    } else if (tdec_uftrace__prefix(p, e, "fparg", 1)) {
+        out->kind = TDEC_UFTRACE_ITEM_FPARG;
+        p += 5;
+    } else if (tdec_uftrace__prefix(p, e, "retval", 1)) {
+        out->kind = TDEC_UFTRACE_ITEM_RETVAL;
+        p += 6;
+    } else {
+        return TDEC_OK;
+    }
+    if (out->kind != TDEC_UFTRACE_ITEM_RETVAL) {
+        if (!tdec_uftrace__dec(&p, e, 0xFFFFFFFFu, &v) || v == 0) return TDEC_E_FORMAT;
+        out->index = (uint32_t)v;
+    }
+    if (p < e && *p == '/') {
+        p++;
+        if (p >= e) return TDEC_E_FORMAT;
+        switch (*p) {
+        case 'd': case 'i': case 'u': case 'x': case 'o':
+        case 's': case 'S': case 'c': case 'f': case 'p':
+            out->format = *p++;
+            sized = 1;
+            break;
+        case 'e':
+            if (e - p < 3 || p[1] != ':' || !tdec_uftrace__alpha(p[2])) return TDEC_E_FORMAT;
+            out->format = 'e';
+            q = tdec_uftrace__name_end(p + 2, e);
+            out->type_name = tdec_uftrace__str(p + 2, q);
+            p = q;
+            break;
+        case 't':
+            out->format = 't';
+            p++;
+            if (p < e && tdec_uftrace__digit(*p)) {
+                if (!tdec_uftrace__dec(&p, e, 0xFFFFFFFFu, &v)) return TDEC_E_FORMAT;
+                out->struct_size = (uint32_t)v;
+            }
+            if (p < e && *p == ':') {
+                q = tdec_uftrace__name_end(p + 1, e);
+                out->type_name = tdec_uftrace__str(p + 1, q);
+                p = q;
+            }
+            break;
+        default:
+            /* "fparg1/32": a size without a format letter */
+            if (out->kind != TDEC_UFTRACE_ITEM_FPARG || !tdec_uftrace__digit(*p)) return TDEC_E_FORMAT;
+            sized = 1;
+            break;
+        }
+        if (sized && p < e && tdec_uftrace__digit(*p)) {
+            if (!tdec_uftrace__dec(&p, e, 1000u, &v)) return TDEC_E_FORMAT;
+            if (v == 80) {
+                if (out->format != 'f' && !(out->format == 0 && out->kind == TDEC_UFTRACE_ITEM_FPARG))
+                    return TDEC_E_FORMAT;
+            } else if (v != 8 && v != 16 && v != 32 && v != 64) {
+                return TDEC_E_FORMAT;
+            }
+            out->size_bits = (uint32_t)v;
+        }
+    }
+    if (p == e) return TDEC_OK;
+    if (*p++ != '%') return TDEC_E_FORMAT;
+    if (tdec_uftrace__prefix(p, e, "stack", 0)) {
+        p += 5;
+        if (p >= e || *p++ != '+') return TDEC_E_FORMAT;
+        if (!tdec_uftrace__dec(&p, e, 0xFFFFFFFFu, &v) || p != e) return TDEC_E_FORMAT;
+        out->stack_offset = (uint32_t)v;
+        out->has_stack = 1;
+        return TDEC_OK;
+    }
+    /* a register name; a struct may sit in several: "RDI+RSI" */
+    if (p == e) return TDEC_E_FORMAT;
+    for (q = p; q < e; q++) {
+        if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q) && !(*q == '+' && out->format == 't'))
+            return TDEC_E_FORMAT;
+    }
+    out->reg = tdec_uftrace__str(p, e);
+    return TDEC_OK;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_spec_item *item, unsigned long_size,
+                                                           unsigned f80_size, tdec_uftrace_arg *out)
+{
+    char fmt;
+    uint32_t bits;
+    if (item == NULL || out == NULL || (long_size != 4 && long_size != 8) || (f80_size != 8 && f80_size != 10))
+        return TDEC_E_ARG;
+    if (item->kind != TDEC_UFTRACE_ITEM_ARG && item->kind != TDEC_UFTRACE_ITEM_FPARG &&
+        item->kind != TDEC_UFTRACE_ITEM_RETVAL)
+        return TDEC_E_FORMAT;
+    fmt = item->format;
+    if (fmt == 0) fmt = item->kind == TDEC_UFTRACE_ITEM_FPARG ? 'f' : 'd';
+    bits = item->size_bits;
+    out->format = (uint8_t)fmt;
+    switch (fmt) {
+    case 'd': case 'i': case 'u': case 'x': case 'o': case 'p': case 'e':
+        if (bits == 80) return TDEC_E_FORMAT;
+        out->kind = TDEC_UFTRACE_V_INT;
+        out->size = (uint16_t)(bits ? bits / 8u : long_size);
+        break;
+    case 'c':
+        if (bits != 0 && bits != 8) return TDEC_E_FORMAT;
+        out->kind = TDEC_UFTRACE_V_CHAR;
+        out->size = 1;
+        break;
+    case 'f':
+        if (bits != 0 && bits != 32 && bits != 64 && bits != 80) return TDEC_E_FORMAT;
+        out->kind = TDEC_UFTRACE_V_FLOAT;
+        out->size = (uint16_t)(bits == 80 ? f80_size : bits == 32 ? 4u : 8u);
+        break;
+    case 's':
+        out->kind = TDEC_UFTRACE_V_STRING;
+        out->size = 0;
+        break;
+    case 'S':
+        out->kind = TDEC_UFTRACE_V_STDSTRING;
+        out->size = 0;
+        break;
+    case 't':
+        if (item->struct_size > TDEC_UFTRACE_MAX_BLOCK) return TDEC_E_FORMAT;
+        out->kind = TDEC_UFTRACE_V_STRUCT;
+        out->size = (uint16_t)item->struct_size;
+        break;
+    default:
+        return TDEC_E_FORMAT;
+    }
+    return TDEC_OK;
+}
+
+/* A name token as uftrace's enum scanner sees one: a letter or '_', then
+   anything up to a space or one of "=,{};". */
+static const char *tdec_uftrace__enum_token(const char *p, const char *e)
+{
+    if (p >= e || !tdec_uftrace__alpha(*p)) return p;
+    while (p < e && !tdec_uftrace__space(*p) && *p != '=' && *p != ',' && *p != '{' && *p != '}' && *p != ';')
+        p++;
+    return p;
+}
+
+static const char *tdec_uftrace__skip_space(const char *p, const char *e)
+{
+    while (p < e && tdec_uftrace__space(*p)) p++;
+    return p;
+}
+
+TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name)
+{
+    const char *p, *q;
+    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return 0;
+    p = *pos;
+    while (p < end && (*p == ';' || tdec_uftrace__space(*p))) p++;
+    *pos = p;
+    if (p == end) return 0;
+    q = tdec_uftrace__enum_token(p, end);
+    if (!tdec_uftrace__equal(p, q, "enum")) return 0;
+    p = tdec_uftrace__skip_space(q, end);
+    q = tdec_uftrace__enum_token(p, end);
+    if (q == p) return 0;
+    *name = tdec_uftrace__str(p, q);
+    p = tdec_uftrace__skip_space(q, end);
+    if (p >= end || *p != '{') return 0;
+    *pos = p + 1;
+    return 1;
+}
+
+/* A C integer constant (strtol base 0 syntax, optional sign) that fits
+   int64_t, at *p; advances *p. */
+static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
+{
+    const char *q = *p;
+    uint64_t v = 0, lim;
+    unsigned base = 10, n = 0;
+    int neg = 0, x;
+    if (q < e && (*q == '+' || *q == '-')) neg = *q++ == '-';
+    if (q + 1 < e && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+        base = 16;
+        q += 2;
+    } else if (q < e && q[0] == '0') {
+        base = 8;
+    }
+    lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    for (; q < e; q++, n++) {
+        x = tdec_uftrace__xval(*q);
+        if (x < 0 || (unsigned)x >= base) break;
+        if (v > (lim - (uint64_t)x) / base) return 0;
+        v = v * base + (uint64_t)x;
+    }
+    if (n == 0) return 0;
+    *p = q;
+    if (neg)
+        *out = v == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)v;
+    else
+        *out = (int64_t)v;
+    return 1;
+}
+
+TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                  tdec_uftrace_enum_value *out)
+{
+    const char *p, *q;
+    int64_t v;
+    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return 0;
+    p = tdec_uftrace__skip_space(*pos, end);
+    if (p < end && *p == '}') {
+        *pos = p + 1;
+        return 0;
+    }
+    q = tdec_uftrace__enum_token(p, end);
+    if (q == p) return 0;
+    out->name = tdec_uftrace__str(p, q);
+    p = tdec_uftrace__skip_space(q, end);
+    if (p < end && *p == '=') {
+        p = tdec_uftrace__skip_space(p + 1, end);
+        if (!tdec_uftrace__c_int(&p, end, &v)) return 0;
+        p = tdec_uftrace__skip_space(p, end);
+    } else {
+        if (*next == INT64_MIN) return 0; /* after INT64_MAX */
+        v = *next;
+    }
+    if (p >= end || (*p != ',' && *p != '}')) return 0;
+    if (*p == ',') p++; /* '}' is left for the next call */
+    out->value = v;
+    *next = v == INT64_MAX ? INT64_MIN : v + 1;
+    *pos = p;
+    return 1;
+}
+
+/* ==== perf-cpuN.dat ====================================================== */
+
+#define TDEC_UFTRACE__PERF_HDR 8u
+
+enum tdec_uftrace__perf_phase {
+    TDEC_UFTRACE__PP_RECORD = 0, /* at a record boundary            */
+    TDEC_UFTRACE__PP_BODY        /* streaming an unknown record body */
+};
+
+static uint32_t tdec_uftrace__perf_u32(const tdec_uftrace_perf_decoder *d, const uint8_t *p)
+{
+    return (d->cfg.flags & TDEC_UFTRACE_F_BIG_ENDIAN) ? tdec__rd_u32be(p) : tdec__rd_u32le(p);
+}
+
+static uint64_t tdec_uftrace__perf_u64(const tdec_uftrace_perf_decoder *d, const uint8_t *p)
+{
+    return (d->cfg.flags & TDEC_UFTRACE_F_BIG_ENDIAN) ? tdec__rd_u64be(p) : tdec__rd_u64le(p);
+}
+
+TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d)
+{
+    if (d == NULL) return;
+    tdec__stream_init(&d->st);
+    tdec__payload_start(&d->pay, 0, 0);
+    d->phase = TDEC_UFTRACE__PP_RECORD;
+    d->unused = 0;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    d->cfg.flags = 0;
+    d->cfg.max_fragment = 0;
+    if (cfg) d->cfg = *cfg;
+    tdec_uftrace_perf_reset(d);
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_feed(tdec_uftrace_perf_decoder *d, const void *data, size_t len)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    return tdec__stream_feed(&d->st, data, len);
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_finish(tdec_uftrace_perf_decoder *d)
+{
+    int clean;
+    if (d == NULL) return TDEC_E_ARG;
+    clean = d->phase == TDEC_UFTRACE__PP_RECORD;
+    return tdec__stream_finish(&d->st, clean, clean ? TDEC_UFTRACE_R_RECORD : TDEC_UFTRACE_R_PAYLOAD);
+}
+
+/* One record header, and the whole record for the four known types. */
+static tdec_status tdec_uftrace__perf_record(tdec_uftrace_perf_decoder *d, tdec_uftrace_perf_item *out)
+{
+    const uint8_t *p = tdec__stream_peek(&d->st, TDEC_UFTRACE__PERF_HDR);
+    tdec_uftrace_perf_record *r = &out->u.rec;
+    uint32_t type, misc, size, min, i;
+    int be = (d->cfg.flags & TDEC_UFTRACE_F_BIG_ENDIAN) != 0;
+
+    if (p == NULL) return TDEC_NEED_INPUT;
+    type = tdec_uftrace__perf_u32(d, p);
+    misc = be ? tdec__rd_u16be(p + 4) : tdec__rd_u16le(p + 4);
+    size = be ? tdec__rd_u16be(p + 6) : tdec__rd_u16le(p + 6);
+    if (size < TDEC_UFTRACE__PERF_HDR) return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_PERF_SIZE);
+    switch (type) {
+    case TDEC_UFTRACE_PERF_COMM:   min = 8u + 8u + 16u; break;  /* pid, tid, (name), sample   */
+    case TDEC_UFTRACE_PERF_EXIT:
+    case TDEC_UFTRACE_PERF_FORK:   min = 8u + 24u + 16u; break; /* pid, ppid, tid, ptid, time */
+    case TDEC_UFTRACE_PERF_SWITCH: min = 8u + 16u; break;       /* sample only                */
+    default:                       min = 0; break;
+    }
+    if (min > 0 && (size < min || size > TDEC_UFTRACE_PERF_MAX_KNOWN))
+        return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_PERF_SIZE);
+    if (min > 0 && (p = tdec__stream_peek(&d->st, size)) == NULL) return TDEC_NEED_INPUT;
+
+    out->kind = TDEC_ITEM_RECORD;
+    out->offset = d->st.pos;
+    r->type = type;
+    r->misc = misc;
+    r->size = size;
+    r->pid = r->tid = r->ppid = r->ptid = 0;
+    r->time = 0;
+    for (i = 0; i < sizeof r->comm; i++) r->comm[i] = 0;
+    r->sample_pid = r->sample_tid = 0;
+    r->sample_time = 0;
+    r->payload_size = 0;
+    if (min == 0) {
+        tdec__stream_consume(&d->st, TDEC_UFTRACE__PERF_HDR);
+        r->payload_size = size - TDEC_UFTRACE__PERF_HDR;
+        tdec__payload_start(&d->pay, r->payload_size, (d->cfg.flags & TDEC_UFTRACE_F_SKIP_PAYLOADS) != 0);
+        if (r->payload_size > 0) d->phase = TDEC_UFTRACE__PP_BODY;
+        return TDEC_OK;
+    }
+    r->sample_pid = tdec_uftrace__perf_u32(d, p + size - 16u);
+    r->sample_tid = tdec_uftrace__perf_u32(d, p + size - 12u);
+    r->sample_time = tdec_uftrace__perf_u64(d, p + size - 8u);
+    switch (type) {
+    case TDEC_UFTRACE_PERF_COMM:
+        r->pid = tdec_uftrace__perf_u32(d, p + 8);
+        r->tid = tdec_uftrace__perf_u32(d, p + 12);
+        r->time = r->sample_time;
+        /* the name is NUL-padded between the ids and the sample trailer */
+        for (i = 0; i < 16u && 16u + i < size - 16u && p[16u + i] != 0; i++) r->comm[i] = (char)p[16u + i];
+        break;
+    case TDEC_UFTRACE_PERF_EXIT:
+    case TDEC_UFTRACE_PERF_FORK:
+        r->pid = tdec_uftrace__perf_u32(d, p + 8);
+        r->ppid = tdec_uftrace__perf_u32(d, p + 12);
+        r->tid = tdec_uftrace__perf_u32(d, p + 16);
+        r->ptid = tdec_uftrace__perf_u32(d, p + 20);
+        r->time = tdec_uftrace__perf_u64(d, p + 24);
+        break;
+    default: /* SWITCH */
+        r->pid = r->sample_pid;
+        r->tid = r->sample_tid;
+        r->time = r->sample_time;
+        break;
+    }
+    tdec__stream_consume(&d->st, size);
+    return TDEC_OK;
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d, tdec_uftrace_perf_item *out)
+{
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    if (d->st.finished) return TDEC_END;
+    if (d->phase == TDEC_UFTRACE__PP_BODY) {
+        if (tdec__payload_next(&d->st, &d->pay, d->cfg.max_fragment, &out->u.frag, &out->offset)) {
+            out->kind = TDEC_ITEM_FRAGMENT;
+            if (d->pay.left == 0) d->phase = TDEC_UFTRACE__PP_RECORD;
+            return TDEC_OK;
+        }
+        if (d->pay.left > 0) return TDEC_NEED_INPUT;
+        d->phase = TDEC_UFTRACE__PP_RECORD;
+    }
+    return tdec_uftrace__perf_record(d, out);
+}
+
+#undef TDEC_UFTRACE__PERF_HDR
 
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC

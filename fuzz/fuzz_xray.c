@@ -15,7 +15,7 @@
 #define TDEC_XRAY_IMPLEMENTATION
 #include "fuzz/xray_check.h"
 
-#define LOG_CAP (64 * 1024)
+#define LOG_CAP (1024 * 1024)
 
 static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
 

@@ -31,6 +31,7 @@ static int run_file(const char *path)
         return 0;
     }
     fclose(f);
+    fprintf(stderr, "%s\n", path); /* names the input a crash report belongs to */
     LLVMFuzzerTestOneInput(buf, (size_t)n);
     free(buf);
     return 1;

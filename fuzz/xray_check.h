@@ -11,7 +11,7 @@
      P off=.. total=.. :HEX...                            a payload, reassembled
                                                           (" cut" if it never ended)
      G off=.. len=.. reason=..                            a gap
-     S resync=..                                          a resync() call
+     S err=.. off=.. reason=..  /  S resync=..           an error, resync()'s result
      E st=.. off=.. reason=.. pos=..                      the final status
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
@@ -94,6 +94,31 @@ static const char *xc_rec_name(uint32_t t)
     return t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
+/* Appends key and a decimal number (negative: v is the two's complement). */
+static char *xc__kv(char *p, const char *key, unsigned long long v, int neg)
+{
+    char tmp[24];
+    int n = 0;
+    while (*key) *p++ = *key++;
+    if (neg) {
+        *p++ = '-';
+        v = 0 - v;
+    }
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n) *p++ = tmp[--n];
+    return p;
+}
+
+static char *xc__str(char *p, const char *key, const char *v)
+{
+    while (*key) *p++ = *key++;
+    while (*v) *p++ = *v++;
+    return p;
+}
+
 static void xc__log_item(xc_run *r, const tdec_xray_item *it, const tdec_xray_decoder *d)
 {
     static const char hex[] = "0123456789abcdef";
@@ -122,13 +147,26 @@ static void xc__log_item(xc_run *r, const tdec_xray_item *it, const tdec_xray_de
                  d->hdr.file_type, (unsigned)d->hdr.flags, (unsigned long long)d->hdr.cycle_frequency,
                  (unsigned long long)d->hdr.buffer_size);
     } else {
-        xc__line(r,
-                 "R off=%llu t=%s act=%u fid=%u tid=%u pid=%u cpu=%u delta=%lld tsc=%llu val=%llu "
-                 "wall=%lld.%06u evt=%u mk=%u psz=%llu",
-                 off, xc_rec_name(c->type), (unsigned)c->action, (unsigned)c->fid, (unsigned)c->tid,
-                 (unsigned)c->pid, (unsigned)c->cpu, (long long)c->delta, (unsigned long long)c->tsc,
-                 (unsigned long long)c->value, (long long)c->wall_sec, (unsigned)c->wall_usec,
-                 (unsigned)c->event_type, (unsigned)c->meta_kind, (unsigned long long)c->payload_size);
+        /* the common line, formatted by hand: vsnprintf would dominate */
+        char line[320], *p = line;
+        if (r->pay_line) xc__put(r, " cut\n", 5);
+        r->pay_line = 0;
+        p = xc__kv(p, "R off=", off, 0);
+        p = xc__str(p, " t=", xc_rec_name(c->type));
+        p = xc__kv(p, " act=", c->action, 0);
+        p = xc__kv(p, " fid=", c->fid, 0);
+        p = xc__kv(p, " tid=", c->tid, 0);
+        p = xc__kv(p, " pid=", c->pid, 0);
+        p = xc__kv(p, " cpu=", c->cpu, 0);
+        p = xc__kv(p, " delta=", (unsigned long long)c->delta, c->delta < 0);
+        p = xc__kv(p, " tsc=", c->tsc, 0);
+        p = xc__kv(p, " val=", c->value, 0);
+        p = xc__kv(p, " wall=", (unsigned long long)c->wall_sec, c->wall_sec < 0);
+        p = xc__kv(p, " usec=", c->wall_usec, 0);
+        p = xc__kv(p, " evt=", c->event_type, 0);
+        p = xc__kv(p, " mk=", c->meta_kind, 0);
+        p = xc__kv(p, " psz=", c->payload_size, 0);
+        xc__put(r, line, (size_t)(p - line));
         if (c->raw_len > 0) xc__put(r, " raw=", 5);
         for (i = 0; i < c->raw_len && i < sizeof c->raw; i++) {
             h[0] = hex[c->raw[i] >> 4];
@@ -353,6 +391,7 @@ static const char *xc_decode(const uint8_t *in, size_t len, xc_run *r)
             }
             if (s != TDEC_E_NOSYNC) { bad = xc__fail(r, "resync gave %d", s); break; }
         }
+        break; /* END or an error */
     }
     if (chunk) free(chunk);
     r->status = st;
@@ -380,6 +419,11 @@ static void xc_print_diff(FILE *f, const xc_run *a, const xc_run *b)
     const char *p = a->log, *q = b->log, *e;
     size_t line = 1;
     if (p == NULL || q == NULL) { fprintf(f, "  (no log text kept)\n"); return; }
+    if (strcmp(p, q) == 0) {
+        fprintf(f, "  the logs differ beyond the %zu bytes kept (lengths %zu and %zu)\n", strlen(p),
+                a->log_len, b->log_len);
+        return;
+    }
     while (*p && *p == *q) {
         if (*p == '\n') line++;
         p++;

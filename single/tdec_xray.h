@@ -38,15 +38,17 @@
        until reset() or resync(). d.st.err_offset is the stream offset of the
        record that failed and d.st.err_reason a TDEC_XRAY_R_* code
        (tdec_xray_reason_str). E_ARG and E_SEQUENCE are returned without
-       changing the decoder.
+       changing the decoder. After an error the window is not read again
+       unless resync() is called (which goes on with the unread bytes).
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
    MEMORY
      No allocation. sizeof(tdec_xray_decoder) is 248 bytes on LP64 targets
      (x86-64, s390x), 240 on 32-bit ARM (Cortex-M) and 232 on i386, where
-     uint64_t is 4-byte aligned (tests/matrix.sh reports them); the struct
-     holds no pointer into itself and may be copied with memcpy.
+     uint64_t is 4-byte aligned (tests/matrix.sh reports them, tests/test_xray.c
+     checks the LP64 figure); the struct holds no pointer into itself and may
+     be copied with memcpy.
 
    TIME
      Absolute TSCs are rebuilt per buffer: NewCPUId and TSCWrap set the base,
@@ -1141,11 +1143,12 @@ TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *o
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     /* Most of a trace is function records lying wholly in the window and in
        their buffer (only FDR logs open buffers): decode those directly. A
-       finished decoder has an empty window; only the sticky error needs a
-       look here. */
-    if (d->phase == TDEC_XRAY__P_RECORDS && d->in_buffer && d->buf_left >= TDEC_XRAY__FUNC_SIZE &&
-        d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE && (d->st.win[0] & 1u) == 0 &&
-        d->st.err == TDEC_OK)
+       finished decoder has an empty window; the sticky error is tested
+       before the window is read, as the caller may have freed its buffer
+       after the error. */
+    if (d->phase == TDEC_XRAY__P_RECORDS && d->st.err == TDEC_OK && d->in_buffer &&
+        d->buf_left >= TDEC_XRAY__FUNC_SIZE && d->st.carry_len == 0 && d->st.win_len >= TDEC_XRAY__FUNC_SIZE &&
+        (d->st.win[0] & 1u) == 0)
         return (tdec_status)tdec_xray__function(d, d->st.win, out);
     return (tdec_status)tdec_xray__next_slow(d, out);
 }

@@ -37,4 +37,8 @@ void cli_diag(out_buf *err, const char *level, int64_t offset, const char *msg, 
 int fe_xray_detect(const uint8_t *p, size_t n);
 int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err);
 
+/* uftrace: fe_uftrace.c (a data directory) */
+int fe_uftrace_detect_dir(const char *path);
+int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err);
+
 #endif

@@ -104,7 +104,17 @@ int main(int argc, char **argv)
         return 2;
     }
     if (S_ISDIR(sb.st_mode)) {
-        cli_diag(&cli_err, "error", -1, opt.path, "is a directory; no directory format (uftrace, ovni) is built in yet");
+        close(in.fd);
+        if (fe_uftrace_detect_dir(opt.path)) {
+            if (opt.command != CLI_DUMP || opt.json) {
+                cli_diag(&cli_err, "error", -1, opt.path, "uftrace data: only `tracedec dump DIR` is supported so far");
+                return 2;
+            }
+            rc = fe_uftrace_run(&opt, &cli_out, &cli_err);
+            out_flush(&cli_out);
+            return rc;
+        }
+        cli_diag(&cli_err, "error", -1, opt.path, "directory of no known format (uftrace: needs an info file)");
         return 2;
     }
     /* The first chunk decides the format; the front end gets it back first. */

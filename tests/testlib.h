@@ -1,0 +1,111 @@
+/* testlib.h - tiny helpers for tracedec's unit tests. Every check prints one
+   line, "PASS name" or "FAIL name: detail"; tests/run.sh counts them. A check
+   may make many assertions: the first failing one is its detail.
+
+       tl_case c;
+       tl_begin(&c, "xray header of %s", name);
+       TL_EQI(&c, st, TDEC_END);
+       TL_TRUE(&c, n == 3, "n = %d", n);
+       tl_end(&c);                     prints the line
+       ...
+       return tl_exit_code();          non-zero if anything failed */
+#ifndef TESTLIB_H
+#define TESTLIB_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct tl_case {
+    char name[160];
+    char why[400];
+    int  bad;
+} tl_case;
+
+static int tl_passed, tl_failed;
+
+static void tl_begin(tl_case *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->name, sizeof c->name, fmt, ap);
+    va_end(ap);
+    c->why[0] = 0;
+    c->bad = 0;
+}
+
+/* Records the first failure of a case; returns cond. */
+static int tl_expect(tl_case *c, int cond, int line, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (cond || c->bad) return cond;
+    c->bad = 1;
+    n = snprintf(c->why, sizeof c->why, "line %d: ", line);
+    va_start(ap, fmt);
+    vsnprintf(c->why + n, sizeof c->why - (size_t)n, fmt, ap);
+    va_end(ap);
+    return cond;
+}
+
+#define TL_TRUE(c, cond, ...) tl_expect((c), (cond) != 0, __LINE__, __VA_ARGS__)
+/* Each operand is evaluated once (they are often calls with effects). */
+static int tl_eqi(tl_case *c, int line, const char *expr, long long a, long long b)
+{
+    return tl_expect(c, a == b, line, "%s = %lld, expected %lld", expr, a, b);
+}
+static int tl_equ(tl_case *c, int line, const char *expr, unsigned long long a, unsigned long long b)
+{
+    return tl_expect(c, a == b, line, "%s = %llu, expected %llu", expr, a, b);
+}
+#define TL_EQI(c, a, b) tl_eqi((c), __LINE__, #a, (long long)(a), (long long)(b))
+#define TL_EQU(c, a, b) tl_equ((c), __LINE__, #a, (unsigned long long)(a), (unsigned long long)(b))
+
+/* Prints the case's line; returns 1 if it passed. */
+static int tl_end(tl_case *c)
+{
+    if (getenv("TL_TIMING")) { static clock_t t0; clock_t t = clock(); fprintf(stderr, "%6.2fs %s\n", (double)(t - t0) / CLOCKS_PER_SEC, c->name); t0 = t; }
+    if (c->bad) {
+        printf("FAIL %s: %s\n", c->name, c->why);
+        tl_failed++;
+    } else {
+        printf("PASS %s\n", c->name);
+        tl_passed++;
+    }
+    fflush(stdout);
+    return !c->bad;
+}
+
+static int tl_exit_code(void)
+{
+    return tl_failed ? 1 : 0;
+}
+
+/* Reads a whole file into malloc'd memory (NUL-terminated for text use);
+   NULL if it cannot. */
+static unsigned char *tl_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *p;
+    long n;
+    if (f == NULL) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    p = (unsigned char *)malloc((size_t)n + 1);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    if (p) {
+        p[n] = 0;
+        *len = (size_t)n;
+    }
+    return p;
+}
+
+#endif /* TESTLIB_H */

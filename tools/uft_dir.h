@@ -1,0 +1,127 @@
+/* uft_dir.h - the CLI's model of a uftrace data directory: the info file,
+   tasks and sessions from task.txt, the memory maps and symbol tables of
+   each session, dlopen()ed libraries, and argument-spec resolution. Built
+   on the zero-allocation parsers of single/tdec_uftrace.h; this part of the
+   CLI allocates freely (symbol tables are not the trace). */
+#ifndef TDEC_TOOLS_UFT_DIR_H
+#define TDEC_TOOLS_UFT_DIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../single/tdec_uftrace.h"
+
+typedef struct uft_sym {
+    uint64_t addr, size; /* relative to the module base */
+    char     type;
+    char    *name;       /* as uftrace shows it (demangled) */
+} uft_sym;
+
+typedef struct uft_module {
+    char    *path;
+    char    *build_id;
+    int      loaded;
+    uft_sym *syms; /* sorted by address */
+    size_t   nsyms;
+    struct uft_dbg_func *dbg; /* .dbg F:/A:/R: entries, sorted by address */
+    size_t   ndbg;
+} uft_module;
+
+typedef struct uft_dbg_func {
+    uint64_t addr;
+    char    *args;   /* A: specs after '@', or NULL */
+    char    *retval; /* R: spec after '@', or NULL */
+} uft_dbg_func;
+
+typedef struct uft_map {
+    uint64_t    start, end;
+    uft_module *mod;
+} uft_map;
+
+typedef struct uft_dlopen {
+    uint64_t    time, base;
+    uft_module *mod;
+} uft_dlopen;
+
+typedef struct uft_session {
+    char        sid[17];
+    int32_t     pid;
+    uint64_t    start;
+    char       *exename;
+    uft_map    *maps;
+    size_t      nmaps;
+    uft_dlopen *dl; /* in time order */
+    size_t      ndl;
+} uft_session;
+
+typedef struct uft_sref {
+    uft_session *sess;
+    uint64_t     start, end;
+} uft_sref;
+
+typedef struct uft_task {
+    int32_t   tid, pid, ppid;
+    uft_sref *refs;
+    size_t    nrefs;
+} uft_task;
+
+/* One resolved argument/return spec: the decoder's layout plus what only
+   printing needs. */
+typedef struct uft_spec {
+    tdec_uftrace_argspec layout;
+    char                 type_name[TDEC_UFTRACE_MAX_ARGS][32]; /* enum / struct names */
+} uft_spec;
+
+typedef struct uft_dir {
+    char                    *path;
+    tdec_uftrace_info_header hdr;
+    tdec_uftrace_config      cfg;       /* byte order for the decoders            */
+    int32_t                 *tids;      /* taskinfo:tids, in that order            */
+    size_t                   ntids;
+    char                    *exename;
+    char                    *argspec, *retspec, *argauto, *retauto;
+    int                      auto_args;
+    int                      pattern;   /* 'r' regex, 'g' glob, 's' simple          */
+    unsigned                 long_size, f80_size;
+    uft_session            **sess;
+    size_t                   nsess;
+    uft_task                *tasks;
+    size_t                   ntasks;
+    uft_module             **mods;
+    size_t                   nmods;
+    struct uft_event_def    *events;    /* events.txt */
+    size_t                   nevents;
+    struct uft_spec_cache   *cache;     /* resolved specs by (session, function)  */
+    size_t                   ncache;
+} uft_dir;
+
+typedef struct uft_event_def {
+    uint32_t id;
+    char    *name;
+} uft_event_def;
+
+/* Opens DIR: reads info, task.txt, the maps, events.txt. Returns 0, or -1
+   with a message in err. */
+int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen);
+
+/* The task of tid, or NULL. */
+const uft_task *uft_find_task(const uft_dir *d, int32_t tid);
+
+/* The session of task at time (inheriting from parent or leader). */
+const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_t time);
+
+/* The symbol at addr for task at time, or NULL. */
+const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);
+
+/* Resolves the argument (is_exit == 0) or return-value spec of the
+   function at addr. Returns 1 with *out filled, 0 when no spec applies. */
+int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, int is_exit,
+                     uft_spec *out);
+
+/* Event name as uftrace prints it, into buf. */
+const char *uft_event_name(const uft_dir *d, uint64_t id, char *buf, size_t len);
+
+/* Reads a whole file (NUL-terminated); NULL if it cannot. */
+char *uft_read_file(const char *path, size_t *len);
+
+#endif
