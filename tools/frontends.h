@@ -10,10 +10,10 @@
 
 #define CLI_CHUNK (64u * 1024u) /* the CLI reads its input this much at a time */
 
-enum cli_command { CLI_DUMP, CLI_INFO };
+enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY };
 
 typedef struct cli_opts {
-    int         command; /* CLI_DUMP or CLI_INFO                             */
+    int         command; /* CLI_DUMP, CLI_INFO or CLI_REPLAY                 */
     int         json;    /* dump: JSON lines instead of the reference text    */
     int         strict;  /* tolerated anomalies become errors                */
     const char *path;
@@ -40,5 +40,7 @@ int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
 /* uftrace: fe_uftrace.c (a data directory) */
 int fe_uftrace_detect_dir(const char *path);
 int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err);
+/* `tracedec replay DIR`: fe_uftrace_replay.c */
+int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err);
 
 #endif

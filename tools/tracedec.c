@@ -60,12 +60,14 @@ void cli_diag(out_buf *err, const char *level, int64_t offset, const char *msg, 
 
 static int usage(void)
 {
-    out_str(&cli_err, "usage: tracedec dump [--json] [--strict] FILE\n"
+    out_str(&cli_err, "usage: tracedec dump [--json] [--strict] FILE|DIR\n"
                       "       tracedec info [--strict] FILE\n"
-                      "Formats: LLVM XRay (FDR v1-v5, basic v1-v3).\n"
+                      "       tracedec replay DIR\n"
+                      "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories.\n"
                       "  dump           records as text (FDR: exactly llvm-xray fdr-dump's)\n"
                       "  dump --json    one JSON object per record (docs/xray.md)\n"
                       "  info           header fields and record counts\n"
+                      "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
                       "  --strict       tolerated anomalies (gaps, unknown records) are errors\n");
     out_flush(&cli_err);
     return 2;
@@ -86,6 +88,7 @@ int main(int argc, char **argv)
     if (argc < 3) return usage();
     if (strcmp(argv[1], "dump") == 0) opt.command = CLI_DUMP;
     else if (strcmp(argv[1], "info") == 0) opt.command = CLI_INFO;
+    else if (strcmp(argv[1], "replay") == 0) opt.command = CLI_REPLAY;
     else return usage();
     for (i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 && opt.command == CLI_DUMP) opt.json = 1;
@@ -106,11 +109,12 @@ int main(int argc, char **argv)
     if (S_ISDIR(sb.st_mode)) {
         close(in.fd);
         if (fe_uftrace_detect_dir(opt.path)) {
-            if (opt.command != CLI_DUMP || opt.json) {
-                cli_diag(&cli_err, "error", -1, opt.path, "uftrace data: only `tracedec dump DIR` is supported so far");
+            if (opt.command == CLI_INFO || opt.json) {
+                cli_diag(&cli_err, "error", -1, opt.path, "uftrace data: `info` and `--json` are not supported yet");
                 return 2;
             }
-            rc = fe_uftrace_run(&opt, &cli_out, &cli_err);
+            rc = opt.command == CLI_REPLAY ? fe_uftrace_replay(&opt, &cli_out, &cli_err)
+                                           : fe_uftrace_run(&opt, &cli_out, &cli_err);
             out_flush(&cli_out);
             return rc;
         }
