@@ -1296,6 +1296,14 @@ SOFTWARE.
      record whose block_len is the block's length before its final padding
      (what `uftrace dump` prints as "length = N"). Padding is never looked at.
 
+   ALSO IN THIS HEADER (after the record decoder's declarations)
+     Parsers for the rest of a uftrace.data directory, one text line at a
+     time, results pointing into the caller's line: the info header and its
+     key:value lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
+     the argument spec grammar (entries, items, payload layouts) and enum
+     definitions; and tdec_uftrace_perf_*, a decoder of the same shape for
+     perf-cpuN.dat (scheduler, fork, exit and comm records).
+
    CONTRACT
      As every tracedec decoder: feed() only after TDEC_NEED_INPUT; fragment
      data valid until the next call; finish() gives TDEC_END on a record
@@ -1831,7 +1839,7 @@ typedef struct tdec_uftrace_perf_decoder {
     uint32_t            unused;
 } tdec_uftrace_perf_decoder;
 
-#define TDEC_UFTRACE_PERF_DECODER_SIZE_LP64 160
+#define TDEC_UFTRACE_PERF_DECODER_SIZE_LP64 152
 
 /* As tdec_uftrace_init(): TDEC_NEED_INPUT or TDEC_E_ARG. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg);
@@ -2253,8 +2261,11 @@ static int tdec_uftrace__dec(const char **p, const char *e, uint64_t max, uint64
     if (q >= e || !tdec_uftrace__digit(*q)) return 0;
     for (; q < e && tdec_uftrace__digit(*q); q++) {
         uint64_t dgt = (uint64_t)(*q - '0');
-        if (v > (max - dgt) / 10u) return 0;
-        v = v * 10u + dgt;
+        /* no 64-bit division: freestanding 32-bit targets lack it */
+        if (v > UINT64_MAX / 10u) return 0;
+        v *= 10u;
+        if (dgt > max || v > max - dgt) return 0;
+        v += dgt;
     }
     *p = q;
     *out = v;
@@ -2367,7 +2378,9 @@ static int tdec_uftrace__time(const char *p, const char *e, uint64_t *out)
         for (; digits < 9; digits++) frac *= 10u;
     }
     if (p != e) return 0;
-    if (!tdec__mul_u64(sec, 1000000000u, &t) || !tdec__add_u64(t, frac, &t)) return 0;
+    if (sec > UINT64_MAX / 1000000000u) return 0;
+    t = sec * 1000000000u;
+    if (!tdec__add_u64(t, frac, &t)) return 0;
     *out = t;
     return 1;
 }
@@ -2849,8 +2862,11 @@ static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
     for (; q < e; q++, n++) {
         x = tdec_uftrace__xval(*q);
         if (x < 0 || (unsigned)x >= base) break;
-        if (v > (lim - (uint64_t)x) / base) return 0;
-        v = v * base + (uint64_t)x;
+        /* v * base + x <= lim, without a 64-bit division */
+        if (v > (base == 16 ? UINT64_MAX >> 4 : base == 8 ? UINT64_MAX >> 3 : UINT64_MAX / 10u)) return 0;
+        v *= base;
+        if (v > lim - (uint64_t)x) return 0;
+        v += (uint64_t)x;
     }
     if (n == 0) return 0;
     *p = q;

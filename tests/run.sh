@@ -30,6 +30,7 @@ section() {
 case "$mode" in
 test|check)
     section "unit: xray" build/test_xray
+    section "unit: uftrace" build/test_uftrace
     section "golden: xray" sh tests/golden_xray.sh
     section "live: xray" sh tests/live_xray.sh
     ;;

@@ -8,7 +8,8 @@
        TL_TRUE(&c, n == 3, "n = %d", n);
        tl_end(&c);                     prints the line
        ...
-       return tl_exit_code();          non-zero if anything failed */
+       return tl_exit_code();          non-zero if anything failed
+   TL_TIMING=1 in the environment prints each case's CPU time on stderr. */
 #ifndef TESTLIB_H
 #define TESTLIB_H
 
@@ -66,7 +67,11 @@ static int tl_equ(tl_case *c, int line, const char *expr, unsigned long long a, 
 /* Prints the case's line; returns 1 if it passed. */
 static int tl_end(tl_case *c)
 {
-    if (getenv("TL_TIMING")) { static clock_t t0; clock_t t = clock(); fprintf(stderr, "%6.2fs %s\n", (double)(t - t0) / CLOCKS_PER_SEC, c->name); t0 = t; }
+    static clock_t t0;
+    clock_t t = clock();
+    if (getenv("TL_TIMING")) /* CPU seconds per case on stderr, to find slow ones */
+        fprintf(stderr, "%6.2fs %s\n", (double)(t - t0) / CLOCKS_PER_SEC, c->name);
+    t0 = t;
     if (c->bad) {
         printf("FAIL %s: %s\n", c->name, c->why);
         tl_failed++;

@@ -2,8 +2,9 @@
    that format's front end, which reads it in CLI_CHUNK pieces through the
    library's public API (never the whole file at once).
 
-     tracedec dump [--json] [--strict] FILE
+     tracedec dump [--json] [--strict] FILE|DIR
      tracedec info [--strict] FILE
+     tracedec replay DIR          (uftrace data: as `uftrace replay`)
 
    Exit status: 0 ok, 1 decoding error (stderr: message with byte offset;
    everything decoded before it was printed), 2 usage or unreadable file. */
@@ -133,6 +134,11 @@ int main(int argc, char **argv)
         got += (size_t)k;
     }
     in.pending = got;
+    if (opt.command == CLI_REPLAY) {
+        cli_diag(&cli_err, "error", -1, opt.path, "replay reads uftrace data directories only");
+        close(in.fd);
+        return 2;
+    }
     if (fe_xray_detect(cli_chunk, got)) {
         rc = fe_xray_run(&opt, &in, &cli_out, &cli_err);
     } else {

@@ -109,6 +109,9 @@ static int uft_info_line(void *ctx, const char *line, size_t len)
         d->argauto = xstrndup(val.ptr, val.len);
     } else if (uft_str_is(key, "retauto")) {
         d->retauto = xstrndup(val.ptr, val.len);
+    } else if (uft_str_is(key, "enumauto")) {
+        free(d->enumauto);
+        d->enumauto = xstrndup(val.ptr, val.len);
     } else if (uft_str_is(key, "auto-args")) {
         d->auto_args = 1;
     } else if (uft_str_is(key, "pattern_type")) {
@@ -208,6 +211,12 @@ static int uft_dbg_line(void *ctx, const char *line, size_t len)
         f = &m->dbg[m->ndbg++];
         f->addr = l.addr;
         f->args = f->retval = NULL;
+    } else if (l.kind == TDEC_UFTRACE_DBG_ENUM) {
+        size_t have = m->enums ? strlen(m->enums) : 0;
+        m->enums = (char *)xrealloc(m->enums, have + l.text.len + 2);
+        if (have > 0) m->enums[have++] = ';';
+        memcpy(m->enums + have, l.text.ptr, l.text.len);
+        m->enums[have + l.text.len] = '\0';
     } else if (m->ndbg > 0 && (l.kind == TDEC_UFTRACE_DBG_ARGS || l.kind == TDEC_UFTRACE_DBG_RETVAL)) {
         f = &m->dbg[m->ndbg - 1];
         if (l.kind == TDEC_UFTRACE_DBG_ARGS) f->args = xstrndup(l.text.ptr, l.text.len);
@@ -275,14 +284,14 @@ static void uft_load_module(const uft_dir *d, uft_module *m)
         l.cap = 0;
         uft_each_line(text, n, uft_sym_line, &l);
         free(text);
-        qsort(m->syms, m->nsyms, sizeof *m->syms, uft_sym_cmp);
+        if (m->nsyms > 1) qsort(m->syms, m->nsyms, sizeof *m->syms, uft_sym_cmp);
     }
     uft_module_file(d, m, ".dbg", path, sizeof path);
     text = uft_read_file(path, &n);
     if (text != NULL) {
         uft_each_line(text, n, uft_dbg_line, m);
         free(text);
-        qsort(m->dbg, m->ndbg, sizeof *m->dbg, uft_dbg_cmp);
+        if (m->ndbg > 1) qsort(m->dbg, m->ndbg, sizeof *m->dbg, uft_dbg_cmp);
     }
 }
 
@@ -507,6 +516,85 @@ const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64
     const uft_map *map;
     if (s == NULL) return NULL;
     return uft_session_find(d, s, time, addr, &map);
+}
+
+const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
+{
+    const uft_session *s = uft_task_session(d, t, time);
+    const uft_map *m = NULL;
+    const uft_sym *sym = NULL;
+    if (s != NULL) sym = uft_session_find(d, s, time, addr, &m);
+    if (map) *map = m;
+    return sym;
+}
+
+/* ---- enums ------------------------------------------------------------------------ */
+
+/* The values of enum `name` in the definition list text (first definition
+   of that name wins), in uftrace's order: by value, highest first, later
+   definitions of an equal value first. Returns the count (0: not found). */
+static size_t uft_enum_values(const char *text, const char *name, tdec_uftrace_enum_value *v, size_t cap)
+{
+    const char *p, *end;
+    tdec_uftrace_str ename;
+    tdec_uftrace_enum_value x;
+    int64_t next;
+    size_t n, i;
+    if (text == NULL) return 0;
+    p = text;
+    end = text + strlen(text);
+    while (tdec_uftrace_next_enum(&p, end, &ename)) {
+        int want = ename.len == strlen(name) && memcmp(ename.ptr, name, ename.len) == 0;
+        n = 0;
+        next = 0;
+        while (tdec_uftrace_next_enum_value(&p, end, &next, &x)) {
+            if (!want || n == cap) continue;
+            for (i = 0; i < n && v[i].value > x.value; i++) continue;
+            memmove(v + i + 1, v + i, (n - i) * sizeof *v);
+            v[i] = x;
+            n++;
+        }
+        if (want) return n;
+    }
+    return 0;
+}
+
+void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t val, char *buf, size_t len)
+{
+    static tdec_uftrace_enum_value v[4096];
+    size_t n = 0, i, used = 0;
+    int32_t left = val; /* an int in uftrace */
+    if (m != NULL && !m->loaded) uft_load_module(d, m);
+    if (m != NULL) n = uft_enum_values(m->enums, name, v, sizeof v / sizeof *v);
+    if (n == 0 && (d->hdr.feat_mask & TDEC_UFTRACE_FEAT_AUTO_ARGS))
+        n = uft_enum_values(d->enumauto, name, v, sizeof v / sizeof *v);
+    buf[0] = '\0';
+    if (n == 0) {
+        snprintf(buf, len, "%d", (int)val);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (v[i].value == val) {
+            snprintf(buf, len, "%.*s", (int)v[i].name.len, v[i].name.ptr);
+            return;
+        }
+    }
+    /* bit flags, highest value first, as long as something is left */
+    for (i = 0; i < n; i++) {
+        if (v[i].value <= left) {
+            left = (int32_t)(uint32_t)((uint64_t)(int64_t)left - (uint64_t)v[i].value);
+            if (used < len)
+                used += (size_t)snprintf(buf + used, len - used, "%s%.*s", used ? "|" : "", (int)v[i].name.len,
+                                         v[i].name.ptr);
+        }
+        if (left == 0) break;
+    }
+    if (used > 0 && left != 0) {
+        if (used < len) snprintf(buf + used, len - used, "+%#x", (unsigned)left);
+    } else if (used == 0) {
+        if (val > 100000 || val < -100000) snprintf(buf, len, "%#x", (unsigned)val);
+        else snprintf(buf, len, "%d", (int)val);
+    }
 }
 
 /* ---- argument specs (FACTS 9.2) ---------------------------------------------- */

@@ -25,6 +25,7 @@ typedef struct uft_module {
     size_t   nsyms;
     struct uft_dbg_func *dbg; /* .dbg F:/A:/R: entries, sorted by address */
     size_t   ndbg;
+    char    *enums;  /* .dbg E: definitions joined by ';', or NULL */
 } uft_module;
 
 typedef struct uft_dbg_func {
@@ -80,6 +81,7 @@ typedef struct uft_dir {
     size_t                   ntids;
     char                    *exename;
     char                    *argspec, *retspec, *argauto, *retauto;
+    char                    *enumauto;  /* info enumauto: (applies with FEAT_AUTO_ARGS) */
     int                      auto_args;
     int                      pattern;   /* 'r' regex, 'g' glob, 's' simple          */
     unsigned                 long_size, f80_size;
@@ -112,6 +114,16 @@ const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_
 
 /* The symbol at addr for task at time, or NULL. */
 const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);
+
+/* As uft_find_sym; *map (may be NULL) is set to the session map holding
+   addr, or NULL when addr is in none (a dlopen()ed library, or unknown). */
+const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map);
+
+/* Value val of enum `name` as uftrace 0.13 shows it, into buf: the
+   definitions of module m (.dbg E: lines; m may be NULL) first, then info
+   enumauto. An exact value gives its name, else bit flags "A|B" (with
+   "+0x.." for what is left), else the number. */
+void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t val, char *buf, size_t len);
 
 /* Resolves the argument (is_exit == 0) or return-value spec of the
    function at addr. Returns 1 with *out filled, 0 when no spec applies. */
