@@ -36,7 +36,8 @@ typedef struct uft_rec {
     uint32_t            nvals;
     int                 incomplete; /* the payload was cut by an error, which the
                                        next uft_task_next() reports             */
-    uint32_t            nbytes;     /* event data: bytes kept in bytes[]        */
+    uint32_t            nbytes;     /* bytes[] in use: the event data kept, or
+                                       the values' bytes and type names      */
     uft_val             vals[TDEC_UFTRACE_MAX_ARGS];
     uint8_t             bytes[TDEC_UFTRACE_MAX_BLOCK + UFT_NAMES_ROOM + UFT_EVENT_KEEP];
 } uft_rec;
