@@ -6,8 +6,8 @@ STD     := -std=c99
 B       := build
 
 HEADERS := $(wildcard single/*.h) tools/tdec_core.h
-CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_replay.c tools/uft_dir.c tools/uft_read.c
-CLI_HDR := tools/out.h tools/frontends.h tools/uft_dir.h tools/uft_read.h
+CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_replay.c tools/uft_dir.c tools/uft_read.c tools/demangle.c
+CLI_HDR := tools/out.h tools/frontends.h tools/uft_dir.h tools/uft_read.h tools/demangle.h
 
 .PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay bench demo clean
 
@@ -25,12 +25,16 @@ $(B)/test_uftrace: tests/test_uftrace.c tests/testlib.h $(HEADERS)
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_uftrace.c
 
+$(B)/test_demangle: tests/test_demangle.c tools/demangle.c tools/demangle.h tests/testlib.h
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_demangle.c tools/demangle.c
+
 # The whole test suite; ends with "N passed, N failed".
-test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace
+test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_demangle
 	@sh tests/run.sh test
 
 # What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
-check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace
+check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_demangle
 	@sh tests/run.sh check
 
 matrix:

@@ -4,14 +4,21 @@
 # "demangled" is what the real uftrace 0.13 prints for that name in its
 # default ("simple") demangling mode.
 #
-#   sh tests/gen_demangle_tsv.sh                 regenerate the TSV
-#   sh tests/gen_demangle_tsv.sh -o OUT FILE...  oracle for the names of FILEs
+#   sh tests/gen_demangle_tsv.sh                      regenerate the TSV
+#   sh tests/gen_demangle_tsv.sh -o OUT FILE...       oracle for FILEs' names
+#   sh tests/gen_demangle_tsv.sh -o OUT -1 FILE...    same, one uftrace run
+#                                                     per name (hostile names)
 #
-# Names: every symbol of tests/data/uftrace/*/uftrace.data/*.sym plus
-# tests/data/uftrace/demangle-names.txt (names from libstdc++ and other C++
-# libraries, from small g++/clang++ programs, and hand-made edge cases and
-# malformed names). Needs uftrace 0.13 (Debian 12: apt-get install uftrace);
-# the test itself only reads the TSV.
+# Names, batched: every symbol of tests/data/uftrace/*/uftrace.data/*.sym and
+# tests/data/uftrace/demangle-names.txt (a selection of names from the C++
+# libraries of a Debian 12 system, their libstdc++ with @@versions, and all
+# symbols of tests/data/uftrace/demangle-prog.cpp built with g++ and clang++
+# at -O0/-O2). One name per run: tests/data/uftrace/demangle-hostile.txt
+# (hand-made edge cases, truncated and mutated real names, garbage), where
+# uftrace itself may crash or hang; those names are written to
+# tests/data/uftrace/demangle-uftrace-fails.txt instead of the TSV.
+# Needs uftrace 0.13 (Debian 12: apt-get install uftrace); the test itself
+# only reads the data files.
 #
 # How: uftrace demangles every name of a <module>.sym when it loads it and,
 # with --debug-domain=symbol:4, prints each result ("[N] T addr + 0     name").
@@ -24,9 +31,16 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 
 out=tests/data/uftrace/demangle.tsv
+fails=tests/data/uftrace/demangle-uftrace-fails.txt
+single=
 if [ "${1:-}" = -o ]; then
     out=$2
+    fails=$2.fails
     shift 2
+fi
+if [ "${1:-}" = -1 ]; then
+    single=1
+    shift
 fi
 command -v uftrace >/dev/null 2>&1 || { echo "uftrace not found" >&2; exit 2; }
 case "$(uftrace --version 2>/dev/null)" in
@@ -47,28 +61,40 @@ done
 # All input names, one per line. Left out: what cannot sit in a .sym line
 # as is (control characters; uftrace cuts a name at a TAB), empty names and
 # uftrace's own markers, which it skips.
+clean() {
+    LC_ALL=C cat "$@" | LC_ALL=C grep -v '[[:cntrl:]]' |
+        LC_ALL=C grep -v -x -e '' -e '__sym_end' -e '__dynsym_end' -e '__func_end' |
+        LC_ALL=C sort -u
+}
+all=
 if [ $# -eq 0 ]; then
-    set -- tests/data/uftrace/demangle-names.txt
+    all=1
+    : > "$tmp/fromsym"
     for f in tests/data/uftrace/*/uftrace.data/*.sym; do
-        grep -v '^#' "$f" | cut -d' ' -f3- > "$tmp/sym.$$" && cat "$tmp/sym.$$" >> "$tmp/fromsym"
+        grep -v '^#' "$f" | cut -d' ' -f3- >> "$tmp/fromsym"
     done
-    set -- "$@" "$tmp/fromsym"
+    clean tests/data/uftrace/demangle-names.txt "$tmp/fromsym" > "$tmp/names"
+    clean tests/data/uftrace/demangle-hostile.txt > "$tmp/single"
+elif [ -n "$single" ]; then
+    : > "$tmp/names"
+    clean "$@" > "$tmp/single"
+else
+    clean "$@" > "$tmp/names"
+    : > "$tmp/single"
 fi
-LC_ALL=C cat "$@" | LC_ALL=C grep -v '[[:cntrl:]]' |
-    LC_ALL=C grep -v -x -e '' -e '__sym_end' -e '__dynsym_end' -e '__func_end' |
-    LC_ALL=C sort -u > "$tmp/names"
 
-# oracle IN OUT: appends "name<TAB>result" lines for IN's names to OUT;
+# oracle IN OUT [REC]: appends "name<TAB>result" lines for IN's names to OUT;
 # fails if uftrace crashed, hung or printed a different number of names.
 oracle() {
+    orec=${3:-$tmp/rec}
     n=$(wc -l < "$1")
     {
         printf '# symbols: %d\n# path name: /tmp/uft/cxx/prog\n' "$n"
         printf '# build-id: ffc9d7a8c58185734776cb2ec3aeecb6f3761d53\n'
         awk '{ printf "%016x T %s\n", 4096 + NR * 16, $0 }' "$1"
-    } > "$rec/prog.sym"
-    timeout -s KILL 10 uftrace replay -d "$rec" --debug-domain=symbol:4 \
-        > /dev/null 2> "$tmp/err"
+    } > "$orec/prog.sym"
+    timeout -s KILL 10 uftrace replay -d "$orec" --debug-domain=symbol:4 \
+        > /dev/null 2> "$1.err"
     rc=$?
     [ $rc -lt 124 ] || return 1
     # the prog.sym block of the debug output, "[N] T addr + 0     name"
@@ -81,8 +107,8 @@ oracle() {
             res[k] = substr($0, index($0, " + 0     ") + 9)
         }
         END { if (bad || k != want) exit 1
-              for (j = 1; j <= k; j++) print res[j] }' "$tmp/err" > "$tmp/res" || return 1
-    paste "$1" "$tmp/res" >> "$2"
+              for (j = 1; j <= k; j++) print res[j] }' "$1.err" > "$1.res" || return 1
+    paste "$1" "$1.res" >> "$2"
 }
 
 # run IN DEPTH: oracle with bisection of failing batches
@@ -92,6 +118,7 @@ run() {
     fi
     if [ "$(wc -l < "$1")" -le 1 ]; then
         echo "uftrace fails (crash/hang) on: $(cat "$1")" >&2
+        cat "$1" >> "$tmp/fails"
         return 0
     fi
     split -n l/2 "$1" "$1.$2."
@@ -100,9 +127,43 @@ run() {
 }
 
 : > "$tmp/tsv"
-split -l 20000 "$tmp/names" "$tmp/batch."
-for b in "$tmp"/batch.*; do
-    run "$b" 0
-done
+: > "$tmp/fails"
+if [ -s "$tmp/names" ]; then
+    split -l 20000 "$tmp/names" "$tmp/batch."
+    for b in "$tmp"/batch.*; do
+        run "$b" 0
+    done
+fi
+
+# One name per uftrace run, 8 at a time, each in its own recording copy.
+if [ -s "$tmp/single" ]; then
+    mkdir "$tmp/one"
+    i=0
+    while IFS= read -r name; do
+        i=$((i + 1))
+        printf '%s\n' "$name" > "$tmp/one/$i"
+    done < "$tmp/single"
+    for slot in 0 1 2 3 4 5 6 7; do
+        cp -r "$rec" "$tmp/rec$slot"
+        (
+            j=$slot
+            while [ $j -lt $i ]; do
+                j=$((j + 1))
+                [ $(((j - 1) % 8)) -eq $slot ] || continue
+                if ! oracle "$tmp/one/$j" "$tmp/one/$j.tsv" "$tmp/rec$slot"; then
+                    cat "$tmp/one/$j" >> "$tmp/one/$j.fail"
+                fi
+            done
+        ) &
+    done
+    wait
+    cat "$tmp"/one/*.tsv >> "$tmp/tsv" 2>/dev/null
+    cat "$tmp"/one/*.fail >> "$tmp/fails" 2>/dev/null
+fi
+
 LC_ALL=C sort -u "$tmp/tsv" > "$out"
-echo "$(wc -l < "$out") pairs in $out (from $(wc -l < "$tmp/names") names)"
+echo "$(wc -l < "$out") pairs in $out"
+if [ -n "$all" ] || [ -s "$tmp/fails" ]; then
+    LC_ALL=C sort -u "$tmp/fails" > "$fails"
+    echo "$(wc -l < "$fails") names uftrace crashes or hangs on, in $fails"
+fi

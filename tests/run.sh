@@ -31,7 +31,9 @@ case "$mode" in
 test|check)
     section "unit: xray" build/test_xray
     section "unit: uftrace" build/test_uftrace
+    section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
+    section "golden: uftrace" sh tests/golden_uftrace.sh
     section "live: xray" sh tests/live_xray.sh
     ;;
 esac

@@ -7,10 +7,12 @@
  * of the parse (the read position backs up, counters stay raised), numbers
  * are read like strtoul(..., 0) (so "010" is octal), a ".suffix" or "@ver"
  * ends the name, and what it prints depends on whether it is inside a type
- * or inside template arguments. This file reimplements that behaviour from
- * its observable effects, checked name by name against the real uftrace 0.13
- * (tests/data/uftrace/demangle.tsv), so all of those quirks are modelled
- * here on purpose; the comments name the ones that matter.
+ * or inside template arguments. This file is an independent implementation
+ * of that behaviour, written from a study of it and checked name by name
+ * against the real uftrace 0.13 binary (tests/data/uftrace/demangle.tsv,
+ * and several hundred thousand more real and mutated names during
+ * development), so all of those quirks are modelled on purpose; the
+ * comments name the ones that matter.
  *
  * Reading model. The parser keeps a read position `at` and a logical end
  * `end` (the input length, or the position of a '.'/'@' suffix once seen).
@@ -318,6 +320,8 @@ static int r_source_name(dm *d)
 
     if (n < 0)
         return -1;
+    if (n > 0x7fffffff - d->at)
+        give_up(d); /* uftrace's position overflows here */
     if (at_end(d) || n > d->end - d->at)
         return fail_back(d, 0);
     if ((d->in_type && !d->tinfo) || d->in_targs) {
@@ -372,7 +376,8 @@ static int r_source_name(dm *d)
     } else if (stop - q == -1) {
         /* an escape ran one past the name: uftrace's output loses its last
            character and the position steps back by one */
-        d->on--;
+        if (d->on > 0)
+            d->on--;
     } else {
         give_up(d); /* uftrace overruns its buffer here */
     }

@@ -2,6 +2,7 @@
    uft_dir.h. Facts: ../shared/formats/uftrace/FACTS.md sections 2-6, 9, 11. */
 #define _POSIX_C_SOURCE 200809L
 #include "uft_dir.h"
+#include "demangle.h"
 
 #include <fnmatch.h>
 #include <regex.h>
@@ -195,7 +196,14 @@ static int uft_sym_line(void *ctx, const char *line, size_t len)
     sym->addr = s.addr;
     sym->size = s.has_size ? s.size : 0;
     sym->type = s.type;
+    /* names are stored mangled; uftrace shows them demangled ("simple") */
     sym->name = xstrndup(s.name.ptr, s.name.len);
+    if (sym->name[0] == '_' && sym->name[1] == 'Z') {
+        char buf[4096];
+        uft_demangle_simple(sym->name, buf, sizeof buf);
+        free(sym->name);
+        sym->name = strdup(buf);
+    }
     if (m->nsyms > 1 && sym[-1].size == 0) sym[-1].size = sym->addr - sym[-1].addr;
     return 0;
 }
