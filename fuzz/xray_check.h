@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "single/tdec_xray.h"
+#include "fuzz/check_common.h"
 
 #define XC_MAX_RESYNC 8
 
@@ -62,28 +63,30 @@ typedef struct xc_run {
     int              pay_line; /* a payload line is open in the log       */
 } xc_run;
 
+static cc_log xc__sink(xc_run *r)
+{
+    cc_log l;
+    l.log = r->log;
+    l.cap = r->log_cap;
+    l.len = &r->log_len;
+    l.hash = &r->log_hash;
+    l.pay_line = &r->pay_line;
+    return l;
+}
+
 static void xc__put(xc_run *r, const char *s, size_t n)
 {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (r->log && r->log_len < r->log_cap) r->log[r->log_len] = s[i];
-        r->log_len++;
-        r->log_hash = (r->log_hash ^ (uint8_t)s[i]) * 1099511628211ull;
-    }
-    if (r->log && r->log_cap > 0) r->log[r->log_len < r->log_cap ? r->log_len : r->log_cap - 1] = 0;
+    cc_log l = xc__sink(r);
+    cc_put(&l, s, n);
 }
 
 static void xc__line(xc_run *r, const char *fmt, ...)
 {
-    char line[256];
+    cc_log l = xc__sink(r);
     va_list ap;
-    int n;
-    if (r->pay_line) xc__put(r, " cut\n", 5);
-    r->pay_line = 0;
     va_start(ap, fmt);
-    n = vsnprintf(line, sizeof line, fmt, ap);
+    cc_vline(&l, fmt, ap);
     va_end(ap);
-    if (n > 0) xc__put(r, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 static const char *xc_rec_name(uint32_t t)
@@ -94,30 +97,8 @@ static const char *xc_rec_name(uint32_t t)
     return t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-/* Appends key and a decimal number (negative: v is the two's complement). */
-static char *xc__kv(char *p, const char *key, unsigned long long v, int neg)
-{
-    char tmp[24];
-    int n = 0;
-    while (*key) *p++ = *key++;
-    if (neg) {
-        *p++ = '-';
-        v = 0 - v;
-    }
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n) *p++ = tmp[--n];
-    return p;
-}
-
-static char *xc__str(char *p, const char *key, const char *v)
-{
-    while (*key) *p++ = *key++;
-    while (*v) *p++ = *v++;
-    return p;
-}
+#define xc__kv cc_kv
+#define xc__str cc_str
 
 static void xc__log_item(xc_run *r, const tdec_xray_item *it, const tdec_xray_decoder *d)
 {
@@ -181,34 +162,19 @@ static const char *xc__fail(xc_run *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+    cc_vfail(r->msg, sizeof r->msg, fmt, ap);
     va_end(ap);
     return r->msg;
 }
 
-/* Length of the next chunk: ends at the next cut beyond `fed`, else by step
-   or by the seeded generator. */
 static size_t xc__chunk(xc_run *r, size_t fed, size_t len, uint32_t *rng, size_t *cut_i)
 {
-    size_t n = len - fed;
-    uint32_t v;
-    while (*cut_i < r->ncuts && r->cuts[*cut_i] <= fed) (*cut_i)++;
-    if (*cut_i < r->ncuts && r->cuts[*cut_i] < len) return r->cuts[*cut_i] - fed;
-    if (r->seed != 0) {
-        *rng ^= *rng << 13; /* xorshift32 */
-        *rng ^= *rng >> 17;
-        *rng ^= *rng << 5;
-        v = *rng;
-        switch (v & 15u) {
-        case 0:  n = 0; break;
-        case 1: case 2: case 3: case 4: case 5: case 6: case 7: n = 1 + (v >> 4) % 16u; break;
-        case 15: n = 1 + (v >> 4) % 8192u; break;
-        default: n = 1 + (v >> 4) % 256u; break;
-        }
-    } else if (r->step != 0) {
-        n = r->step;
-    }
-    return n < len - fed ? n : len - fed;
+    cc_sched sc;
+    sc.cuts = r->cuts;
+    sc.ncuts = r->ncuts;
+    sc.step = r->step;
+    sc.seed = r->seed;
+    return cc_chunk(&sc, fed, len, rng, cut_i);
 }
 
 /* Bytes an item of this kind occupies in the stream (payloads aside). */
@@ -294,20 +260,9 @@ static const char *xc_decode(const uint8_t *in, size_t len, xc_run *r)
                 expect += it.u.gap.len;
             } else if (it.kind == TDEC_ITEM_FRAGMENT) {
                 const tdec_frag *f = &it.u.frag;
-                uint32_t flags = (f->offset == 0 ? TDEC_FRAG_FIRST : 0u) |
-                                 (f->offset + f->len == f->total ? TDEC_FRAG_LAST : 0u);
-                if (!pay_open) bad = xc__fail(r, "fragment without a payload record");
-                else if (f->len == 0) bad = xc__fail(r, "empty fragment");
-                else if (f->total != pay_total || f->offset != pay_got || f->flags != flags)
-                    bad = xc__fail(r, "fragment off=%llu len=%zu total=%llu flags=%u does not tile",
-                                   (unsigned long long)f->offset, f->len, (unsigned long long)f->total,
-                                   (unsigned)f->flags);
-                else if (r->cfg.max_fragment && f->len > r->cfg.max_fragment)
-                    bad = xc__fail(r, "fragment longer than max_fragment");
-                else if (chunk == NULL || f->data < chunk || f->data + f->len > chunk + chunk_len)
-                    bad = xc__fail(r, "fragment data outside the current chunk");
-                else if (it.offset + f->len > len || memcmp(f->data, in + it.offset, f->len) != 0)
-                    bad = xc__fail(r, "fragment bytes differ from the input");
+                if (cc_frag_bad(r->msg, sizeof r->msg, f, it.offset, pay_open, pay_total, pay_got,
+                                r->cfg.max_fragment, chunk, chunk_len, in, len))
+                    bad = r->msg;
                 if (bad) break;
                 pay_got += f->len;
                 expect += f->len;
@@ -407,33 +362,13 @@ static const char *xc_decode(const uint8_t *in, size_t len, xc_run *r)
 /* 1 if two runs produced the same log (compared by length, hash and text). */
 static int xc_same_log(const xc_run *a, const xc_run *b)
 {
-    size_t n = a->log_len < a->log_cap ? a->log_len : a->log_cap;
-    if (a->log_len != b->log_len || a->log_hash != b->log_hash) return 0;
-    if (b->log_cap < n) n = b->log_cap;
-    return a->log == NULL || b->log == NULL || memcmp(a->log, b->log, n) == 0;
+    return cc_same_log(a->log, a->log_len, a->log_cap, a->log_hash, b->log, b->log_len, b->log_cap, b->log_hash);
 }
 
 /* Prints the first differing line of two logs to f (for failure reports). */
 static void xc_print_diff(FILE *f, const xc_run *a, const xc_run *b)
 {
-    const char *p = a->log, *q = b->log, *e;
-    size_t line = 1;
-    if (p == NULL || q == NULL) { fprintf(f, "  (no log text kept)\n"); return; }
-    if (strcmp(p, q) == 0) {
-        fprintf(f, "  the logs differ beyond the %zu bytes kept (lengths %zu and %zu)\n", strlen(p),
-                a->log_len, b->log_len);
-        return;
-    }
-    while (*p && *p == *q) {
-        if (*p == '\n') line++;
-        p++;
-        q++;
-    }
-    while (p > a->log && p[-1] != '\n') { p--; q--; }
-    e = strchr(p, '\n');
-    fprintf(f, "  line %zu:\n  < %.*s\n", line, e ? (int)(e - p) : (int)strlen(p), p);
-    e = strchr(q, '\n');
-    fprintf(f, "  > %.*s\n", e ? (int)(e - q) : (int)strlen(q), q);
+    cc_print_diff(f, a->log, a->log_len, b->log, b->log_len);
 }
 
 #endif /* XRAY_CHECK_H */

@@ -2,6 +2,10 @@
 # Golden tests of `tracedec dump DIR` and `tracedec replay DIR` on the uftrace
 # recordings: stdout must be byte-identical to uftrace 0.13's own
 # `uftrace dump` (ref/dump.txt) and `uftrace replay` (ref/replay.txt).
+# `tracedec dump --json DIR` (docs/uftrace.md): valid JSON lines with the
+# records of ref/dump.txt (kind, tid, time, name, order) and, for the args
+# sample, its values (tests/check_uftrace_json.py), and the reviewed
+# args/ref/tracedec.dump.json byte for byte.
 cd "$(dirname "$0")/.." || exit 2
 T=build/golden-uftrace
 D=tests/data/uftrace
@@ -29,4 +33,25 @@ for dir in "$D"/*/; do
         echo "FAIL uftrace replay $n != uftrace replay (exit $rc; diff $T/$n.replay $dir/ref/replay.txt; $(head -c 200 "$T/$n.replay.err"))"
     fi
 done
+PY=$(command -v python3)
+for dir in "$D"/*/; do
+    n=$(basename "$dir")
+    [ -f "$dir/ref/dump.txt" ] || continue
+    build/tracedec dump --json "$dir/uftrace.data" > "$T/$n.json" 2> "$T/$n.json.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL uftrace dump --json $n (exit $rc; $(head -c 200 "$T/$n.json.err"))"
+    elif [ -z "$PY" ]; then
+        echo "SKIP uftrace dump --json $n == dump.txt records (python3 not found)"
+    elif msg=$("$PY" tests/check_uftrace_json.py "$T/$n.json" "$dir/ref/dump.txt" "$n" 2>&1); then
+        echo "PASS uftrace dump --json $n: JSON lines, records == dump.txt ($msg)"
+    else
+        echo "FAIL uftrace dump --json $n: $msg"
+    fi
+done
+if cmp -s "$T/args.json" "$D/args/ref/tracedec.dump.json"; then
+    echo "PASS uftrace dump --json args == ref/tracedec.dump.json"
+else
+    echo "FAIL uftrace dump --json args != ref/tracedec.dump.json (diff $T/args.json $D/args/ref/tracedec.dump.json)"
+fi
 exit 0

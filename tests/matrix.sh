@@ -277,6 +277,72 @@ else
     fi
 fi
 
+# ---- uftrace: the same strict pairs, TDEC_STATIC, subsets, Cortex-M ---------
+UTU=tests/matrix_uftrace_tu.c
+USINGLE=single/tdec_uftrace.h
+# upair NAME CC STD HEADER IMPLMACRO [EXTRA]: impl TU + second TU, linked, run.
+upair() {
+    name=$1 cc=$2 std=$3 hdr=$4 impl=$5 extra=${6:-}
+    id=u_$(echo "$name" | tr ' /+=' '___p' | tr -cd 'A-Za-z0-9_.-')
+    log=$O/$id.log
+    : > "$log"
+    lf=$(lang_flags "$cc" "$std")
+    # shellcheck disable=SC2086
+    if run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=a -D"$impl" -DMX_MAIN $extra -c $UTU -o "$O/$id.a.o" &&
+       run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=b $extra -c $UTU -o "$O/$id.b.o" &&
+       run "$log" "$cc" -o "$O/$id.exe" "$O/$id.a.o" "$O/$id.b.o" && run "$log" "$O/$id.exe"; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+}
+for c in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++17" "clang++ c++17"; do
+    set -- $c
+    have "$1" || { skip "$USINGLE $1 -std=$2 ($1 not found)"; continue; }
+    upair "$USINGLE $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$USINGLE" TDEC_UFTRACE_IMPLEMENTATION
+done
+for cc in gcc clang; do
+    have $cc || { skip "TDEC_STATIC two TUs uftrace $cc ($cc not found)"; continue; }
+    # both TUs carry their own static copy: -DTDEC_STATIC and the impl macro in each
+    name="TDEC_STATIC in two linked TUs ($USINGLE, $cc)"
+    id=u_static2_$cc
+    log=$O/$id.log
+    : > "$log"
+    if run "$log" $cc -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$USINGLE\"" -DTDEC_STATIC -DTDEC_UFTRACE_IMPLEMENTATION -DMX_NAME=a -DMX_MAIN -c $UTU -o $O/$id.a.o &&
+       run "$log" $cc -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$USINGLE\"" -DTDEC_STATIC -DTDEC_UFTRACE_IMPLEMENTATION -DMX_NAME=b -c $UTU -o $O/$id.b.o &&
+       run "$log" $cc -o $O/$id.exe $O/$id.a.o $O/$id.b.o && run "$log" $O/$id.exe &&
+       ! nm $O/$id.a.o | grep -q ' T tdec_'; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+done
+have gcc && {
+    upair "$AMAL TDEC_ONLY_UFTRACE (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_UFTRACE
+    upair "$AMAL TDEC_NO_XRAY, uftrace kept (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_XRAY
+    upair "$USINGLE TDEC_NO_STRINGS (gcc c99)" gcc c99 "$USINGLE" TDEC_UFTRACE_IMPLEMENTATION -DTDEC_NO_STRINGS
+}
+if have arm-none-eabi-gcc; then
+    log=$O/u_cm4.log
+    : > "$log"
+    name="cortex-m4 freestanding $USINGLE"
+    if run "$log" arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99 $WARN -I. \
+            -DMX_HEADER="\"$USINGLE\"" -DTDEC_UFTRACE_IMPLEMENTATION -DMX_NAME=a -c $UTU -o $O/u_cm4.o; then
+        undef=$(arm-none-eabi-nm -u $O/u_cm4.o | awk '{print $2}' | grep -v '^memcpy$' | grep -v '^memset$' | tr '\n' ' ')
+        text=$(arm-none-eabi-size -A $O/u_cm4.o | awk '$1 == ".text" {print $2}')
+        if [ -z "$undef" ]; then
+            pass "$name (.text $text B; undefined symbols: none besides memcpy/memset)"
+        else
+            echo "undefined: $undef" >> "$log"
+            fail "$name (undefined symbols: $undef)" "$log"
+        fi
+    else
+        fail "$name" "$log"
+    fi
+else
+    skip "cortex-m4 freestanding $USINGLE (arm-none-eabi-gcc not found)"
+fi
+
 # ---- 7. big-endian s390x under qemu-user -------------------------------------
 BECC=s390x-linux-gnu-gcc
 QEMU=qemu-s390x

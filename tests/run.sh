@@ -35,6 +35,7 @@ test|check)
     section "golden: xray" sh tests/golden_xray.sh
     section "golden: uftrace" sh tests/golden_uftrace.sh
     section "live: xray" sh tests/live_xray.sh
+    section "live: uftrace" sh tests/live_uftrace.sh
     ;;
 esac
 case "$mode" in

@@ -8,6 +8,10 @@
 #      `build/tracedec dump` and `llvm-xray fdr-dump` print the same bytes,
 #      then times both (hyperfine if installed, else best of N with date)
 #      and measures the CLI's peak RSS (GNU time, package `time`).
+#   3. uftrace (tools/bench_uftrace.sh): records a hot loop with uftrace
+#      (>= MB megabytes of <tid>.dat), times the library on it
+#      (tools/bench_uftrace.c) and `tracedec dump`/`replay` against
+#      `uftrace dump`/`replay` after checking they print the same bytes.
 #
 #   sh tools/bench.sh [MB]        default 100
 # Environment: CC (default gcc), RUNS (library runs, default 7).
@@ -112,5 +116,10 @@ if [ -x /usr/bin/time ]; then
 else
     echo "peak RSS not measured: /usr/bin/time not found (apt-get install time)"
 fi
+
+echo
+# 3. uftrace: a live recording of >= MB megabytes, library and CLI.
+ustatus=0
+sh tools/bench_uftrace.sh "$MB" || ustatus=1
 [ "$same" = no ] && { echo "tracedec dump and llvm-xray fdr-dump outputs DIFFER"; exit 1; }
-exit 0
+exit $ustatus

@@ -40,6 +40,8 @@ int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
 /* uftrace: fe_uftrace.c (a data directory) */
 int fe_uftrace_detect_dir(const char *path);
 int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err);
+/* `tracedec dump --json DIR`: fe_uftrace_json.c (docs/uftrace.md) */
+int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err);
 /* `tracedec replay DIR`: fe_uftrace_replay.c */
 int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err);
 

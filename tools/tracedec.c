@@ -66,7 +66,7 @@ static int usage(void)
                       "       tracedec replay DIR\n"
                       "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories.\n"
                       "  dump           records as text (FDR: exactly llvm-xray fdr-dump's)\n"
-                      "  dump --json    one JSON object per record (docs/xray.md)\n"
+                      "  dump --json    one JSON object per record (docs/xray.md, docs/uftrace.md)\n"
                       "  info           header fields and record counts\n"
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
                       "  --strict       tolerated anomalies (gaps, unknown records) are errors\n");
@@ -110,13 +110,15 @@ int main(int argc, char **argv)
     if (S_ISDIR(sb.st_mode)) {
         close(in.fd);
         if (fe_uftrace_detect_dir(opt.path)) {
-            if (opt.command == CLI_INFO || opt.json) {
-                cli_diag(&cli_err, "error", -1, opt.path, "uftrace data: `info` and `--json` are not supported yet");
+            if (opt.command == CLI_INFO) {
+                cli_diag(&cli_err, "error", -1, opt.path, "uftrace data: `info` is not supported yet");
                 return 2;
             }
             rc = opt.command == CLI_REPLAY ? fe_uftrace_replay(&opt, &cli_out, &cli_err)
+                 : opt.json                ? fe_uftrace_json(&opt, &cli_out, &cli_err)
                                            : fe_uftrace_run(&opt, &cli_out, &cli_err);
             out_flush(&cli_out);
+            if (cli_out.failed) rc = rc ? rc : 1;
             return rc;
         }
         cli_diag(&cli_err, "error", -1, opt.path, "directory of no known format (uftrace: needs an info file)");

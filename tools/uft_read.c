@@ -262,6 +262,7 @@ int uft_perf_next(uft_perf_reader *r, tdec_uftrace_perf_record *out)
         if (st == TDEC_OK) {
             if (it.kind != TDEC_ITEM_RECORD || uft_perf_event_id(&it.u.rec) == 0) continue;
             *out = it.u.rec;
+            r->offset = it.offset;
             return 1;
         }
         if (st == TDEC_NEED_INPUT) {

@@ -76,6 +76,7 @@ typedef struct uft_perf_reader {
     uint8_t                  *buf;
     tdec_uftrace_perf_decoder d;
     int                       state; /* 0 reading, 2 failed, 3 ended */
+    uint64_t                  offset; /* of the record uft_perf_next() returned last */
     uft_error                 err;
 } uft_perf_reader;
 
