@@ -107,8 +107,10 @@ static void uft_event_data(uft_printer *p, const uft_rec *rec)
 
 static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
 {
-    char name[256], line[512];
+    char name[256];
     const char *nm;
+    char *w;
+    size_t nmlen;
     const uft_sym *sym = NULL;
     if (p->prev_time > r->time)
         out_str(p->out, "\n*************************************\n"
@@ -125,12 +127,32 @@ static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
             nm = name;
         }
     }
-    uft_pr_time(p->out, r->time);
-    snprintf(line, sizeof line, "%5d: [%s] ", p->tid, uft_type_name(r->type));
-    out_str(p->out, line);
-    out_str(p->out, nm);
-    snprintf(line, sizeof line, "(%llx) depth: %u\n", (unsigned long long)r->addr, r->depth);
-    out_str(p->out, line);
+    /* the hot line, formatted in place: "S.NNNNNNNNN    TID: [type] name(addr) depth: D" */
+    nmlen = strlen(nm);
+    if (nmlen > OUT_BUF_SIZE / 2) nmlen = OUT_BUF_SIZE / 2;
+    w = out_reserve(p->out, nmlen + 96);
+    w = fmt_u64(w, (uint32_t)(r->time / 1000000000u)); /* uftrace prints seconds as unsigned */
+    *w++ = '.';
+    w = fmt_u64w(w, r->time % 1000000000u, 9, '0');
+    w = fmt_lit(w, "  ");
+    if (p->tid >= 0) {
+        w = fmt_u64w(w, (uint64_t)p->tid, 5, ' ');
+    } else { /* "%5d" of a negative tid */
+        char tmp[24], *e = fmt_i64(tmp, p->tid);
+        size_t k = (size_t)(e - tmp);
+        for (; k < 5; k++) *w++ = ' ';
+        w = fmt_mem(w, tmp, (size_t)(e - tmp));
+    }
+    w = fmt_lit(w, ": [");
+    w = fmt_mem(w, uft_type_name(r->type), 5);
+    w = fmt_lit(w, "] ");
+    w = fmt_mem(w, nm, nmlen);
+    *w++ = '(';
+    w = fmt_hex(w, r->addr);
+    w = fmt_lit(w, ") depth: ");
+    w = fmt_u64(w, r->depth);
+    *w++ = '\n';
+    out_commit(p->out, w);
 }
 
 /* One <tid>.dat file. */

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define OUT_BUF_SIZE (1u << 16)
 
@@ -57,20 +58,76 @@ static inline void out_commit(out_buf *o, char *end)
 }
 static inline char *fmt_mem(char *p, const char *s, size_t n)
 {
-    while (n-- > 0) *p++ = *s++;
-    return p;
+    memcpy(p, s, n);
+    return p + n;
 }
 #define fmt_lit(p, lit) fmt_mem((p), "" lit, sizeof(lit) - 1)
+/* "00".."99": numbers are formatted two digits per division. */
+static const char fmt__pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
+/* v right-aligned in at least width characters (width <= 24), written in
+   place from its last digit, two digits per division */
+static inline char *fmt_u64w(char *p, uint64_t v, unsigned width, char fill)
+{
+    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+                                       100000000u, 1000000000u, 10000000000u, 100000000000u,
+                                       1000000000000u, 10000000000000u, 100000000000000u,
+                                       1000000000000000u, 10000000000000000u, 100000000000000000u,
+                                       1000000000000000000u, 10000000000000000000u};
+    unsigned n = 1, i;
+    uint32_t w;
+    char *e;
+    while (n < 20 && v >= pow10[n]) n++;
+    for (i = n; i < width; i++) *p++ = fill;
+    e = p + n;
+    while (v > UINT32_MAX) { /* 64-bit divisions only while they are needed */
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        e -= 2;
+        e[0] = fmt__pairs[2 * r];
+        e[1] = fmt__pairs[2 * r + 1];
+    }
+    w = (uint32_t)v;
+    while (w >= 100) {
+        unsigned r = w % 100;
+        w /= 100;
+        e -= 2;
+        e[0] = fmt__pairs[2 * r];
+        e[1] = fmt__pairs[2 * r + 1];
+    }
+    if (w >= 10) {
+        e[-2] = fmt__pairs[2 * w];
+        e[-1] = fmt__pairs[2 * w + 1];
+    } else {
+        e[-1] = (char)('0' + w);
+    }
+    return p + n;
+}
 static inline char *fmt_u64(char *p, uint64_t v) /* at most 20 bytes */
 {
-    char tmp[20];
-    unsigned n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    while (n > 0) *p++ = tmp[--n];
-    return p;
+    return fmt_u64w(p, v, 0, '0');
+}
+static inline char *fmt_hex(char *p, uint64_t v) /* lowercase, at most 16 bytes */
+{
+    unsigned n = 1;
+    uint64_t t = v >> 4;
+    char *e;
+    while (t != 0) {
+        n++;
+        t >>= 4;
+    }
+    e = p + n;
+    while (v >= 16) { /* two digits per step */
+        unsigned b = (unsigned)(v & 0xFFu);
+        e -= 2;
+        e[0] = "0123456789abcdef"[b >> 4];
+        e[1] = "0123456789abcdef"[b & 15u];
+        v >>= 8;
+    }
+    if (e > p) e[-1] = "0123456789abcdef"[v];
+    return p + n;
 }
 static inline char *fmt_i64(char *p, int64_t v) /* at most 20 bytes */
 {

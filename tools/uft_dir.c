@@ -481,20 +481,37 @@ static int uft_task_line(void *ctx, const char *line, size_t len)
     return 0;
 }
 
-const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_t time)
+/* The session of t at time; when it is one of t's own references, [*from,
+   *to) is the time window in which it holds, else the window is empty. */
+static const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
+                                               uint64_t *to)
 {
     size_t i;
     int32_t parent;
     /* a parent chain longer than the task count would be a cycle */
     size_t hops = 0;
+    *from = *to = 0;
     while (t != NULL && hops++ <= d->ntasks) {
-        for (i = 0; i < t->nrefs; i++)
-            if (t->refs[i].start <= time && time < t->refs[i].end) return t->refs[i].sess;
+        for (i = 0; i < t->nrefs; i++) {
+            if (t->refs[i].start <= time && time < t->refs[i].end) {
+                if (hops == 1) {
+                    *from = t->refs[i].start;
+                    *to = t->refs[i].end;
+                }
+                return t->refs[i].sess;
+            }
+        }
         parent = t->ppid ? t->ppid : t->pid;
         if (parent == 0 || parent == t->tid) break;
         t = uft_find_task(d, parent);
     }
     return NULL;
+}
+
+const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_t time)
+{
+    uint64_t from, to;
+    return uft_task_session_win(d, t, time, &from, &to);
 }
 
 static const uft_sym *uft_session_find(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr,
@@ -520,18 +537,34 @@ static const uft_sym *uft_session_find(const uft_dir *d, const uft_session *s, u
 
 const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr)
 {
-    const uft_session *s = uft_task_session(d, t, time);
-    const uft_map *map;
-    if (s == NULL) return NULL;
-    return uft_session_find(d, s, time, addr, &map);
+    return uft_find_sym_map(d, t, time, addr, NULL);
 }
 
 const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
 {
-    const uft_session *s = uft_task_session(d, t, time);
+    uft_sym_hit *c = &d->last;
+    const uft_session *s;
     const uft_map *m = NULL;
     const uft_sym *sym = NULL;
+    uint64_t from, to;
+    /* Consecutive records mostly hit the symbol of the one before: the
+       answer holds while the task's session reference and the symbol's
+       address range hold (map symbols only: dlopen ones depend on time). */
+    if (c->sym != NULL && c->task == t && time >= c->from && time < c->to && addr >= c->lo && addr - c->lo < c->size) {
+        if (map) *map = c->map;
+        return c->sym;
+    }
+    s = uft_task_session_win(d, t, time, &from, &to);
     if (s != NULL) sym = uft_session_find(d, s, time, addr, &m);
+    if (sym != NULL && m != NULL && from < to) {
+        c->task = t;
+        c->from = from;
+        c->to = to;
+        c->lo = m->start + sym->addr;
+        c->size = sym->size;
+        c->sym = sym;
+        c->map = m;
+    }
     if (map) *map = m;
     return sym;
 }

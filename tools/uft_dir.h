@@ -73,6 +73,15 @@ typedef struct uft_spec {
     char                 type_name[TDEC_UFTRACE_MAX_ARGS][32]; /* enum / struct names */
 } uft_spec;
 
+/* The last symbol lookup, reused while it is still the answer. */
+typedef struct uft_sym_hit {
+    const uft_task *task;
+    uint64_t        from, to; /* its session reference's time window */
+    uint64_t        lo, size; /* the symbol's absolute address range */
+    const uft_sym  *sym;
+    const uft_map  *map;
+} uft_sym_hit;
+
 typedef struct uft_dir {
     char                    *path;
     tdec_uftrace_info_header hdr;
@@ -95,6 +104,7 @@ typedef struct uft_dir {
     size_t                   nevents;
     struct uft_spec_cache   *cache;     /* resolved specs by (session, function)  */
     size_t                   ncache;
+    uft_sym_hit              last;      /* see uft_find_sym_map              */
 } uft_dir;
 
 typedef struct uft_event_def {
