@@ -14,12 +14,26 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The end of a record line, "name(addr) depth: D\n", kept for reuse. */
+typedef struct uft_tail {
+    const uft_sym *sym;
+    uint64_t       addr;
+    uint32_t       depth, len;
+    char           text[104];
+} uft_tail;
+
 typedef struct uft_printer {
     uft_dir        *dir;
     const uft_task *task;
     int32_t         tid;
     out_buf        *out, *err;
     uint64_t        prev_time;
+    char            tid_col[24]; /* "%5d: [" of tid */
+    size_t          tid_col_len;
+    uft_tail        tails[8];    /* by address */
+    uint64_t        time_key;    /* time / 10000 of time_text, "S.NNNNN"  */
+    char            time_text[24];
+    size_t          time_len;
 } uft_printer;
 
 static void uft_pr_time(out_buf *o, uint64_t t)
@@ -109,9 +123,10 @@ static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
 {
     char name[256];
     const char *nm;
-    char *w;
+    char *w, *start;
     size_t nmlen;
     const uft_sym *sym = NULL;
+    uft_tail *tail;
     if (p->prev_time > r->time)
         out_str(p->out, "\n*************************************\n"
                         "* inverted time - data seems broken *\n"
@@ -119,33 +134,40 @@ static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
     p->prev_time = r->time;
     if (r->type == TDEC_UFTRACE_EVENT) {
         nm = uft_event_name(p->dir, r->addr, name, sizeof name);
+        nmlen = strlen(nm);
     } else {
         sym = uft_find_sym(p->dir, p->task, r->time, r->addr);
-        if (sym) nm = sym->name;
-        else {
+        if (sym) {
+            nm = sym->name;
+            nmlen = sym->name_len;
+        } else {
             snprintf(name, sizeof name, "<%llx>", (unsigned long long)r->addr);
             nm = name;
+            nmlen = strlen(nm);
         }
     }
     /* the hot line, formatted in place: "S.NNNNNNNNN    TID: [type] name(addr) depth: D" */
-    nmlen = strlen(nm);
     if (nmlen > OUT_BUF_SIZE / 2) nmlen = OUT_BUF_SIZE / 2;
     w = out_reserve(p->out, nmlen + 96);
-    w = fmt_u64(w, (uint32_t)(r->time / 1000000000u)); /* uftrace prints seconds as unsigned */
-    *w++ = '.';
-    w = fmt_u64w(w, r->time % 1000000000u, 9, '0');
-    w = fmt_lit(w, "  ");
-    if (p->tid >= 0) {
-        w = fmt_u64w(w, (uint64_t)p->tid, 5, ' ');
-    } else { /* "%5d" of a negative tid */
-        char tmp[24], *e = fmt_i64(tmp, p->tid);
-        size_t k = (size_t)(e - tmp);
-        for (; k < 5; k++) *w++ = ' ';
-        w = fmt_mem(w, tmp, (size_t)(e - tmp));
+    if (r->time / 10000u != p->time_key || p->time_len == 0) { /* records close in time share it */
+        char *t = fmt_u64(p->time_text, (uint32_t)(r->time / 1000000000u)); /* uftrace prints seconds as unsigned */
+        *t++ = '.';
+        t = fmt_u64w(t, r->time % 1000000000u / 10000u, 5, '0');
+        p->time_key = r->time / 10000u;
+        p->time_len = (size_t)(t - p->time_text);
     }
-    w = fmt_lit(w, ": [");
+    w = fmt_mem(w, p->time_text, p->time_len);
+    w = fmt_u64w(w, r->time % 10000u, 4, '0');
+    w = fmt_lit(w, "  ");
+    w = fmt_mem(w, p->tid_col, p->tid_col_len);
     w = fmt_mem(w, uft_type_name(r->type), 5);
     w = fmt_lit(w, "] ");
+    tail = &p->tails[(r->addr ^ r->addr >> 4 ^ r->depth) % 8];
+    if (sym != NULL && tail->sym == sym && tail->addr == r->addr && tail->depth == r->depth) {
+        out_commit(p->out, fmt_mem(w, tail->text, tail->len));
+        return;
+    }
+    start = w;
     w = fmt_mem(w, nm, nmlen);
     *w++ = '(';
     w = fmt_hex(w, r->addr);
@@ -153,6 +175,13 @@ static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
     w = fmt_u64(w, r->depth);
     *w++ = '\n';
     out_commit(p->out, w);
+    if (sym != NULL && (size_t)(w - start) <= sizeof tail->text) {
+        tail->sym = sym;
+        tail->addr = r->addr;
+        tail->depth = r->depth;
+        tail->len = (uint32_t)(w - start);
+        memcpy(tail->text, start, tail->len);
+    }
 }
 
 /* One <tid>.dat file. */
@@ -162,9 +191,12 @@ static int uft_dump_task(uft_printer *p, uft_rec *rec)
     char line[128];
     unsigned k;
     int rc;
+    char *w;
     if (uft_task_open(&rd, p->dir, p->tid) < 0)
         return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
     p->prev_time = 0;
+    w = fmt_lit(fmt_i64w(p->tid_col, p->tid, 5), ": [");
+    p->tid_col_len = (size_t)(w - p->tid_col);
     while ((rc = uft_task_next(&rd, rec)) > 0) {
         const tdec_uftrace_record *r = &rec->rec;
         uft_record_line(p, r);

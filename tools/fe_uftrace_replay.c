@@ -85,6 +85,10 @@ typedef struct rp_task {
     long            budget;      /* depth budget (uftrace's filter depth)        */
     int             lost_seen;
     uint64_t        est, est_next; /* -e/--estimate-return bookkeeping           */
+    const uft_session *sess;       /* rp_session(): the answer in [sess_from, sess_to) */
+    uint64_t        sess_from, sess_to;
+    char            tid_col[24];   /* " [   TID] | "                             */
+    size_t          tid_col_len;
 } rp_task;
 
 typedef struct rp_perf {
@@ -107,6 +111,8 @@ typedef struct rp {
     rp_perf *perf;
     size_t   nperf;
     long     last_perf; /* the perf file the latest pick chose, -1 if none */
+    int      perf_picked; /* last_perf holds until a perf record is taken */
+    rp_task *peeked;      /* rp_next() without take chose it; holds until a take */
     rp_view  perf_cur;  /* the latest perf record picked, shared by all tasks */
     long     max_stack;
     long     setjmp_disp, setjmp_nstack;
@@ -127,9 +133,8 @@ static void *rp_alloc(size_t n)
     return p;
 }
 
-/* Frame idx of the task (uftrace keeps max_stack of them), NULL out of
-   range. May move the frames: hold indexes, not pointers, across calls. */
-static rp_frame *rp_frame_at(const rp *e, rp_task *t, long idx)
+/* rp_frame_at() beyond the frames allocated so far */
+static rp_frame *rp_frame_grow(const rp *e, rp_task *t, long idx)
 {
     long n, i;
     if (idx < 0 || idx >= e->max_stack) return NULL;
@@ -148,6 +153,29 @@ static rp_frame *rp_frame_at(const rp *e, rp_task *t, long idx)
         t->nframes = n;
     }
     return &t->frames[idx];
+}
+
+/* Frame idx of the task (uftrace keeps max_stack of them), NULL out of
+   range. May move the frames: hold indexes, not pointers, across calls. */
+static inline rp_frame *rp_frame_at(const rp *e, rp_task *t, long idx)
+{
+    if (idx >= 0 && idx < t->nframes) return &t->frames[idx]; /* nframes <= max_stack */
+    return rp_frame_grow(e, t, idx);
+}
+
+/* uft_task_session() of the task, remembered while it holds. */
+static const uft_session *rp_session(rp *e, rp_task *t, uint64_t time)
+{
+    uint64_t from, to;
+    const uft_session *s;
+    if (time >= t->sess_from && time < t->sess_to) return t->sess;
+    s = uft_task_session_win(e->dir, t->t, time, &from, &to);
+    if (from < to) {
+        t->sess = s;
+        t->sess_from = from;
+        t->sess_to = to;
+    }
+    return s;
 }
 
 static rp_task *rp_task_by_tid(rp *e, int32_t tid)
@@ -215,6 +243,7 @@ static long rp_perf_pick(rp *e)
     uint64_t min = UINT64_MAX;
     long best = -1;
     size_t i;
+    if (e->perf_picked) return e->last_perf;
     for (i = 0; i < e->nperf; i++) {
         rp_perf *p = &e->perf[i];
         if (p->done && !p->valid) continue;
@@ -225,6 +254,7 @@ static long rp_perf_pick(rp *e)
         }
     }
     e->last_perf = best;
+    e->perf_picked = !e->failed;
     return best;
 }
 
@@ -351,7 +381,7 @@ static void rp_count(rp_task *t, const rp_view *r)
 /* Takes the task's current record (the one rp_next() just chose). */
 static void rp_take(rp *e, rp_task *t)
 {
-    rp_view r = t->cur;
+    const rp_view *r = &t->cur;
     if (t->cur_src == RP_USER) {
         uft_rec *s = t->slot[0];
         t->slot[0] = t->slot[1];
@@ -359,9 +389,11 @@ static void rp_take(rp *e, rp_task *t)
         t->ahead = 0;
     } else if (e->last_perf >= 0) {
         e->perf[e->last_perf].valid = 0;
+        e->perf_picked = 0;
     }
-    rp_account(e, t, &r);
-    rp_count(t, &r);
+    e->peeked = NULL;
+    rp_account(e, t, r);
+    rp_count(t, r);
 }
 
 /* The task with the earliest next record, which becomes its current
@@ -374,6 +406,11 @@ static rp_task *rp_next(rp *e, int take)
     long p = -1;
     size_t i;
     if (e->failed) return NULL;
+    if (e->peeked != NULL) {
+        t = e->peeked;
+        if (take) rp_take(e, t);
+        return t;
+    }
     for (i = 0; i < e->ntasks; i++) {
         t = &e->tasks[i];
         if (!rp_task_ahead(e, t)) {
@@ -426,6 +463,7 @@ static rp_task *rp_next(rp *e, int take)
         return NULL;
     }
     if (take) rp_take(e, t);
+    else if (!e->estimate) e->peeked = t; /* -e estimates are redone on every call */
     return t;
 }
 
@@ -464,7 +502,7 @@ static int rp_enter(rp *e, rp_task *t, const rp_view *r)
     if (f == NULL) return -1;
     f->orig_depth = t->budget;
     f->flags = 0;
-    if (uft_task_session(e->dir, t->t, r->time) != NULL) {
+    if (rp_session(e, t, r->time) != NULL) {
         switch (rp_special(e, t, r->time, r->addr)) {
         case 'e': f->flags |= RP_FL_EXEC; break;
         case 's':
@@ -538,7 +576,7 @@ static int rp_hidden(rp *e, rp_task *t, const rp_view *r)
         if (f == NULL || (f->flags & RP_FL_NORECORD)) return -1;
         return 0;
     }
-    if (uft_task_session(e->dir, t->t, r->time) == NULL) return -1;
+    if (rp_session(e, t, r->time) == NULL) return -1;
     return t->budget <= 0 ? -1 : 0;
 }
 
@@ -610,7 +648,7 @@ static void rp_put_escaped(rp_text *s, char c)
 static const char *rp_ptr_name(rp *e, rp_task *t, uint64_t time, uint64_t v)
 {
     const uft_sym *sym;
-    if (uft_task_session(e->dir, t->t, time) == NULL) return NULL;
+    if (rp_session(e, t, time) == NULL) return NULL;
     sym = uft_find_sym(e->dir, t->t, time, v);
     if (sym) return sym->name;
     if (v == EV_SCHED_IN || v == EV_SCHED_OUT || v == EV_SCHEDULE) return "linux:schedule";
@@ -707,7 +745,7 @@ static void rp_value(rp *e, rp_task *t, const rp_view *r, const uft_val *v, rp_t
     if (a->format == 'e') {
         const uft_map *map = NULL;
         char text[1024];
-        if (uft_task_session(e->dir, t->t, r->time) != NULL) uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+        if (rp_session(e, t, r->time) != NULL) uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
         if (map == NULL) {
             rp_printf(s, "<ENUM?> %x", (unsigned)(int32_t)x);
             return;
@@ -756,12 +794,17 @@ static char *rp_fmt_duration(char *p, uint64_t ns)
     static const uint64_t limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
     int64_t sv = (int64_t)ns;
     uint64_t d = sv < 0 ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv, small = 0;
-    unsigned idx;
+    unsigned idx = 0;
     if (ns == 0) return fmt_lit(p, "          ");
-    for (idx = 0; idx < 5; idx++) {
-        small = d % limit[idx];
-        d /= limit[idx];
-        if (d < limit[idx + 1]) break;
+    if (ns < 1000000u) { /* the common case, in 32-bit arithmetic */
+        d = (uint32_t)ns / 1000u;
+        small = (uint32_t)ns % 1000u;
+    } else {
+        for (idx = 0; idx < 5; idx++) {
+            small = d % limit[idx];
+            d /= limit[idx];
+            if (d < limit[idx + 1]) break;
+        }
     }
     if (idx == 5) idx = 4;
     if (d > 999) d = small = 999;
@@ -778,20 +821,21 @@ static char *rp_fmt_duration(char *p, uint64_t ns)
     return p;
 }
 
+/* " [   TID] | " of the task, kept in it */
+static void rp_tid_column(rp_task *t)
+{
+    char *p = fmt_lit(t->tid_col, " [");
+    p = fmt_lit(fmt_i64w(p, t->tid, 6), "] | ");
+    t->tid_col_len = (size_t)(p - t->tid_col);
+}
+
 /* " DURATION [   TID] | " */
 static void rp_columns(rp *e, const rp_task *t, const rp_frame *f)
 {
-    char *p = out_reserve(e->out, 64), num[24];
-    size_t len = (size_t)(fmt_i64(num, t->tid) - num), n = len;
+    char *p = out_reserve(e->out, 64);
     *p++ = ' ';
     p = rp_fmt_duration(p, f ? f->time : 0);
-    p = fmt_lit(p, " [");
-    while (n < 6) {
-        *p++ = ' ';
-        n++;
-    }
-    p = fmt_mem(p, num, len);
-    p = fmt_lit(p, "] | ");
+    p = fmt_mem(p, t->tid_col, t->tid_col_len);
     out_commit(e->out, p);
 }
 
@@ -805,13 +849,42 @@ static void rp_indent(rp *e, long n)
     }
 }
 
-/* The function's name, or "<addr>" in buf. */
-static const char *rp_func_name(rp *e, rp_task *t, const rp_view *r, char *buf, size_t len)
+/* The function's name, or "<addr>" in buf; its length in *n. */
+static const char *rp_func_name(rp *e, rp_task *t, const rp_view *r, char *buf, size_t len, size_t *n)
 {
     const uft_sym *sym = uft_find_sym(e->dir, t->t, r->time, r->addr);
-    if (sym) return sym->name;
+    if (sym) {
+        *n = sym->name_len;
+        return sym->name;
+    }
     snprintf(buf, len, "<%llx>", (unsigned long long)r->addr);
+    *n = strlen(buf);
     return buf;
+}
+
+/* A function line: the columns, `indent` spaces, then the n pieces. */
+static void rp_line(rp *e, const rp_task *t, const rp_frame *f, long indent, const char *const *piece,
+                    const size_t *len, size_t n)
+{
+    size_t need = 64 + (indent > 0 ? (size_t)indent : 0), i;
+    char *p;
+    for (i = 0; i < n; i++) need += len[i];
+    if (need > OUT_BUF_SIZE) {
+        rp_columns(e, t, f);
+        rp_indent(e, indent);
+        for (i = 0; i < n; i++) out_mem(e->out, piece[i], len[i]);
+        return;
+    }
+    p = out_reserve(e->out, need);
+    *p++ = ' ';
+    p = rp_fmt_duration(p, f ? f->time : 0);
+    p = fmt_mem(p, t->tid_col, t->tid_col_len);
+    if (indent > 0) {
+        memset(p, ' ', (size_t)indent);
+        p += indent;
+    }
+    for (i = 0; i < n; i++) p = fmt_mem(p, piece[i], len[i]);
+    out_commit(e->out, p);
 }
 
 static const char *rp_event_name(rp *e, uint32_t id, char *buf, size_t len)
@@ -853,44 +926,46 @@ static void rp_show_entry(rp *e, rp_task *t, const rp_view *r)
     char buf[64];
     const char *name;
     rp_text *args = &e->args, *ret = &e->ret;
+    const char *arg_text = "";
+    size_t arg_len = 0;
     rp_frame *f;
     rp_task *next;
     long depth, fi;
     int paren;
     size_t nl;
+    uint32_t rdepth = r->depth;
 
     args->len = ret->len = 0;
-    name = rp_func_name(e, t, r, buf, sizeof buf);
-    nl = strlen(name);
+    name = rp_func_name(e, t, r, buf, sizeof buf, &nl);
     paren = nl == 0 || name[nl - 1] != ')' || r->more;
     if (rp_enter(e, t, r) < 0) goto out;
     depth = t->disp;
-    if (r->more) rp_values(e, t, r, 0, args);
-    else if (paren) rp_puts(args, "()");
+    if (r->more) {
+        rp_values(e, t, r, 0, args);
+        arg_text = args->buf;
+        arg_len = args->len;
+    } else if (paren) {
+        arg_text = "()";
+        arg_len = 2;
+    }
     fi = t->nstack - 1;
-    next = rp_peek_shown(e, t, r->depth);
+    next = rp_peek_shown(e, t, rdepth); /* t->cur (*r) moves on */
     if (e->failed) goto out;
     f = rp_frame_at(e, t, fi);
-    if (next == t && next->cur.depth == r->depth && next->cur.type == TDEC_UFTRACE_EXIT) {
+    if (next == t && next->cur.depth == rdepth && next->cur.type == TDEC_UFTRACE_EXIT) {
         /* a leaf: its exit is the next record, one line for both */
-        rp_view x;
         rp_take(e, next);
-        x = next->cur;
-        if (x.more) rp_values(e, t, &x, 1, ret);
-        rp_puts(ret, ";");
-        rp_columns(e, t, f);
-        rp_indent(e, depth * 2);
-        out_str(e->out, name);
-        out_mem(e->out, args->buf, args->len);
-        out_mem(e->out, ret->buf, ret->len);
-        out_char(e->out, '\n');
+        if (next->cur.more) rp_values(e, t, &next->cur, 1, ret);
+        {
+            const char *piece[] = {name, arg_text, ret->buf, ";\n"};
+            size_t len[] = {nl, arg_len, ret->len, 2};
+            rp_line(e, t, f, depth * 2, piece, len, 4);
+        }
         rp_exited(e, t);
     } else {
-        rp_columns(e, t, NULL);
-        rp_indent(e, depth * 2);
-        out_str(e->out, name);
-        out_mem(e->out, args->buf, args->len);
-        out_lit(e->out, " {\n");
+        const char *piece[] = {name, arg_text, " {\n"};
+        size_t len[] = {nl, arg_len, 3};
+        rp_line(e, t, NULL, depth * 2, piece, len, 3);
         rp_entered(e, t, f);
     }
 out:
@@ -904,6 +979,7 @@ static void rp_show_exit(rp *e, rp_task *t, const rp_view *r)
     const char *name;
     rp_text *ret;
     long depth;
+    size_t nl;
     if (f != NULL && !(f->flags & RP_FL_NORECORD)) {
         ret = &e->ret;
         ret->len = 0;
@@ -912,14 +988,12 @@ static void rp_show_exit(rp *e, rp_task *t, const rp_view *r)
             rp_values(e, t, r, 1, ret);
             rp_puts(ret, ";");
         }
-        name = rp_func_name(e, t, r, buf, sizeof buf);
-        rp_columns(e, t, f);
-        rp_indent(e, depth * 2);
-        out_char(e->out, '}');
-        out_mem(e->out, ret->buf, ret->len);
-        out_lit(e->out, " /* ");
-        out_str(e->out, name);
-        out_lit(e->out, " */\n");
+        name = rp_func_name(e, t, r, buf, sizeof buf, &nl);
+        {
+            const char *piece[] = {"}", ret->buf, " /* ", name, " */\n"};
+            size_t len[] = {1, ret->len, 4, nl, 4};
+            rp_line(e, t, f, depth * 2, piece, len, 5);
+        }
     }
     rp_exited(e, t);
 }
@@ -1104,6 +1178,7 @@ int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err)
         t = &e.tasks[i];
         t->tid = dir.tids[i];
         t->t = uft_find_task(&dir, t->tid);
+        rp_tid_column(t);
         if (uft_task_open(&t->rd, &dir, t->tid) < 0)
             return uft_fail(out, err, t->rd.path, t->rd.err.offset, t->rd.err.what, t->rd.err.detail);
         t->slot[0] = (uft_rec *)rp_alloc(sizeof(uft_rec));
@@ -1117,18 +1192,18 @@ int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err)
     if (rp_next(&e, 0) != NULL) out_lit(out, "# DURATION     TID     FUNCTION");
     if (!e.failed) out_char(out, '\n');
     while ((t = rp_next(&e, 1)) != NULL) {
-        rp_view r = t->cur;
+        const rp_view *r = &t->cur; /* the rp_show*() copy what they need before reading ahead */
         /* events outside user functions are not shown */
-        if (r.type == TDEC_UFTRACE_EVENT && t->user_nstack == 0) continue;
-        if (r.time) {
-            if (prev_time > r.time) {
+        if (r->type == TDEC_UFTRACE_EVENT && t->user_nstack == 0) continue;
+        if (r->time) {
+            if (prev_time > r->time) {
                 out_lit(out, "                     | ");
                 rp_indent(&e, (t->disp + 1) * 2 + 1);
                 out_lit(out, "/* inverted time: broken data? */\n");
             }
-            prev_time = r.time;
+            prev_time = r->time;
         }
-        rp_show(&e, t, &r);
+        rp_show(&e, t, r);
         if (e.failed) break;
     }
     if (e.failed) return 1;

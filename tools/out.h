@@ -67,6 +67,37 @@ static const char fmt__pairs[] = "0001020304050607080910111213141516171819202122
                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";
 
+static const char fmt__hexpairs[] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f"
+    "303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f"
+    "909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeef"
+    "f0f1f2f3f4f5f6f7f8f9fafbfcfdfefff";
+
+/* Bits in v: 0 for 0. */
+static inline unsigned fmt__bits(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+#else
+    unsigned n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;/* printf("%*lld", width, v) */
+static inline char *fmt_i64w(char *p, int64_t v, unsigned width)
+{
+    char tmp[24];
+    size_t n = (size_t)(fmt_i64(tmp, v) - tmp), k;
+    for (k = n; k < width; k++) *p++ = ' ';
+    return fmt_mem(p, tmp, n);
+}
+
+#endif
+}
+
 /* v right-aligned in at least width characters (width <= 24), written in
    place from its last digit, two digits per division */
 static inline char *fmt_u64w(char *p, uint64_t v, unsigned width, char fill)
@@ -76,30 +107,28 @@ static inline char *fmt_u64w(char *p, uint64_t v, unsigned width, char fill)
                                        1000000000000u, 10000000000000u, 100000000000000u,
                                        1000000000000000u, 10000000000000000u, 100000000000000000u,
                                        1000000000000000000u, 10000000000000000000u};
-    unsigned n = 1, i;
+    unsigned n = fmt__bits(v) * 1233u >> 12, i; /* log10 from log2: n or n - 1 digits */
     uint32_t w;
     char *e;
-    while (n < 20 && v >= pow10[n]) n++;
+    n += n < 20 && v >= pow10[n];
+    n += n == 0;
     for (i = n; i < width; i++) *p++ = fill;
     e = p + n;
     while (v > UINT32_MAX) { /* 64-bit divisions only while they are needed */
         unsigned r = (unsigned)(v % 100);
         v /= 100;
         e -= 2;
-        e[0] = fmt__pairs[2 * r];
-        e[1] = fmt__pairs[2 * r + 1];
+        memcpy(e, fmt__pairs + 2 * r, 2);
     }
     w = (uint32_t)v;
     while (w >= 100) {
         unsigned r = w % 100;
         w /= 100;
         e -= 2;
-        e[0] = fmt__pairs[2 * r];
-        e[1] = fmt__pairs[2 * r + 1];
+        memcpy(e, fmt__pairs + 2 * r, 2);
     }
     if (w >= 10) {
-        e[-2] = fmt__pairs[2 * w];
-        e[-1] = fmt__pairs[2 * w + 1];
+        memcpy(e - 2, fmt__pairs + 2 * w, 2);
     } else {
         e[-1] = (char)('0' + w);
     }
@@ -111,19 +140,13 @@ static inline char *fmt_u64(char *p, uint64_t v) /* at most 20 bytes */
 }
 static inline char *fmt_hex(char *p, uint64_t v) /* lowercase, at most 16 bytes */
 {
-    unsigned n = 1;
-    uint64_t t = v >> 4;
+    unsigned n = (fmt__bits(v) + 3) / 4;
     char *e;
-    while (t != 0) {
-        n++;
-        t >>= 4;
-    }
+    n += n == 0;
     e = p + n;
     while (v >= 16) { /* two digits per step */
-        unsigned b = (unsigned)(v & 0xFFu);
         e -= 2;
-        e[0] = "0123456789abcdef"[b >> 4];
-        e[1] = "0123456789abcdef"[b & 15u];
+        memcpy(e, fmt__hexpairs + 2 * (v & 0xFFu), 2);
         v >>= 8;
     }
     if (e > p) e[-1] = "0123456789abcdef"[v];
@@ -134,6 +157,14 @@ static inline char *fmt_i64(char *p, int64_t v) /* at most 20 bytes */
     if (v >= 0) return fmt_u64(p, (uint64_t)v);
     *p++ = '-';
     return fmt_u64(p, (uint64_t)0 - (uint64_t)v);
+}
+/* printf("%*lld", width, v) */
+static inline char *fmt_i64w(char *p, int64_t v, unsigned width)
+{
+    char tmp[24];
+    size_t n = (size_t)(fmt_i64(tmp, v) - tmp), k;
+    for (k = n; k < width; k++) *p++ = ' ';
+    return fmt_mem(p, tmp, n);
 }
 
 #endif

@@ -204,6 +204,7 @@ static int uft_sym_line(void *ctx, const char *line, size_t len)
         free(sym->name);
         sym->name = strdup(buf);
     }
+    sym->name_len = strlen(sym->name);
     if (m->nsyms > 1 && sym[-1].size == 0) sym[-1].size = sym->addr - sym[-1].addr;
     return 0;
 }
@@ -483,8 +484,8 @@ static int uft_task_line(void *ctx, const char *line, size_t len)
 
 /* The session of t at time; when it is one of t's own references, [*from,
    *to) is the time window in which it holds, else the window is empty. */
-static const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
-                                               uint64_t *to)
+const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
+                                        uint64_t *to)
 {
     size_t i;
     int32_t parent;
@@ -535,25 +536,13 @@ static const uft_sym *uft_session_find(const uft_dir *d, const uft_session *s, u
     return NULL;
 }
 
-const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr)
+const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
 {
-    return uft_find_sym_map(d, t, time, addr, NULL);
-}
-
-const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
-{
-    uft_sym_hit *c = &d->last;
+    uft_sym_hit *c = uft_sym_hit_slot(d, addr);
     const uft_session *s;
     const uft_map *m = NULL;
     const uft_sym *sym = NULL;
     uint64_t from, to;
-    /* Consecutive records mostly hit the symbol of the one before: the
-       answer holds while the task's session reference and the symbol's
-       address range hold (map symbols only: dlopen ones depend on time). */
-    if (c->sym != NULL && c->task == t && time >= c->from && time < c->to && addr >= c->lo && addr - c->lo < c->size) {
-        if (map) *map = c->map;
-        return c->sym;
-    }
     s = uft_task_session_win(d, t, time, &from, &to);
     if (s != NULL) sym = uft_session_find(d, s, time, addr, &m);
     if (sym != NULL && m != NULL && from < to) {

@@ -15,6 +15,7 @@ typedef struct uft_sym {
     uint64_t addr, size; /* relative to the module base */
     char     type;
     char    *name;       /* as uftrace shows it (demangled) */
+    size_t   name_len;
 } uft_sym;
 
 typedef struct uft_module {
@@ -73,7 +74,7 @@ typedef struct uft_spec {
     char                 type_name[TDEC_UFTRACE_MAX_ARGS][32]; /* enum / struct names */
 } uft_spec;
 
-/* The last symbol lookup, reused while it is still the answer. */
+/* A symbol lookup, reused while it is still the answer. */
 typedef struct uft_sym_hit {
     const uft_task *task;
     uint64_t        from, to; /* its session reference's time window */
@@ -81,6 +82,8 @@ typedef struct uft_sym_hit {
     const uft_sym  *sym;
     const uft_map  *map;
 } uft_sym_hit;
+
+#define UFT_SYM_HITS 16
 
 typedef struct uft_dir {
     char                    *path;
@@ -104,7 +107,7 @@ typedef struct uft_dir {
     size_t                   nevents;
     struct uft_spec_cache   *cache;     /* resolved specs by (session, function)  */
     size_t                   ncache;
-    uft_sym_hit              last;      /* see uft_find_sym_map              */
+    uft_sym_hit              hits[UFT_SYM_HITS]; /* recent lookups by address: see uft_find_sym_map */
 } uft_dir;
 
 typedef struct uft_event_def {
@@ -121,13 +124,46 @@ const uft_task *uft_find_task(const uft_dir *d, int32_t tid);
 
 /* The session of task at time (inheriting from parent or leader). */
 const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_t time);
+/* The same, with the time window [*from, *to) of the task's own session
+   reference the answer came from (empty when it came from a parent). */
+const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
+                                        uint64_t *to);
 
 /* The symbol at addr for task at time, or NULL. */
-const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);
+static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);
 
 /* As uft_find_sym; *map (may be NULL) is set to the session map holding
    addr, or NULL when addr is in none (a dlopen()ed library, or unknown). */
-const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map);
+static inline const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr,
+                                             const uft_map **map);
+
+/* The lookup behind uft_find_sym_map, which fills d->hits. */
+const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map);
+
+static inline uft_sym_hit *uft_sym_hit_slot(uft_dir *d, uint64_t addr)
+{
+    return &d->hits[(addr ^ addr >> 4 ^ addr >> 8) % UFT_SYM_HITS];
+}
+
+static inline const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr,
+                                             const uft_map **map)
+{
+    const uft_sym_hit *c = uft_sym_hit_slot(d, addr);
+    /* Records mostly hit a symbol looked up a moment before (entry and
+       exit records carry the function's own address): the answer holds
+       while the task's session reference and the symbol's address range
+       hold (map symbols only: dlopen ones depend on time). */
+    if (c->sym != NULL && c->task == t && time >= c->from && time < c->to && addr >= c->lo && addr - c->lo < c->size) {
+        if (map) *map = c->map;
+        return c->sym;
+    }
+    return uft_find_sym_slow(d, t, time, addr, map);
+}
+
+static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr)
+{
+    return uft_find_sym_map(d, t, time, addr, NULL);
+}
 
 /* Value val of enum `name` as uftrace 0.13 shows it, into buf: the
    definitions of module m (.dbg E: lines; m may be NULL) first, then info
