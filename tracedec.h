@@ -70,6 +70,10 @@ typedef struct tdec_gap {
     uint32_t reason; /* format-specific reason code, see tdec_FMT_reason_str() */
 } tdec_gap;
 
+/* Internal result of a decoder's step function, beside the tdec_status
+   values: the phase changed without an item, so step again. */
+#define TDEC__AGAIN 100
+
 /* Largest fixed-size record part any format carries across chunks. */
 #define TDEC_CARRY_CAP 64
 
@@ -630,7 +634,6 @@ enum tdec_xray__phase {
 };
 
 /* Internal results of the step functions, beside tdec_status values. */
-#define TDEC_XRAY__AGAIN    100 /* phase changed without an item: loop   */
 #define TDEC_XRAY__BAD_SIZE 101 /* event record with a negative size     */
 
 /* FDR metadata kinds (byte 0 >> 1). */
@@ -969,7 +972,7 @@ static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
             d->phase = TDEC_XRAY__P_SCAN;
             d->gap_reason = TDEC_XRAY_R_JUNK;
             d->gap_len = 0;
-            return TDEC_XRAY__AGAIN;
+            return TDEC__AGAIN;
         }
         p = tdec__stream_peek(&d->st, TDEC_XRAY__META_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
@@ -984,7 +987,7 @@ static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
     need = (p[0] & 1u) ? TDEC_XRAY__META_SIZE : TDEC_XRAY__FUNC_SIZE;
     if (need == TDEC_XRAY__META_SIZE && (p[0] >> 1) == TDEC_XRAY__M_EXTENTS && d->hdr.version >= 2) {
         d->in_buffer = 0; /* extents inside a buffer: the next buffer starts */
-        return TDEC_XRAY__AGAIN;
+        return TDEC__AGAIN;
     }
     if (d->buf_left < need) return tdec_xray__overrun(d, out, TDEC_XRAY_R_OVERRUN);
     p = tdec__stream_peek(&d->st, need);
@@ -1082,7 +1085,7 @@ static int tdec_xray__step_scan(tdec_xray_decoder *d, tdec_xray_item *out)
     }
     d->phase = TDEC_XRAY__P_RECORDS;
     d->in_buffer = 0;
-    if (d->gap_len == 0) return TDEC_XRAY__AGAIN;
+    if (d->gap_len == 0) return TDEC__AGAIN;
     out->kind = TDEC_ITEM_GAP;
     out->offset = d->st.pos - d->gap_len;
     out->u.gap.len = d->gap_len;
@@ -1122,12 +1125,12 @@ static int tdec_xray__step(tdec_xray_decoder *d, tdec_xray_item *out)
         }
         if (d->pay.left > 0) return TDEC_NEED_INPUT;
         d->phase = TDEC_XRAY__P_RECORDS;
-        return TDEC_XRAY__AGAIN;
+        return TDEC__AGAIN;
     case TDEC_XRAY__P_SKIP:
         d->buf_left -= tdec__stream_skip(&d->st, d->buf_left);
         if (d->buf_left > 0) return TDEC_NEED_INPUT;
         d->phase = TDEC_XRAY__P_RECORDS;
-        return TDEC_XRAY__AGAIN;
+        return TDEC__AGAIN;
     case TDEC_XRAY__P_SCAN:
         return tdec_xray__step_scan(d, out);
     default:
@@ -1153,7 +1156,7 @@ static int tdec_xray__next_slow(tdec_xray_decoder *d, tdec_xray_item *out)
        input twice, so this loop always ends. */
     do {
         st = tdec_xray__step(d, out);
-    } while (st == TDEC_XRAY__AGAIN);
+    } while (st == TDEC__AGAIN);
     return st;
 }
 
@@ -1227,7 +1230,6 @@ TDEC_XRAY_DEF const char *tdec_xray_reason_str(uint32_t reason)
 #undef TDEC_XRAY__BASIC_SIZE
 #undef TDEC_XRAY__EXTENTS_TAG
 #undef TDEC_XRAY__MAX_EVENT
-#undef TDEC_XRAY__AGAIN
 #undef TDEC_XRAY__BAD_SIZE
 
 #endif /* TDEC_XRAY_IMPL_INCLUDED */
@@ -1866,7 +1868,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #define TDEC_UFTRACE__REC_SIZE 16u
 #define TDEC_UFTRACE__MAGIC    5u
-#define TDEC_UFTRACE__AGAIN    100 /* step result: phase changed, no item */
 
 TDEC_STATIC_ASSERT(uftrace_carry, TDEC_UFTRACE__REC_SIZE + 2u <= TDEC_CARRY_CAP);
 
@@ -2084,7 +2085,7 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
         d->skip = (8u - d->blk % 8u) % 8u;
         d->after_pay = TDEC_UFTRACE__P_BLOCK_END;
         d->phase = TDEC_UFTRACE__P_PAD;
-        return TDEC_UFTRACE__AGAIN;
+        return TDEC__AGAIN;
     }
     a = &d->spec.args[d->arg_next];
     switch (a->kind) {
@@ -2143,7 +2144,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uft
             return TDEC_E_SEQUENCE;
         case TDEC_UFTRACE__P_ARG:
             st = tdec_uftrace__step_arg(d, out);
-            if (st == TDEC_UFTRACE__AGAIN) continue;
+            if (st == TDEC__AGAIN) continue;
             return (tdec_status)st;
         case TDEC_UFTRACE__P_PAYLOAD:
             if (tdec__payload_next(&d->st, &d->pay, d->cfg.max_fragment, &out->u.frag, &out->offset)) {
@@ -3052,7 +3053,6 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d
 
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC
-#undef TDEC_UFTRACE__AGAIN
 
 #endif /* TDEC_UFTRACE_IMPL_INCLUDED */
 #endif /* TDEC_UFTRACE_IMPLEMENTATION */

@@ -131,6 +131,10 @@ typedef struct tdec_gap {
     uint32_t reason; /* format-specific reason code, see tdec_FMT_reason_str() */
 } tdec_gap;
 
+/* Internal result of a decoder's step function, beside the tdec_status
+   values: the phase changed without an item, so step again. */
+#define TDEC__AGAIN 100
+
 /* Largest fixed-size record part any format carries across chunks. */
 #define TDEC_CARRY_CAP 64
 
@@ -902,7 +906,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #define TDEC_UFTRACE__REC_SIZE 16u
 #define TDEC_UFTRACE__MAGIC    5u
-#define TDEC_UFTRACE__AGAIN    100 /* step result: phase changed, no item */
 
 TDEC_STATIC_ASSERT(uftrace_carry, TDEC_UFTRACE__REC_SIZE + 2u <= TDEC_CARRY_CAP);
 
@@ -1120,7 +1123,7 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
         d->skip = (8u - d->blk % 8u) % 8u;
         d->after_pay = TDEC_UFTRACE__P_BLOCK_END;
         d->phase = TDEC_UFTRACE__P_PAD;
-        return TDEC_UFTRACE__AGAIN;
+        return TDEC__AGAIN;
     }
     a = &d->spec.args[d->arg_next];
     switch (a->kind) {
@@ -1179,7 +1182,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uft
             return TDEC_E_SEQUENCE;
         case TDEC_UFTRACE__P_ARG:
             st = tdec_uftrace__step_arg(d, out);
-            if (st == TDEC_UFTRACE__AGAIN) continue;
+            if (st == TDEC__AGAIN) continue;
             return (tdec_status)st;
         case TDEC_UFTRACE__P_PAYLOAD:
             if (tdec__payload_next(&d->st, &d->pay, d->cfg.max_fragment, &out->u.frag, &out->offset)) {
@@ -2088,7 +2091,6 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d
 
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC
-#undef TDEC_UFTRACE__AGAIN
 
 #endif /* TDEC_UFTRACE_IMPL_INCLUDED */
 #endif /* TDEC_UFTRACE_IMPLEMENTATION */

@@ -148,6 +148,10 @@ typedef struct tdec_gap {
     uint32_t reason; /* format-specific reason code, see tdec_FMT_reason_str() */
 } tdec_gap;
 
+/* Internal result of a decoder's step function, beside the tdec_status
+   values: the phase changed without an item, so step again. */
+#define TDEC__AGAIN 100
+
 /* Largest fixed-size record part any format carries across chunks. */
 #define TDEC_CARRY_CAP 64
 
@@ -611,7 +615,6 @@ enum tdec_xray__phase {
 };
 
 /* Internal results of the step functions, beside tdec_status values. */
-#define TDEC_XRAY__AGAIN    100 /* phase changed without an item: loop   */
 #define TDEC_XRAY__BAD_SIZE 101 /* event record with a negative size     */
 
 /* FDR metadata kinds (byte 0 >> 1). */
@@ -950,7 +953,7 @@ static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
             d->phase = TDEC_XRAY__P_SCAN;
             d->gap_reason = TDEC_XRAY_R_JUNK;
             d->gap_len = 0;
-            return TDEC_XRAY__AGAIN;
+            return TDEC__AGAIN;
         }
         p = tdec__stream_peek(&d->st, TDEC_XRAY__META_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
@@ -965,7 +968,7 @@ static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
     need = (p[0] & 1u) ? TDEC_XRAY__META_SIZE : TDEC_XRAY__FUNC_SIZE;
     if (need == TDEC_XRAY__META_SIZE && (p[0] >> 1) == TDEC_XRAY__M_EXTENTS && d->hdr.version >= 2) {
         d->in_buffer = 0; /* extents inside a buffer: the next buffer starts */
-        return TDEC_XRAY__AGAIN;
+        return TDEC__AGAIN;
     }
     if (d->buf_left < need) return tdec_xray__overrun(d, out, TDEC_XRAY_R_OVERRUN);
     p = tdec__stream_peek(&d->st, need);
@@ -1063,7 +1066,7 @@ static int tdec_xray__step_scan(tdec_xray_decoder *d, tdec_xray_item *out)
     }
     d->phase = TDEC_XRAY__P_RECORDS;
     d->in_buffer = 0;
-    if (d->gap_len == 0) return TDEC_XRAY__AGAIN;
+    if (d->gap_len == 0) return TDEC__AGAIN;
     out->kind = TDEC_ITEM_GAP;
     out->offset = d->st.pos - d->gap_len;
     out->u.gap.len = d->gap_len;
@@ -1103,12 +1106,12 @@ static int tdec_xray__step(tdec_xray_decoder *d, tdec_xray_item *out)
         }
         if (d->pay.left > 0) return TDEC_NEED_INPUT;
         d->phase = TDEC_XRAY__P_RECORDS;
-        return TDEC_XRAY__AGAIN;
+        return TDEC__AGAIN;
     case TDEC_XRAY__P_SKIP:
         d->buf_left -= tdec__stream_skip(&d->st, d->buf_left);
         if (d->buf_left > 0) return TDEC_NEED_INPUT;
         d->phase = TDEC_XRAY__P_RECORDS;
-        return TDEC_XRAY__AGAIN;
+        return TDEC__AGAIN;
     case TDEC_XRAY__P_SCAN:
         return tdec_xray__step_scan(d, out);
     default:
@@ -1134,7 +1137,7 @@ static int tdec_xray__next_slow(tdec_xray_decoder *d, tdec_xray_item *out)
        input twice, so this loop always ends. */
     do {
         st = tdec_xray__step(d, out);
-    } while (st == TDEC_XRAY__AGAIN);
+    } while (st == TDEC__AGAIN);
     return st;
 }
 
@@ -1208,7 +1211,6 @@ TDEC_XRAY_DEF const char *tdec_xray_reason_str(uint32_t reason)
 #undef TDEC_XRAY__BASIC_SIZE
 #undef TDEC_XRAY__EXTENTS_TAG
 #undef TDEC_XRAY__MAX_EVENT
-#undef TDEC_XRAY__AGAIN
 #undef TDEC_XRAY__BAD_SIZE
 
 #endif /* TDEC_XRAY_IMPL_INCLUDED */

@@ -54,4 +54,19 @@ if cmp -s "$T/args.json" "$D/args/ref/tracedec.dump.json"; then
 else
     echo "FAIL uftrace dump --json args != ref/tracedec.dump.json (diff $T/args.json $D/args/ref/tracedec.dump.json)"
 fi
+# Twelve perf files: uftrace 0.13 opens them in glob order (0, 1, 10, 11,
+# 2, ...) and dump labels each by its index. The directory is the forkexec
+# recording with copies of its perf files (perf-cpu5.dat empty); the
+# references were made by uftrace 0.13 on exactly that directory.
+M=$T/twelve-cpus
+cp -r "$D/forkexec/uftrace.data" "$M" && chmod -R u+w "$M"
+for i in 2 3 4 5 6 7 8 9 10 11; do cp "$M/perf-cpu$((i % 2)).dat" "$M/perf-cpu$i.dat"; done
+: > "$M/perf-cpu5.dat"
+for cmd in dump replay; do
+    if build/tracedec $cmd "$M" 2>&1 | cmp -s - "$D/forkexec/ref/$cmd-12cpus.txt"; then
+        echo "PASS uftrace $cmd with 12 perf files (glob order) == uftrace $cmd"
+    else
+        echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
+    fi
+done
 exit 0

@@ -299,16 +299,8 @@ int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err)
     char msg[512], path[4096];
     struct stat sb;
     size_t i;
-    int cpu;
 
-    if (uft_dir_open(&dir, opt->path, msg, sizeof msg) < 0) {
-        cli_diag(err, "error", -1, msg, NULL);
-        return 1;
-    }
-    snprintf(path, sizeof path, "%s/kernel-cpu0.dat", opt->path);
-    if (stat(path, &sb) == 0 || (dir.hdr.feat_mask & TDEC_UFTRACE_FEAT_KERNEL))
-        cli_diag(err, "warning", -1, "kernel trace data (kernel-cpuN.dat) is not supported",
-                 "it is skipped; user-space records are decoded");
+    if (uft_open_dir(&dir, opt->path, err)) return 1;
     memset(&p, 0, sizeof p);
     p.dir = &dir;
     p.out = out;
@@ -321,12 +313,14 @@ int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err)
         out_str(out, msg);
         if (uft_dump_task(&p, &rec)) return 1;
     }
-    for (cpu = 0;; cpu++) {
-        snprintf(path, sizeof path, "%s/perf-cpu%d.dat", opt->path, cpu);
-        if (stat(path, &sb) != 0) break;
-        if (sb.st_size == 0) continue;
-        if (cpu == 0) out_char(out, '\n');
-        snprintf(msg, sizeof msg, "reading perf-cpu%d.dat\n", cpu);
+    /* uftrace 0.13 opens perf-cpu*.dat in glob order and labels each by
+       its index in that list (perf-cpu10.dat is "perf-cpu2.dat" when there
+       are 11 or more); empty files are skipped */
+    for (i = 0; i < dir.nperf_files; i++) {
+        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
+        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
+        if (i == 0) out_char(out, '\n');
+        snprintf(msg, sizeof msg, "reading perf-cpu%zu.dat\n", i);
         out_str(out, msg);
         if (uft_dump_perf(&p, path)) return 1;
     }

@@ -435,19 +435,11 @@ int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err)
     static uft_dir dir;
     static uj_printer p;
     static uft_rec rec;
-    char msg[512], path[4096], file[64];
+    char path[4096], file[64];
     struct stat sb;
     size_t i;
-    int cpu;
 
-    if (uft_dir_open(&dir, opt->path, msg, sizeof msg) < 0) {
-        cli_diag(err, "error", -1, msg, NULL);
-        return 1;
-    }
-    snprintf(path, sizeof path, "%s/kernel-cpu0.dat", opt->path);
-    if (stat(path, &sb) == 0 || (dir.hdr.feat_mask & TDEC_UFTRACE_FEAT_KERNEL))
-        cli_diag(err, "warning", -1, "kernel trace data (kernel-cpuN.dat) is not supported",
-                 "it is skipped; user-space records are decoded");
+    if (uft_open_dir(&dir, opt->path, err)) return 1;
     memset(&p, 0, sizeof p);
     p.dir = &dir;
     p.out = out;
@@ -461,11 +453,10 @@ int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err)
         if (uj_task(&p, &rec)) return 1;
     }
     p.task = NULL;
-    for (cpu = 0;; cpu++) {
-        snprintf(path, sizeof path, "%s/perf-cpu%d.dat", opt->path, cpu);
-        if (stat(path, &sb) != 0) break;
-        if (sb.st_size == 0) continue;
-        snprintf(file, sizeof file, "perf-cpu%d.dat", cpu);
+    for (i = 0; i < dir.nperf_files; i++) {
+        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
+        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
+        snprintf(file, sizeof file, "%s", dir.perf_files[i]);
         if (uj_perf(&p, path)) return 1;
     }
     out_flush(out);

@@ -1098,48 +1098,20 @@ static void rp_show_remaining(rp *e)
 
 /* ---- setup -------------------------------------------------------------------------- */
 
-static int rp_name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* perf-cpu*.dat in name order, as uftrace's glob() lists them. */
+/* One reader per perf-cpu*.dat, in the directory's (glob) order. */
 static int rp_open_perf(rp *e)
 {
-    DIR *dp = opendir(e->dir->path);
-    struct dirent *de;
-    char **names = NULL, path[4096];
-    size_t n = 0, cap = 0, i, len;
-    if (dp == NULL) return 0;
-    while ((de = readdir(dp)) != NULL) {
-        len = strlen(de->d_name);
-        if (len < 12 || strncmp(de->d_name, "perf-cpu", 8) != 0 || strcmp(de->d_name + len - 4, ".dat") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap * 2 + 8;
-            names = (char **)realloc(names, cap * sizeof *names);
-            if (names == NULL) {
-                fputs("tracedec: out of memory\n", stderr);
-                exit(2);
-            }
-        }
-        names[n] = (char *)rp_alloc(len + 1);
-        memcpy(names[n], de->d_name, len + 1);
-        n++;
-    }
-    closedir(dp);
-    if (n > 1) qsort(names, n, sizeof *names, rp_name_cmp);
+    char path[4096];
+    size_t i, n = e->dir->nperf_files;
     e->perf = (rp_perf *)rp_alloc(n * sizeof *e->perf);
     for (i = 0; i < n; i++) {
-        snprintf(path, sizeof path, "%s/%s", e->dir->path, names[i]);
+        snprintf(path, sizeof path, "%s/%s", e->dir->path, e->dir->perf_files[i]);
         if (uft_perf_open(&e->perf[i].rd, e->dir, path) < 0) {
             uft_fail(e->out, e->err, path, 0, e->perf[i].rd.err.what, e->perf[i].rd.err.detail);
             return -1;
         }
         e->nperf = i + 1;
     }
-    for (i = 0; i < n; i++) free(names[i]);
-    free(names);
     return 0;
 }
 
@@ -1147,24 +1119,15 @@ int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err)
 {
     static uft_dir dir;
     static rp e;
-    char msg[512], path[4096];
-    struct stat sb;
     rp_task *t;
     uint64_t prev_time = 0;
     size_t i;
 
-    if (uft_dir_open(&dir, opt->path, msg, sizeof msg) < 0) {
-        cli_diag(err, "error", -1, msg, NULL);
-        return 1;
-    }
+    if (uft_open_dir(&dir, opt->path, err)) return 1;
     if (dir.ntids == 0) {
         cli_diag(err, "error", -1, opt->path, "no task in info (taskinfo:tids)");
         return 1;
     }
-    snprintf(path, sizeof path, "%s/kernel-cpu0.dat", opt->path);
-    if (stat(path, &sb) == 0 || (dir.hdr.feat_mask & TDEC_UFTRACE_FEAT_KERNEL))
-        cli_diag(err, "warning", -1, "kernel trace data (kernel-cpuN.dat) is not supported",
-                 "it is skipped; user-space records are replayed");
     memset(&e, 0, sizeof e);
     e.dir = &dir;
     e.out = out;

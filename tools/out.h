@@ -86,15 +86,7 @@ static inline unsigned fmt__bits(uint64_t v)
         n++;
         v >>= 1;
     }
-    return n;/* printf("%*lld", width, v) */
-static inline char *fmt_i64w(char *p, int64_t v, unsigned width)
-{
-    char tmp[24];
-    size_t n = (size_t)(fmt_i64(tmp, v) - tmp), k;
-    for (k = n; k < width; k++) *p++ = ' ';
-    return fmt_mem(p, tmp, n);
-}
-
+    return n;
 #endif
 }
 

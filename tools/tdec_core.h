@@ -59,6 +59,10 @@ typedef struct tdec_gap {
     uint32_t reason; /* format-specific reason code, see tdec_FMT_reason_str() */
 } tdec_gap;
 
+/* Internal result of a decoder's step function, beside the tdec_status
+   values: the phase changed without an item, so step again. */
+#define TDEC__AGAIN 100
+
 /* Largest fixed-size record part any format carries across chunks. */
 #define TDEC_CARRY_CAP 64
 

@@ -4,6 +4,7 @@
 #include "uft_dir.h"
 #include "demangle.h"
 
+#include <dirent.h>
 #include <fnmatch.h>
 #include <regex.h>
 #include <stdio.h>
@@ -920,6 +921,29 @@ const char *uft_event_name(const uft_dir *d, uint64_t id, char *buf, size_t len)
 
 /* ---- open ------------------------------------------------------------------------------ */
 
+static int uft_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perf-cpu*.dat in name order, as uftrace's glob() lists them. */
+static void uft_list_perf(uft_dir *d)
+{
+    DIR *dp = opendir(d->path);
+    struct dirent *de;
+    size_t len;
+    if (dp == NULL) return;
+    while ((de = readdir(dp)) != NULL) {
+        len = strlen(de->d_name);
+        if (len < 12 || strncmp(de->d_name, "perf-cpu", 8) != 0 || strcmp(de->d_name + len - 4, ".dat") != 0)
+            continue;
+        d->perf_files = (char **)xrealloc(d->perf_files, (d->nperf_files + 1) * sizeof *d->perf_files);
+        d->perf_files[d->nperf_files++] = xstrndup(de->d_name, len);
+    }
+    closedir(dp);
+    if (d->nperf_files > 1) qsort(d->perf_files, d->nperf_files, sizeof *d->perf_files, uft_name_cmp);
+}
+
 int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
 {
     char file[4096];
@@ -942,5 +966,6 @@ int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
         uft_each_line(text, n, uft_event_line, d);
         free(text);
     }
+    uft_list_perf(d);
     return 0;
 }

@@ -108,6 +108,8 @@ typedef struct uft_dir {
     struct uft_spec_cache   *cache;     /* resolved specs by (session, function)  */
     size_t                   ncache;
     uft_sym_hit              hits[UFT_SYM_HITS]; /* recent lookups by address: see uft_find_sym_map */
+    char                   **perf_files; /* perf-cpu*.dat names, in glob order */
+    size_t                   nperf_files;
 } uft_dir;
 
 typedef struct uft_event_def {

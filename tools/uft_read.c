@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint8_t *uft_chunk_alloc(void)
@@ -344,4 +345,19 @@ const char *uft_val_type_name(const uft_rec *rec, const uft_val *v, char *buf, s
     memcpy(buf, rec->bytes + v->name_off, n);
     buf[n] = '\0';
     return buf;
+}
+
+int uft_open_dir(uft_dir *dir, const char *path, out_buf *err)
+{
+    char msg[512], file[4096];
+    struct stat sb;
+    if (uft_dir_open(dir, path, msg, sizeof msg) < 0) {
+        cli_diag(err, "error", -1, msg, NULL);
+        return 1;
+    }
+    snprintf(file, sizeof file, "%s/kernel-cpu0.dat", path);
+    if (stat(file, &sb) == 0 || (dir->hdr.feat_mask & TDEC_UFTRACE_FEAT_KERNEL))
+        cli_diag(err, "warning", -1, "kernel trace data (kernel-cpuN.dat) is not supported",
+                 "it is skipped; user-space records are read");
+    return 0;
 }

@@ -102,4 +102,8 @@ const char *uft_val_type_name(const uft_rec *rec, const uft_val *v, char *buf, s
    out (everything decoded before is printed). Returns 1. */
 int uft_fail(out_buf *out, out_buf *err, const char *file, uint64_t off, const char *what, const char *detail);
 
+/* Opens the directory for a front end: errors and the "kernel data is not
+   supported" warning go to err. Returns 0, or 1 (the exit status) on error. */
+int uft_open_dir(uft_dir *dir, const char *path, out_buf *err);
+
 #endif
