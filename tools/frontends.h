@@ -10,11 +10,12 @@
 
 #define CLI_CHUNK (64u * 1024u) /* the CLI reads its input this much at a time */
 
-enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY };
+enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP };
 
 typedef struct cli_opts {
     int         command; /* CLI_DUMP, CLI_INFO or CLI_REPLAY                 */
     int         json;    /* dump: JSON lines instead of the reference text    */
+    int         hex;     /* ovni dump: payload bytes instead of descriptions  */
     int         strict;  /* tolerated anomalies become errors                */
     const char *path;
 } cli_opts;
@@ -44,5 +45,9 @@ int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err);
 int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err);
 /* `tracedec replay DIR`: fe_uftrace_replay.c */
 int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err);
+
+/* ovni: fe_ovni.c (a trace directory, any layout) */
+int fe_ovni_detect_dir(const char *path);
+int fe_ovni_run(const cli_opts *opt, out_buf *out, out_buf *err);
 
 #endif

@@ -2,9 +2,10 @@
    that format's front end, which reads it in CLI_CHUNK pieces through the
    library's public API (never the whole file at once).
 
-     tracedec dump [--json] [--strict] FILE|DIR
-     tracedec info [--strict] FILE
+     tracedec dump [--json] [--hex] [--strict] FILE|DIR
+     tracedec info [--strict] FILE|DIR
      tracedec replay DIR          (uftrace data: as `uftrace replay`)
+     tracedec top DIR             (ovni trace: as `ovnitop`)
 
    Exit status: 0 ok, 1 decoding error (stderr: message with byte offset;
    everything decoded before it was printed), 2 usage or unreadable file. */
@@ -61,14 +62,20 @@ void cli_diag(out_buf *err, const char *level, int64_t offset, const char *msg, 
 
 static int usage(void)
 {
-    out_str(&cli_err, "usage: tracedec dump [--json] [--strict] FILE|DIR\n"
-                      "       tracedec info [--strict] FILE\n"
+    out_str(&cli_err, "usage: tracedec dump [--json] [--hex] [--strict] FILE|DIR\n"
+                      "       tracedec info [--strict] FILE|DIR\n"
                       "       tracedec replay DIR\n"
-                      "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories.\n"
-                      "  dump           records as text (FDR: exactly llvm-xray fdr-dump's)\n"
-                      "  dump --json    one JSON object per record (docs/xray.md, docs/uftrace.md)\n"
-                      "  info           header fields and record counts\n"
+                      "       tracedec top DIR\n"
+                      "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
+                      "ovni trace directories (every layout).\n"
+                      "  dump           records as text (FDR: exactly llvm-xray fdr-dump's; uftrace:\n"
+                      "                 uftrace dump's; ovni: ovnidump's)\n"
+                      "  dump --hex     ovni: payload bytes instead of descriptions, as ovnidump -x\n"
+                      "  dump --json    one JSON object per record (docs/xray.md, docs/uftrace.md,\n"
+                      "                 docs/ovni.md)\n"
+                      "  info           header fields and record counts (ovni: per stream)\n"
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
+                      "  top            ovni: events per MCV, as ovnitop\n"
                       "  --strict       tolerated anomalies (gaps, unknown records) are errors\n");
     out_flush(&cli_err);
     return 2;
@@ -90,9 +97,11 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "dump") == 0) opt.command = CLI_DUMP;
     else if (strcmp(argv[1], "info") == 0) opt.command = CLI_INFO;
     else if (strcmp(argv[1], "replay") == 0) opt.command = CLI_REPLAY;
+    else if (strcmp(argv[1], "top") == 0) opt.command = CLI_TOP;
     else return usage();
     for (i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 && opt.command == CLI_DUMP) opt.json = 1;
+        else if ((strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0) && opt.command == CLI_DUMP) opt.hex = 1;
         else if (strcmp(argv[i], "--strict") == 0) opt.strict = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0') return usage();
         else if (opt.path == NULL) opt.path = argv[i];
@@ -110,8 +119,8 @@ int main(int argc, char **argv)
     if (S_ISDIR(sb.st_mode)) {
         close(in.fd);
         if (fe_uftrace_detect_dir(opt.path)) {
-            if (opt.command == CLI_INFO) {
-                cli_diag(&cli_err, "error", -1, opt.path, "uftrace data: `info` is not supported yet");
+            if (opt.command == CLI_INFO || opt.command == CLI_TOP) {
+                cli_diag(&cli_err, "error", -1, opt.path, opt.command == CLI_TOP ? "top reads ovni trace directories only" : "uftrace data: `info` is not supported yet");
                 return 2;
             }
             rc = opt.command == CLI_REPLAY ? fe_uftrace_replay(&opt, &cli_out, &cli_err)
@@ -121,7 +130,19 @@ int main(int argc, char **argv)
             if (cli_out.failed) rc = rc ? rc : 1;
             return rc;
         }
-        cli_diag(&cli_err, "error", -1, opt.path, "directory of no known format (uftrace: needs an info file)");
+        if (fe_ovni_detect_dir(opt.path)) {
+            if (opt.command == CLI_REPLAY) {
+                cli_diag(&cli_err, "error", -1, opt.path, "replay reads uftrace data directories only");
+                return 2;
+            }
+            rc = fe_ovni_run(&opt, &cli_out, &cli_err);
+            out_flush(&cli_out);
+            out_flush(&cli_err);
+            if (cli_out.failed) rc = rc ? rc : 1;
+            return rc;
+        }
+        cli_diag(&cli_err, "error", -1, opt.path,
+                 "directory of no known format (uftrace: needs an info file; ovni: no stream found)");
         return 2;
     }
     /* The first chunk decides the format; the front end gets it back first. */
@@ -136,8 +157,10 @@ int main(int argc, char **argv)
         got += (size_t)k;
     }
     in.pending = got;
-    if (opt.command == CLI_REPLAY) {
-        cli_diag(&cli_err, "error", -1, opt.path, "replay reads uftrace data directories only");
+    if (opt.command == CLI_REPLAY || opt.command == CLI_TOP) {
+        cli_diag(&cli_err, "error", -1, opt.path,
+                 opt.command == CLI_TOP ? "top reads ovni trace directories only"
+                                        : "replay reads uftrace data directories only");
         close(in.fd);
         return 2;
     }
