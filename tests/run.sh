@@ -34,6 +34,7 @@ test|check)
     section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
     section "golden: uftrace" sh tests/golden_uftrace.sh
+    section "golden: ovni" sh tests/golden_ovni.sh
     section "live: xray" sh tests/live_xray.sh
     section "live: uftrace" sh tests/live_uftrace.sh
     ;;
