@@ -119,6 +119,10 @@ $X dump "$s11/ovni" > "$T/s11.got" 2> /dev/null
 same_modulo_ties "ovni dump s11 (2 looms, 12 streams, $ties tied clocks) == ovnidump modulo ties" "$T/s11.want" "$T/s11.got"
 $X dump --hex "$s11/ovni" > "$T/s11x.got" 2> /dev/null
 same_modulo_ties "ovni dump --hex s11 == ovnidump -x modulo ties" "$T/s11x.want" "$T/s11x.got"
+check "ovni dump --ovnidump-ties s11 == ovnidump (ties too)" "$s11/ovnidump.txt" "$s11/ovnidump.stderr.txt" \
+    $X dump --ovnidump-ties "$s11/ovni"
+check "ovni dump --hex --ovnidump-ties s11 == ovnidump -x (ties too)" "$s11/ovnidump-x.txt" \
+    "$s11/ovnidump-x.stderr.txt" $X dump --hex --ovnidump-ties "$s11/ovni"
 check "ovni top s11 == ovnitop" "$s11/ovnitop.txt" "$s11/ovnitop.stderr.txt" $X top "$s11/ovni"
 # Our tie rule itself: within a run of equal clocks, stream paths ascend.
 if awk '($1 "") == c && $3 < p { bad++ } { c = $1 ""; p = $3 } END { exit bad > 0 }' "$T/s11.got"; then

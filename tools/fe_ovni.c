@@ -432,11 +432,15 @@ static int load(ovni_run *r)
 
 /* ---- the merge ------------------------------------------------------------ */
 
+/* The merge order. Clocks compare as signed numbers, as in ovni. Equal
+   clocks: by stream index (= path order), or, with --ovnidump-ties, not at
+   all: this heap then makes exactly the moves of ovni 1.14's (the same
+   sift rules, the streams inserted in the same order, one pop and one push
+   per event), so ties come out in ovnidump's order. */
 static int heap_less(const ovni_run *r, size_t a, size_t b)
 {
-    /* ovni compares clocks as signed numbers. */
     int64_t ca = (int64_t)r->t.s[a].head.clock, cb = (int64_t)r->t.s[b].head.clock;
-    return ca < cb || (ca == cb && a < b);
+    return ca < cb || (ca == cb && !r->opt->ovnidump_ties && a < b);
 }
 
 static void heap_push(ovni_run *r, size_t idx)

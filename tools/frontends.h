@@ -16,6 +16,7 @@ typedef struct cli_opts {
     int         command; /* CLI_DUMP, CLI_INFO or CLI_REPLAY                 */
     int         json;    /* dump: JSON lines instead of the reference text    */
     int         hex;     /* ovni dump: payload bytes instead of descriptions  */
+    int         ovnidump_ties; /* ovni: equal clocks in ovnidump's heap order */
     int         strict;  /* tolerated anomalies become errors                */
     const char *path;
 } cli_opts;

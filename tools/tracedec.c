@@ -6,6 +6,7 @@
      tracedec info [--strict] FILE|DIR
      tracedec replay DIR          (uftrace data: as `uftrace replay`)
      tracedec top DIR             (ovni trace: as `ovnitop`)
+     --ovnidump-ties              (ovni: equal clocks in ovnidump's order)
 
    Exit status: 0 ok, 1 decoding error (stderr: message with byte offset;
    everything decoded before it was printed), 2 usage or unreadable file. */
@@ -76,6 +77,8 @@ static int usage(void)
                       "  info           header fields and record counts (ovni: per stream)\n"
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
                       "  top            ovni: events per MCV, as ovnitop\n"
+                      "  --ovnidump-ties  ovni: order equal clocks of different streams as\n"
+                      "                 ovnidump's heap does (default: by stream path)\n"
                       "  --strict       tolerated anomalies (gaps, unknown records) are errors\n");
     out_flush(&cli_err);
     return 2;
@@ -102,6 +105,7 @@ int main(int argc, char **argv)
     for (i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 && opt.command == CLI_DUMP) opt.json = 1;
         else if ((strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0) && opt.command == CLI_DUMP) opt.hex = 1;
+        else if (strcmp(argv[i], "--ovnidump-ties") == 0) opt.ovnidump_ties = 1;
         else if (strcmp(argv[i], "--strict") == 0) opt.strict = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0') return usage();
         else if (opt.path == NULL) opt.path = argv[i];
