@@ -2009,8 +2009,8 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
             st = TDEC_E_LIMIT;
             break;
         }
-        if (*t != '%') {
-            tdec_ovni__put(&o, *t++);
+        if (*t != '%') { /* a run of literal text, up to the room left */
+            while (*t != '\0' && *t != '%' && o.room > 0) tdec_ovni__put(&o, *t++);
             continue;
         }
         t++;

@@ -34,6 +34,7 @@
 
 typedef struct ovni_stream {
     char             *relpath;  /* printed path                               */
+    size_t            relpath_len;
     char             *obs_path; /* the binary stream file                     */
     char             *json_path; /* stream.json / thread.T.json / NULL         */
     char             *meta_path; /* v1/v2: proc.P/metadata.json, or NULL       */
@@ -57,6 +58,8 @@ typedef struct ovni_trace {
     const char  *root;
     ovni_stream *s;
     size_t       n, cap;
+    char        *orphan;   /* the first stream.obs without stream.json      */
+    size_t       norphans; /* how many (skipped, as ovni's tools skip them) */
     int          failed; /* discovery failed (out of memory, unreadable) */
 } ovni_trace;
 
@@ -68,6 +71,12 @@ typedef struct ovni_run {
     size_t          nheap;
     int64_t         last_clock; /* of the previous event printed (merge order) */
     uint64_t        unknown;    /* events printed as UNKNOWN (no definition)   */
+    /* Signatures by MCV, direct-mapped: the same few events repeat. */
+    struct {
+        uint32_t             key;   /* MCV + 1; 0: empty                        */
+        const tdec_ovni_sig *sig;
+        int                  fixed; /* the description has no fields: as is   */
+    } sig_cache[256];
     /* The first blob bytes of the event being printed: whole fragments
        (each at most OVNI_BLOB_PREFIX bytes) until OVNI_BLOB_PREFIX is reached. */
     uint8_t         blob[2 * OVNI_BLOB_PREFIX];
@@ -133,6 +142,7 @@ static int add_stream(ovni_trace *t, const char *relpath, char *obs, char *json,
     s->meta_path = meta;
     s->layout = layout;
     if (s->relpath == NULL || obs == NULL) return -1;
+    s->relpath_len = strlen(s->relpath);
     t->n++;
     return 0;
 }
@@ -150,7 +160,13 @@ static int walk_visit(const char *path, const struct stat *sb, int type, struct 
     dlen = (size_t)ftw->base > 0 ? (size_t)ftw->base - 1 : 0;
     dir = strndup(path, dlen);
     if (dir == NULL) return -1;
-    if (strcmp(name, "stream.json") == 0) {
+    if (strcmp(name, "stream.obs") == 0) {
+        json = join(dir, "stream.json");
+        if (json && stat(json, &mb) != 0) {
+            if (t->norphans++ == 0) t->orphan = strdup(path);
+        }
+        free(json);
+    } else if (strcmp(name, "stream.json") == 0) {
         /* v3: the directory is the stream. */
         rc = add_stream(t, relative(t->root, dir), join(dir, "stream.obs"), strdup(path), NULL, 3);
     } else if ((has_suffix(name, ".obs") && strcmp(name, "stream.obs") != 0) || is_bare_thread_name(name)) {
@@ -198,8 +214,9 @@ static int discover(ovni_trace *t, const char *root)
 int fe_ovni_detect_dir(const char *path)
 {
     ovni_trace t;
-    int found = discover(&t, path) == 0 && t.n > 0;
+    int found = discover(&t, path) == 0 && (t.n > 0 || t.norphans > 0);
     size_t i;
+    free(t.orphan);
     for (i = 0; i < t.n; i++) {
         free(t.s[i].relpath);
         free(t.s[i].obs_path);
@@ -260,9 +277,12 @@ static int load_json(ovni_run *r, const char *path, int want_min, int want_max, 
         goto done;
     }
     if (!(m->present & TDEC_OVNI_META_VERSION) || m->version < want_min || m->version > want_max) {
-        snprintf(msg, sizeof msg, "metadata version %s%lld (expected %d%s)",
-                 (m->present & TDEC_OVNI_META_VERSION) ? "" : "missing, ", (long long)m->version, want_min,
-                 want_max > want_min ? " or 2" : "");
+        if (m->present & TDEC_OVNI_META_VERSION)
+            snprintf(msg, sizeof msg, "metadata version %lld (expected %d%s)", (long long)m->version, want_min,
+                     want_max > want_min ? " or 2" : "");
+        else
+            snprintf(msg, sizeof msg, "metadata has no numeric \"version\" (expected %d%s)", want_min,
+                     want_max > want_min ? " or 2" : "");
         diag(r, "error", -1, path, msg);
         goto done;
     }
@@ -373,7 +393,8 @@ static int advance(ovni_run *r, ovni_stream *s, blob_sink sink)
         if (it.offset + it.u.ev.size > s->file_size) {
             s->active = 0;
             diag(r, "error", (int64_t)it.offset, s->obs_path,
-                 "stream ends with an incomplete event (input ends inside an event)");
+                 it.u.ev.jumbo ? "stream ends with an incomplete event (input ends inside a jumbo event's blob)"
+                               : "stream ends with an incomplete event (input ends inside an event)");
             return -1;
         }
         s->active = 1;
@@ -422,10 +443,11 @@ static int load(ovni_run *r)
         s->file_size = (uint64_t)sb.st_size;
         tdec_ovni_init(&s->dec, &cfg);
         if (advance(r, s, NULL) != 0) return -1;
-        if (!s->active) {
-            if (s->dec.st.pos == 8) /* the header alone: valid, as in ovni */
-                diag(r, "warning", -1, s->obs_path, "stream has zero events");
-        }
+        if (!s->active && s->dec.st.pos == 8) /* the header alone: valid, as in ovni */
+            diag(r, "warning", -1, s->obs_path, "stream has zero events");
+        if (s->dec.big_endian)
+            diag(r, "note", -1, s->obs_path,
+                 "stream written big-endian (ovni's tools reject it): decoded in that byte order");
     }
     return 0;
 }
@@ -511,27 +533,41 @@ static int collect_blob_prefix(ovni_run *r, ovni_stream *s)
     return 0;
 }
 
-/* The description of ev into buf; 0, or -1 when ovnidump prints UNKNOWN. */
-static int describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_event *ev, uint64_t offset, char *buf,
-                    size_t *len)
+/* The description of ev (in buf, or the signature's own text when it has
+   no fields), or NULL where ovnidump prints UNKNOWN. */
+static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_event *ev, uint64_t offset,
+                            char *buf, size_t *len)
 {
-    const tdec_ovni_sig *sig = tdec_ovni_sig_find(ev->mcv);
+    uint32_t key = ((uint32_t)ev->mcv[0] << 16 | (uint32_t)ev->mcv[1] << 8 | ev->mcv[2]) + 1u;
+    unsigned slot = (ev->mcv[1] * 31u + ev->mcv[2]) & 255u;
+    const tdec_ovni_sig *sig;
     tdec_status st;
     char msg[160];
+    if (r->sig_cache[slot].key != key) {
+        r->sig_cache[slot].key = key;
+        r->sig_cache[slot].sig = sig = tdec_ovni_sig_find(ev->mcv);
+        r->sig_cache[slot].fixed = sig && strchr(sig->description, '%') == NULL;
+    }
+    sig = r->sig_cache[slot].sig;
     if (sig == NULL) {
         r->unknown++;
-        return -1;
+        return NULL;
+    }
+    if (r->sig_cache[slot].fixed) { /* short: ovni's room rule cannot bite */
+        *len = strlen(sig->description);
+        return sig->description;
     }
     st = tdec_ovni_describe(sig, ev, r->blob, r->blob_len, buf, OVNI_DESC_CAP, len);
-    if (st == TDEC_OK) return 0;
+    if (st == TDEC_OK) return buf;
     if (st == TDEC_E_LIMIT) { /* too long for ovnidump's buffer too */
         r->unknown++;
-        return -1;
+        return NULL;
     }
+    r->unknown++;
     snprintf(msg, sizeof msg, "%.3s: %s for the signature %s (printed UNKNOWN)", (const char *)ev->mcv,
              st == TDEC_E_CORRUPT ? "payload too short" : tdec_status_str(st), sig->signature);
     diag(r, "warning", (int64_t)offset, s->obs_path, msg);
-    return -1;
+    return NULL;
 }
 
 /* "%10lld  MCV  path  " */
@@ -543,7 +579,7 @@ static void print_line_head(ovni_run *r, const ovni_stream *s, const tdec_ovni_e
     w = fmt_mem(w, (const char *)ev->mcv, 3);
     w = fmt_lit(w, "  ");
     out_commit(r->out, w);
-    out_str(r->out, s->relpath);
+    out_mem(r->out, s->relpath, s->relpath_len);
     out_lit(r->out, "  ");
 }
 
@@ -569,7 +605,8 @@ static int emit(ovni_run *r, ovni_stream *s)
     uint64_t offset = s->head_offset;
     char desc[OVNI_DESC_CAP];
     size_t dlen = 0;
-    int known, rc;
+    const char *text;
+    int rc;
     blob_sink rest = NULL;
 
     if (collect_blob_prefix(r, s) != 0) return -1;
@@ -586,11 +623,11 @@ static int emit(ovni_run *r, ovni_stream *s)
         out_json_u64(r->out, "size", ev.size);
         if (ev.jumbo) out_json_bool(r->out, "jumbo", 1);
         if (ev.clock_backwards) out_json_bool(r->out, "clock_backwards", 1);
-        known = describe(r, s, &ev, offset, desc, &dlen) == 0;
+        text = describe(r, s, &ev, offset, desc, &dlen);
         out_json_key(r->out, "desc");
-        if (known) {
+        if (text) {
             out_char(r->out, '"');
-            out_json_chars(r->out, desc, dlen);
+            out_json_chars(r->out, text, dlen);
             out_char(r->out, '"');
         } else {
             out_lit(r->out, "null");
@@ -611,8 +648,8 @@ static int emit(ovni_run *r, ovni_stream *s)
             f.len = r->blob_len;
             sink_hex(r, &f);
             rest = sink_hex;
-        } else if (describe(r, s, &ev, offset, desc, &dlen) == 0) {
-            out_mem(r->out, desc, dlen);
+        } else if ((text = describe(r, s, &ev, offset, desc, &dlen)) != NULL) {
+            out_mem(r->out, text, dlen);
         } else {
             out_lit(r->out, "UNKNOWN");
         }
@@ -709,12 +746,11 @@ static int run_info(ovni_run *r)
     int rc = 0;
     for (i = 0; i < r->t.n; i++) {
         ovni_stream *s = &r->t.s[i];
-        uint64_t prev = 0;
         while (s->active) {
             const tdec_ovni_event *ev = &s->head;
             if (s->events == 0) s->first_clock = ev->clock;
-            else if ((int64_t)ev->clock < (int64_t)prev) s->backwards++;
-            prev = s->last_clock = ev->clock;
+            s->backwards += ev->clock_backwards; /* a first clock below 0 too, as ovni */
+            s->last_clock = ev->clock;
             s->events++;
             s->jumbos += ev->jumbo;
             s->payload_bytes += ev->payload_len + (uint64_t)ev->jumbo_len;
@@ -729,8 +765,10 @@ static int run_info(ovni_run *r)
         out_lit_u64(r->out, " jumbo=", s->jumbos);
         out_lit_u64(r->out, " payload_bytes=", s->payload_bytes);
         if (s->events) {
-            out_lit_u64(r->out, " first=", s->first_clock);
-            out_lit_u64(r->out, " last=", s->last_clock);
+            out_lit(r->out, " first="); /* signed, as ovni prints clocks */
+            out_i64(r->out, (int64_t)s->first_clock);
+            out_lit(r->out, " last=");
+            out_i64(r->out, (int64_t)s->last_clock);
         } else {
             out_lit(r->out, " first=- last=-");
         }
@@ -797,18 +835,22 @@ int fe_ovni_run(const cli_opts *opt, out_buf *out, out_buf *err)
     if (discover(&r->t, opt->path) != 0) {
         diag(r, "error", -1, opt->path, "cannot walk the directory");
         rc = 2;
-    } else if (load(r) != 0) {
-        rc = 1;
     } else {
-        rc = opt->command == CLI_INFO ? run_info(r) : run_merge(r);
+        if (r->t.norphans > 0) {
+            snprintf(msg, sizeof msg, "%zu stream.obs file(s) without stream.json beside skipped, as ovni's tools do",
+                     r->t.norphans);
+            diag(r, "warning", -1, r->t.orphan, msg);
+        }
+        rc = load(r) != 0 ? 1 : opt->command == CLI_INFO ? run_info(r) : run_merge(r);
     }
     if (r->unknown > 0) {
-        snprintf(msg, sizeof msg, "%llu events have no definition in ovni 1.14's models (printed UNKNOWN)",
+        snprintf(msg, sizeof msg, "%llu events printed as UNKNOWN (no definition in ovni 1.14's models, or see the warnings)",
                  (unsigned long long)r->unknown);
         diag(r, "note", -1, opt->path, msg);
     }
     for (i = 0; i < r->t.n; i++) stream_free(&r->t.s[i]);
     free(r->t.s);
+    free(r->t.orphan);
     free(r);
     return rc;
 }
