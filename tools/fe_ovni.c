@@ -11,7 +11,8 @@
          old layouts: path printed is the stream file relative to DIR, as
          ovnidump 1.10 printed it
    Streams are sorted by that path (strcmp); equal clocks across streams
-   come out in that order, and within a stream in file order. */
+   come out in that order (or in ovnidump's, --ovnidump-ties), and within a
+   stream in file order. */
 #define _XOPEN_SOURCE 700
 #include "frontends.h"
 
@@ -40,8 +41,7 @@ typedef struct ovni_stream {
     char             *meta_path; /* v1/v2: proc.P/metadata.json, or NULL       */
     int               layout;   /* 3, 2 or 1                                  */
     tdec_ovni_meta    meta;     /* from json_path (v3) or meta_path           */
-    int64_t           loom_pid_tid[3];
-    char              loom[256];
+    char              loom[256]; /* v3: ovni.loom; v1/v2: from loom.L         */
     tdec_ovni_decoder dec;
     uint8_t          *buf;      /* CLI_CHUNK bytes of the file                 */
     uint64_t          file_pos; /* next byte to read                          */
@@ -60,14 +60,13 @@ typedef struct ovni_trace {
     size_t       n, cap;
     char        *orphan;   /* the first stream.obs without stream.json      */
     size_t       norphans; /* how many (skipped, as ovni's tools skip them) */
-    int          failed; /* discovery failed (out of memory, unreadable) */
 } ovni_trace;
 
 typedef struct ovni_run {
     const cli_opts *opt;
     out_buf        *out, *err;
     ovni_trace      t;
-    size_t         *heap; /* stream indexes, min-heap by (clock, index) */
+    size_t         *heap; /* stream indexes, min-heap by clock (heap_less) */
     size_t          nheap;
     int64_t         last_clock; /* of the previous event printed (merge order) */
     uint64_t        unknown;    /* events printed as UNKNOWN (no definition)   */
