@@ -571,15 +571,16 @@ TDEC_OVNI_DEF int32_t tdec_ovni_json_child(const tdec_ovni_json *j, uint32_t tok
 TDEC_OVNI_DEF int32_t tdec_ovni_json_key(const tdec_ovni_json *j, uint32_t tok, uint32_t index);
 
 /* A NUMBER token as an integer: TDEC_OK, TDEC_E_ARG (bad index), TDEC_E_FORMAT
-   (not a number, or a fraction/exponent that is not a whole number: 3.0 is
-   3, 3.5 is an error), TDEC_E_LIMIT (outside int64_t). */
+   (not a number, a fraction other than zeros, or any exponent: 3.0 is 3,
+   3.5 and 1e3 are errors), TDEC_E_LIMIT (outside int64_t). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_json_int(const tdec_ovni_json *j, int32_t tok, int64_t *out);
 
 /* A STRING token unescaped into buf (UTF-8, NUL-terminated, cap >= 1). *len
    (may be NULL) receives the length without the NUL. Returns TDEC_OK,
-   TDEC_E_ARG, TDEC_E_FORMAT (not a string, or a bad escape), TDEC_E_LIMIT
-   (does not fit: buf then holds a NUL-terminated prefix). A \u0000 escape is
-   kept as a NUL byte inside the string. */
+   TDEC_E_ARG, TDEC_E_FORMAT (not a string, or a lone UTF-16 surrogate),
+   TDEC_E_LIMIT (does not fit). Except for E_ARG, buf holds a NUL-terminated
+   string (on errors the part before the problem) and *len is set. A \u0000
+   escape is kept as a NUL byte inside the string. */
 TDEC_OVNI_DEF tdec_status tdec_ovni_json_string(const tdec_ovni_json *j, int32_t tok, char *buf,
                                                 size_t cap, size_t *len);
 
@@ -654,8 +655,8 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
    never needed). Fields are read in ev->big_endian byte order and never
    beyond the payload: where ovnidump reads past an event (a short payload, a
    label without NUL) we do not.
-   Returns TDEC_OK (*len = text length, may be NULL), TDEC_E_ARG,
-   TDEC_E_CORRUPT (a field lies beyond the event's payload),
+   Returns TDEC_OK (*len = text length, may be NULL), TDEC_E_ARG (also for
+   an event with payload_len above 16, or not 4 when jumbo), TDEC_E_CORRUPT (a field lies beyond the event's payload),
    TDEC_E_TRUNCATED (a field lies beyond blob_len but within the blob: pass
    more of it), TDEC_E_LIMIT (does not fit in cap; buf holds a prefix),
    TDEC_E_FORMAT (malformed signature or template). buf is NUL-terminated
@@ -1270,11 +1271,32 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_json_string(const tdec_ovni_json *j, int32_t
     tdec_status st = TDEC_OK;
     char c;
     if (!tdec_ovni__json_valid(j, tok) || buf == NULL || cap == 0) return TDEC_E_ARG;
+    buf[0] = '\0';
+    if (len) *len = 0;
     if (j->tok[tok].type != TDEC_OVNI_JSON_STRING) return TDEC_E_FORMAT;
     s = j->text + j->tok[tok].start;
     n = j->tok[tok].len; /* the parser checked every escape is complete */
     while (k < n && st == TDEC_OK) {
         c = s[k++];
+        if (c == '\\' && s[k] == 'u') {
+            cp = tdec_ovni__hex4(s + k + 1);
+            k += 5;
+            if (cp >= 0xD800u && cp < 0xDC00u) {
+                /* A high surrogate needs its low half. */
+                lo = k + 6 <= n && s[k] == '\\' && s[k + 1] == 'u' ? tdec_ovni__hex4(s + k + 2) : 0;
+                if (lo < 0xDC00u || lo > 0xDFFFu) {
+                    st = TDEC_E_FORMAT;
+                    break;
+                }
+                cp = 0x10000u + ((cp - 0xD800u) << 10) + (lo - 0xDC00u);
+                k += 6;
+            } else if (cp >= 0xDC00u && cp <= 0xDFFFu) {
+                st = TDEC_E_FORMAT;
+                break;
+            }
+            if (!tdec_ovni__put_utf8(buf, cap, &o, cp)) st = TDEC_E_LIMIT;
+            continue;
+        }
         if (c == '\\') {
             c = s[k++];
             switch (c) {
@@ -1283,21 +1305,6 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_json_string(const tdec_ovni_json *j, int32_t
             case 'n': c = '\n'; break;
             case 'r': c = '\r'; break;
             case 't': c = '\t'; break;
-            case 'u':
-                cp = tdec_ovni__hex4(s + k);
-                k += 4;
-                if (cp >= 0xD800u && cp < 0xDC00u) {
-                    /* A high surrogate needs its low half. */
-                    if (k + 6 > n || s[k] != '\\' || s[k + 1] != 'u') return TDEC_E_FORMAT;
-                    lo = tdec_ovni__hex4(s + k + 2);
-                    if (lo < 0xDC00u || lo > 0xDFFFu) return TDEC_E_FORMAT;
-                    cp = 0x10000u + ((cp - 0xD800u) << 10) + (lo - 0xDC00u);
-                    k += 6;
-                } else if (cp >= 0xDC00u && cp <= 0xDFFFu) {
-                    return TDEC_E_FORMAT;
-                }
-                if (!tdec_ovni__put_utf8(buf, cap, &o, cp)) st = TDEC_E_LIMIT;
-                continue;
             default: break; /* " \ / stand for themselves */
             }
         }
@@ -1796,7 +1803,8 @@ static int tdec_ovni__same(const char *a, size_t alen, const char *b, size_t ble
 
 /* Looks field `name` up in signature `sig`. Returns 1 (found, *f set), 0
    (no such field) or -1 (malformed signature). Offsets add up the sizes of
-   the fields before, as ovni computes them. */
+   the fields before, as ovni computes them. With nlen == 0 it only checks
+   the whole signature (0 or -1). */
 static int tdec_ovni__find_field(const char *sig, const char *name, size_t nlen, tdec_ovni__field *f)
 {
     static const struct { const char *name; size_t nlen; uint32_t size; int type; } types[] = {
@@ -1826,6 +1834,7 @@ static int tdec_ovni__find_field(const char *sig, const char *name, size_t nlen,
         for (t = 0; t < sizeof types / sizeof types[0]; t++)
             if (tdec_ovni__same(word, wlen, types[t].name, types[t].nlen)) break;
         if (t == sizeof types / sizeof types[0]) return -1;
+        if (types[t].type == TDEC_OVNI__STR && *p != ')') return -1; /* str runs to the end */
         if (tdec_ovni__same(fname, flen, name, nlen)) {
             f->offset = offset;
             f->size = types[t].size;
@@ -1833,7 +1842,7 @@ static int tdec_ovni__find_field(const char *sig, const char *name, size_t nlen,
             return 1;
         }
         offset += types[t].size;
-        if (*p++ == ')') return 0;
+        if (*p++ == ')') return *p == '\0' ? 0 : -1;
     }
 }
 
@@ -1994,8 +2003,12 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
     size_t nlen;
 
     if (sig == NULL || sig->signature == NULL || sig->description == NULL || ev == NULL || buf == NULL ||
-        cap == 0 || (blob == NULL && blob_len > 0))
+        cap == 0 || (blob == NULL && blob_len > 0) || ev->payload_len > sizeof ev->payload ||
+        (ev->jumbo && ev->payload_len != 4))
         return TDEC_E_ARG;
+    buf[0] = '\0';
+    if (len) *len = 0;
+    if (tdec_ovni__find_field(sig->signature, "", 0, &f) != 0) return TDEC_E_FORMAT;
     o.buf = buf;
     o.len = 0;
     o.room = cap - 1;

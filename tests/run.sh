@@ -31,6 +31,7 @@ case "$mode" in
 test|check)
     section "unit: xray" build/test_xray
     section "unit: uftrace" build/test_uftrace
+    section "unit: ovni" build/test_ovni
     section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
     section "golden: uftrace" sh tests/golden_uftrace.sh

@@ -1724,8 +1724,7 @@ int main(void)
     size_t i, j, nsamples;
     tl_case c;
 
-    if (getenv("TDEC_TEST_QUICK") && atoi(getenv("TDEC_TEST_QUICK")) > 0)
-        quick = (size_t)atoi(getenv("TDEC_TEST_QUICK"));
+    quick = tl_quick();
     load_samples();
     nsamples = ninputs;
     tl_begin(&c, "xray samples found in " DATA_DIR);

@@ -88,6 +88,16 @@ static int tl_exit_code(void)
     return tl_failed ? 1 : 0;
 }
 
+/* TDEC_TEST_QUICK=N (N > 0) in the environment: tests multiply their split
+   and prefix strides by N (pick one coprime to 8 and 16, e.g. 13), the same
+   checks over fewer cuts, for slow hosts such as the big-endian run under
+   qemu. 1 when unset. */
+static inline size_t tl_quick(void)
+{
+    const char *s = getenv("TDEC_TEST_QUICK");
+    return s && atoi(s) > 0 ? (size_t)atoi(s) : 1;
+}
+
 /* Reads a whole file into malloc'd memory (NUL-terminated for text use);
    NULL if it cannot. */
 static unsigned char *tl_read_file(const char *path, size_t *len)
