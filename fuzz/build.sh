@@ -15,10 +15,11 @@
 #     -i fuzz/corpus/xray -o build/afl-xray -x fuzz/xray.dict -- build/fuzz/fuzz_xray_afl
 # libFuzzer:
 #   build/fuzz/fuzz_xray_libfuzzer -dict=fuzz/xray.dict build/lf-xray fuzz/corpus/xray
-# The same for uftrace (<tid>.dat and perf-cpuN.dat): replace xray by uftrace.
+# The same for uftrace (<tid>.dat and perf-cpuN.dat) and ovni (stream.obs,
+# its JSON metadata and event descriptions): replace xray by uftrace or ovni.
 cd "$(dirname "$0")/.." || exit 2
 
-formats="xray uftrace"
+formats="xray uftrace ovni"
 B=build/fuzz
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 COMMON="-std=c99 -g -I. -DTDEC_FUZZING $WARN"

@@ -1215,7 +1215,8 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_json_int(const tdec_ovni_json *j, int32_t to
     }
     for (; k < n && tdec_ovni__is_digit(s[k]); k++) {
         d = (uint64_t)(s[k] - '0');
-        if (mag > (UINT64_MAX - d) / 10u) return TDEC_E_LIMIT;
+        /* Only constant divisions: no libgcc helper on 32-bit targets. */
+        if (mag > UINT64_MAX / 10u || mag * 10u > UINT64_MAX - d) return TDEC_E_LIMIT;
         mag = mag * 10u + d;
     }
     if (k < n && s[k] == '.') /* a whole number written with a fraction */
@@ -1785,11 +1786,16 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model)
 /* Field types of signatures. */
 enum tdec_ovni__ftype { TDEC_OVNI__U, TDEC_OVNI__I, TDEC_OVNI__STR };
 
-/* A field found in a signature. */
+/* At most this many fields in a signature, as ovni's MAX_ARGS. */
+#define TDEC_OVNI__MAX_FIELDS 16
+
+/* A field of a signature. */
 typedef struct tdec_ovni__field {
-    uint32_t offset; /* within ovni's payload (jumbo: after the u32 length) */
-    uint32_t size;   /* 1, 2, 4, 8; 0 for str                               */
-    int      type;   /* TDEC_OVNI__U, _I or _STR                            */
+    const char *name;     /* in the signature text                              */
+    size_t      name_len;
+    uint32_t    offset;   /* within ovni's payload (jumbo: after the u32 length) */
+    uint32_t    size;     /* 1, 2, 4, 8; 0 for str                               */
+    int         type;     /* TDEC_OVNI__U, _I or _STR                            */
 } tdec_ovni__field;
 
 static int tdec_ovni__same(const char *a, size_t alen, const char *b, size_t blen)
@@ -1801,11 +1807,10 @@ static int tdec_ovni__same(const char *a, size_t alen, const char *b, size_t ble
     return 1;
 }
 
-/* Looks field `name` up in signature `sig`. Returns 1 (found, *f set), 0
-   (no such field) or -1 (malformed signature). Offsets add up the sizes of
-   the fields before, as ovni computes them. With nlen == 0 it only checks
-   the whole signature (0 or -1). */
-static int tdec_ovni__find_field(const char *sig, const char *name, size_t nlen, tdec_ovni__field *f)
+/* Parses signature `sig` into f[0..*n). Offsets add up the sizes of the
+   fields before, as ovni computes them. Returns 0, or -1 when the signature
+   is malformed or has more than TDEC_OVNI__MAX_FIELDS fields. */
+static int tdec_ovni__parse_sig(const char *sig, tdec_ovni__field *f, uint32_t *n)
 {
     static const struct { const char *name; size_t nlen; uint32_t size; int type; } types[] = {
         {"u8", 2, 1, TDEC_OVNI__U},  {"u16", 3, 2, TDEC_OVNI__U}, {"u32", 3, 4, TDEC_OVNI__U},
@@ -1814,6 +1819,7 @@ static int tdec_ovni__find_field(const char *sig, const char *name, size_t nlen,
     const char *p = sig, *word, *fname;
     size_t wlen, flen, t;
     uint32_t offset = 0;
+    *n = 0;
     if (p[0] == '\0' || p[1] == '\0' || p[2] == '\0') return -1;
     p += 3;
     if (*p == '+') { /* jumbo: fields start after the u32 blob length */
@@ -1830,17 +1836,17 @@ static int tdec_ovni__find_field(const char *sig, const char *name, size_t nlen,
         for (fname = p; *p != '\0' && *p != ' ' && *p != ',' && *p != ')'; p++) {}
         flen = (size_t)(p - fname);
         while (*p == ' ') p++;
-        if (wlen == 0 || flen == 0 || (*p != ',' && *p != ')')) return -1;
+        if (wlen == 0 || flen == 0 || (*p != ',' && *p != ')') || *n == TDEC_OVNI__MAX_FIELDS) return -1;
         for (t = 0; t < sizeof types / sizeof types[0]; t++)
             if (tdec_ovni__same(word, wlen, types[t].name, types[t].nlen)) break;
         if (t == sizeof types / sizeof types[0]) return -1;
         if (types[t].type == TDEC_OVNI__STR && *p != ')') return -1; /* str runs to the end */
-        if (tdec_ovni__same(fname, flen, name, nlen)) {
-            f->offset = offset;
-            f->size = types[t].size;
-            f->type = types[t].type;
-            return 1;
-        }
+        f[*n].name = fname;
+        f[*n].name_len = flen;
+        f[*n].offset = offset;
+        f[*n].size = types[t].size;
+        f[*n].type = types[t].type;
+        (*n)++;
         offset += types[t].size;
         if (*p++ == ')') return *p == '\0' ? 0 : -1;
     }
@@ -1916,12 +1922,23 @@ static void tdec_ovni__put(tdec_ovni__out *o, char c)
     o->room--;
 }
 
+/* *v /= 10, returning the remainder, with 32-bit divisions by a constant
+   only: a freestanding 32-bit build has no 64-bit division helper. */
+static uint32_t tdec_ovni__divmod10(uint64_t *v)
+{
+    uint32_t hi = (uint32_t)(*v >> 32), lo = (uint32_t)*v, mid, low;
+    mid = ((hi % 10u) << 16) | (lo >> 16); /* < 10 * 2^16: no overflow */
+    low = ((mid % 10u) << 16) | (lo & 0xFFFFu);
+    *v = ((uint64_t)(hi / 10u) << 32) | ((uint64_t)(mid / 10u) << 16) | (low / 10u);
+    return low % 10u;
+}
+
 /* Renders one integer field. */
 static tdec_status tdec_ovni__put_int(tdec_ovni__out *o, const tdec_ovni__conv *c, const tdec_ovni__field *f,
                                       uint64_t raw)
 {
     char digits[24], prefix[3];
-    uint32_t nd = 0, np = 0, n, pad, k;
+    uint32_t nd = 0, np = 0, n, pad, k, w;
     uint64_t mag = raw;
     uint32_t bits = f->size * 8u;
     char conv = c->conv ? c->conv : (f->type == TDEC_OVNI__I ? 'd' : 'u');
@@ -1939,10 +1956,16 @@ static tdec_status tdec_ovni__put_int(tdec_ovni__out *o, const tdec_ovni__conv *
         prefix[np++] = '0';
         prefix[np++] = conv;
     }
-    do {
-        digits[nd++] = hex[mag % base];
-        mag /= base;
-    } while (mag != 0);
+    if (base == 16) {
+        do {
+            digits[nd++] = hex[mag & 15u];
+            mag >>= 4;
+        } while (mag != 0);
+    } else {
+        while (mag > UINT32_MAX) digits[nd++] = (char)('0' + tdec_ovni__divmod10(&mag));
+        for (w = (uint32_t)mag; w >= 10u; w /= 10u) digits[nd++] = (char)('0' + w % 10u);
+        digits[nd++] = (char)('0' + w);
+    }
     n = np + nd;
     pad = c->width > n ? c->width - n : 0;
     if ((uint64_t)n + pad >= o->room) return TDEC_E_LIMIT;
@@ -1995,7 +2018,9 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
     tdec_ovni__out o;
     tdec_ovni__view v;
     tdec_ovni__conv c;
-    tdec_ovni__field f;
+    tdec_ovni__field fields[TDEC_OVNI__MAX_FIELDS];
+    const tdec_ovni__field *f = NULL;
+    uint32_t nfields, i;
     tdec_status st = TDEC_OK;
     uint64_t raw;
     uint8_t b = 0;
@@ -2008,7 +2033,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
         return TDEC_E_ARG;
     buf[0] = '\0';
     if (len) *len = 0;
-    if (tdec_ovni__find_field(sig->signature, "", 0, &f) != 0) return TDEC_E_FORMAT;
+    if (tdec_ovni__parse_sig(sig->signature, fields, &nfields) != 0) return TDEC_E_FORMAT;
     o.buf = buf;
     o.len = 0;
     o.room = cap - 1;
@@ -2038,22 +2063,26 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
         name = ++t; /* after '{' */
         while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')) t++;
         nlen = (size_t)(t - name);
-        if (nlen == 0 || *t++ != '}' || tdec_ovni__find_field(sig->signature, name, nlen, &f) != 1) {
+        for (i = 0; i < nfields; i++) {
+            f = &fields[i];
+            if (tdec_ovni__same(f->name, f->name_len, name, nlen)) break;
+        }
+        if (nlen == 0 || *t++ != '}' || i == nfields) {
             st = TDEC_E_FORMAT;
             break;
         }
-        if (f.type == TDEC_OVNI__STR) {
-            st = tdec_ovni__put_str(&o, &c, &v, f.offset);
+        if (f->type == TDEC_OVNI__STR) {
+            st = tdec_ovni__put_str(&o, &c, &v, f->offset);
             continue;
         }
         raw = 0;
-        for (k = 0; k < f.size && st == TDEC_OK; k++) {
-            st = tdec_ovni__byte(&v, (uint64_t)f.offset + k, &b);
+        for (k = 0; k < f->size && st == TDEC_OK; k++) {
+            st = tdec_ovni__byte(&v, (uint64_t)f->offset + k, &b);
             /* Fields are in the writer's byte order. */
             if (ev->big_endian) raw = (raw << 8) | b;
             else raw |= (uint64_t)b << (8u * k);
         }
-        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &c, &f, raw);
+        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &c, f, raw);
     }
     buf[o.len] = '\0';
     if (len) *len = o.len;
@@ -2066,6 +2095,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
 #undef TDEC_OVNI__MAX_EVENT
 #undef TDEC_OVNI__NONE
 #undef TDEC_OVNI__NSIGS
+#undef TDEC_OVNI__MAX_FIELDS
 
 #endif /* TDEC_OVNI_IMPL_INCLUDED */
 #endif /* TDEC_OVNI_IMPLEMENTATION */

@@ -18,42 +18,15 @@
 #define _POSIX_C_SOURCE 199309L
 #define TDEC_UFTRACE_IMPLEMENTATION
 #include "single/tdec_uftrace.h"
+#include "tools/bench_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct bu_counts {
     uint64_t records, entries, exits, other, frags, checksum;
 } bu_counts;
-
-static double bu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *bu_read(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = (uint8_t *)malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 /* Decodes buf in chunks of `chunk` bytes; 0 on a clean end. */
 static int bu_decode(const uint8_t *buf, size_t len, size_t chunk, bu_counts *c)
@@ -138,7 +111,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_uftrace [-n RUNS] FILE.dat\n");
         return 2;
     }
-    buf = bu_read(path, &len);
+    buf = bench_read(path, &len);
     if (!buf) {
         fprintf(stderr, "bench_uftrace: cannot read %s\n", path);
         return 1;
@@ -150,9 +123,9 @@ int main(int argc, char **argv)
 
     best = 1e30;
     for (i = 0; i < runs; i++) {
-        t0 = bu_now();
+        t0 = bench_now();
         sink = bu_scan(buf, len);
-        t1 = bu_now();
+        t1 = bench_now();
         if (t1 - t0 < best) best = t1 - t0;
     }
     (void)sink;
@@ -162,9 +135,9 @@ int main(int argc, char **argv)
     for (k = 0; k < 2; k++) {
         best = 1e30;
         for (i = 0; i < runs; i++) {
-            t0 = bu_now();
+            t0 = bench_now();
             if (bu_decode(buf, len, chunks[k], &c) != 0) return 1;
-            t1 = bu_now();
+            t1 = bench_now();
             if (memcmp(&c, &ref, sizeof c) != 0) {
                 fprintf(stderr, "bench_uftrace: %s chunks give other counts\n", names[k]);
                 return 1;

@@ -25,7 +25,7 @@ CC=${CC:-gcc}
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 D=$O/uftrace.data
 
-have() { command -v "$1" >/dev/null 2>&1; }
+. tools/bench_lib.sh
 
 echo "== uftrace: recording a hot loop (>= $MB MB of <tid>.dat)"
 if ! have uftrace; then
@@ -76,71 +76,22 @@ echo
 echo "== uftrace CLI: build/tracedec vs uftrace on $D"
 [ -x build/tracedec ] || make -s build/tracedec || exit 1
 
-# same CMD: 'yes' when tracedec CMD and uftrace CMD print the same bytes.
-same() {
-    rm -f $O/a.fifo $O/b.fifo
-    mkfifo $O/a.fifo $O/b.fifo
-    build/tracedec $1 "$D" > $O/a.fifo 2> $O/tracedec-$1.err &
-    uftrace $1 -d "$D" > $O/b.fifo 2> $O/uftrace-$1.err &
-    if cmp $O/a.fifo $O/b.fifo > $O/cmp-$1.txt 2>&1; then r=yes; else r=no; fi
-    wait
-    rm -f $O/a.fifo $O/b.fifo
-    echo $r
-}
 
-# secs CMD: best wall time of CLI_RUNS runs, in seconds (no hyperfine).
-secs() {
-    best=""
-    i=0
-    while [ $i -lt "$CLI_RUNS" ]; do
-        t0=$(date +%s.%N)
-        sh -c "$1" > /dev/null 2>&1
-        t1=$(date +%s.%N)
-        best=$(echo "$t0 $t1 ${best:-1e30}" | awk '{ d = $2 - $1; print (d < $3 ? d : $3) }')
-        i=$((i + 1))
-    done
-    echo "$best"
-}
-
-# timing NAME CMD: "mean best" in seconds.
-timing() {
-    if have hyperfine; then
-        { hyperfine -N --style none -w 1 -r "$CLI_RUNS" --export-json "$O/hf-$1.json" "$2" > /dev/null 2>&1 ||
-          hyperfine --style none -w 1 -r "$CLI_RUNS" --export-json "$O/hf-$1.json" "$2" > /dev/null 2>&1; } || return 1
-        awk -F'[:,]' '/"mean"/ { m = $2 } /"min"/ { n = $2 } END { printf "%.4f %.4f\n", m, n }' "$O/hf-$1.json"
-    else
-        t=$(secs "$2")
-        echo "$t $t"
-    fi
-}
-
-row() { # NAME "mean best"
-    echo "$2" | awk -v n="$1" -v b="$size" '{ printf "%-24s %9.3f %9.3f %10.1f\n", n, $1, $2, b / 1e6 / $1 }'
-}
-
-if have hyperfine; then
-    echo "timing with hyperfine, $CLI_RUNS runs after 1 warm-up (output to /dev/null; mean and best)"
-else
-    echo "hyperfine not found: best of $CLI_RUNS runs timed with date"
-fi
+timing_note
 differ=0
 for c in dump replay; do
-    s=$(same $c)
+    s=$(same_output "$c" "build/tracedec $c $D" "uftrace $c -d $D")
     echo "tracedec $c output identical to uftrace $c: $s"
     [ "$s" = yes ] || { differ=1; sed 's/^/    /' $O/cmp-$c.txt; }
     td=$(timing tracedec-$c "build/tracedec $c $D") || td=""
     ut=$(timing uftrace-$c "uftrace $c -d $D") || ut=""
-    printf "%-24s %9s %9s %10s\n" "command" "mean s" "best s" "MB/s"
-    [ -n "$td" ] && row "tracedec $c" "$td"
-    [ -n "$ut" ] && row "uftrace $c" "$ut"
+    rate_header
+    [ -n "$td" ] && rate_row "tracedec $c" "$td" "$size"
+    [ -n "$ut" ] && rate_row "uftrace $c" "$ut" "$size"
     if [ -n "$td" ] && [ -n "$ut" ]; then
         echo "$td $ut" | awk -v c="$c" '{ printf "tracedec %s is %.1fx faster than uftrace %s (means; %.1fx on best runs)\n", c, $3 / $1, c, $4 / $2 }'
     fi
-    if [ -x /usr/bin/time ]; then
-        rss=$(/usr/bin/time -v build/tracedec $c "$D" 2>&1 > /dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }')
-        urss=$(/usr/bin/time -v uftrace $c -d "$D" 2>&1 > /dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }')
-        echo "peak RSS: tracedec $c ${rss:-?} KiB, uftrace $c ${urss:-?} KiB"
-    fi
+    echo "peak RSS: tracedec $c $(peak_rss "build/tracedec $c $D") KiB, uftrace $c $(peak_rss "uftrace $c -d $D") KiB"
     echo
 done
 [ $differ -eq 1 ] && { echo "tracedec and uftrace outputs DIFFER"; exit 1; }

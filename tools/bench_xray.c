@@ -20,11 +20,11 @@
 #define _POSIX_C_SOURCE 199309L
 #define TDEC_XRAY_IMPLEMENTATION
 #include "single/tdec_xray.h"
+#include "tools/bench_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *bx_default_samples[] = {
     "tests/data/xray/fdr-recursion/fdr-recursion.xray",
@@ -50,33 +50,6 @@ typedef struct bx_sample {
     uint64_t items;             /* items after the header                  */
     uint64_t records;           /* of which records                        */
 } bx_sample;
-
-static double bx_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *bx_read(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = (uint8_t *)malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 static void bx_put64(uint8_t *p, uint64_t v)
 {
@@ -172,23 +145,8 @@ static uint64_t bx_decode(const uint8_t *buf, size_t len, size_t chunk, uint64_t
     return st == TDEC_END ? records : 0;
 }
 
-/* The memory-scan baselines: a byte sum the compiler can vectorise, and
-   libc's memchr counting 0x0F bytes (the BufferExtents tag). */
-static uint64_t bx_memsum(const uint8_t *buf, size_t len)
-{
-    uint64_t sum = 0;
-    uint32_t part;
-    size_t i = 0, j, n;
-    while (i < len) {
-        n = len - i < 65536 ? len - i : 65536; /* 32-bit partial sums cannot overflow */
-        part = 0;
-        for (j = 0; j < n; j++) part += buf[i + j];
-        sum += part;
-        i += n;
-    }
-    return sum;
-}
-
+/* The second memory-scan baseline (the first is bench_memsum): libc's
+   memchr counting 0x0F bytes (the BufferExtents tag). */
 static uint64_t bx_memchr(const uint8_t *buf, size_t len)
 {
     const uint8_t *p = buf, *end = buf + len;
@@ -235,7 +193,7 @@ int main(int argc, char **argv)
     if (!smp) return 1;
     for (i = 0; i < npaths; i++) {
         smp[i].path = paths[i];
-        smp[i].data = bx_read(paths[i], &smp[i].len);
+        smp[i].data = bench_read(paths[i], &smp[i].len);
         if (!smp[i].data || smp[i].len < 32) {
             fprintf(stderr, "bench_xray: cannot read %s\n", paths[i]);
             return 1;
@@ -316,28 +274,28 @@ int main(int argc, char **argv)
 
     /* ---- timings ---- */
     for (r = 0; r < runs; r++) {
-        t = bx_now();
-        sink += bx_memsum(big, total);
-        t = bx_now() - t;
+        t = bench_now();
+        sink += bench_memsum(big, total);
+        t = bench_now() - t;
         if (t < best_scan) best_scan = t;
 
-        t = bx_now();
+        t = bench_now();
         sink += bx_memchr(big, total);
-        t = bx_now() - t;
+        t = bench_now() - t;
         if (t < best_chr) best_chr = t;
 
-        t = bx_now();
+        t = bench_now();
         got = bx_decode(big, total, 0, &items_whole, &sink);
-        t = bx_now() - t;
+        t = bench_now() - t;
         if (got != expect_records || items_whole != expect_items) {
             fprintf(stderr, "bench_xray: whole-buffer decode gave %llu items\n", (unsigned long long)got);
             return 1;
         }
         if (t < best_whole) best_whole = t;
 
-        t = bx_now();
+        t = bench_now();
         got = bx_decode(big, total, 65536, &items_chunk, &sink);
-        t = bx_now() - t;
+        t = bench_now() - t;
         if (got != expect_records) {
             fprintf(stderr, "bench_xray: chunked decode gave %llu items\n", (unsigned long long)got);
             return 1;

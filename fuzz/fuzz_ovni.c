@@ -1,0 +1,180 @@
+/* fuzz_ovni.c - libFuzzer / AFL++ harness for single/tdec_ovni.h.
+
+   Input: 8 control bytes, then the data.
+     byte 0    bit 0 TDEC_OVNI_F_STRICT_CLOCK, bit 1 TDEC_OVNI_F_SKIP_PAYLOADS,
+               bit 2 use max_fragment, bit 3 use max_jumbo, bit 4 the
+               synthetic event (below) is a jumbo event, bits 5-7 chunk
+               schedule (0: one byte at a time, 1: one 2-way split,
+               2: fixed steps, 3-7: seeded random lengths)
+     byte 1    max_fragment - 1 (1..256)
+     bytes 2-3 max_jumbo (u16 LE; 0 = default)
+     bytes 4-7 seed (u32 LE) for the schedule; bit 0 also makes the
+               synthetic event big-endian
+   The data is used three ways:
+   1. as a stream.obs: decoded whole (one chunk, no max_fragment) and
+      chunked (with max_fragment), both with the same flags; the logs must
+      be identical and every invariant of fuzz/ovni_check.h must hold;
+   2. as JSON text: tdec_ovni_json_parse with a small and a large token
+      array, lookups and meta_read (oc_json_check);
+   3. as a signature and template: the text up to the first '\n' is the
+      signature, the next line the description. Every decoded event (the
+      first OV_MAX_DESCRIBE) is described with its own signature
+      (tdec_ovni_sig_find) and with that one; so is a synthetic event
+      whose payload is the data's last bytes and whose blob is the data.
+   Anything else abort()s. With -DOC_PRINT_HASH each input prints one line
+   of hashes (tests/matrix.sh compares them across hosts). */
+#define TDEC_OVNI_IMPLEMENTATION
+#include "fuzz/ovni_check.h"
+
+#define LOG_CAP         (1024 * 1024)
+#define OV_MAX_DESCRIBE 64
+#define OV_SIG_MAX      256
+#define OV_DESC_MAX     512
+
+static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
+
+/* What the describe pass needs: the input, the signature made of it. */
+typedef struct ov_ctx {
+    const uint8_t *in;
+    size_t         len;
+    tdec_ovni_sig  sig; /* from the input */
+    size_t         described;
+    uint64_t       hash;
+    const char    *bad;
+} ov_ctx;
+
+static void die(const char *what, const oc_run *a, const oc_run *b)
+{
+    fprintf(stderr, "fuzz_ovni: %s\n", what);
+    if (b) oc_print_diff(stderr, a, b);
+    abort();
+}
+
+/* Describes ev with its table signature and with the input's; blob is
+   what the input holds of its jumbo blob. */
+static void describe_event(ov_ctx *c, const tdec_ovni_event *ev, const uint8_t *blob, size_t blob_len)
+{
+    const tdec_ovni_sig *sig = tdec_ovni_sig_find(ev->mcv);
+    const char *name = tdec_ovni_model_name(ev->mcv[0]);
+    if (sig && name == NULL) c->bad = "a signature for a model without a name";
+    if (c->bad == NULL && sig) c->bad = oc_describe_check(sig, ev, blob, blob_len, &c->hash);
+    if (c->bad == NULL && sig && ev->jumbo && blob_len > 0) c->bad = oc_describe_check(sig, ev, blob, 0, &c->hash);
+    if (c->bad == NULL) c->bad = oc_describe_check(&c->sig, ev, blob, blob_len, &c->hash);
+}
+
+static void on_item(void *ctx, const tdec_ovni_item *it, const tdec_ovni_decoder *d)
+{
+    ov_ctx *c = (ov_ctx *)ctx;
+    const tdec_ovni_event *ev = &it->u.ev;
+    size_t blob_len = 0, at;
+    (void)d;
+    if (it->kind != TDEC_ITEM_RECORD || ev->type != TDEC_OVNI_REC_EVENT || c->bad) return;
+    if (c->described++ >= OV_MAX_DESCRIBE) return;
+    at = (size_t)it->offset + 16;
+    if (ev->jumbo && at < c->len) blob_len = c->len - at < ev->jumbo_len ? c->len - at : ev->jumbo_len;
+    describe_event(c, ev, blob_len ? c->in + at : NULL, blob_len);
+}
+
+/* The input's first line as signature, its second as description, both
+   NUL-terminated copies (a NUL byte inside ends them early). */
+static void input_sig(ov_ctx *c, char *sig, char *desc)
+{
+    const uint8_t *nl = (const uint8_t *)memchr(c->in, '\n', c->len), *d2, *end = c->in + c->len;
+    size_t n = nl ? (size_t)(nl - c->in) : c->len;
+    if (n >= OV_SIG_MAX) n = OV_SIG_MAX - 1;
+    memcpy(sig, c->in, n);
+    sig[n] = 0;
+    d2 = nl ? nl + 1 : end;
+    nl = (const uint8_t *)memchr(d2, '\n', (size_t)(end - d2));
+    n = (size_t)((nl ? nl : end) - d2);
+    if (n >= OV_DESC_MAX) n = OV_DESC_MAX - 1;
+    memcpy(desc, d2, n);
+    desc[n] = 0;
+    c->sig.signature = sig;
+    c->sig.description = desc;
+}
+
+/* An event made of the input: payload from its last bytes, blob = input. */
+static void synthetic_event(ov_ctx *c, int jumbo, int be)
+{
+    tdec_ovni_event ev;
+    size_t n = c->len < 16 ? c->len : 16;
+    memset(&ev, 0, sizeof ev);
+    ev.type = TDEC_OVNI_REC_EVENT;
+    ev.version = 1;
+    ev.big_endian = (uint8_t)be;
+    if (c->len >= 3) memcpy(ev.mcv, c->in, 3);
+    if (jumbo) {
+        ev.jumbo = 1;
+        ev.flags = TDEC_OVNI_FLAG_JUMBO;
+        ev.jumbo_len = (uint32_t)(c->len < 300 ? c->len : 300);
+        ev.payload_len = 4;
+        ev.payload[be ? 3 : 0] = (uint8_t)ev.jumbo_len;
+        ev.payload[be ? 2 : 1] = (uint8_t)(ev.jumbo_len >> 8);
+        ev.size = 16u + ev.jumbo_len;
+        describe_event(c, &ev, c->in, ev.jumbo_len);
+        return;
+    }
+    if (n == 1) n = 0; /* a 1-byte payload cannot be said */
+    ev.payload_len = (uint8_t)n;
+    ev.size_code = (uint8_t)(n ? n - 1 : 0);
+    ev.size = 12u + n;
+    memcpy(ev.payload, c->in + c->len - n, n);
+    describe_event(c, &ev, NULL, 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char sig[OV_SIG_MAX], desc[OV_DESC_MAX];
+    oc_run whole, chunked;
+    ov_ctx c;
+    size_t cut[1];
+    uint32_t seed;
+    const char *bad;
+    if (size < 8) return 0;
+
+    memset(&whole, 0, sizeof whole);
+    whole.cfg.flags = data[0] & (TDEC_OVNI_F_STRICT_CLOCK | TDEC_OVNI_F_SKIP_PAYLOADS);
+    if (data[0] & 8u) whole.cfg.max_jumbo = (uint32_t)data[2] | ((uint32_t)data[3] << 8);
+    whole.log = log_whole;
+    whole.log_cap = LOG_CAP;
+    seed = (uint32_t)data[4] | ((uint32_t)data[5] << 8) | ((uint32_t)data[6] << 16) | ((uint32_t)data[7] << 24);
+
+    chunked = whole;
+    chunked.log = log_chunked;
+    if (data[0] & 4u) chunked.cfg.max_fragment = (uint32_t)data[1] + 1u;
+    switch (data[0] >> 5) {
+    case 0: chunked.step = 1; break;
+    case 1:
+        cut[0] = seed % (size - 8 + 1);
+        chunked.cuts = cut;
+        chunked.ncuts = 1;
+        break;
+    case 2: chunked.step = 1 + seed % 97u; break;
+    default: chunked.seed = seed ? seed : 1u; break;
+    }
+
+    memset(&c, 0, sizeof c);
+    c.in = data + 8;
+    c.len = size - 8;
+    c.hash = CC_FNV_BASIS;
+    input_sig(&c, sig, desc);
+    whole.on_item = on_item;
+    whole.ctx = &c;
+
+    if ((bad = oc_decode(c.in, c.len, &whole)) != NULL) die(bad, &whole, NULL);
+    if (c.bad) die(c.bad, NULL, NULL);
+    if ((bad = oc_decode(c.in, c.len, &chunked)) != NULL) die(bad, &chunked, NULL);
+    if (!oc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
+
+    synthetic_event(&c, (data[0] & 16u) != 0, (int)(seed & 1u));
+    if (c.bad) die(c.bad, NULL, NULL);
+    if ((bad = oc_json_check((const char *)c.in, c.len, &c.hash)) != NULL) die(bad, NULL, NULL);
+#ifdef OC_PRINT_HASH
+    printf("log %zu %016llx status %d events %zu extra %016llx\n", whole.log_len,
+           (unsigned long long)whole.log_hash, (int)whole.status, whole.events, (unsigned long long)c.hash);
+#endif
+    return 0;
+}
