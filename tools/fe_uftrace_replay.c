@@ -17,7 +17,13 @@
    next record is its own exit is printed on one line, events outside
    user functions are dropped, exec and longjmp rewind the stack, LOST
    records reset it. The model below reproduces that machine; see
-   ../shared/formats/uftrace/FACTS.md sections 8-13 for the data. */
+   ../shared/formats/uftrace/FACTS.md sections 8-13 for the data.
+
+   Speed: traces are mostly tight loops of small functions, so the path of
+   a record is kept short. The merge remembers which task leads and until
+   when (rp_earliest), the text of a line without values after its
+   duration is kept by (task, symbol, indentation, shape) (rp_fline_print),
+   durations come from tables, and rare paths stay out of line (UFT_COLD). */
 #define _POSIX_C_SOURCE 200809L
 #include "frontends.h"
 #include "uft_dir.h"
@@ -37,6 +43,9 @@
 #define EV_TASK_NAME       200006u
 #define EV_SCHED_OUT_PRE   200007u
 #define EV_SCHEDULE_PRE    200008u
+
+/* rp_special() answers kept */
+#define RP_SPECIALS 256
 
 /* uftrace's default depth limit (replay -D): deeper frames are hidden */
 #define RP_DEPTH_DEFAULT 1024
@@ -103,6 +112,41 @@ typedef struct rp_text {
     size_t len;
 } rp_text;
 
+/* The shapes of a function line: "f() {" (RP_OPEN), "f();" (RP_LEAF, an
+   entry and its exit) and "}" followed by the name in a comment (RP_CLOSE). */
+enum { RP_OPEN, RP_LEAF, RP_CLOSE };
+
+/* A function line to print: " DURATION [   TID] | " (the duration blank
+   without a frame), the indentation, then by shape
+     RP_OPEN   name args " {"
+     RP_LEAF   name args ret ";"
+     RP_CLOSE  "}" ret, then the name in a comment
+   The name is the symbol's, or "<addr>". Without values (args and ret
+   NULL) args is "()", or nothing after a name that ends with ')'; the
+   text after the duration then only depends on (task, sym, indent, shape). */
+typedef struct rp_fline {
+    int             shape;
+    long            indent;
+    const rp_frame *frame;
+    const uft_sym  *sym;  /* NULL if unknown */
+    uint64_t        addr;
+    const rp_text  *args; /* "(a, b)", or NULL                  */
+    const rp_text  *ret;  /* " = v" (";" too for RP_CLOSE), or NULL */
+} rp_fline;
+
+/* Such a text, kept: lines without values repeat it (a loop calls the
+   same functions at the same depths). */
+#define RP_TAILS     64
+#define RP_TAIL_ROOM 128
+typedef struct rp_tail {
+    const rp_task *task;
+    const uft_sym *sym; /* NULL: unused */
+    long           indent;
+    int            shape;
+    size_t         len;
+    char           text[RP_TAIL_ROOM];
+} rp_tail;
+
 typedef struct rp {
     uft_dir *dir;
     out_buf *out, *err;
@@ -113,14 +157,17 @@ typedef struct rp {
     long     last_perf; /* the perf file the latest pick chose, -1 if none */
     int      perf_picked; /* last_perf holds until a perf record is taken */
     rp_task *peeked;      /* rp_next() without take chose it; holds until a take */
+    rp_task *lead;        /* the task of the latest full pick, NULL if none:     */
+    uint64_t lead_until;  /* its records before this time come next (see rp_earliest) */
     rp_view  perf_cur;  /* the latest perf record picked, shared by all tasks */
     long     max_stack;
     long     setjmp_disp, setjmp_nstack;
     int      estimate;
     int      failed;    /* a file could not be read: error reported, output stops */
     rp_text  args, ret; /* pieces of the line being printed */
-    const uft_sym *special_sym[256]; /* rp_special() answers by symbol */
-    char           special_kind[256];
+    rp_tail  tails[RP_TAILS]; /* rp_fline_print()'s kept texts */
+    const uft_sym *special_sym[RP_SPECIALS]; /* rp_special() answers by symbol */
+    char           special_kind[RP_SPECIALS];
 } rp;
 
 static void *rp_alloc(size_t n)
@@ -193,7 +240,7 @@ static int rp_is_sched(uint64_t id)
 
 /* ---- reading ahead ------------------------------------------------------------ */
 
-static void rp_task_error(rp *e, rp_task *t)
+static UFT_COLD void rp_task_error(rp *e, rp_task *t)
 {
     if (!e->failed) uft_fail(e->out, e->err, t->rd.path, t->rd.err.offset, t->rd.err.what, t->rd.err.detail);
     e->failed = 1;
@@ -237,13 +284,12 @@ static int rp_perf_ahead(rp *e, rp_perf *p)
     return p->valid;
 }
 
-/* The perf file whose next record is the earliest, -1 if none. */
-static long rp_perf_pick(rp *e)
+/* rp_perf_pick() when a perf record was taken since the last pick. */
+static UFT_COLD long rp_perf_repick(rp *e)
 {
     uint64_t min = UINT64_MAX;
     long best = -1;
     size_t i;
-    if (e->perf_picked) return e->last_perf;
     for (i = 0; i < e->nperf; i++) {
         rp_perf *p = &e->perf[i];
         if (p->done && !p->valid) continue;
@@ -256,6 +302,12 @@ static long rp_perf_pick(rp *e)
     e->last_perf = best;
     e->perf_picked = !e->failed;
     return best;
+}
+
+/* The perf file whose next record is the earliest, -1 if none. */
+static long rp_perf_pick(rp *e)
+{
+    return e->perf_picked ? e->last_perf : rp_perf_repick(e);
 }
 
 /* ---- the stack model ------------------------------------------------------------ */
@@ -299,118 +351,185 @@ static int rp_stack_type(const rp_view *r)
     return -1;
 }
 
-/* Frame times and stack size for a record just taken. */
-static void rp_account(rp *e, rp_task *t, const rp_view *r)
+/* The task's first record (type: rp_stack_type()) sizes the stack: a
+   fork child starts inside its parent's frames. */
+static UFT_COLD void rp_stack_start(rp *e, rp_task *t, const rp_view *r, int type, uint32_t depth)
 {
-    int type = rp_stack_type(r);
-    uint32_t depth = r->type == TDEC_UFTRACE_EVENT ? 0 : r->depth;
     rp_frame *f;
     long i;
-    uint64_t d;
-    if (type < 0) return;
-    if (!t->stack_set) {
-        /* the first record sizes the stack: a fork child starts inside */
-        t->nstack = (long)depth + (type == TDEC_UFTRACE_EXIT);
-        t->stack_set = 1;
-        if (!t->fork_done) {
-            rp_task *parent = t->t ? rp_task_by_tid(e, t->t->ppid) : NULL;
-            if (parent && parent->fork_disp) {
-                t->disp = parent->fork_disp;
-                t->disp_set = 1;
-            }
-            t->fork_done = 1;
+    t->nstack = (long)depth + (type == TDEC_UFTRACE_EXIT);
+    t->stack_set = 1;
+    if (!t->fork_done) {
+        rp_task *parent = t->t ? rp_task_by_tid(e, t->t->ppid) : NULL;
+        if (parent && parent->fork_disp) {
+            t->disp = parent->fork_disp;
+            t->disp_set = 1;
         }
-        for (i = 0; i < t->nstack; i++) {
-            if ((f = rp_frame_at(e, t, i)) != NULL) {
-                f->time = r->time;
-                f->valid = 1;
-            }
+        t->fork_done = 1;
+    }
+    for (i = 0; i < t->nstack; i++) {
+        if ((f = rp_frame_at(e, t, i)) != NULL) {
+            f->time = r->time;
+            f->valid = 1;
         }
-        t->budget = RP_DEPTH_DEFAULT;
     }
-    if (t->lost_seen) {
-        if (type == TDEC_UFTRACE_LOST) return;
-        t->nstack = (long)depth + (type == TDEC_UFTRACE_EXIT);
-        t->lost_seen = 0;
-        for (i = 0; i <= (long)depth; i++)
-            if ((f = rp_frame_at(e, t, i + t->user_nstack)) != NULL) f->time = r->time - 1;
-    }
-    switch (type) {
-    case TDEC_UFTRACE_ENTRY:
-        if ((f = rp_frame_at(e, t, t->nstack)) == NULL) return;
-        f->addr = r->addr;
-        f->time = r->time;
-        f->valid = 1;
-        break;
-    case TDEC_UFTRACE_EXIT:
-        if ((f = rp_frame_at(e, t, t->nstack - 1)) == NULL) return;
-        d = f->valid ? r->time - f->time : 0;
-        f->valid = 0;
-        f->time = d;
-        break;
-    case TDEC_UFTRACE_LOST: {
-        uint64_t lost_time = 0;
-        t->lost_seen = 1;
-        t->disp_set = 0;
-        /* what is still open counts as ending right after it started */
-        for (i = t->nstack; i >= t->user_nstack; i--) {
-            if ((f = rp_frame_at(e, t, i)) == NULL) continue;
-            if (lost_time == 0) lost_time = f->time + 1;
-            f->time = lost_time - f->time;
-        }
-        break;
-    }
-    default:
-        break;
+    t->budget = RP_DEPTH_DEFAULT;
+}
+
+/* The first record after LOST ones: the stack restarts. */
+static UFT_COLD void rp_stack_after_lost(rp *e, rp_task *t, const rp_view *r, int type, uint32_t depth)
+{
+    rp_frame *f;
+    long i;
+    t->nstack = (long)depth + (type == TDEC_UFTRACE_EXIT);
+    t->lost_seen = 0;
+    for (i = 0; i <= (long)depth; i++)
+        if ((f = rp_frame_at(e, t, i + t->user_nstack)) != NULL) f->time = r->time - 1;
+}
+
+/* A LOST record: what is still open counts as ending right after it
+   started. */
+static UFT_COLD void rp_stack_lost(rp *e, rp_task *t)
+{
+    uint64_t lost_time = 0;
+    rp_frame *f;
+    long i;
+    t->lost_seen = 1;
+    t->disp_set = 0;
+    for (i = t->nstack; i >= t->user_nstack; i--) {
+        if ((f = rp_frame_at(e, t, i)) == NULL) continue;
+        if (lost_time == 0) lost_time = f->time + 1;
+        f->time = lost_time - f->time;
     }
 }
 
-static void rp_count(rp_task *t, const rp_view *r)
+/* Before a stack record (type: rp_stack_type()) of a task whose stack is
+   not sized yet or was broken by LOST records; 1: the record changes
+   nothing. */
+static UFT_COLD int rp_stack_unsettled(rp *e, rp_task *t, const rp_view *r, int type)
 {
-    int type = rp_stack_type(r);
-    int user = r->type != TDEC_UFTRACE_EVENT;
-    if (type == TDEC_UFTRACE_ENTRY) {
-        t->nstack++;
-        if (user) t->user_nstack++;
-    } else if (type == TDEC_UFTRACE_EXIT) {
-        if (t->nstack > 0) t->nstack--;
-        if (user && t->user_nstack > 0) t->user_nstack--;
+    uint32_t depth = r->type == TDEC_UFTRACE_EVENT ? 0 : r->depth;
+    if (!t->stack_set) rp_stack_start(e, t, r, type, depth);
+    if (t->lost_seen) {
+        if (type == TDEC_UFTRACE_LOST) return 1;
+        rp_stack_after_lost(e, t, r, type, depth);
     }
+    return 0;
+}
+
+/* A function entry or a sched-out: a frame opens. */
+static void rp_push(rp *e, rp_task *t, const rp_view *r)
+{
+    uint64_t addr = r->addr, time = r->time;
+    rp_frame *f;
+    UFT_OPAQUE(addr); /* rp_view_user() may have just stored them */
+    UFT_OPAQUE(time);
+    if ((f = rp_frame_at(e, t, t->nstack)) != NULL) {
+        f->addr = addr;
+        f->time = time;
+        f->valid = 1;
+    }
+    t->nstack++;
+    if (r->type != TDEC_UFTRACE_EVENT) t->user_nstack++;
+}
+
+/* A function exit or a sched-in: the top frame closes, its time becomes
+   its duration. */
+static void rp_pop(rp *e, rp_task *t, const rp_view *r)
+{
+    rp_frame *f = rp_frame_at(e, t, t->nstack - 1);
+    if (f != NULL) {
+        f->time = f->valid ? r->time - f->time : 0;
+        f->valid = 0;
+    }
+    if (t->nstack > 0) t->nstack--;
+    if (r->type != TDEC_UFTRACE_EVENT && t->user_nstack > 0) t->user_nstack--;
+}
+
+/* rp_take() of a perf record: the file moves on. */
+static UFT_COLD void rp_take_perf(rp *e)
+{
+    if (e->last_perf < 0) return;
+    e->perf[e->last_perf].valid = 0;
+    e->perf_picked = 0;
 }
 
 /* Takes the task's current record (the one rp_next() just chose). */
 static void rp_take(rp *e, rp_task *t)
 {
     const rp_view *r = &t->cur;
+    int type = rp_stack_type(r);
     if (t->cur_src == RP_USER) {
         uft_rec *s = t->slot[0];
         t->slot[0] = t->slot[1];
         t->slot[1] = s;
         t->ahead = 0;
-    } else if (e->last_perf >= 0) {
-        e->perf[e->last_perf].valid = 0;
-        e->perf_picked = 0;
+    } else {
+        rp_take_perf(e);
     }
     e->peeked = NULL;
-    rp_account(e, t, r);
-    rp_count(t, r);
+    if (type < 0) return; /* events other than sched-in/out */
+    if ((!t->stack_set || t->lost_seen) && rp_stack_unsettled(e, t, r, type)) return;
+    if (type == TDEC_UFTRACE_ENTRY) rp_push(e, t, r);
+    else if (type == TDEC_UFTRACE_EXIT) rp_pop(e, t, r);
+    else if (type == TDEC_UFTRACE_LOST) rp_stack_lost(e, t);
 }
 
-/* The task with the earliest next record, which becomes its current
-   record; taken too if `take`. NULL at the end (or after an error). */
-static rp_task *rp_next(rp *e, int take)
+/* The user record ahead becomes the task's current record. */
+static inline void rp_view_user(rp *e, rp_task *t)
+{
+    const uft_rec *u = t->slot[0];
+    uint32_t type = u->rec.type, more = u->rec.more, depth = u->rec.depth;
+    uint64_t time = u->rec.time, addr = u->rec.addr;
+    UFT_OPAQUE(type); /* uft_task_next() may have just stored them */
+    UFT_OPAQUE(more);
+    UFT_OPAQUE(depth);
+    UFT_OPAQUE(time);
+    UFT_OPAQUE(addr);
+    t->cur.type = type;
+    t->cur.more = more;
+    t->cur.depth = depth;
+    t->cur.time = time;
+    t->cur.addr = addr;
+    t->cur.rec = u;
+    t->cur.comm[0] = '\0';
+    t->cur_src = RP_USER;
+    if (e->estimate && t->est != 0) {
+        /* estimated exits stay after an estimate made at a sched-in */
+        if (t->cur.type == TDEC_UFTRACE_EXIT && t->cur.time <= t->est) t->cur.time = ++t->est;
+        else t->est = t->est_next = 0;
+    }
+}
+
+/* The record ahead in perf file p becomes its task's current record;
+   returns the task. */
+static UFT_COLD rp_task *rp_view_perf(rp *e, long p)
+{
+    const tdec_uftrace_perf_record *h = &e->perf[p].head;
+    rp_view *v = &e->perf_cur;
+    rp_task *t = rp_task_by_tid(e, (int32_t)h->tid);
+    v->type = TDEC_UFTRACE_EVENT;
+    v->addr = uft_perf_event_id(h);
+    v->more = v->addr == EV_TASK_NAME;
+    v->depth = 0;
+    v->time = h->time;
+    v->rec = NULL;
+    memcpy(v->comm, h->comm, sizeof v->comm);
+    v->comm[sizeof v->comm - 1] = '\0';
+    t->cur = *v;
+    t->cur_src = RP_PERF;
+    if (rp_is_sched(v->addr) && e->estimate && t->nstack > 0) rp_estimate_after_sched(e, t);
+    return t;
+}
+
+/* rp_earliest() by looking at every task and perf file. */
+static rp_task *rp_earliest_of_all(rp *e)
 {
     rp_task *best = NULL, *t;
-    uint64_t min = UINT64_MAX;
-    int src = RP_NONE;
-    long p = -1;
+    uint64_t min = UINT64_MAX, until = UINT64_MAX;
+    long p;
     size_t i;
-    if (e->failed) return NULL;
-    if (e->peeked != NULL) {
-        t = e->peeked;
-        if (take) rp_take(e, t);
-        return t;
-    }
+    e->lead = NULL;
     for (i = 0; i < e->ntasks; i++) {
         t = &e->tasks[i];
         if (!rp_task_ahead(e, t)) {
@@ -418,92 +537,109 @@ static rp_task *rp_next(rp *e, int take)
             continue;
         }
         if (best == NULL || t->slot[0]->rec.time < min) {
+            until = min;
             best = t;
             min = t->slot[0]->rec.time;
+        } else if (t->slot[0]->rec.time < until) {
+            until = t->slot[0]->rec.time;
         }
     }
-    if (best) src = RP_USER;
     if (e->nperf > 0) {
         p = rp_perf_pick(e);
         if (e->failed) return NULL;
-        if (p >= 0 && e->perf[p].head.time < min) src = RP_PERF;
+        if (p >= 0 && e->perf[p].head.time < min) return rp_view_perf(e, p);
+        if (p >= 0 && e->perf[p].head.time < until) until = e->perf[p].head.time;
     }
-    if (src == RP_USER) {
-        const uft_rec *u = best->slot[0];
-        t = best;
-        t->cur.type = u->rec.type;
-        t->cur.more = u->rec.more;
-        t->cur.depth = u->rec.depth;
-        t->cur.time = u->rec.time;
-        t->cur.addr = u->rec.addr;
-        t->cur.rec = u;
-        t->cur.comm[0] = '\0';
-        t->cur_src = RP_USER;
-        if (e->estimate && t->est != 0) {
-            /* estimated exits stay after an estimate made at a sched-in */
-            if (t->cur.type == TDEC_UFTRACE_EXIT && t->cur.time <= t->est) t->cur.time = ++t->est;
-            else t->est = t->est_next = 0;
-        }
-    } else if (src == RP_PERF) {
-        const tdec_uftrace_perf_record *h = &e->perf[p].head;
-        rp_view *v = &e->perf_cur;
-        t = rp_task_by_tid(e, (int32_t)h->tid);
-        v->type = TDEC_UFTRACE_EVENT;
-        v->addr = uft_perf_event_id(h);
-        v->more = v->addr == EV_TASK_NAME;
-        v->depth = 0;
-        v->time = h->time;
-        v->rec = NULL;
-        memcpy(v->comm, h->comm, sizeof v->comm);
-        v->comm[sizeof v->comm - 1] = '\0';
-        t->cur = *v;
-        t->cur_src = RP_PERF;
-        if (rp_is_sched(v->addr) && e->estimate && t->nstack > 0) rp_estimate_after_sched(e, t);
-    } else {
-        return NULL;
+    if (best == NULL) return NULL;
+    rp_view_user(e, best);
+    if (!e->estimate) { /* (-e changes the times of records ahead) */
+        e->lead = best;
+        e->lead_until = until;
+    }
+    return best;
+}
+
+/* The task with the earliest next record, which becomes its current
+   record; NULL at the end (or after an error). Ties go to the first task
+   in taskinfo order, then to the first perf file; a task's record wins
+   over a perf record of the same time. */
+static rp_task *rp_earliest(rp *e)
+{
+    rp_task *t = e->lead;
+    /* The records ahead of the other sources do not change until one of
+       them is taken: while the lead task's next record is strictly before
+       all of them, it is the next. */
+    if (t != NULL && rp_task_ahead(e, t) && t->slot[0]->rec.time < e->lead_until) {
+        rp_view_user(e, t);
+        return t;
+    }
+    return rp_earliest_of_all(e);
+}
+
+/* The task with the earliest next record, which becomes its current
+   record; taken too if `take`. NULL at the end (or after an error). */
+static rp_task *rp_next(rp *e, int take)
+{
+    rp_task *t;
+    if (e->failed) return NULL;
+    t = e->peeked;
+    if (t == NULL) {
+        if ((t = rp_earliest(e)) == NULL) return NULL;
+        if (!take && !e->estimate) e->peeked = t; /* -e estimates are redone on every call */
     }
     if (take) rp_take(e, t);
-    else if (!e->estimate) e->peeked = t; /* -e estimates are redone on every call */
     return t;
 }
 
-/* Is the symbol at addr one of the calls replay treats specially? Returns
-   'e' exec*, 's' setjmp, 'l' longjmp, 'f' fork/vfork/daemon, 0 none. */
-static int rp_special(rp *e, rp_task *t, uint64_t time, uint64_t addr)
+/* rp_special() of a symbol not in its cache: by name. */
+static UFT_COLD int rp_special_by_name(const uft_sym *sym)
 {
     static const char *const names[] = {
         "execl", "execlp", "execle", "execv", "execve", "execvp", "execvpe", "setjmp", "_setjmp",
         "sigsetjmp", "__sigsetjmp", "longjmp", "siglongjmp", "__longjmp_chk", "fork", "vfork", "daemon",
     };
-    const uft_map *map;
-    const uft_sym *sym = uft_find_sym_map(e->dir, t->t, time, addr, &map);
     size_t i;
-    size_t slot = ((uintptr_t)sym / sizeof *sym) & 255u;
-    int kind = 0;
-    if (sym == NULL || map == NULL) return 0; /* only symbols of the session's maps */
-    if (e->special_sym[slot] == sym) return e->special_kind[slot];
     for (i = 0; i < sizeof names / sizeof *names; i++) {
         if (strcmp(sym->name, names[i]) != 0) continue;
-        if (strncmp(names[i], "exec", 4) == 0) kind = 'e';
-        else if (strstr(names[i], "setjmp")) kind = 's';
-        else if (strstr(names[i], "longjmp")) kind = 'l';
-        else kind = 'f';
-        break;
+        if (strncmp(names[i], "exec", 4) == 0) return 'e';
+        if (strstr(names[i], "setjmp")) return 's';
+        if (strstr(names[i], "longjmp")) return 'l';
+        return 'f';
     }
-    e->special_sym[slot] = sym;
-    e->special_kind[slot] = (char)kind;
-    return kind;
+    return 0;
 }
 
-/* A function entry (already taken): sets up its frame. -1: not shown. */
-static int rp_enter(rp *e, rp_task *t, const rp_view *r)
+/* Is the symbol (found in map) one of the calls replay treats specially?
+   Returns 'e' exec*, 's' setjmp, 'l' longjmp, 'f' fork/vfork/daemon, 0 none. */
+static int rp_special(rp *e, const uft_sym *sym, const uft_map *map)
+{
+    size_t slot = ((uintptr_t)sym >> 3) % RP_SPECIALS;
+    if (sym == NULL || map == NULL) return 0; /* only symbols of the session's maps */
+    if (e->special_sym[slot] != sym) {
+        e->special_sym[slot] = sym;
+        e->special_kind[slot] = (char)rp_special_by_name(sym);
+    }
+    return e->special_kind[slot];
+}
+
+/* rp_special() of the record's function. */
+static int rp_special_at(rp *e, rp_task *t, const rp_view *r)
+{
+    const uft_map *map;
+    const uft_sym *sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+    return rp_special(e, sym, map);
+}
+
+/* A function entry (already taken; special: its rp_special()): sets up
+   its frame. -1: not shown. */
+static int rp_enter(rp *e, rp_task *t, const rp_view *r, int special)
 {
     rp_frame *f = rp_frame_at(e, t, t->nstack - 1);
     if (f == NULL) return -1;
     f->orig_depth = t->budget;
     f->flags = 0;
     if (rp_session(e, t, r->time) != NULL) {
-        switch (rp_special(e, t, r->time, r->addr)) {
+        switch (special) {
         case 'e': f->flags |= RP_FL_EXEC; break;
         case 's':
             e->setjmp_disp = t->disp + 1;
@@ -591,15 +727,15 @@ static rp_task *rp_peek_shown(rp *e, rp_task *t, uint32_t depth)
     if (f == NULL || (f->flags & (RP_FL_EXEC | RP_FL_LONGJMP))) return NULL;
     if ((next = rp_next(e, 0)) == NULL) return NULL;
     for (;;) {
-        rp_view r = next->cur;
-        if (next == t && next->cur_src == src && depth >= r.depth) break;
-        if (!(r.type == TDEC_UFTRACE_EVENT && next->user_nstack == 0)) {
-            if (r.type == TDEC_UFTRACE_LOST) return NULL;
-            if (rp_hidden(e, next, &r) >= 0) break;
+        const rp_view *r = &next->cur; /* until the next rp_next() */
+        if (next == t && next->cur_src == src && depth >= r->depth) break;
+        if (!(r->type == TDEC_UFTRACE_EVENT && next->user_nstack == 0)) {
+            if (r->type == TDEC_UFTRACE_LOST) return NULL;
+            if (rp_hidden(e, next, r) >= 0) break;
         }
         rp_take(e, next);
-        if (r.type == TDEC_UFTRACE_ENTRY) rp_enter(e, next, &r);
-        else if (r.type == TDEC_UFTRACE_EXIT) rp_exited(e, next);
+        if (r->type == TDEC_UFTRACE_ENTRY) rp_enter(e, next, r, rp_special_at(e, next, r));
+        else if (r->type == TDEC_UFTRACE_EXIT) rp_exited(e, next);
         if ((next = rp_next(e, 0)) == NULL) return NULL;
     }
     return next;
@@ -787,38 +923,58 @@ static void rp_values(rp *e, rp_task *t, const rp_view *r, int is_exit, rp_text 
     if (!is_exit) rp_puts(s, ")");
 }
 
-/* The duration column (10 characters, blank for 0) at p: "%3u.%03u us". */
-static char *rp_fmt_duration(char *p, uint64_t ns)
+/* The two halves of the duration column for 0..999: "%3u." and "%03u ". */
+static char rp_whole[1000][4], rp_frac[1000][4];
+
+static void rp_duration_tables(void)
+{
+    unsigned v;
+    for (v = 0; v < 1000; v++) {
+        rp_whole[v][0] = v >= 100 ? (char)('0' + v / 100) : ' ';
+        rp_whole[v][1] = v >= 10 ? (char)('0' + v / 10 % 10) : ' ';
+        rp_whole[v][2] = (char)('0' + v % 10);
+        rp_whole[v][3] = '.';
+        rp_frac[v][0] = (char)('0' + v / 100);
+        rp_frac[v][1] = (char)('0' + v / 10 % 10);
+        rp_frac[v][2] = (char)('0' + v % 10);
+        rp_frac[v][3] = ' ';
+    }
+}
+
+/* rp_fmt_duration() from 1 ms on (and of a negative duration). */
+static UFT_COLD char *rp_fmt_duration_long(char *p, uint64_t ns)
 {
     static const char units[] = "usms s m h";
     static const uint64_t limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
     int64_t sv = (int64_t)ns;
     uint64_t d = sv < 0 ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv, small = 0;
-    unsigned idx = 0;
-    if (ns == 0) return fmt_lit(p, "          ");
-    if (ns < 1000000u) { /* the common case, in 32-bit arithmetic */
-        d = (uint32_t)ns / 1000u;
-        small = (uint32_t)ns % 1000u;
-    } else {
-        for (idx = 0; idx < 5; idx++) {
-            small = d % limit[idx];
-            d /= limit[idx];
-            if (d < limit[idx + 1]) break;
-        }
+    unsigned idx;
+    for (idx = 0; idx < 5; idx++) {
+        small = d % limit[idx];
+        d /= limit[idx];
+        if (d < limit[idx + 1]) break;
     }
     if (idx == 5) idx = 4;
     if (d > 999) d = small = 999;
-    *p++ = d >= 100 ? (char)('0' + d / 100) : ' ';
-    *p++ = d >= 10 ? (char)('0' + d / 10 % 10) : ' ';
-    *p++ = (char)('0' + d % 10);
-    *p++ = '.';
-    *p++ = (char)('0' + small / 100);
-    *p++ = (char)('0' + small / 10 % 10);
-    *p++ = (char)('0' + small % 10);
-    *p++ = ' ';
-    *p++ = units[idx * 2];
-    *p++ = units[idx * 2 + 1];
-    return p;
+    memcpy(p, rp_whole[d], 4);
+    memcpy(p + 4, rp_frac[small], 4);
+    p[8] = units[idx * 2];
+    p[9] = units[idx * 2 + 1];
+    return p + 10;
+}
+
+/* The duration column (10 characters, blank for 0) at p: "%3u.%03u us". */
+static char *rp_fmt_duration(char *p, uint64_t ns)
+{
+    uint32_t us;
+    if (ns == 0) return fmt_lit(p, "          ");
+    if (ns >= 1000000u) return rp_fmt_duration_long(p, ns);
+    us = (uint32_t)ns / 1000u; /* the common case, in 32-bit arithmetic */
+    memcpy(p, rp_whole[us], 4);
+    memcpy(p + 4, rp_frac[(uint32_t)ns - us * 1000u], 4);
+    p[8] = 'u';
+    p[9] = 's';
+    return p + 10;
 }
 
 /* " [   TID] | " of the task, kept in it */
@@ -849,42 +1005,103 @@ static void rp_indent(rp *e, long n)
     }
 }
 
-/* The function's name, or "<addr>" in buf; its length in *n. */
-static const char *rp_func_name(rp *e, rp_task *t, const rp_view *r, char *buf, size_t len, size_t *n)
+/* The pieces of the line after its indentation (at most 5) into p and
+   their lengths into n; their number. buf: room for "<addr>". */
+static size_t rp_fline_pieces(const rp_fline *l, char *buf, size_t len, const char **p, size_t *n)
 {
-    const uft_sym *sym = uft_find_sym(e->dir, t->t, r->time, r->addr);
-    if (sym) {
-        *n = sym->name_len;
-        return sym->name;
+    const char *name = buf;
+    size_t name_len, k = 0;
+    if (l->sym) {
+        name = l->sym->name;
+        name_len = l->sym->name_len;
+    } else {
+        snprintf(buf, len, "<%llx>", (unsigned long long)l->addr);
+        name_len = strlen(buf);
     }
-    snprintf(buf, len, "<%llx>", (unsigned long long)r->addr);
-    *n = strlen(buf);
-    return buf;
+    if (l->shape == RP_CLOSE) {
+        p[k] = "}", n[k++] = 1;
+        if (l->ret) p[k] = l->ret->buf, n[k++] = l->ret->len;
+        p[k] = " /* ", n[k++] = 4;
+        p[k] = name, n[k++] = name_len;
+        p[k] = " */\n", n[k++] = 4;
+        return k;
+    }
+    p[k] = name, n[k++] = name_len;
+    if (l->args) p[k] = l->args->buf, n[k++] = l->args->len;
+    else if (name_len == 0 || name[name_len - 1] != ')') p[k] = "()", n[k++] = 2;
+    if (l->shape == RP_OPEN) {
+        p[k] = " {\n", n[k++] = 3;
+        return k;
+    }
+    if (l->ret) p[k] = l->ret->buf, n[k++] = l->ret->len;
+    p[k] = ";\n", n[k++] = 2;
+    return k;
 }
 
-/* A function line: the columns, `indent` spaces, then the n pieces. */
-static void rp_line(rp *e, const rp_task *t, const rp_frame *f, long indent, const char *const *piece,
-                    const size_t *len, size_t n)
+/* Where the text of l after the duration is kept, or NULL if it is not
+   kept (it has values, or an unknown function). */
+static rp_tail *rp_tail_slot(rp *e, const rp_fline *l)
 {
-    size_t need = 64 + (indent > 0 ? (size_t)indent : 0), i;
-    char *p;
+    uintptr_t h = ((uintptr_t)l->sym >> 3) + (uintptr_t)l->indent * 4u + (uintptr_t)l->shape;
+    if (l->sym == NULL || l->args != NULL || l->ret != NULL) return NULL;
+    return &e->tails[h % RP_TAILS];
+}
+
+/* " DURATION" of the line at p. */
+static char *rp_fline_duration(char *p, const rp_fline *l)
+{
+    *p++ = ' ';
+    return rp_fmt_duration(p, l->frame ? l->frame->time : 0);
+}
+
+/* rp_fline_print() of a text not kept: composed, then kept in c if not NULL. */
+static UFT_COLD void rp_fline_compose(rp *e, const rp_task *t, const rp_fline *l, rp_tail *c)
+{
+    char buf[64];
+    const char *piece[5];
+    size_t len[5], n = rp_fline_pieces(l, buf, sizeof buf, piece, len), i;
+    size_t need = 64 + (l->indent > 0 ? (size_t)l->indent : 0);
+    char *p, *tail;
     for (i = 0; i < n; i++) need += len[i];
     if (need > OUT_BUF_SIZE) {
-        rp_columns(e, t, f);
-        rp_indent(e, indent);
+        rp_columns(e, t, l->frame);
+        rp_indent(e, l->indent);
         for (i = 0; i < n; i++) out_mem(e->out, piece[i], len[i]);
         return;
     }
-    p = out_reserve(e->out, need);
-    *p++ = ' ';
-    p = rp_fmt_duration(p, f ? f->time : 0);
+    p = tail = rp_fline_duration(out_reserve(e->out, need), l);
     p = fmt_mem(p, t->tid_col, t->tid_col_len);
-    if (indent > 0) {
-        memset(p, ' ', (size_t)indent);
-        p += indent;
+    if (l->indent > 0) {
+        memset(p, ' ', (size_t)l->indent);
+        p += l->indent;
     }
     for (i = 0; i < n; i++) p = fmt_mem(p, piece[i], len[i]);
     out_commit(e->out, p);
+    if (c != NULL && (size_t)(p - tail) <= RP_TAIL_ROOM) {
+        c->task = t;
+        c->sym = l->sym;
+        c->indent = l->indent;
+        c->shape = l->shape;
+        c->len = (size_t)(p - tail);
+        memcpy(c->text, tail, c->len);
+    }
+}
+
+/* Prints a function line. */
+static inline void rp_fline_print(rp *e, const rp_task *t, const rp_fline *l)
+{
+    rp_tail *c = rp_tail_slot(e, l);
+    char *p;
+    if (c == NULL || c->sym != l->sym || c->task != t || c->indent != l->indent || c->shape != l->shape) {
+        rp_fline_compose(e, t, l, c);
+        return;
+    }
+    /* copies fixed sizes (faster): the bytes beyond c->len are
+       overwritten by what comes next */
+    p = rp_fline_duration(out_reserve(e->out, 16 + RP_TAIL_ROOM), l);
+    memcpy(p, c->text, RP_TAIL_ROOM / 2);
+    if (c->len > RP_TAIL_ROOM / 2) memcpy(p + RP_TAIL_ROOM / 2, c->text + RP_TAIL_ROOM / 2, RP_TAIL_ROOM / 2);
+    out_commit(e->out, p + c->len);
 }
 
 static const char *rp_event_name(rp *e, uint32_t id, char *buf, size_t len)
@@ -923,77 +1140,65 @@ static void rp_event_text(rp *e, const rp_view *r, rp_text *s)
 
 static void rp_show_entry(rp *e, rp_task *t, const rp_view *r)
 {
-    char buf[64];
-    const char *name;
     rp_text *args = &e->args, *ret = &e->ret;
-    const char *arg_text = "";
-    size_t arg_len = 0;
-    rp_frame *f;
+    rp_fline l;
+    const uft_map *map;
     rp_task *next;
-    long depth, fi;
-    int paren;
-    size_t nl;
+    long fi;
     uint32_t rdepth = r->depth;
 
-    args->len = ret->len = 0;
-    name = rp_func_name(e, t, r, buf, sizeof buf, &nl);
-    paren = nl == 0 || name[nl - 1] != ')' || r->more;
-    if (rp_enter(e, t, r) < 0) goto out;
-    depth = t->disp;
+    l.sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+    l.addr = r->addr;
+    if (rp_enter(e, t, r, rp_special(e, l.sym, map)) < 0) return;
+    l.indent = t->disp * 2;
+    l.args = l.ret = NULL;
     if (r->more) {
+        args->len = 0;
         rp_values(e, t, r, 0, args);
-        arg_text = args->buf;
-        arg_len = args->len;
-    } else if (paren) {
-        arg_text = "()";
-        arg_len = 2;
+        l.args = args;
     }
     fi = t->nstack - 1;
     next = rp_peek_shown(e, t, rdepth); /* t->cur (*r) moves on */
-    if (e->failed) goto out;
-    f = rp_frame_at(e, t, fi);
+    if (e->failed) return;
     if (next == t && next->cur.depth == rdepth && next->cur.type == TDEC_UFTRACE_EXIT) {
         /* a leaf: its exit is the next record, one line for both */
         rp_take(e, next);
-        if (next->cur.more) rp_values(e, t, &next->cur, 1, ret);
-        {
-            const char *piece[] = {name, arg_text, ret->buf, ";\n"};
-            size_t len[] = {nl, arg_len, ret->len, 2};
-            rp_line(e, t, f, depth * 2, piece, len, 4);
+        if (next->cur.more) {
+            ret->len = 0;
+            rp_values(e, t, &next->cur, 1, ret);
+            l.ret = ret;
         }
+        l.shape = RP_LEAF;
+        l.frame = rp_frame_at(e, t, fi);
+        rp_fline_print(e, t, &l);
         rp_exited(e, t);
     } else {
-        const char *piece[] = {name, arg_text, " {\n"};
-        size_t len[] = {nl, arg_len, 3};
-        rp_line(e, t, NULL, depth * 2, piece, len, 3);
-        rp_entered(e, t, f);
+        l.shape = RP_OPEN;
+        l.frame = NULL;
+        rp_fline_print(e, t, &l);
+        rp_entered(e, t, rp_frame_at(e, t, fi));
     }
-out:
-    return;
 }
 
 static void rp_show_exit(rp *e, rp_task *t, const rp_view *r)
 {
     rp_frame *f = rp_frame_at(e, t, t->nstack);
-    char buf[64];
-    const char *name;
-    rp_text *ret;
-    long depth;
-    size_t nl;
+    rp_text *ret = &e->ret;
+    rp_fline l;
     if (f != NULL && !(f->flags & RP_FL_NORECORD)) {
-        ret = &e->ret;
-        ret->len = 0;
-        depth = rp_exiting(t);
+        l.shape = RP_CLOSE;
+        l.indent = rp_exiting(t) * 2;
+        l.frame = f;
+        l.sym = uft_find_sym(e->dir, t->t, r->time, r->addr);
+        l.addr = r->addr;
+        l.args = l.ret = NULL;
         if (r->more) {
+            ret->len = 0;
             rp_values(e, t, r, 1, ret);
             rp_puts(ret, ";");
+            l.ret = ret;
         }
-        name = rp_func_name(e, t, r, buf, sizeof buf, &nl);
-        {
-            const char *piece[] = {"}", ret->buf, " /* ", name, " */\n"};
-            size_t len[] = {1, ret->len, 4, nl, 4};
-            rp_line(e, t, f, depth * 2, piece, len, 5);
-        }
+        rp_fline_print(e, t, &l);
     }
     rp_exited(e, t);
 }
@@ -1129,6 +1334,7 @@ int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err)
         return 1;
     }
     memset(&e, 0, sizeof e);
+    rp_duration_tables();
     e.dir = &dir;
     e.out = out;
     e.err = err;

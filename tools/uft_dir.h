@@ -11,6 +11,26 @@
 
 #include "../single/tdec_uftrace.h"
 
+/* A rare path of a hot function, kept out of line: inlined, it would make
+   the hot function save more registers on every call. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UFT_COLD __attribute__((noinline, cold))
+#else
+#define UFT_COLD
+#endif
+
+/* Keeps the value of variable x in a register, loaded by itself. For
+   copies of fields stored a moment ago one by one (a record the decoder
+   just wrote): the compiler would otherwise merge loads of neighbouring
+   fields into one wider load, which waits until all the stores it spans
+   are written out (in uft_task_next() that stall cost more than the
+   decoding itself). */
+#if defined(__GNUC__) || defined(__clang__)
+#define UFT_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define UFT_OPAQUE(x) (void)0
+#endif
+
 typedef struct uft_sym {
     uint64_t addr, size; /* relative to the module base */
     char     type;

@@ -94,23 +94,22 @@ static void uft_task_decoder_error(uft_task_reader *r, tdec_status st)
         uft_set_error(&r->err, r->d.st.err_offset, tdec_status_str(st), tdec_uftrace_reason_str(r->d.st.err_reason));
 }
 
-int uft_task_next(uft_task_reader *r, uft_rec *o)
+int uft_task_next_slow(uft_task_reader *r, uft_rec *o, tdec_status st, tdec_uftrace_item *it)
 {
-    tdec_uftrace_item it;
-    tdec_status st;
     ssize_t n;
     int busy = 0;            /* a record is being completed */
     int into = 0;            /* fragments: 1 event data, 2 the value vals[nvals - 1] */
 
-    if (r->state == 1) r->state = 2;
-    if (r->state == 2) return -1;
-    if (r->state == 3) return 0;
-    for (;;) {
-        st = tdec_uftrace_next(&r->d, &it);
+    if (r->state != 0) {
+        if (r->state == 1) r->state = 2;
+        return r->state == 3 ? 0 : -1;
+    }
+
+    for (;; st = tdec_uftrace_next(&r->d, it)) {
         if (st == TDEC_OK) {
-            const tdec_uftrace_record *rec = &it.u.rec;
-            if (it.kind == TDEC_ITEM_FRAGMENT) {
-                const tdec_frag *f = &it.u.frag;
+            const tdec_uftrace_record *rec = &it->u.rec;
+            if (it->kind == TDEC_ITEM_FRAGMENT) {
+                const tdec_frag *f = &it->u.frag;
                 if (into == 1) {
                     if (f->offset < UFT_EVENT_KEEP) {
                         size_t k = (size_t)(UFT_EVENT_KEEP - f->offset);
@@ -130,14 +129,9 @@ int uft_task_next(uft_task_reader *r, uft_rec *o)
             case TDEC_UFTRACE_EXIT:
             case TDEC_UFTRACE_LOST:
             case TDEC_UFTRACE_EVENT:
-                o->rec = *rec;
-                o->offset = it.offset;
-                o->block_len = 0;
-                o->nvals = 0;
-                o->nbytes = 0;
-                o->incomplete = 0;
+                uft_rec_begin(o, rec, it->offset);
                 into = 0;
-                if (tdec_uftrace_needs_args(&r->d)) {
+                if (rec->more && tdec_uftrace_needs_args(&r->d)) {
                     busy = 1;
                     if (!uft_resolve_spec(r->dir, r->task, rec->time, rec->addr, rec->type == TDEC_UFTRACE_EXIT,
                                           &r->spec)) {

@@ -30,7 +30,7 @@ typedef struct uft_val {
 
 /* A complete record of a <tid>.dat file. */
 typedef struct uft_rec {
-    tdec_uftrace_record rec;    /* ENTRY, EXIT, LOST or EVENT                   */
+    tdec_uftrace_record rec;    /* ENTRY, EXIT, LOST or EVENT (ARG fields unused) */
     uint64_t            offset; /* of the record in its file                    */
     uint32_t            block_len;  /* argument block: uftrace dump's length    */
     uint32_t            nvals;
@@ -67,8 +67,56 @@ int uft_task_open(uft_task_reader *r, uft_dir *dir, int32_t tid);
 /* The next record: 1 (*out filled), 0 at the clean end of the file, -1 on
    an error (r->err). A record whose payload an error cut short comes out
    first with out->incomplete set. */
-int uft_task_next(uft_task_reader *r, uft_rec *out);
+static inline int uft_task_next(uft_task_reader *r, uft_rec *out);
 void uft_task_close(uft_task_reader *r);
+
+/* The part of uft_task_next() behind its common case: a stopped reader,
+   records with a payload, the end of a chunk, errors. st and *it are the
+   decoder's answer to uft_task_next() when r->state is 0. */
+int uft_task_next_slow(uft_task_reader *r, uft_rec *out, tdec_status st, tdec_uftrace_item *it);
+
+/* Starts *o with a record that is not an ARG (o->rec's ARG fields are
+   left alone: unused), field by field (UFT_OPAQUE: the decoder has just
+   stored them). */
+static inline void uft_rec_begin(uft_rec *o, const tdec_uftrace_record *rec, uint64_t offset)
+{
+    uint32_t type = rec->type, more = rec->more, depth = rec->depth, magic = rec->magic;
+    uint64_t time = rec->time, addr = rec->addr, payload_size = rec->payload_size;
+    UFT_OPAQUE(type);
+    UFT_OPAQUE(more);
+    UFT_OPAQUE(depth);
+    UFT_OPAQUE(magic);
+    UFT_OPAQUE(time);
+    UFT_OPAQUE(addr);
+    UFT_OPAQUE(payload_size);
+    o->rec.type = type;
+    o->rec.more = more;
+    o->rec.depth = depth;
+    o->rec.magic = magic;
+    o->rec.time = time;
+    o->rec.addr = addr;
+    o->rec.payload_size = payload_size;
+    o->offset = offset;
+    o->block_len = 0;
+    o->nvals = 0;
+    o->nbytes = 0;
+    o->incomplete = 0;
+}
+
+static inline int uft_task_next(uft_task_reader *r, uft_rec *out)
+{
+    tdec_uftrace_item it;
+    tdec_status st = TDEC_OK;
+    if (r->state == 0) {
+        st = tdec_uftrace_next(&r->d, &it);
+        /* the common record, complete in itself */
+        if (st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.rec.type <= TDEC_UFTRACE_EVENT && !it.u.rec.more) {
+            uft_rec_begin(out, &it.u.rec, it.offset);
+            return 1;
+        }
+    }
+    return uft_task_next_slow(r, out, st, &it);
+}
 
 typedef struct uft_perf_reader {
     char                      path[4096];
