@@ -17,6 +17,13 @@ typedef struct cli_opts {
     int         json;    /* dump: JSON lines instead of the reference text    */
     int         hex;     /* ovni dump: payload bytes instead of descriptions  */
     int         ovnidump_ties; /* ovni: equal clocks in ovnidump's heap order */
+    const char *format;  /* --format=NAME, or NULL: detect                    */
+    /* xtrace readings (docs/xtrace.md): --vl, --snap-header, --time-size,
+       --iovec-data, --big-endian, --token-size */
+    uint32_t        xt_vl, xt_time_size;
+    uint32_t        xt_snap_header; /* 0 auto, 1 present, 2 absent (TDEC_XTRACE_HDR_*) */
+    int             xt_iovec_data, xt_big_endian;
+    const uint32_t *xt_token_size; /* 256 sizes by token byte, or NULL      */
     int         strict;  /* tolerated anomalies become errors                */
     const char *path;
 } cli_opts;
@@ -46,6 +53,10 @@ int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err);
 int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err);
 /* `tracedec replay DIR`: fe_uftrace_replay.c */
 int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err);
+
+/* xtrace: fe_xtrace.c (detected by file name, or --format=xtrace[-snapshot]) */
+int fe_xtrace_detect(const char *path);
+int fe_xtrace_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err);
 
 /* ovni: fe_ovni.c (a trace directory, any layout) */
 int fe_ovni_detect_dir(const char *path);

@@ -16,12 +16,72 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static out_buf cli_out, cli_err;
 static uint8_t cli_chunk[CLI_CHUNK];
+static uint32_t cli_token_size[256]; /* xtrace --token-size */
+
+/* "--name=VALUE": VALUE if arg is that option, else NULL. */
+static const char *opt_value(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+/* A number option (decimal or 0x hex) into *v; 0 when malformed. */
+static int opt_number(const char *s, uint32_t *v)
+{
+    char *end;
+    unsigned long x;
+    if (s == NULL || *s == '\0') return 0;
+    errno = 0;
+    x = strtoul(s, &end, 0);
+    if (errno || *end != '\0' || x > UINT32_MAX) return 0;
+    *v = (uint32_t)x;
+    return 1;
+}
+
+/* --token-size=TOKEN:BYTES (xtrace: pass tokens of unknown size through). */
+static int opt_token_size(const char *s)
+{
+    char tok[16];
+    const char *colon = strchr(s, ':');
+    uint32_t t, n;
+    if (colon == NULL || (size_t)(colon - s) >= sizeof tok) return 0;
+    memcpy(tok, s, (size_t)(colon - s));
+    tok[colon - s] = '\0';
+    if (!opt_number(tok, &t) || t > 255 || !opt_number(colon + 1, &n) || n == 0) return 0;
+    cli_token_size[t] = n;
+    return 1;
+}
+
+/* The xtrace and --format options; 0 when arg is none of them or malformed. */
+static int parse_xtrace_opt(const char *arg, cli_opts *o)
+{
+    const char *v;
+    if ((v = opt_value(arg, "--format")) != NULL) {
+        o->format = v;
+        return strcmp(v, "xtrace") == 0 || strcmp(v, "xtrace-snapshot") == 0;
+    }
+    if ((v = opt_value(arg, "--vl")) != NULL) return opt_number(v, &o->xt_vl);
+    if ((v = opt_value(arg, "--time-size")) != NULL) return opt_number(v, &o->xt_time_size);
+    if ((v = opt_value(arg, "--snap-header")) != NULL) {
+        /* The library's TDEC_XTRACE_HDR_AUTO (0), _PRESENT (1), _ABSENT (2). */
+        o->xt_snap_header = strcmp(v, "yes") == 0 ? 1u : strcmp(v, "no") == 0 ? 2u : 0u;
+        return strcmp(v, "yes") == 0 || strcmp(v, "no") == 0 || strcmp(v, "auto") == 0;
+    }
+    if ((v = opt_value(arg, "--token-size")) != NULL) {
+        o->xt_token_size = cli_token_size;
+        return opt_token_size(v);
+    }
+    if (strcmp(arg, "--iovec-data") == 0) return o->xt_iovec_data = 1;
+    if (strcmp(arg, "--big-endian") == 0) return o->xt_big_endian = 1;
+    return 0;
+}
 
 size_t cli_read(cli_reader *r)
 {
@@ -68,7 +128,7 @@ static int usage(void)
                       "       tracedec replay DIR\n"
                       "       tracedec top DIR\n"
                       "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
-                      "ovni trace directories (every layout).\n"
+                      "ovni trace directories (every layout); xtrace files (by name, or --format).\n"
                       "  dump           records as text (FDR: exactly llvm-xray fdr-dump's; uftrace:\n"
                       "                 uftrace dump's; ovni: ovnidump's)\n"
                       "  dump --hex     ovni: payload bytes instead of descriptions, as ovnidump -x\n"
@@ -77,6 +137,9 @@ static int usage(void)
                       "  info           header fields and record counts (ovni: per stream)\n"
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
                       "  top            ovni: events per MCV, as ovnitop\n"
+                      "  xtrace: --format=xtrace|xtrace-snapshot, --vl=BITS, --snap-header=auto|yes|no,\n"
+                      "         --time-size=N, --iovec-data, --big-endian, --token-size=TOKEN:BYTES\n"
+                      "         (docs/xtrace.md)\n"
                       "  --ovnidump-ties  ovni: order equal clocks of different streams as\n"
                       "                 ovnidump's heap does (default: by stream path)\n"
                       "  --strict       tolerated anomalies (gaps, unknown records) are errors\n");
@@ -106,6 +169,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--json") == 0 && opt.command == CLI_DUMP) opt.json = 1;
         else if ((strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0) && opt.command == CLI_DUMP) opt.hex = 1;
         else if (strcmp(argv[i], "--ovnidump-ties") == 0) opt.ovnidump_ties = 1;
+        else if (parse_xtrace_opt(argv[i], &opt)) continue;
         else if (strcmp(argv[i], "--strict") == 0) opt.strict = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0') return usage();
         else if (opt.path == NULL) opt.path = argv[i];
@@ -168,7 +232,9 @@ int main(int argc, char **argv)
         close(in.fd);
         return 2;
     }
-    if (fe_xray_detect(cli_chunk, got)) {
+    if (opt.format != NULL || fe_xtrace_detect(opt.path)) {
+        rc = fe_xtrace_run(&opt, &in, &cli_out, &cli_err);
+    } else if (fe_xray_detect(cli_chunk, got)) {
         rc = fe_xray_run(&opt, &in, &cli_out, &cli_err);
     } else {
         cli_diag(&cli_err, "error", -1, opt.path, "unrecognised trace format (known: LLVM XRay)");
