@@ -28,7 +28,8 @@
 #define XT_DETECT_BYTES (TDEC_XTRACE_SNAP_HEADER_SIZE + 74656u)
 
 typedef struct xt_counts {
-    uint64_t tokens, insns, pcinsts, loads[16], stores[16], vals[6], syscall_vecs, allgprs, times, unknowns;
+    uint64_t tokens, insns, pcinsts, loads[16], stores[16], vals[6], syscall_vecs, allgprs, misc_flags, times;
+    uint64_t unknowns;
     uint64_t snapshots, bytes;
 } xt_counts;
 
@@ -332,6 +333,7 @@ static void xt_count(xt_counts *c, const tdec_xtrace_record *x)
     case TDEC_XTRACE_T_VAL: c->vals[x->val_kind < 6 ? x->val_kind : 0]++; break;
     case TDEC_XTRACE_T_SYSCALL_VEC: c->syscall_vecs++; break;
     case TDEC_XTRACE_T_ALLGPR: c->allgprs++; break;
+    case TDEC_XTRACE_T_MISC_FLAGS: c->misc_flags++; break;
     case TDEC_XTRACE_T_TIME: c->times++; break;
     case TDEC_XTRACE_T_UNKNOWN: c->unknowns++; break;
     case TDEC_XTRACE_T_SNAPSHOT: c->snapshots++; break;
@@ -437,6 +439,7 @@ static void xt_print_summary(xt_run *r, const char *path, int kind, const tdec_x
     out_lit_u64(o, ", DC ", c->vals[TDEC_XTRACE_VAL_DC]);
     out_lit_u64(o, ", TARGET_B ", c->vals[TDEC_XTRACE_VAL_TARGET_B]);
     out_lit_u64(o, ", ALLGPR ", c->allgprs);
+    out_lit_u64(o, ", MISC_FLAGS ", c->misc_flags);
     out_lit_u64(o, ", TIME ", c->times);
     out_lit_u64(o, ", passed-through unknown tokens ", c->unknowns);
     out_char(o, '\n');
