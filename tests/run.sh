@@ -37,6 +37,7 @@ test|check)
     section "golden: uftrace" sh tests/golden_uftrace.sh
     section "golden: ovni" sh tests/golden_ovni.sh
     section "tolerance: ovni" sh tests/tolerance_ovni.sh
+    section "cli: xtrace" sh tests/cli_xtrace.sh
     section "live: xray" sh tests/live_xray.sh
     section "live: uftrace" sh tests/live_uftrace.sh
     ;;
