@@ -93,6 +93,17 @@ fi
 awk '{ d = sprintf("+%.0f", $2 - prev[$1]); prev[$1] = $2; if (d != $3) bad++ } END { exit bad > 0 }' "$s10/ovnidump.txt" &&
     pass "ovni s10 reference deltas are per-stream clock differences" ||
     fail "ovni s10 reference deltas"
+# libovni 1.0.0 named the stream files thread.T, without the .obs suffix.
+rm -rf "$T/v100"
+cp -r "$s10/ovni" "$T/v100"
+for f in "$T"/v100/loom.*/proc.*/thread.*.obs; do mv "$f" "${f%.obs}"; done
+sed 's/\(thread\.[0-9]*\)\.obs  /\1  /' "$T/s10.out" > "$T/v100.want"
+$X dump --hex "$T/v100" > "$T/v100.out" 2> "$T/v100.err"
+if [ $? = 0 ] && [ -s "$T/v100.want" ] && cmp -s "$T/v100.want" "$T/v100.out"; then
+    pass "ovni dump --hex on the libovni 1.0.0 naming (thread.T, no .obs): same events"
+else
+    fail "ovni dump --hex on thread.T files (diff $T/v100.want $T/v100.out)"
+fi
 check "ovni top s10 (v1 layout) == ovnitop 1.4.1" "$s10/ovnitop.txt" "$s10/ovnitop.stderr.txt" $X top "$s10/ovni"
 
 # s11 has equal clocks across streams: ovnidump orders them by its heap's
