@@ -69,14 +69,16 @@
        next call on this decoder.
      - finish() produces no items: TDEC_END at a token (or snapshot)
        boundary, TDEC_E_TRUNCATED elsewhere, err_offset = start of the cut
-       token (snapshot: of the cut part). Idempotent.
+       token, its ALLGPR registers, iovec entries and data included
+       (snapshots: of the cut part). It may follow the last item at once
+       (the window used up) or TDEC_NEED_INPUT. Idempotent.
      - Errors are sticky until reset(). d.st.err_offset is the offset of the
        token that failed, d.st.err_reason a TDEC_XTRACE_R_* code, and for an
        unknown token d.bad_token its byte.
      - Any split of the input gives the same items (fragments aside).
 
    MEMORY
-     No allocation. sizeof(tdec_xtrace_decoder) is 256 bytes on LP64 targets
+     No allocation. sizeof(tdec_xtrace_decoder) is 264 bytes on LP64 targets
      (tests/test_xtrace.c checks it); cfg.token_size is the only pointer kept
      (the caller's table, which must outlive the decoder). memcpy-able.
 
@@ -561,7 +563,8 @@ typedef struct tdec_xtrace_decoder {
     uint32_t           part;       /* snapshot: part of the current snapshot    */
     uint64_t           owner_index, owner_pc;
     uint64_t           left;       /* IOVEC records or REG records still to come */
-    uint64_t           part_start; /* stream offset of the current token/part   */
+    uint64_t           part_start; /* stream offset of the current snapshot part */
+    uint64_t           token_start; /* stream offset of the current token         */
     tdec_payload       pay;
     tdec_xtrace_config cfg;
 } tdec_xtrace_decoder;
@@ -794,6 +797,7 @@ TDEC_XTRACE_DEF void tdec_xtrace_reset(tdec_xtrace_decoder *d)
     d->owner_pc = 0;
     d->left = 0;
     d->part_start = 0;
+    d->token_start = 0;
     tdec__payload_start(&d->pay, 0, 0);
 }
 
@@ -829,24 +833,41 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_feed(tdec_xtrace_decoder *d, const void 
     return tdec__stream_feed(&d->st, data, len);
 }
 
+/* Whether the input may end in `phase` (the current one, or the one a
+   finished payload goes back to). */
+static int tdec_xtrace__may_end(const tdec_xtrace_decoder *d, uint8_t phase)
+{
+    switch (phase) {
+    case TDEC_XTRACE__P_TOKEN:
+    case TDEC_XTRACE__P_SNAP_START: return 1;
+    case TDEC_XTRACE__P_REGS:
+    case TDEC_XTRACE__P_IOVECS:     return d->left == 0; /* the promised records are out */
+    case TDEC_XTRACE__P_SNAP_PART:  return d->part == 0;
+    default:                        return 0;
+    }
+}
+
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_finish(tdec_xtrace_decoder *d)
 {
     tdec_status st;
-    int clean;
-    uint32_t why = TDEC_XTRACE_R_TOKEN;
+    int clean, snapshots;
+    uint32_t why;
     if (d == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err; /* sticky: err_offset stays */
-    switch (d->phase) {
-    case TDEC_XTRACE__P_TOKEN:      clean = 1; break;
-    case TDEC_XTRACE__P_PAYLOAD:    clean = 0; why = TDEC_XTRACE_R_PAYLOAD; break;
-    case TDEC_XTRACE__P_SNAP_START: clean = 1; why = TDEC_XTRACE_R_SNAPSHOT; break;
-    case TDEC_XTRACE__P_SNAP_HDR:   clean = 0; why = TDEC_XTRACE_R_SNAPSHOT; break;
-    case TDEC_XTRACE__P_SNAP_PART:  clean = d->part == 0; why = TDEC_XTRACE_R_SNAPSHOT; break;
-    default:                        clean = 0; break; /* REGS, IOVECS: records promised */
+    snapshots = d->cfg.kind == TDEC_XTRACE_KIND_SNAPSHOT;
+    why = snapshots ? TDEC_XTRACE_R_SNAPSHOT : TDEC_XTRACE_R_TOKEN;
+    if (d->phase == TDEC_XTRACE__P_PAYLOAD) {
+        clean = d->pay.left == 0 && tdec_xtrace__may_end(d, d->resume);
+        if (d->pay.left > 0) why = TDEC_XTRACE_R_PAYLOAD;
+    } else {
+        clean = tdec_xtrace__may_end(d, d->phase);
     }
     st = tdec__stream_finish(&d->st, clean, why);
-    /* Point at the cut token (or snapshot part), not at its data. */
-    if (st == TDEC_E_TRUNCATED && d->phase == TDEC_XTRACE__P_PAYLOAD) d->st.err_offset = d->part_start;
+    /* Point at the cut token (its entries and data included), or at the cut
+       snapshot part; at a token boundary the position is that already. */
+    if (st == TDEC_E_TRUNCATED && (d->phase == TDEC_XTRACE__P_PAYLOAD || d->phase == TDEC_XTRACE__P_REGS ||
+                                   d->phase == TDEC_XTRACE__P_IOVECS))
+        d->st.err_offset = snapshots ? d->part_start : d->token_start;
     return st;
 }
 
@@ -954,6 +975,7 @@ static int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out
     }
     p = tdec__stream_peek(&d->st, need);
     if (p == NULL) return TDEC_NEED_INPUT;
+    d->token_start = d->st.pos;
 
     if (type == TDEC_XTRACE_T_INST || type == TDEC_XTRACE_T_PCINST) {
         /* The instruction owns itself and every token up to the next one. */
@@ -967,7 +989,6 @@ static int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out
             d->owner_pc += 4; /* meaningless (and not reported) until a PCINST */
         }
     }
-    d->part_start = d->st.pos;
     r = tdec_xtrace__record(d, out, type, t);
     switch (type) {
     case TDEC_XTRACE_T_INST:
@@ -1026,14 +1047,16 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
     }
     p = tdec__stream_peek(&d->st, iovec ? TDEC_XTRACE__IOVEC_SIZE : 8u);
     if (p == NULL) return TDEC_NEED_INPUT;
-    d->part_start = d->st.pos;
     if (iovec) {
         r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_IOVEC, 0);
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         if (d->cfg.flags & TDEC_XTRACE_F_IOVEC_DATA) {
-            if (r->value > d->cfg.max_iov_len)
-                return tdec__stream_fail(&d->st, TDEC_E_LIMIT, TDEC_XTRACE_R_IOV_LEN);
+            if (r->value > d->cfg.max_iov_len) {
+                tdec__stream_fail(&d->st, TDEC_E_LIMIT, TDEC_XTRACE_R_IOV_LEN);
+                d->st.err_offset = d->token_start; /* the SYSCALL_VEC token */
+                return TDEC_E_LIMIT;
+            }
             data = r->data_len = r->value;
         }
         tdec__stream_consume(&d->st, TDEC_XTRACE__IOVEC_SIZE);
