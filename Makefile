@@ -29,16 +29,20 @@ $(B)/test_ovni: tests/test_ovni.c tests/testlib.h $(HEADERS)
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ovni.c
 
+$(B)/test_xtrace: tests/test_xtrace.c tests/xtrace_encoder.h tests/testlib.h $(HEADERS)
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_xtrace.c
+
 $(B)/test_demangle: tests/test_demangle.c tools/demangle.c tools/demangle.h tests/testlib.h
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_demangle.c tools/demangle.c
 
 # The whole test suite; ends with "N passed, N failed".
-test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_demangle
+test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_demangle
 	@sh tests/run.sh test
 
 # What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
-check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_demangle
+check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_demangle
 	@sh tests/run.sh check
 
 matrix:

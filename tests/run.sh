@@ -32,6 +32,7 @@ test|check)
     section "unit: xray" build/test_xray
     section "unit: uftrace" build/test_uftrace
     section "unit: ovni" build/test_ovni
+    section "unit: xtrace" build/test_xtrace
     section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
     section "golden: uftrace" sh tests/golden_uftrace.sh

@@ -256,38 +256,6 @@ static uint64_t rd64(const uint8_t *p, int be)
     return (uint64_t)rd32(p, 0) | (uint64_t)rd32(p + 4, 0) << 32;
 }
 
-/* A chunk schedule: chunks end at each cut, then every `step` bytes (0:
-   the rest), or with a seed at random lengths, some of them 0. */
-typedef struct sched {
-    const size_t *cuts;
-    size_t        ncuts;
-    size_t        step;
-    uint32_t      seed;
-} sched;
-
-static size_t next_chunk(const sched *s, size_t fed, size_t len, uint32_t *rng, size_t *ci)
-{
-    size_t n = len - fed;
-    uint32_t v;
-    while (*ci < s->ncuts && s->cuts[*ci] <= fed) (*ci)++;
-    if (*ci < s->ncuts && s->cuts[*ci] < len) return s->cuts[*ci] - fed;
-    if (s->seed) {
-        *rng ^= *rng << 13; /* xorshift32 */
-        *rng ^= *rng >> 17;
-        *rng ^= *rng << 5;
-        v = *rng;
-        switch (v & 15u) {
-        case 0: n = 0; break;
-        case 1: case 2: case 3: case 4: case 5: case 6: case 7: n = 1 + (v >> 4) % 16u; break;
-        case 15: n = 1 + (v >> 4) % 8192u; break;
-        default: n = 1 + (v >> 4) % 256u; break;
-        }
-    } else if (s->step) {
-        n = s->step;
-    }
-    return n < len - fed ? n : len - fed;
-}
-
 /* The outcome of one decode: the record items in order, the reassembled
    blobs (boff[i]: where record i's blob starts), the final status. */
 typedef struct run {
@@ -438,14 +406,14 @@ static size_t scratch_cap;
    buffer that is poisoned once the decoder says NEED_INPUT, when the
    caller may reuse it). Then checks that an error is sticky and that END
    stays END. */
-static void run_decode(run *r, const uint8_t *in, size_t len, const sched *s)
+static void run_decode(run *r, const uint8_t *in, size_t len, const tl_sched *s)
 {
     tdec_ovni_decoder d;
     tdec_ovni_item it;
     tdec_status st;
     chk k;
     size_t fed = 0, ci = 0, n, clen = 0, items = 0, limit = 2 * len + 64;
-    uint32_t rng = s ? s->seed : 0;
+    unsigned rng = s ? s->seed : 0;
     const uint8_t *chunk = NULL;
     uint64_t eo;
 
@@ -476,7 +444,7 @@ static void run_decode(run *r, const uint8_t *in, size_t len, const sched *s)
             st = tdec_ovni_finish(&d);
             continue;
         }
-        n = s ? next_chunk(s, fed, len, &rng, &ci) : len;
+        n = s ? tl_next_chunk(s, fed, len, &rng, &ci) : len;
         if (s) {
             memcpy(scratch, in + fed, n);
             chunk = scratch;
@@ -838,7 +806,7 @@ static void test_invariance(const char *label, const uint8_t *in, size_t len, co
 {
     tl_case c;
     run ref, r, dflt;
-    sched s;
+    tl_sched s;
     size_t *pts = NULL, npts, i, runs = 0;
     char what[96];
     int ok;
@@ -876,7 +844,7 @@ static void test_invariance(const char *label, const uint8_t *in, size_t len, co
     s.ncuts = 0;
     s.cuts = NULL;
     for (i = 1; ok && i <= nseeds; i++) {
-        s.seed = (uint32_t)(i * 2654435761u);
+        s.seed = (unsigned)(i * 2654435761u);
         snprintf(what, sizeof what, "random schedule seed %u", (unsigned)s.seed);
         run_decode(&r, in, len, &s);
         ok = same_run(&c, &ref, &r, what, 0);
@@ -1247,7 +1215,7 @@ static void test_hostile_table(void)
     tl_case c;
     bld b;
     run ref, r;
-    sched s;
+    tl_sched s;
     char what[64];
     memset(&ref, 0, sizeof ref);
     memset(&r, 0, sizeof r);
