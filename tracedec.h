@@ -5475,9 +5475,11 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_finish(tdec_xtrace_decoder *d)
     st = tdec__stream_finish(&d->st, clean, why);
     /* Point at the cut token (its entries and data included), or at the cut
        snapshot part; at a token boundary the position is that already. */
-    if (st == TDEC_E_TRUNCATED && (d->phase == TDEC_XTRACE__P_PAYLOAD || d->phase == TDEC_XTRACE__P_REGS ||
-                                   d->phase == TDEC_XTRACE__P_IOVECS))
-        d->st.err_offset = snapshots ? d->part_start : d->token_start;
+    if (st == TDEC_E_TRUNCATED && !snapshots &&
+        (d->phase == TDEC_XTRACE__P_PAYLOAD || d->phase == TDEC_XTRACE__P_REGS || d->phase == TDEC_XTRACE__P_IOVECS))
+        d->st.err_offset = d->token_start;
+    else if (st == TDEC_E_TRUNCATED && d->phase == TDEC_XTRACE__P_PAYLOAD && d->pay.left > 0)
+        d->st.err_offset = d->part_start; /* a vector register's bytes are cut */
     return st;
 }
 
