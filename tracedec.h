@@ -5319,6 +5319,10 @@ static uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, 
 {
     uint64_t v = 0;
     unsigned i;
+    if (!(d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) && n >= 4) { /* the common sizes, whole words */
+        if (n == 8) return tdec__rd_u64le(p);
+        if (n == 4) return tdec__rd_u32le(p);
+    }
     if (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN)
         for (i = 0; i < n; i++) v = (v << 8) | p[i];
     else
@@ -5565,7 +5569,7 @@ static uint32_t tdec_xtrace__classify(const tdec_xtrace_decoder *d, uint8_t t, u
 }
 
 /* One token at a token boundary. */
-static int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+static inline int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, 1);
     tdec_xtrace_record *r;
@@ -5773,6 +5777,8 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     if (d->st.finished) return TDEC_END;
+    /* Most of a stream is tokens at a boundary: straight to their step. */
+    if (d->phase == TDEC_XTRACE__P_TOKEN && d->st.win_len > 0) return (tdec_status)tdec_xtrace__step_token(d, out);
     /* Each pass returns or changes phase without consuming twice: it ends. */
     do {
         st = tdec_xtrace__step(d, out);
