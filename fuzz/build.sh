@@ -15,11 +15,12 @@
 #     -i fuzz/corpus/xray -o build/afl-xray -x fuzz/xray.dict -- build/fuzz/fuzz_xray_afl
 # libFuzzer:
 #   build/fuzz/fuzz_xray_libfuzzer -dict=fuzz/xray.dict build/lf-xray fuzz/corpus/xray
-# The same for uftrace (<tid>.dat and perf-cpuN.dat) and ovni (stream.obs,
-# its JSON metadata and event descriptions): replace xray by uftrace or ovni.
+# The same for uftrace (<tid>.dat and perf-cpuN.dat), ovni (stream.obs, its
+# JSON metadata and event descriptions) and xtrace (instruction streams,
+# snapshot files, file names): replace xray by uftrace, ovni or xtrace.
 cd "$(dirname "$0")/.." || exit 2
 
-formats="xray uftrace ovni"
+formats="xray uftrace ovni xtrace"
 B=build/fuzz
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 COMMON="-std=c99 -g -I. -DTDEC_FUZZING $WARN"

@@ -33,12 +33,15 @@ typedef struct cc_log {
 
 CC_FN void cc_put(const cc_log *l, const char *s, size_t n)
 {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (l->log && *l->len < l->cap) l->log[*l->len] = s[i];
-        (*l->len)++;
-        *l->hash = (*l->hash ^ (uint8_t)s[i]) * 1099511628211ull;
+    uint64_t h = *l->hash;
+    size_t i, keep;
+    if (l->log && *l->len < l->cap) { /* one copy, one hash loop: cheap under trace-cmp */
+        keep = l->cap - *l->len < n ? l->cap - *l->len : n;
+        memcpy(l->log + *l->len, s, keep);
     }
+    *l->len += n;
+    for (i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+    *l->hash = h;
     if (l->log && l->cap > 0) l->log[*l->len < l->cap ? *l->len : l->cap - 1] = 0;
 }
 

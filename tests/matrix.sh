@@ -12,8 +12,9 @@
 # sizeof reported); big-endian s390x under qemu-user; the includes of the
 # library itself. uftrace and ovni get their own pairs, TDEC_STATIC and
 # subset checks and a Cortex-M4 build (tests/matrix_uftrace_tu.c,
-# tests/matrix_ovni_tu.c); ovni also -m32 and s390x runs of its fuzz corpus
-# replay (hashes compared with the native run) and of tests/test_ovni.c.
+# tests/matrix_ovni_tu.c, tests/matrix_xtrace_tu.c); ovni and xtrace also
+# -m32 and s390x runs of their fuzz corpus replay (hashes compared with the
+# native run) and of tests/test_ovni.c, tests/test_xtrace.c.
 cd "$(dirname "$0")/.." || exit 2
 O=build/matrix
 rm -rf "$O"
@@ -499,6 +500,162 @@ else
     skip "cortex-m4 freestanding $OSINGLE (arm-none-eabi-gcc/nm/size not found)"
 fi
 
+# ---- xtrace: the same pairs, TDEC_STATIC, subsets, -m32, Cortex-M -----------
+XTU=tests/matrix_xtrace_tu.c
+XSINGLE=single/tdec_xtrace.h
+# xpair NAME CC STD HEADER IMPLMACRO [EXTRA...]: impl TU (with main) + second
+# TU, both with EXTRA, linked and run.
+xpair() {
+    name=$1 cc=$2 std=$3 hdr=$4 impl=$5
+    shift 5
+    id=x_$(echo "$name" | tr ' /+=' '___p' | tr -cd 'A-Za-z0-9_.-')
+    log=$O/$id.log
+    : > "$log"
+    lf=$(lang_flags "$cc" "$std")
+    # shellcheck disable=SC2086
+    if run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=a -D"$impl" -DMX_MAIN "$@" -c $XTU -o "$O/$id.a.o" &&
+       run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=b "$@" -c $XTU -o "$O/$id.b.o" &&
+       run "$log" "$cc" -o "$O/$id.exe" "$O/$id.a.o" "$O/$id.b.o" && run "$log" "$O/$id.exe"; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+}
+# xsizeof NM CC FLAGS...: "sizeof decoder N B, item M B" of the xtrace types
+# on CC's target (an object whose arrays have those sizes, read with NM -S).
+xsizeof() {
+    nmtool=$1
+    shift
+    printf '%s\n' '#include "single/tdec_xtrace.h"' \
+        'char tdec_matrix_sizeof_decoder[sizeof(tdec_xtrace_decoder)];' \
+        'char tdec_matrix_sizeof_item[sizeof(tdec_xtrace_item)];' > $O/x-sizeof.c
+    "$@" -I. -c $O/x-sizeof.c -o $O/x-sizeof.o 2>/dev/null &&
+        $nmtool -S -t d $O/x-sizeof.o | awk '$4 == "tdec_matrix_sizeof_decoder" { d = $2 + 0 }
+            $4 == "tdec_matrix_sizeof_item" { i = $2 + 0 }
+            END { if (!d) exit 1; printf "sizeof decoder %d B, item %d B\n", d, i }'
+}
+for c in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++17" "clang++ c++17"; do
+    set -- $c
+    have "$1" || { skip "$XSINGLE $1 -std=$2 ($1 not found)"; continue; }
+    xpair "$XSINGLE $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION
+    xpair "$AMAL $1 -std=$2, xtrace API (impl TU + decl TU)" "$1" "$2" "$AMAL" TRACEDEC_IMPLEMENTATION
+done
+for cc in gcc clang; do
+    have $cc || { skip "TDEC_STATIC two TUs xtrace $cc ($cc not found)"; continue; }
+    # both TUs carry their own static copy: no tdec_ symbol may be exported
+    name="TDEC_STATIC in two linked TUs ($XSINGLE, $cc)"
+    id=x_static2_$cc
+    log=$O/$id.log
+    : > "$log"
+    XS2="-x c -std=c99 $WARN -O2 -I. -DMX_HEADER=\"$XSINGLE\" -DTDEC_STATIC -DTDEC_XTRACE_IMPLEMENTATION"
+    # shellcheck disable=SC2086
+    if run "$log" $cc $XS2 -DMX_NAME=a -DMX_MAIN -c $XTU -o $O/$id.a.o &&
+       run "$log" $cc $XS2 -DMX_NAME=b -c $XTU -o $O/$id.b.o &&
+       run "$log" $cc -o $O/$id.exe $O/$id.a.o $O/$id.b.o && run "$log" $O/$id.exe &&
+       ! nm $O/$id.a.o $O/$id.b.o | grep ' [TDRB] tdec_' >> "$log"; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+done
+for cc in gcc clang g++ clang++; do
+    have $cc || continue
+    std=c99
+    case $cc in *++) std=c++17 ;; esac
+    xpair "TDEC_STATIC, partial API use, no unused warnings ($XSINGLE, $cc)" $cc $std "$XSINGLE" \
+        TDEC_XTRACE_IMPLEMENTATION -DTDEC_STATIC -DTDEC_XTRACE_IMPLEMENTATION -DMX_PARTIAL
+done
+have gcc && {
+    xpair "TDEC_XTRACE_STATIC (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DTDEC_XTRACE_STATIC -DTDEC_XTRACE_IMPLEMENTATION
+    xpair "TDEC_XTRACE_DEF override (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION \
+        '-DTDEC_XTRACE_DEF=extern __attribute__((visibility("hidden")))'
+    xpair "tracedec.h then $XSINGLE in one TU (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DMX_HEADER2="\"$XSINGLE\""
+    xpair "$XSINGLE then tracedec.h in one TU (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DMX_HEADER2="\"$AMAL\""
+    xpair "$XSINGLE included twice (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DMX_HEADER2="\"$XSINGLE\""
+    xpair "$AMAL TDEC_ONLY_XTRACE (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_XTRACE
+    xpair "$AMAL TDEC_ONLY_XTRACE + TDEC_ONLY_OVNI (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_XTRACE -DTDEC_ONLY_OVNI
+    xpair "$AMAL TDEC_NO_XRAY TDEC_NO_UFTRACE TDEC_NO_OVNI, xtrace kept (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION \
+        -DTDEC_NO_XRAY -DTDEC_NO_UFTRACE -DTDEC_NO_OVNI
+    xpair "$AMAL TDEC_NO_XTRACE declares no xtrace API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_XTRACE -DMX_NO_XTRACE
+    xpair "$AMAL TDEC_ONLY_OVNI declares no xtrace API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_OVNI -DMX_NO_XTRACE
+    xpair "$XSINGLE TDEC_NO_STRINGS (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DTDEC_NO_STRINGS
+    xpair "$AMAL TDEC_NO_STRINGS, xtrace API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_STRINGS
+}
+have g++ && xpair "$AMAL TDEC_NO_XTRACE as C++ (g++)" g++ c++17 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_XTRACE -DMX_NO_XTRACE
+
+# The fuzz replay driver (every invariant of fuzz/xtrace_check.h plus the
+# reference walk, the snapshot and file-name helpers) over the xtrace
+# corpus, printing one line of hashes per input: the -m32 and s390x runs
+# must print the same lines.
+XCORPUS=$(ls fuzz/corpus/xtrace/* fuzz/regressions/xtrace/* 2>/dev/null | grep -v README)
+XREPLAY="-std=c99 $WARN -O2 -I. -DXTC_PRINT_HASH fuzz/standalone_main.c fuzz/fuzz_xtrace.c"
+log=$O/x_replay-native.log
+: > "$log"
+xreplay_ok=0
+# shellcheck disable=SC2086
+if run "$log" $CC $XREPLAY -o $O/x_replay-native &&
+   $O/x_replay-native $XCORPUS > $O/x_replay-native.out 2>> "$log"; then
+    xreplay_ok=1
+    pass "xtrace replay native: $(grep -c '^log ' $O/x_replay-native.out) corpus inputs, every invariant holds, $(xsizeof nm $CC -std=c99)"
+else
+    fail "xtrace replay native" "$log"
+fi
+
+log=$O/x_m32.log
+: > "$log"
+if ! echo 'int main(void){return 0;}' | $CC -m32 -x c - -o $O/m32-probe >> "$log" 2>&1 || ! $O/m32-probe; then
+    skip "-m32 $XSINGLE (no 32-bit multilib for $CC: apt-get install gcc-12-multilib)"
+elif [ $xreplay_ok = 0 ]; then
+    fail "-m32 $XSINGLE (native xtrace replay failed first)"
+else
+    # shellcheck disable=SC2086
+    if run "$log" $CC -m32 $XREPLAY -o $O/x_replay-m32 &&
+       $O/x_replay-m32 $XCORPUS > $O/x_replay-m32.out 2>> "$log" &&
+       run "$log" cmp $O/x_replay-native.out $O/x_replay-m32.out &&
+       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$XSINGLE\"" -DTDEC_XTRACE_IMPLEMENTATION \
+            -DMX_NAME=a -DMX_MAIN -c $XTU -o $O/x_m32-a.o &&
+       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$XSINGLE\"" -DMX_NAME=b -c $XTU -o $O/x_m32-b.o &&
+       run "$log" $CC -m32 -o $O/x_m32 $O/x_m32-a.o $O/x_m32-b.o && run "$log" $O/x_m32; then
+        pass "-m32 $CC $XSINGLE: corpus replays as natively, $(xsizeof nm $CC -m32 -std=c99)"
+    else
+        diff $O/x_replay-native.out $O/x_replay-m32.out >> "$log" 2>&1
+        fail "-m32 $CC $XSINGLE" "$log"
+    fi
+fi
+
+if have arm-none-eabi-gcc && have arm-none-eabi-nm && have arm-none-eabi-size; then
+    log=$O/x_cm4.log
+    : > "$log"
+    name="cortex-m4 freestanding $XSINGLE"
+    CM4="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99"
+    printf '%s\n' '#define TDEC_XTRACE_IMPLEMENTATION' '#include "single/tdec_xtrace.h"' > $O/x_cm4-impl.c
+    # shellcheck disable=SC2086
+    if run "$log" $CM4 $WARN -I. -c $O/x_cm4-impl.c -o $O/x_cm4-impl.o &&
+       run "$log" $CM4 $WARN -I. -DTDEC_NO_STRINGS -c $O/x_cm4-impl.c -o $O/x_cm4-nostr.o &&
+       run "$log" $CM4 $WARN -I. -DMX_HEADER="\"$XSINGLE\"" -DTDEC_XTRACE_IMPLEMENTATION -DMX_NAME=a -c $XTU -o $O/x_cm4-tu.o; then
+        # size SECTIONS OBJ: bytes in the sections matching the awk regex
+        xsec() { arm-none-eabi-size -A "$2" | awk -v re="$1" '$1 ~ re { t += $2 } END { print t + 0 }'; }
+        text=$(xsec '^\\.text' $O/x_cm4-impl.o)
+        ro=$(xsec '^\\.rodata' $O/x_cm4-impl.o)
+        text_ns=$(xsec '^\\.text' $O/x_cm4-nostr.o)
+        ro_ns=$(xsec '^\\.rodata' $O/x_cm4-nostr.o)
+        sz=$(xsizeof arm-none-eabi-nm $CM4)
+        arm-none-eabi-size -A $O/x_cm4-impl.o >> "$log"
+        undef=$(arm-none-eabi-nm -u $O/x_cm4-impl.o $O/x_cm4-tu.o | awk 'NF >= 2 { print $NF }' | sort -u |
+                grep -v -x -e memcpy -e memset | tr '\n' ' ' | sed 's/ $//')
+        if [ -n "$undef" ]; then
+            echo "undefined symbols other than memcpy/memset (64-bit division helpers: not freestanding): $undef" >> "$log"
+            fail "$name (.text $text B, ${sz:-sizeof ?}; undefined: $undef)" "$log"
+        else
+            pass "$name (.text $text B, .rodata $ro B; TDEC_NO_STRINGS .text $text_ns B, .rodata $ro_ns B; ${sz:-sizeof ?}; undefined symbols: none besides memcpy/memset)"
+        fi
+    else
+        fail "$name" "$log"
+    fi
+else
+    skip "cortex-m4 freestanding $XSINGLE (arm-none-eabi-gcc/nm/size not found)"
+fi
+
 # ---- 7. big-endian s390x under qemu-user -------------------------------------
 BECC=s390x-linux-gnu-gcc
 QEMU=qemu-s390x
@@ -593,6 +750,54 @@ else
         else
             fail "$name (build)" "$log"
         fi
+    fi
+fi
+
+# xtrace on the big-endian host: the corpus replay (its hashes as natively)
+# and the unit tests, when they exist (same output as natively).
+name="big-endian s390x (qemu-user): $XSINGLE"
+if ! have $BECC || ! have $QEMU; then
+    skip "$name ($BECC or qemu-s390x not found)"
+elif [ $xreplay_ok = 0 ]; then
+    fail "$name (native xtrace replay failed first)"
+else
+    log=$O/x_s390x.log
+    : > "$log"
+    BENM=nm
+    have s390x-linux-gnu-nm && BENM=s390x-linux-gnu-nm
+    # shellcheck disable=SC2086
+    if run "$log" $BECC -static $XREPLAY -o $O/x_replay-s390x &&
+       $TIMEOUT $QEMU $O/x_replay-s390x $XCORPUS > $O/x_replay-s390x.out 2>> "$log" &&
+       run "$log" cmp $O/x_replay-native.out $O/x_replay-s390x.out; then
+        pass "$name: corpus replay on $(grep -c '^log ' $O/x_replay-s390x.out) inputs identical to the native run, $(xsizeof $BENM $BECC -std=c99)"
+    else
+        diff $O/x_replay-native.out $O/x_replay-s390x.out >> "$log" 2>&1
+        fail "$name: corpus replay" "$log"
+    fi
+    if [ -f tests/test_xtrace.c ]; then
+        log=$O/x_s390x-unit.log
+        : > "$log"
+        name="big-endian s390x (qemu-user): tests/test_xtrace.c"
+        if run "$log" $CC -std=c99 $WARN -O2 -I. tests/test_xtrace.c -o $O/test_xtrace-native &&
+           run "$log" $BECC -static -std=c99 $WARN -O2 -I. tests/test_xtrace.c -o $O/test_xtrace-s390x; then
+            # quick strides in both runs, as for test_xray, so the outputs compare
+            TDEC_TEST_QUICK=13 $O/test_xtrace-native > $O/test_xtrace-native.out 2>&1
+            rn=$?
+            TDEC_TEST_QUICK=13 ${TIMEOUT:+timeout 480} $QEMU $O/test_xtrace-s390x > $O/test_xtrace-s390x.out 2>&1
+            rb=$?
+            cat $O/test_xtrace-s390x.out >> "$log"
+            if [ $rb -eq 0 ] && [ $rn -eq 0 ] && cmp -s $O/test_xtrace-native.out $O/test_xtrace-s390x.out; then
+                pass "$name ($(grep -c '^PASS' $O/test_xtrace-s390x.out) PASS lines, identical to the native run)"
+            else
+                echo "exit native $rn, s390x $rb" >> "$log"
+                diff $O/test_xtrace-native.out $O/test_xtrace-s390x.out >> "$log" 2>&1
+                fail "$name" "$log"
+            fi
+        else
+            fail "$name (build)" "$log"
+        fi
+    else
+        skip "big-endian s390x (qemu-user): tests/test_xtrace.c (not written yet)"
     fi
 fi
 

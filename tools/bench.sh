@@ -17,6 +17,10 @@
 #      (tools/bench_ovni.c) beside a memory scan, then `tracedec dump`,
 #      `dump --hex` and `top` in MB/s (and ovni's tools, if OVNIDUMP and
 #      OVNITOP point to a local build of them).
+#   5. xtrace (tools/bench_xtrace.sh): an instruction stream of >= 200 MB
+#      generated with tests/xtrace_encoder.h (no public sample exists; a
+#      realistic token mix); the library on it (tools/bench_xtrace.c) beside
+#      a memory scan, then `tracedec info`, `dump`, `dump --json` in MB/s.
 #
 #   sh tools/bench.sh [MB]        default 100
 # Environment: CC (default gcc), RUNS (library runs, default 7).
@@ -81,6 +85,11 @@ echo
 # 4. ovni: a trace of real sample events, library and CLI.
 ostatus=0
 sh tools/bench_ovni.sh "$(awk -v m="$MB" 'BEGIN { print (m < 200 ? 200 : m) }')" || ostatus=1
+
+echo
+# 5. xtrace: a generated instruction stream, library and CLI.
+xstatus=0
+sh tools/bench_xtrace.sh "$(awk -v m="$MB" 'BEGIN { print (m < 200 ? 200 : m) }')" || xstatus=1
 [ "$same" = no ] && { echo "tracedec dump and llvm-xray fdr-dump outputs DIFFER"; exit 1; }
-[ $ostatus = 0 ] || exit 1
+[ $ostatus = 0 ] && [ $xstatus = 0 ] || exit 1
 exit $ustatus
