@@ -1185,7 +1185,7 @@ static void test_vectors(void)
     tdec_xtrace_config cfg;
     uint8_t *mem, big[1024], x8[8];
     uint64_t x[32], base[3], len[3];
-    const uint8_t *data[3];
+    const uint8_t *data[3] = {NULL, NULL, NULL};
     size_t i, n;
     unsigned j;
 
@@ -1720,7 +1720,6 @@ static void test_roundtrip_million(void)
     run r;
     tl_sched s;
     size_t ntok = 1000000 / quick;
-    clock_t t0 = clock();
     tl_begin(&c, "xtrace round trip: one stream of %zu tokens (record and payload hashes, whole and random chunks)", ntok);
     m_init(&m, 0);
     m.hash_only = 1;
@@ -1736,8 +1735,7 @@ static void test_roundtrip_million(void)
         run_decode(&r, m.b.p, m.b.len, &s);
         same_as_model(&c, &m, &r, "random chunks", 0);
     }
-    snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), ": %zu bytes, %zu records, %.2f s", m.b.len, m.n,
-             (double)(clock() - t0) / CLOCKS_PER_SEC);
+    snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), ": %zu bytes, %zu records", m.b.len, m.n);
     run_free(&r);
     m_free(&m);
     tl_end(&c);
@@ -3043,7 +3041,6 @@ static void test_names(void)
 
 int main(void)
 {
-    clock_t t0 = clock();
     quick = tl_quick();
     init_tsz();
     test_api();
@@ -3064,7 +3061,7 @@ int main(void)
     test_finish_after_last_item();
     test_names();
     free(scratch);
-    printf("# test_xtrace: %d passed, %d failed, %.2f s CPU\n", tl_passed, tl_failed,
-           (double)(clock() - t0) / CLOCKS_PER_SEC);
+    /* No timing here: the big-endian run's output is compared with this one. */
+    printf("%d passed, %d failed\n", tl_passed, tl_failed);
     return tl_exit_code();
 }
