@@ -5249,7 +5249,8 @@ typedef struct tdec_xtrace_snapshot {
 /* Decodes the snapshot at snap[0..len) for vector length vl. Returns
    TDEC_OK, TDEC_E_ARG (NULL, bad vl), TDEC_E_TRUNCATED (len below
    tdec_xtrace_snap_size(vl)), TDEC_E_CORRUPT (VL field differs from vl;
-   *out is filled all the same). */
+   *out is filled all the same). On E_ARG (out given) and E_TRUNCATED,
+   vl_field and the sizes are 0. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out);
 
@@ -5692,10 +5693,11 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
 {
     const uint8_t *p;
     tdec_xtrace_record *r;
-    uint64_t size = tdec_xtrace_snap_size(d->cfg.vl), fs = d->cfg.file_size;
+    uint64_t size, fs = d->cfg.file_size;
     uint32_t n, type, reg;
 
     if (d->phase == TDEC_XTRACE__P_SNAP_START) {
+        size = tdec_xtrace_snap_size(d->cfg.vl);
         d->phase = TDEC_XTRACE__P_SNAP_PART;
         if (d->cfg.snap_header == TDEC_XTRACE_HDR_PRESENT) {
             d->phase = TDEC_XTRACE__P_SNAP_HDR;
@@ -5803,9 +5805,13 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, 
                                                   tdec_xtrace_snapshot *out)
 {
     const uint8_t *p = (const uint8_t *)snap;
-    uint64_t size = tdec_xtrace_snap_size(vl), at = 0;
+    uint64_t size = tdec_xtrace_snap_size(vl), at = 0, vl_field = 0;
     uint32_t part, n, type, reg;
-    if (snap == NULL || out == NULL || size == 0) return TDEC_E_ARG;
+    if (out == NULL) return TDEC_E_ARG;
+    /* Set on every return, so that no reader of *out sees garbage. */
+    out->vl_field = 0;
+    out->zreg_size = out->preg_size = out->za_size = 0;
+    if (snap == NULL || size == 0) return TDEC_E_ARG;
     if (len < size) return TDEC_E_TRUNCATED;
     for (part = 0; part < TDEC_XTRACE__NPARTS; part++) {
         const uint8_t *q = p + at;
@@ -5816,7 +5822,7 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, 
             out->user_insns = tdec_xtrace__rd_any(q + 16, 8, big_endian);
             out->total_insns = tdec_xtrace__rd_any(q + 24, 8, big_endian);
         } else if (part == TDEC_XTRACE__PART_VL) {
-            out->vl_field = tdec_xtrace__rd_any(q, 8, big_endian);
+            vl_field = tdec_xtrace__rd_any(q, 8, big_endian);
         } else if (type == TDEC_XTRACE_T_REG) {
             if (reg < 32u) out->x[reg] = tdec_xtrace__rd_any(q, 8, big_endian);
             else out->sysreg[reg - TDEC_XTRACE_REG_FPCR] = tdec_xtrace__rd_any(q, 8, big_endian);
@@ -5834,7 +5840,8 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, 
         }
         at += n;
     }
-    return out->vl_field == vl ? TDEC_OK : TDEC_E_CORRUPT;
+    out->vl_field = vl_field;
+    return vl_field == vl ? TDEC_OK : TDEC_E_CORRUPT;
 }
 
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_detect(const void *head, size_t head_len, uint64_t file_size,
