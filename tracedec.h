@@ -3432,7 +3432,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
 
 /* Renders ev's description from sig into buf as ovnidump does, with ovni's
    room rule: the text (plus its NUL) must fit in cap, and each field's text
-   must also leave one byte free (so an ovnidump buffer of 1024 bytes and
+   must also leave one spare byte (so an ovnidump buffer of 1024 bytes and
    cap = 1024 fail on the same events). The payload is ev->payload followed,
    for jumbo events, by blob[0..blob_len): the first bytes of the blob (the
    caller collects them from the fragments; sizes beyond cap + 16 bytes are
@@ -5316,19 +5316,24 @@ enum tdec_xtrace__phase {
     TDEC_XTRACE__P_SNAP_PART  /* snapshots: part `part` of a snapshot         */
 };
 
-static uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, unsigned n)
+static uint64_t tdec_xtrace__rd_any(const uint8_t *p, unsigned n, int big_endian)
 {
     uint64_t v = 0;
     unsigned i;
-    if (!(d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) && n >= 4) { /* the common sizes, whole words */
-        if (n == 8) return tdec__rd_u64le(p);
-        if (n == 4) return tdec__rd_u32le(p);
-    }
-    if (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN)
+    if (big_endian)
         for (i = 0; i < n; i++) v = (v << 8) | p[i];
     else
         for (i = n; i > 0; i--) v = (v << 8) | p[i - 1];
     return v;
+}
+
+/* A field of n bytes in the stream's byte order; whole words read directly. */
+static uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, unsigned n)
+{
+    int big_endian = (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) != 0;
+    if (!big_endian && n == 8) return tdec__rd_u64le(p);
+    if (!big_endian && n == 4) return tdec__rd_u32le(p);
+    return tdec_xtrace__rd_any(p, n, big_endian);
 }
 
 static uint32_t tdec_xtrace__pad16(uint32_t n)
@@ -5790,16 +5795,6 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace
 
 /* ---- snapshots over a caller buffer ---------------------------------------- */
 
-static uint64_t tdec_xtrace__rd_any(const uint8_t *p, unsigned n, int big_endian)
-{
-    uint64_t v = 0;
-    unsigned i;
-    if (big_endian)
-        for (i = 0; i < n; i++) v = (v << 8) | p[i];
-    else
-        for (i = n; i > 0; i--) v = (v << 8) | p[i - 1];
-    return v;
-}
 
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out)

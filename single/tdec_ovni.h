@@ -648,7 +648,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
 
 /* Renders ev's description from sig into buf as ovnidump does, with ovni's
    room rule: the text (plus its NUL) must fit in cap, and each field's text
-   must also leave one byte free (so an ovnidump buffer of 1024 bytes and
+   must also leave one spare byte (so an ovnidump buffer of 1024 bytes and
    cap = 1024 fail on the same events). The payload is ev->payload followed,
    for jumbo events, by blob[0..blob_len): the first bytes of the blob (the
    caller collects them from the fragments; sizes beyond cap + 16 bytes are
