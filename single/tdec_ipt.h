@@ -1,0 +1,1587 @@
+/* tdec_ipt.h - Intel Processor Trace decoder (packets, sync, last-IP)
+   - tracedec 0.1
+   MIT licensed, see the end of this file.
+
+   USAGE
+     Exactly one .c file of your program defines the implementation:
+         #define TDEC_IPT_IMPLEMENTATION       (or TRACEDEC_IMPLEMENTATION)
+         #include "tdec_ipt.h"
+     Every other file includes the header without the define.
+
+     The header grows in layers, each usable without the next:
+       1. packets: tdec_ipt_init/feed/next/finish/reset/resync, the sync
+          helpers over a caller buffer, the last-IP value type, the timing
+          value types and the CPU errata table;
+       2. events and queries (later);
+       3. instruction flow (later).
+
+     The packet loop (the same for every tracedec format):
+         tdec_ipt_decoder d;  tdec_ipt_item it;  tdec_status st;
+         st = tdec_ipt_init(&d, NULL);
+         while (st >= 0) {
+             st = tdec_ipt_next(&d, &it);
+             if (st == TDEC_OK) { use(&it); continue; }
+             if (st == TDEC_E_CORRUPT) { st = tdec_ipt_resync(&d); continue; }
+             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
+             n = read_some(buf, sizeof buf);          buf may be reused now
+             st = n ? tdec_ipt_feed(&d, buf, n) : tdec_ipt_finish(&d);
+         }
+
+     Items: TDEC_ITEM_RECORD (it.u.pkt, one packet) and TDEC_ITEM_GAP (bytes
+     stepped over while looking for a PSB: before the first one, or after
+     resync()).
+
+   CONTRACT
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init/reset/resync); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT
+       means every byte fed so far was consumed or copied: the caller may
+       reuse its buffer.
+     - Unless cfg.flags has TDEC_IPT_F_NO_SYNC, the decoder first looks for a
+       PSB exactly as libipt's pt_pkt_sync_forward() does and reports the
+       bytes before it as a gap. With TDEC_IPT_F_NO_SYNC it decodes from the
+       first byte (ptdump --no-sync).
+     - Packet errors are sticky: TDEC_E_CORRUPT with err_reason
+       TDEC_IPT_ERR_BAD_OPC (unknown opcode, no hook) or
+       TDEC_IPT_ERR_BAD_PACKET (reserved encoding), err_offset = the packet.
+       resync() clears the error and searches for the next PSB from up to 15
+       bytes before the failed packet, skipping the PSB the decoder last
+       synchronised on when it failed right there - libipt's rule, so a PSB
+       whose first bytes were swallowed by a mis-decoded packet is found. Such
+       a PSB starts before err_offset, and its offset is then lower than the
+       end of the previous packet; otherwise a gap item covers
+       [err_offset, PSB). Items are otherwise in stream order.
+     - finish(): TDEC_END after a whole packet, TDEC_E_TRUNCATED (err_reason
+       TDEC_IPT_ERR_EOS, libipt's -pte_eos) when the input ends inside one.
+       While searching for a PSB, the end of input decides the search:
+       finish() returns TDEC_NEED_INPUT and next() gives the last items (a
+       gap, maybe a PSB and what follows it), then TDEC_END.
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
+     - Offsets are stream offsets: 0 is the first byte fed after init/reset.
+
+   PACKETS
+     Every packet of libipt master, with its sizes and error rules: PAD, PSB,
+     PSBEND, OVF, TNT-8, TNT-64, TIP, TIP.PGE, TIP.PGD, FUP, MODE.Exec,
+     MODE.TSX, PIP, TSC, CBR, TMA, MTC, CYC, VMCS, MNT, EXSTOP, MWAIT, PWRE,
+     PWRX, PTW, CFE, EVD, TRIG; and, with TDEC_IPT_F_PEBS, Linux perf's
+     PEBS-via-PT packets BBP, BEP and BIP (a BIP is only recognised between a
+     BBP and the next packet that ends the block, where its first byte would
+     otherwise be a TNT-8 or a CYC). Unknown opcodes go to cfg.unknown when
+     set (libipt's decode callback), else they are TDEC_E_CORRUPT.
+     Errata at this layer: SKD007 (a 2-byte CYC whose payload byte looks like
+     an extended opcode, followed by 0xF3, is dropped: the OVF is reported)
+     and SKZ84 (a TMA with reserved bits set is a TDEC_IPT_INVALID packet of
+     8 bytes).
+
+   MEMORY
+     No allocation. sizeof(tdec_ipt_decoder) is 256 bytes on LP64 targets
+     (tests/test_ipt.c checks it); no pointer into itself except the borrowed
+     window, may be copied with memcpy.
+
+   OPTIONS
+     TDEC_IPT_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
+     TDEC_IPT_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     and does constant work per input byte (a PSB search keeps a byte count,
+     not the bytes). See README.md, "Trust model".
+*/
+#ifndef TDEC_IPT_H_INCLUDED
+#define TDEC_IPT_H_INCLUDED
+
+/* tdec:core:begin -- the tracedec shared core. Edit tools/tdec_core.h only:
+   `make amalgamate` stamps it into every single/ header and tracedec.h. */
+#if defined(TDEC_CORE_REV) && TDEC_CORE_REV != 1
+#error "tracedec: headers from different tracedec releases mixed in one translation unit"
+#endif
+#ifndef TDEC_CORE_REV
+#define TDEC_CORE_REV 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every call returns one of these. Negative: error, sticky until reset()
+   (or resync() where the format has one). 0: one item in *out. Positive: no
+   item, not an error. */
+typedef enum tdec_status {
+    TDEC_OK          =  0, /* *out holds one item                                  */
+    TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
+                           /* or finish(); the caller may reuse its buffer now     */
+    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
+    TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
+                           /* is used up, feed() after finish() (caller bug)       */
+    TDEC_E_TRUNCATED = -3, /* finish() inside a record, payload or promised buffer */
+    TDEC_E_FORMAT    = -4, /* not this format (bad magic or header)                */
+    TDEC_E_VERSION   = -5, /* this format, unsupported version                     */
+    TDEC_E_CORRUPT   = -6, /* malformed record                                     */
+    TDEC_E_LIMIT     = -7, /* declared size above the format or config limit       */
+    TDEC_E_NOSYNC    = -8  /* no sync point found                                  */
+} tdec_status;
+
+/* Item kinds, shared by every format's item struct (`kind` field). */
+enum tdec_item_kind {
+    TDEC_ITEM_RECORD   = 1, /* a decoded record: the format's record struct     */
+    TDEC_ITEM_FRAGMENT = 2, /* a piece of the payload of the preceding record   */
+    TDEC_ITEM_GAP      = 3  /* bytes that were skipped, never silently          */
+};
+
+#define TDEC_FRAG_FIRST 1u /* fragment starts its payload (offset == 0)         */
+#define TDEC_FRAG_LAST  2u /* fragment ends its payload (offset + len == total) */
+
+/* A piece of a payload. `data` points into the caller's current window and
+   is valid until the next call on the decoder. The fragments of one payload
+   tile [0, total) in order; their sizes depend on how the input was split. */
+typedef struct tdec_frag {
+    const uint8_t *data;
+    size_t         len;
+    uint64_t       offset; /* of data[0] within the payload     */
+    uint64_t       total;  /* whole payload size, as checked     */
+    uint32_t       flags;  /* TDEC_FRAG_FIRST | TDEC_FRAG_LAST   */
+} tdec_frag;
+
+/* Bytes the decoder stepped over. The item's offset is where they start. */
+typedef struct tdec_gap {
+    uint64_t len;
+    uint32_t reason; /* format-specific reason code, see tdec_FMT_reason_str() */
+} tdec_gap;
+
+/* Internal result of a decoder's step function, beside the tdec_status
+   values: the phase changed without an item, so step again. */
+#define TDEC__AGAIN 100
+
+/* Largest fixed-size record part any format carries across chunks. */
+#define TDEC_CARRY_CAP 64
+
+#define TDEC_STATIC_ASSERT(name, cond) typedef char tdec__static_assert_##name[(cond) ? 1 : -1]
+
+/* Input side shared by every decoder: the borrowed window, the carry buffer
+   for a record that straddles two chunks, the stream offset and the sticky
+   error. Public read-only fields: pos, err, err_offset, err_reason. */
+typedef struct tdec_stream {
+    const uint8_t *win;        /* unread part of the caller's window         */
+    size_t         win_len;
+    uint64_t       pos;        /* stream offset of the next undecoded byte   */
+    uint64_t       err_offset; /* where the sticky error was detected        */
+    tdec_status    err;        /* sticky error, TDEC_OK if none              */
+    uint32_t       err_reason; /* format-specific detail of err              */
+    uint32_t       carry_len;  /* bytes of the current record held in carry  */
+    uint32_t       finished;   /* finish() returned TDEC_END                 */
+    uint8_t        carry[TDEC_CARRY_CAP];
+} tdec_stream;
+
+static inline const char *tdec_status_str(tdec_status s)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)s;
+    return "";
+#else
+    switch (s) {
+    case TDEC_OK:          return "ok";
+    case TDEC_NEED_INPUT:  return "need input";
+    case TDEC_END:         return "end of stream";
+    case TDEC_E_ARG:       return "invalid argument";
+    case TDEC_E_SEQUENCE:  return "call out of sequence";
+    case TDEC_E_TRUNCATED: return "truncated input";
+    case TDEC_E_FORMAT:    return "not this format";
+    case TDEC_E_VERSION:   return "unsupported version";
+    case TDEC_E_CORRUPT:   return "corrupt record";
+    case TDEC_E_LIMIT:     return "declared size over limit";
+    case TDEC_E_NOSYNC:    return "no sync point";
+    }
+    return "unknown status";
+#endif
+}
+
+/* ---- byte readers: explicit byte order, any alignment ------------------- */
+
+static inline uint16_t tdec__rd_u16le(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t tdec__rd_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t tdec__rd_u64le(const uint8_t *p)
+{
+    return (uint64_t)tdec__rd_u32le(p) | ((uint64_t)tdec__rd_u32le(p + 4) << 32);
+}
+static inline uint16_t tdec__rd_u16be(const uint8_t *p)
+{
+    return (uint16_t)((p[0] << 8) | p[1]);
+}
+static inline uint32_t tdec__rd_u32be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline uint64_t tdec__rd_u64be(const uint8_t *p)
+{
+    return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
+}
+
+/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+
+static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+    if (a > UINT64_MAX - b) return 0;
+    *r = a + b;
+    return 1;
+}
+static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+    if (a != 0 && b > UINT64_MAX / a) return 0;
+    *r = a * b;
+    return 1;
+}
+
+/* ---- the stream: window, carry, sticky error ----------------------------- */
+
+static inline void tdec__stream_init(tdec_stream *s)
+{
+    size_t i;
+    s->win = NULL;
+    s->win_len = 0;
+    s->pos = 0;
+    s->err_offset = 0;
+    s->err = TDEC_OK;
+    s->err_reason = 0;
+    s->carry_len = 0;
+    s->finished = 0;
+    for (i = 0; i < TDEC_CARRY_CAP; i++) s->carry[i] = 0;
+}
+
+/* Records a sticky error at the current record start and returns it. */
+static inline tdec_status tdec__stream_fail(tdec_stream *s, tdec_status st, uint32_t reason)
+{
+    s->err = st;
+    s->err_offset = s->pos;
+    s->err_reason = reason;
+    return st;
+}
+
+/* feed(): installs a new window. Allowed only once the previous window is
+   used up (next() returned TDEC_NEED_INPUT) and before finish(). */
+static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, size_t len)
+{
+    if (s->err < 0) return s->err;
+    if (data == NULL && len > 0) return TDEC_E_ARG;
+    if (s->win_len > 0 || s->finished) return TDEC_E_SEQUENCE;
+    s->win = (const uint8_t *)data;
+    s->win_len = len;
+    return TDEC_NEED_INPUT;
+}
+
+/* finish(): `clean` is the format's verdict that the stream may end here.
+   A carried partial record always makes it a truncation. Idempotent. */
+static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
+{
+    if (s->err < 0) return s->err;
+    if (s->finished) return TDEC_END;
+    if (s->win_len > 0) return TDEC_E_SEQUENCE;
+    if (!clean || s->carry_len > 0) return tdec__stream_fail(s, TDEC_E_TRUNCATED, reason);
+    s->finished = 1;
+    return TDEC_END;
+}
+
+/* Returns `need` contiguous bytes of the current record, or NULL when the
+   window ran out first (the bytes seen so far are then held in the carry).
+   Zero-copy when the record lies wholly in the window. need <= TDEC_CARRY_CAP;
+   callers ask for the same record with a growing `need`. */
+static inline const uint8_t *tdec__stream_peek(tdec_stream *s, size_t need)
+{
+    size_t take;
+    if (s->carry_len == 0 && s->win_len >= need) return s->win;
+    if (s->carry_len < need) {
+        take = need - s->carry_len;
+        if (take > s->win_len) take = s->win_len;
+        if (take > 0) { /* win may be NULL: no arithmetic on it then */
+            for (size_t i = 0; i < take; i++) s->carry[s->carry_len + i] = s->win[i];
+            s->carry_len += (uint32_t)take;
+            s->win += take;
+            s->win_len -= take;
+        }
+    }
+    return s->carry_len >= need ? s->carry : NULL;
+}
+
+/* Consumes the `n` bytes of the record last returned by peek(). */
+static inline void tdec__stream_consume(tdec_stream *s, size_t n)
+{
+    if (s->carry_len > 0) {
+        /* peek() copies no further than the record, so the carry empties;
+           any excess from a longer earlier peek goes back to the front. */
+        size_t rest = s->carry_len > n ? s->carry_len - n : 0;
+        for (size_t i = 0; i < rest; i++) s->carry[i] = s->carry[n + i];
+        s->carry_len = (uint32_t)rest;
+    } else if (n > 0) { /* win may be NULL when n == 0 */
+        s->win += n;
+        s->win_len -= n;
+    }
+    s->pos += n;
+}
+
+/* Drops up to `n` bytes (carried ones first); returns how many. */
+static inline uint64_t tdec__stream_skip(tdec_stream *s, uint64_t n)
+{
+    uint64_t done = 0;
+    size_t k;
+    if (s->carry_len > 0) {
+        k = s->carry_len < n ? s->carry_len : (size_t)n;
+        tdec__stream_consume(s, k);
+        done = k;
+    }
+    if (s->carry_len == 0 && done < n) {
+        k = s->win_len;
+        if ((uint64_t)k > n - done) k = (size_t)(n - done);
+        tdec__stream_consume(s, k);
+        done += k;
+    }
+    return done;
+}
+
+/* A payload being streamed out as fragments (or skipped). */
+typedef struct tdec_payload {
+    uint64_t total; /* declared size, checked                      */
+    uint64_t left;  /* bytes not yet handed out                    */
+    uint32_t skip;  /* count down without emitting fragments       */
+} tdec_payload;
+
+static inline void tdec__payload_start(tdec_payload *p, uint64_t total, int skip)
+{
+    p->total = total;
+    p->left = total;
+    p->skip = skip ? 1u : 0u;
+}
+
+/* Hands out the payload bytes present in the window. Returns 1 with *f and
+   *offset (stream offset of f->data[0]) filled, or 0 when nothing could be
+   emitted (payload done, skipped to the window's end, or window empty).
+   max_frag == 0 means no limit. Payload bytes are never carried. */
+static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t max_frag,
+                                     tdec_frag *f, uint64_t *offset)
+{
+    size_t n;
+    if (p->left == 0 || s->win_len == 0) return 0;
+    n = s->win_len;
+    if ((uint64_t)n > p->left) n = (size_t)p->left;
+    if (p->skip) {
+        tdec__stream_consume(s, n);
+        p->left -= n;
+        return 0;
+    }
+    if (max_frag != 0 && n > max_frag) n = max_frag;
+    f->data = s->win;
+    f->len = n;
+    f->offset = p->total - p->left;
+    f->total = p->total;
+    f->flags = (f->offset == 0 ? TDEC_FRAG_FIRST : 0u) | (n == p->left ? TDEC_FRAG_LAST : 0u);
+    *offset = s->pos;
+    tdec__stream_consume(s, n);
+    p->left -= n;
+    return 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TDEC_CORE_REV */
+/* tdec:core:end */
+
+#ifndef TDEC_IPT_DEF
+#if defined(TDEC_IPT_STATIC) || defined(TDEC_STATIC)
+#if defined(__GNUC__) || defined(__clang__)
+/* A static build must not warn about the API functions a TU does not call. */
+#define TDEC_IPT_DEF static __attribute__((unused))
+#else
+#define TDEC_IPT_DEF static
+#endif
+#else
+#define TDEC_IPT_DEF extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* Detail codes (decoder err_reason; negated as the result of the timing
+   functions). The numbers and texts are libipt's pt_error_code ones. */
+enum tdec_ipt_error {
+    TDEC_IPT_ERR_OK = 0,
+    TDEC_IPT_ERR_INTERNAL,
+    TDEC_IPT_ERR_INVALID,
+    TDEC_IPT_ERR_NOSYNC,
+    TDEC_IPT_ERR_BAD_OPC,
+    TDEC_IPT_ERR_BAD_PACKET,
+    TDEC_IPT_ERR_BAD_CONTEXT,
+    TDEC_IPT_ERR_EOS,
+    TDEC_IPT_ERR_BAD_QUERY,
+    TDEC_IPT_ERR_NOMEM,
+    TDEC_IPT_ERR_BAD_CONFIG,
+    TDEC_IPT_ERR_NOIP,
+    TDEC_IPT_ERR_IP_SUPPRESSED,
+    TDEC_IPT_ERR_NOMAP,
+    TDEC_IPT_ERR_BAD_INSN,
+    TDEC_IPT_ERR_NO_TIME,
+    TDEC_IPT_ERR_NO_CBR,
+    TDEC_IPT_ERR_BAD_IMAGE,
+    TDEC_IPT_ERR_BAD_LOCK,
+    TDEC_IPT_ERR_NOT_SUPPORTED,
+    TDEC_IPT_ERR_RETSTACK_EMPTY,
+    TDEC_IPT_ERR_BAD_RETCOMP,
+    TDEC_IPT_ERR_BAD_STATUS_UPDATE,
+    TDEC_IPT_ERR_NO_ENABLE,
+    TDEC_IPT_ERR_EVENT_IGNORED,
+    TDEC_IPT_ERR_OVERFLOW,
+    TDEC_IPT_ERR_BAD_FILE,
+    TDEC_IPT_ERR_BAD_CPU
+};
+
+/* libipt's pt_errstr() text for a code (sign ignored; "" under
+   TDEC_NO_STRINGS). */
+TDEC_IPT_DEF const char *tdec_ipt_error_str(int code);
+
+/* ---- packets ------------------------------------------------------------- */
+
+/* Packet kinds (tdec_ipt_packet.kind). */
+enum tdec_ipt_kind {
+    TDEC_IPT_PAD = 1,
+    TDEC_IPT_PSB,
+    TDEC_IPT_PSBEND,
+    TDEC_IPT_OVF,
+    TDEC_IPT_TNT_8,
+    TDEC_IPT_TNT_64,
+    TDEC_IPT_TIP,
+    TDEC_IPT_TIP_PGE,
+    TDEC_IPT_TIP_PGD,
+    TDEC_IPT_FUP,
+    TDEC_IPT_MODE_EXEC,
+    TDEC_IPT_MODE_TSX,
+    TDEC_IPT_PIP,
+    TDEC_IPT_TSC,
+    TDEC_IPT_CBR,
+    TDEC_IPT_TMA,
+    TDEC_IPT_MTC,
+    TDEC_IPT_CYC,
+    TDEC_IPT_VMCS,
+    TDEC_IPT_MNT,
+    TDEC_IPT_STOP,
+    TDEC_IPT_EXSTOP,
+    TDEC_IPT_MWAIT,
+    TDEC_IPT_PWRE,
+    TDEC_IPT_PWRX,
+    TDEC_IPT_PTW,
+    TDEC_IPT_CFE,
+    TDEC_IPT_EVD,
+    TDEC_IPT_TRIG,
+    TDEC_IPT_BBP,     /* PEBS via PT (TDEC_IPT_F_PEBS)                        */
+    TDEC_IPT_BEP,
+    TDEC_IPT_BIP,
+    TDEC_IPT_UNKNOWN, /* sized by cfg.unknown, which has seen its bytes       */
+    TDEC_IPT_INVALID, /* erratum SKZ84: a bad TMA plus one byte (8 bytes)     */
+    TDEC_IPT_KIND_COUNT
+};
+
+/* Packet flag bits (tdec_ipt_packet.flags). */
+#define TDEC_IPT_PF_IP    0x01u /* EXSTOP, PTW, CFE, TRIG, BEP: a FUP follows   */
+#define TDEC_IPT_PF_NR    0x02u /* PIP: VMX non-root                            */
+#define TDEC_IPT_PF_HW    0x04u /* PWRE: hardware-initiated C-state request     */
+#define TDEC_IPT_PF_ICNTV 0x08u /* TRIG: aux holds an instruction count         */
+#define TDEC_IPT_PF_MULT  0x10u /* TRIG: more triggers fired than reported      */
+#define TDEC_IPT_PF_SZ4   0x20u /* BBP: block items are 4 bytes (else 8)        */
+#define TDEC_IPT_PF_SKD007 0x40u /* OVF: erratum SKD007 dropped the CYC byte at */
+                                 /* offset - 1 (ptdump shows the OVF there)     */
+
+/* MODE.Exec bits (sub), MODE.TSX bits (sub), PWRX wake reasons (sub). */
+#define TDEC_IPT_EXEC_CSL      0x01u
+#define TDEC_IPT_EXEC_CSD      0x02u
+#define TDEC_IPT_EXEC_IF       0x04u
+#define TDEC_IPT_TSX_INTX      0x01u
+#define TDEC_IPT_TSX_ABRT      0x02u
+#define TDEC_IPT_PWRX_INT      0x01u
+#define TDEC_IPT_PWRX_STORE    0x04u
+#define TDEC_IPT_PWRX_HW       0x08u
+
+/* IP compression codes (sub of TIP, TIP.PGE, TIP.PGD, FUP). */
+enum tdec_ipt_ipc {
+    TDEC_IPT_IPC_SUPPRESSED = 0, /* no payload                       */
+    TDEC_IPT_IPC_UPDATE_16  = 1, /* bits 15:0 replace last-IP's      */
+    TDEC_IPT_IPC_UPDATE_32  = 2, /* bits 31:0                        */
+    TDEC_IPT_IPC_SEXT_48    = 3, /* 48 bits, sign-extended           */
+    TDEC_IPT_IPC_UPDATE_48  = 4, /* bits 47:0                        */
+    TDEC_IPT_IPC_FULL       = 6  /* 64 bits                          */
+};
+
+/* One packet. Which field holds what, by kind (unlisted fields are 0):
+
+     kind            payload                       aux          sub              flags
+     TNT_8, TNT_64   branch bits, oldest at        -            bit count        -
+                     bit (sub-1); 1 = taken
+     TIP, TIP_PGE,   the IP bytes carried,         -            IP compression   -
+     TIP_PGD, FUP    zero-extended                              (tdec_ipt_ipc)
+     MODE_EXEC       -                             -            bits 4:0 of      -
+                                                                byte 1 (EXEC_*)
+     MODE_TSX        -                             -            same (TSX_*)     -
+     PIP             CR3 (payload >> 1 << 5)       -            -                NR
+     TSC             TSC[55:0]                     -            -                -
+     CBR             core:bus ratio                -            -                -
+     TMA             CTC[15:0]                     fast counter -                -
+     MTC             CTC byte                      -            -                -
+     CYC             cycle count                   -            -                -
+     VMCS            VMCS base (payload << 12)     -            -                -
+     MNT, EVD        the 64-bit payload            -            EVD: type        -
+     EXSTOP          -                             -            -                IP
+     MWAIT           hints (EAX)                   ext (ECX)    -                -
+     PWRE            C-state field (raw, 0..15)    sub-C-state  -                HW
+     PWRX            last core C-state (raw)       deepest      wake reasons     -
+     PTW             the 4- or 8-byte payload      -            payload bytes    IP
+                                                                code (0: 4, 1: 8)
+     CFE             vector                        -            type             IP
+     TRIG            trigger bit vector (TRBV)     ICNT         -                IP ICNTV MULT
+     BBP             -                             -            block type       SZ4
+     BEP             -                             -            -                IP
+     BIP             the 4- or 8-byte value        -            ID               -
+     UNKNOWN         -                             -            -                -
+   PAD, PSB, PSBEND, OVF, STOP and INVALID carry nothing but kind and size. */
+typedef struct tdec_ipt_packet {
+    uint64_t payload;
+    uint32_t aux;
+    uint8_t  kind;  /* tdec_ipt_kind                                   */
+    uint8_t  size;  /* bytes, opcode included (UNKNOWN: the hook's)    */
+    uint8_t  sub;
+    uint8_t  flags; /* TDEC_IPT_PF_*                                   */
+} tdec_ipt_packet;
+
+typedef struct tdec_ipt_item {
+    uint32_t kind;   /* TDEC_ITEM_RECORD or TDEC_ITEM_GAP                     */
+    uint64_t offset; /* stream offset of the packet, gap or fragment          */
+    union {
+        tdec_ipt_packet pkt;
+        tdec_gap        gap;  /* reason: TDEC_IPT_GAP_*                       */
+    } u;
+} tdec_ipt_item;
+
+/* Gap reasons (u.gap.reason). */
+#define TDEC_IPT_GAP_SYNC   1u /* bytes before the first PSB               */
+#define TDEC_IPT_GAP_RESYNC 2u /* bytes skipped by resync() after an error */
+
+/* ---- configuration ---------------------------------------------------------- */
+
+/* Errata bits (cfg.errata), as libipt's struct pt_errata. Only SKD007 and
+   SKZ84 change packet decoding; the others are kept for the layers above
+   and for timing (SKL168). tdec_ipt_cpu_errata() fills them from a CPU. */
+#define TDEC_IPT_ERRATUM_BDM70  0x0001u
+#define TDEC_IPT_ERRATUM_BDM64  0x0002u
+#define TDEC_IPT_ERRATUM_SKD007 0x0004u
+#define TDEC_IPT_ERRATUM_SKD022 0x0008u
+#define TDEC_IPT_ERRATUM_SKD010 0x0010u
+#define TDEC_IPT_ERRATUM_SKL014 0x0020u
+#define TDEC_IPT_ERRATUM_APL12  0x0040u
+#define TDEC_IPT_ERRATUM_APL11  0x0080u
+#define TDEC_IPT_ERRATUM_SKL168 0x0100u
+#define TDEC_IPT_ERRATUM_SKZ84  0x0200u
+
+/* Config flags. */
+#define TDEC_IPT_F_NO_SYNC        1u /* decode from the first byte, no PSB search */
+#define TDEC_IPT_F_PEBS           2u /* decode BBP/BEP/BIP (Linux perf)            */
+#define TDEC_IPT_F_KEEP_TCAL_OVF  4u /* timing: keep calibration across OVF        */
+
+/* The unknown-packet hook, like libipt's config decode callback: called with
+   the bytes at an unknown opcode (at least min(16, bytes left in the stream)
+   of them, `avail` says how many) and their stream offset. Returns the
+   packet's size in bytes (1..255: the item then has kind UNKNOWN and that
+   many bytes are stepped over, also across chunks), or 0 or a negative
+   number to reject it (TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_OPC). */
+typedef int (*tdec_ipt_unknown_fn)(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset);
+
+/* Zeroed (or NULL) config = defaults: search for a PSB first, no errata, no
+   hook. The fields past `flags` are only read by the timing functions. */
+typedef struct tdec_ipt_config {
+    uint32_t            flags;          /* TDEC_IPT_F_*                          */
+    uint32_t            errata;         /* TDEC_IPT_ERRATUM_*                    */
+    tdec_ipt_unknown_fn unknown;        /* NULL: unknown opcodes are errors      */
+    void               *unknown_ctx;
+    uint8_t             cpu_family, cpu_model, cpu_stepping; /* informational    */
+    uint8_t             mtc_freq;       /* IA32_RTIT_CTL.MTCFreq (bits 17:14)    */
+    uint8_t             nom_freq;       /* MSR_PLATFORM_INFO[15:8]               */
+    uint32_t            cpuid_0x15_eax; /* TSC : crystal clock ratio, denominator */
+    uint32_t            cpuid_0x15_ebx; /* ... numerator                         */
+} tdec_ipt_config;
+
+/* The errata libipt enables for an Intel family/model (stepping unused, as
+   in libipt). Returns TDEC_OK, or TDEC_E_ARG for a CPU libipt does not know
+   (family 0, say); *errata is then 0. */
+TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
+                                             uint32_t *errata);
+
+/* ---- the packet decoder ------------------------------------------------------ */
+
+typedef struct tdec_ipt_decoder {
+    tdec_stream     st;          /* public read-only: pos, err, err_offset, err_reason */
+    uint64_t        sync_offset; /* public: offset of the last PSB decoded, or of the  */
+                                 /* start under F_NO_SYNC; UINT64_MAX before either    */
+    /* private */
+    tdec_ipt_config cfg;
+    const uint8_t  *chunk;       /* the caller's current chunk and where it starts     */
+    size_t          chunk_len;
+    uint64_t        chunk_pos;
+    uint64_t        mark;        /* where the pending gap starts                        */
+    uint64_t        found;       /* the PSB a search found                              */
+    uint64_t        left;        /* bytes of an UNKNOWN packet still to step over       */
+    uint32_t        run;         /* search: bytes of 02 82 pairs ending here (to 16)   */
+    uint8_t         phase;
+    uint8_t         pend02;      /* search: the previous byte was a 0x02                */
+    uint8_t         gap_reason;
+    uint8_t         ended;       /* finish() was called                                 */
+    uint8_t         pebs_ctx;    /* 0, or 4/8: inside a PEBS block of that item size    */
+    uint8_t         hist_len;
+    uint8_t         hist[32];    /* the stream bytes right before `chunk`              */
+} tdec_ipt_decoder;
+
+/* Starts a decoder. cfg may be NULL (defaults). Returns TDEC_NEED_INPUT, or
+   TDEC_E_ARG for a NULL decoder. */
+TDEC_IPT_DEF tdec_status tdec_ipt_init(tdec_ipt_decoder *d, const tdec_ipt_config *cfg);
+
+/* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE (window not used up,
+   or after finish()), or the sticky error. len == 0 does nothing. */
+TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, size_t len);
+
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT,
+   TDEC_END (after finish(), everything drained), TDEC_E_ARG, or a sticky
+   error: E_CORRUPT (BAD_OPC, BAD_PACKET), E_TRUNCATED (EOS). */
+TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out);
+
+/* Marks the end of input. Returns TDEC_END (nothing left), TDEC_NEED_INPUT
+   when items are still to come (a PSB search ends here: call next() until
+   TDEC_END), TDEC_E_TRUNCATED (a packet is cut: err_offset), TDEC_E_SEQUENCE
+   (window not used up), or the sticky error. Idempotent. */
+TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d);
+
+/* Back to the state after init(), same config. */
+TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d);
+
+/* After TDEC_E_CORRUPT: clears the error and searches for the next PSB (see
+   CONTRACT). Returns TDEC_NEED_INPUT (call next()), TDEC_E_ARG, or
+   TDEC_E_SEQUENCE when there is no error to recover from. */
+TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d);
+
+/* ---- sync over a caller buffer (random access) ------------------------------- */
+
+/* Offset of the first PSB that starts at or after `from` in buf[0, len),
+   found as libipt's pt_sync_forward() finds it. TDEC_OK, TDEC_E_NOSYNC (none),
+   TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_forward(const uint8_t *buf, size_t len, size_t from,
+                                               size_t *psb);
+
+/* Offset of the last PSB found searching down from `from` (aligned down to
+   8 bytes), as pt_sync_backward(). TDEC_OK, TDEC_E_NOSYNC, TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_backward(const uint8_t *buf, size_t len, size_t from,
+                                                size_t *psb);
+
+/* TDEC_OK when a whole PSB starts at `at` (pt_sync_set()), TDEC_E_NOSYNC
+   when not, TDEC_E_TRUNCATED when buf ends first, TDEC_E_ARG. Decode from
+   there with a decoder under TDEC_IPT_F_NO_SYNC fed buf + at. */
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_at(const uint8_t *buf, size_t len, size_t at);
+
+/* Lists the PSBs of buf in order (each as sync_forward() finds it from the
+   end of the previous one), for splitting a trace between threads: up to
+   `cap` offsets into out[]; *count gets how many exist (may exceed cap).
+   TDEC_OK or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_t *out, size_t cap,
+                                           size_t *count);
+
+/* ---- last-IP ------------------------------------------------------------------ */
+
+/* The IP the compressed IP packets refer to (libipt's pt_last_ip). Reset it
+   at PSB and OVF; feed it every TIP, TIP.PGE, TIP.PGD and FUP. */
+typedef struct tdec_ipt_last_ip {
+    uint64_t ip;
+    uint8_t  have_ip;    /* an IP was set since the reset   */
+    uint8_t  suppressed; /* the last update was suppressed  */
+} tdec_ipt_last_ip;
+
+TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l);
+
+/* Applies an IP packet. 0, or -TDEC_IPT_ERR_BAD_PACKET for a reserved
+   compression code (never from the decoder), -TDEC_IPT_ERR_INVALID for a
+   packet without an IP. */
+TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p);
+
+/* The IP now: 0, -TDEC_IPT_ERR_NOIP (none since the reset) or
+   -TDEC_IPT_ERR_IP_SUPPRESSED. */
+TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip);
+
+/* The IP of an IP packet on its own: sign-extended for SEXT_48, as carried
+   otherwise (ptdump's payload column). */
+TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p);
+
+/* Text for a packet kind ("" under TDEC_NO_STRINGS): "tnt.8", "tip.pge", ... */
+TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
+
+/* tdec:ipt:time-decl */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TDEC_IPT_H_INCLUDED */
+
+/* ======================================================================== */
+#if defined(TDEC_IPT_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
+#ifndef TDEC_IPT_IMPL_INCLUDED
+#define TDEC_IPT_IMPL_INCLUDED
+
+#define TDEC_IPT__PSB_SIZE 16u /* 02 82 repeated 8 times                           */
+#define TDEC_IPT__MAX_SIZE 16u /* longest packet (PSB); CYC looks at 10 at most    */
+#define TDEC_IPT__HIST     32u /* resync looks back 15 bytes from a packet that    */
+                               /* may have started 16 bytes before the chunk       */
+
+/* resync() puts the looked-back bytes and the failed packet's into the carry. */
+TDEC_STATIC_ASSERT(ipt_carry, TDEC_IPT__HIST + TDEC_IPT__MAX_SIZE <= TDEC_CARRY_CAP);
+
+enum tdec_ipt__phase {
+    TDEC_IPT__P_SEARCH = 0, /* looking for a PSB                               */
+    TDEC_IPT__P_FOUND,      /* a PSB at `found`: its gap, then the PSB         */
+    TDEC_IPT__P_PACKETS,
+    TDEC_IPT__P_SKIP,       /* stepping over the rest of an UNKNOWN packet     */
+    TDEC_IPT__P_TAIL,       /* no PSB before the end: the last gap, then END   */
+    TDEC_IPT__P_DONE
+};
+
+/* Packets after which a PEBS block is over (Linux perf's rule). */
+#define TDEC_IPT__ENDS_BLOCK(k)                                                          \
+    ((k) == TDEC_IPT_TNT_8 || (k) == TDEC_IPT_TNT_64 || (k) == TDEC_IPT_TIP ||           \
+     (k) == TDEC_IPT_TIP_PGE || (k) == TDEC_IPT_TIP_PGD || (k) == TDEC_IPT_MODE_EXEC ||  \
+     (k) == TDEC_IPT_MODE_TSX || (k) == TDEC_IPT_PIP || (k) == TDEC_IPT_OVF ||           \
+     (k) == TDEC_IPT_VMCS || (k) == TDEC_IPT_STOP || (k) == TDEC_IPT_PSB ||              \
+     (k) == TDEC_IPT_PSBEND || (k) == TDEC_IPT_PTW || (k) == TDEC_IPT_MWAIT ||           \
+     (k) == TDEC_IPT_BEP || (k) == TDEC_IPT_CFE || (k) == TDEC_IPT_EVD)
+
+static uint64_t tdec_ipt__rd_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    while (n > 0) {
+        n--;
+        v = (v << 8) | p[n];
+    }
+    return v;
+}
+
+/* Index of the highest set bit of v (v != 0), with 32-bit operations only
+   (no libgcc helper on small targets). */
+static unsigned tdec_ipt__top_bit(uint64_t v)
+{
+    uint32_t hi = (uint32_t)(v >> 32), x = hi ? hi : (uint32_t)v;
+    unsigned n = hi ? 32u : 0u;
+#if defined(__GNUC__) || defined(__clang__)
+    return n + 31u - (unsigned)__builtin_clz(x);
+#else
+    while (x >>= 1) n++;
+    return n;
+#endif
+}
+
+/* A TNT payload: the highest set bit is the stop bit, the bits below it the
+   branches. Returns 0 when there is no branch bit (a bad packet). */
+static int tdec_ipt__tnt(tdec_ipt_packet *pk, uint64_t v)
+{
+    unsigned n;
+    if (v < 2) return 0;
+    n = tdec_ipt__top_bit(v);
+    pk->payload = v & ~((uint64_t)1 << n);
+    pk->sub = (uint8_t)n;
+    return 1;
+}
+
+static const int8_t tdec_ipt__ip_bytes[8] = {0, 2, 4, 6, 6, -1, 8, -1};
+
+/* Decodes the packet at p, where `avail` bytes are readable and `at_end`
+   says no byte follows them in the stream. Returns the bytes the packet
+   takes (> 0) with *pk filled; 0 when more bytes are needed to decide
+   (*need says how many in all); or -TDEC_IPT_ERR_* (EOS: the stream ends
+   inside the packet). The checks run in libipt's order, so that a packet
+   that is both cut and malformed gives libipt's error. */
+static int tdec_ipt__decode(const tdec_ipt_decoder *d, const uint8_t *p, size_t avail, int at_end,
+                            tdec_ipt_packet *pk, size_t *need)
+{
+#define TDEC_IPT__NEED(n)                                                                \
+    do {                                                                                 \
+        if (avail < (size_t)(n)) {                                                       \
+            if (at_end) return -TDEC_IPT_ERR_EOS;                                        \
+            *need = (size_t)(n);                                                         \
+            return 0;                                                                    \
+        }                                                                                \
+    } while (0)
+#define TDEC_IPT__SET(k, n)                                                              \
+    do {                                                                                 \
+        pk->kind = (uint8_t)(k);                                                         \
+        pk->size = (uint8_t)(n);                                                         \
+    } while (0)
+    uint8_t b0 = p[0], b1;
+    int n;
+
+    pk->payload = 0;
+    pk->aux = 0;
+    pk->sub = 0;
+    pk->flags = 0;
+
+    /* Inside a PEBS block, xxxxx100 is a BIP (elsewhere a TNT-8 or CYC). */
+    if (d->pebs_ctx != 0 && (b0 & 7u) == 4u) {
+        n = 1 + d->pebs_ctx;
+        TDEC_IPT__NEED(n);
+        pk->payload = tdec_ipt__rd_le(p + 1, d->pebs_ctx);
+        pk->sub = (uint8_t)(b0 >> 3);
+        TDEC_IPT__SET(TDEC_IPT_BIP, n);
+        return n;
+    }
+
+    switch (b0) {
+    case 0x00:
+        TDEC_IPT__SET(TDEC_IPT_PAD, 1);
+        return 1;
+    case 0x19:
+        TDEC_IPT__NEED(8);
+        pk->payload = tdec_ipt__rd_le(p + 1, 7);
+        TDEC_IPT__SET(TDEC_IPT_TSC, 8);
+        return 8;
+    case 0x59:
+        TDEC_IPT__NEED(2);
+        pk->payload = p[1];
+        TDEC_IPT__SET(TDEC_IPT_MTC, 2);
+        return 2;
+    case 0x99:
+        TDEC_IPT__NEED(2);
+        pk->sub = (uint8_t)(p[1] & 0x1fu);
+        switch (p[1] & 0xe0u) {
+        case 0x00: TDEC_IPT__SET(TDEC_IPT_MODE_EXEC, 2); return 2;
+        case 0x20: TDEC_IPT__SET(TDEC_IPT_MODE_TSX, 2); return 2;
+        default: return -TDEC_IPT_ERR_BAD_PACKET;
+        }
+    case 0xd9:
+        TDEC_IPT__NEED(3);
+        n = 3;
+        if (p[1] & 0x40u) {
+            TDEC_IPT__NEED(5);
+            pk->aux = tdec__rd_u16le(p + 3);
+            pk->flags |= TDEC_IPT_PF_ICNTV;
+            n = 5;
+        }
+        if (p[1] & 0x80u) pk->flags |= TDEC_IPT_PF_IP;
+        if (p[1] & 0x20u) pk->flags |= TDEC_IPT_PF_MULT;
+        pk->payload = p[2];
+        TDEC_IPT__SET(TDEC_IPT_TRIG, n);
+        return n;
+    case 0x02:
+        break; /* extended opcodes, below */
+    default:
+        if ((b0 & 3u) == 3u) { /* CYC: 7 more bits per byte while bit 0 says so */
+            uint64_t value = (uint64_t)(b0 >> 3);
+            unsigned shl = 5;
+            int ext = (b0 & 4u) != 0;
+            n = 1;
+            while (ext) {
+                uint64_t bits;
+                TDEC_IPT__NEED(n + 1);
+                bits = p[n++];
+                ext = (int)(bits & 1u);
+                bits = (bits >> 1) << shl;
+                shl += 7;
+                if (shl > 64) return -TDEC_IPT_ERR_BAD_PACKET; /* a 9th byte */
+                value |= bits;
+            }
+            /* Erratum SKD007: an OVF after the first byte of a CYC. */
+            if ((d->cfg.errata & TDEC_IPT_ERRATUM_SKD007) && n == 2 && p[1] == 0x02) {
+                if (avail < 3 && !at_end) {
+                    *need = 3;
+                    return 0;
+                }
+                if (avail >= 3 && p[2] == 0xf3) {
+                    pk->flags = TDEC_IPT_PF_SKD007;
+                    TDEC_IPT__SET(TDEC_IPT_OVF, 2);
+                    return 3;
+                }
+            }
+            pk->payload = value;
+            TDEC_IPT__SET(TDEC_IPT_CYC, n);
+            return n;
+        }
+        if ((b0 & 1u) == 0) {
+            if (!tdec_ipt__tnt(pk, (uint64_t)(b0 >> 1))) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__SET(TDEC_IPT_TNT_8, 1);
+            return 1;
+        }
+        {
+            uint8_t kind;
+            int bytes;
+            switch (b0 & 0x1fu) {
+            case 0x1d: kind = TDEC_IPT_FUP; break;
+            case 0x0d: kind = TDEC_IPT_TIP; break;
+            case 0x11: kind = TDEC_IPT_TIP_PGE; break;
+            case 0x01: kind = TDEC_IPT_TIP_PGD; break;
+            default: goto unknown;
+            }
+            bytes = tdec_ipt__ip_bytes[b0 >> 5];
+            if (bytes < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__NEED(1 + bytes);
+            pk->payload = tdec_ipt__rd_le(p + 1, (unsigned)bytes);
+            pk->sub = (uint8_t)(b0 >> 5);
+            TDEC_IPT__SET(kind, 1 + bytes);
+            return 1 + bytes;
+        }
+    }
+
+    TDEC_IPT__NEED(2);
+    b1 = p[1];
+    switch (b1) {
+    case 0x82:
+        TDEC_IPT__NEED(TDEC_IPT__PSB_SIZE);
+        for (n = 2; n < (int)TDEC_IPT__PSB_SIZE; n += 2)
+            if (p[n] != 0x02 || p[n + 1] != 0x82) return -TDEC_IPT_ERR_BAD_PACKET;
+        TDEC_IPT__SET(TDEC_IPT_PSB, TDEC_IPT__PSB_SIZE);
+        return (int)TDEC_IPT__PSB_SIZE;
+    case 0xf3: TDEC_IPT__SET(TDEC_IPT_OVF, 2); return 2;
+    case 0x23: TDEC_IPT__SET(TDEC_IPT_PSBEND, 2); return 2;
+    case 0x83: TDEC_IPT__SET(TDEC_IPT_STOP, 2); return 2;
+    case 0x62:
+    case 0xe2:
+        if (b1 & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+        TDEC_IPT__SET(TDEC_IPT_EXSTOP, 2);
+        return 2;
+    case 0xa3:
+        TDEC_IPT__NEED(8);
+        if (!tdec_ipt__tnt(pk, tdec_ipt__rd_le(p + 2, 6))) return -TDEC_IPT_ERR_BAD_PACKET;
+        TDEC_IPT__SET(TDEC_IPT_TNT_64, 8);
+        return 8;
+    case 0x43: {
+        uint64_t v;
+        TDEC_IPT__NEED(8);
+        v = tdec_ipt__rd_le(p + 2, 6);
+        if (v & 1u) pk->flags = TDEC_IPT_PF_NR;
+        pk->payload = (v >> 1) << 5;
+        TDEC_IPT__SET(TDEC_IPT_PIP, 8);
+        return 8;
+    }
+    case 0x03:
+        TDEC_IPT__NEED(4);
+        pk->payload = p[2];
+        TDEC_IPT__SET(TDEC_IPT_CBR, 4);
+        return 4;
+    case 0x73: {
+        uint32_t fc;
+        TDEC_IPT__NEED(7);
+        fc = tdec__rd_u16le(p + 5);
+        if ((fc & ~0x1ffu) != 0 || p[4] != 0) {
+            /* Erratum SKZ84: a corrupted TMA and one bogus byte. */
+            if (!(d->cfg.errata & TDEC_IPT_ERRATUM_SKZ84)) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__NEED(8);
+            TDEC_IPT__SET(TDEC_IPT_INVALID, 8);
+            return 8;
+        }
+        pk->payload = tdec__rd_u16le(p + 2);
+        pk->aux = fc;
+        TDEC_IPT__SET(TDEC_IPT_TMA, 7);
+        return 7;
+    }
+    case 0xc8:
+        TDEC_IPT__NEED(7);
+        pk->payload = tdec_ipt__rd_le(p + 2, 5) << 12;
+        TDEC_IPT__SET(TDEC_IPT_VMCS, 7);
+        return 7;
+    case 0xc3:
+        TDEC_IPT__NEED(3);
+        if (p[2] != 0x88) goto unknown;
+        TDEC_IPT__NEED(11);
+        pk->payload = tdec__rd_u64le(p + 3);
+        TDEC_IPT__SET(TDEC_IPT_MNT, 11);
+        return 11;
+    case 0xc2:
+        TDEC_IPT__NEED(10);
+        pk->payload = tdec__rd_u32le(p + 2);
+        pk->aux = tdec__rd_u32le(p + 6);
+        TDEC_IPT__SET(TDEC_IPT_MWAIT, 10);
+        return 10;
+    case 0x22: {
+        uint32_t w;
+        TDEC_IPT__NEED(4);
+        w = tdec__rd_u16le(p + 2);
+        pk->payload = (w >> 12) & 0xfu;
+        pk->aux = (w >> 8) & 0xfu;
+        if (w & 0x8u) pk->flags = TDEC_IPT_PF_HW; /* libipt's bit; the SDM says 7 */
+        TDEC_IPT__SET(TDEC_IPT_PWRE, 4);
+        return 4;
+    }
+    case 0xa2:
+        TDEC_IPT__NEED(7);
+        pk->payload = (uint64_t)(p[2] >> 4);
+        pk->aux = p[2] & 0xfu;
+        pk->sub = (uint8_t)(p[3] & (TDEC_IPT_PWRX_INT | TDEC_IPT_PWRX_STORE | TDEC_IPT_PWRX_HW));
+        TDEC_IPT__SET(TDEC_IPT_PWRX, 7);
+        return 7;
+    case 0x13:
+        TDEC_IPT__NEED(4);
+        pk->sub = (uint8_t)(p[2] & 0x1fu);
+        if (p[2] & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+        pk->payload = p[3];
+        TDEC_IPT__SET(TDEC_IPT_CFE, 4);
+        return 4;
+    case 0x53:
+        TDEC_IPT__NEED(11);
+        pk->sub = (uint8_t)(p[2] & 0x1fu);
+        pk->payload = tdec__rd_u64le(p + 3);
+        TDEC_IPT__SET(TDEC_IPT_EVD, 11);
+        return 11;
+    case 0x63:
+        if (!(d->cfg.flags & TDEC_IPT_F_PEBS)) goto unknown;
+        TDEC_IPT__NEED(3);
+        pk->sub = (uint8_t)(p[2] & 0x1fu);
+        if (p[2] & 0x80u) pk->flags = TDEC_IPT_PF_SZ4;
+        TDEC_IPT__SET(TDEC_IPT_BBP, 3);
+        return 3;
+    case 0x33:
+    case 0xb3:
+        if (!(d->cfg.flags & TDEC_IPT_F_PEBS)) goto unknown;
+        if (b1 & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+        TDEC_IPT__SET(TDEC_IPT_BEP, 2);
+        return 2;
+    default:
+        if ((b1 & 0x1fu) == 0x12u) { /* PTW: bits 6:5 give the payload size */
+            unsigned plc = (b1 >> 5) & 3u, bytes = plc == 0 ? 4u : 8u;
+            if (plc > 1) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__NEED(2 + bytes);
+            pk->payload = tdec_ipt__rd_le(p + 2, bytes);
+            pk->sub = (uint8_t)plc;
+            if (b1 & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+            TDEC_IPT__SET(TDEC_IPT_PTW, 2 + bytes);
+            return (int)(2 + bytes);
+        }
+        break;
+    }
+
+unknown:
+    if (d->cfg.unknown == NULL) return -TDEC_IPT_ERR_BAD_OPC;
+    if (avail < TDEC_IPT__MAX_SIZE && !at_end) {
+        *need = TDEC_IPT__MAX_SIZE;
+        return 0;
+    }
+    n = d->cfg.unknown(d->cfg.unknown_ctx, p, avail, d->st.pos);
+    if (n <= 0) return -TDEC_IPT_ERR_BAD_OPC;
+    if (n > 255) return -TDEC_IPT_ERR_INVALID;
+    TDEC_IPT__SET(TDEC_IPT_UNKNOWN, n);
+    return n;
+#undef TDEC_IPT__NEED
+#undef TDEC_IPT__SET
+}
+
+/* ---- the decoder ------------------------------------------------------------ */
+
+static void tdec_ipt__start_search(tdec_ipt_decoder *d, uint64_t gap_start, uint8_t reason)
+{
+    d->phase = TDEC_IPT__P_SEARCH;
+    d->mark = gap_start;
+    d->gap_reason = reason;
+    d->run = 0;
+    d->pend02 = 0;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_init(tdec_ipt_decoder *d, const tdec_ipt_config *cfg)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    if (cfg != NULL) {
+        d->cfg = *cfg;
+    } else {
+        tdec_ipt_config zero = {0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0};
+        d->cfg = zero;
+    }
+    tdec_ipt_reset(d);
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d)
+{
+    unsigned i;
+    if (d == NULL) return;
+    tdec__stream_init(&d->st);
+    d->chunk = NULL;
+    d->chunk_len = 0;
+    d->chunk_pos = 0;
+    d->found = 0;
+    d->left = 0;
+    d->ended = 0;
+    d->pebs_ctx = 0;
+    d->hist_len = 0;
+    for (i = 0; i < TDEC_IPT__HIST; i++) d->hist[i] = 0;
+    if (d->cfg.flags & TDEC_IPT_F_NO_SYNC) {
+        d->sync_offset = 0;
+        d->phase = TDEC_IPT__P_PACKETS;
+        d->mark = 0;
+        d->gap_reason = 0;
+        d->run = 0;
+        d->pend02 = 0;
+    } else {
+        d->sync_offset = UINT64_MAX;
+        tdec_ipt__start_search(d, 0, TDEC_IPT_GAP_SYNC);
+    }
+}
+
+/* The stream byte at `pos`, which must lie in the history or the chunk. */
+static uint8_t tdec_ipt__byte_at(const tdec_ipt_decoder *d, uint64_t pos)
+{
+    if (pos >= d->chunk_pos) return d->chunk[pos - d->chunk_pos];
+    return d->hist[d->hist_len - (size_t)(d->chunk_pos - pos)];
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, size_t len)
+{
+    tdec_status st;
+    size_t keep, i;
+    if (d == NULL) return TDEC_E_ARG;
+    if (d->ended && d->st.err >= 0) return TDEC_E_SEQUENCE;
+    st = tdec__stream_feed(&d->st, data, len);
+    if (st != TDEC_NEED_INPUT || len == 0) return st;
+    /* Keep the last bytes before the new chunk for resync()'s look-back. */
+    if (d->chunk_len >= TDEC_IPT__HIST) {
+        for (i = 0; i < TDEC_IPT__HIST; i++) d->hist[i] = d->chunk[d->chunk_len - TDEC_IPT__HIST + i];
+        d->hist_len = TDEC_IPT__HIST;
+    } else if (d->chunk_len > 0) {
+        keep = TDEC_IPT__HIST - d->chunk_len;
+        if (keep > d->hist_len) keep = d->hist_len;
+        for (i = 0; i < keep; i++) d->hist[i] = d->hist[d->hist_len - keep + i];
+        for (i = 0; i < d->chunk_len; i++) d->hist[keep + i] = d->chunk[i];
+        d->hist_len = (uint8_t)(keep + d->chunk_len);
+    }
+    d->chunk_pos += d->chunk_len;
+    d->chunk = (const uint8_t *)data;
+    d->chunk_len = len;
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    if (d->st.win_len > 0) return TDEC_E_SEQUENCE;
+    d->ended = 1;
+    switch (d->phase) {
+    case TDEC_IPT__P_PACKETS:
+        if (d->st.carry_len == 0) {
+            d->phase = TDEC_IPT__P_DONE;
+            return TDEC_END;
+        }
+        return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+    case TDEC_IPT__P_SKIP:
+        return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+    case TDEC_IPT__P_DONE:
+        return TDEC_END;
+    default:
+        return TDEC_NEED_INPUT; /* a search or its items: next() drains them */
+    }
+}
+
+/* The PSB finder ran into the end of a run of 02 82 pairs at `end` that is
+   at least 16 bytes long: its last 16 bytes are the PSB (pt_find_psb()). The
+   decoder goes back to `end`; a pending 0x02 is decoded again from there. */
+static void tdec_ipt__found(tdec_ipt_decoder *d, uint64_t end, int pend02)
+{
+    tdec_stream *s = &d->st;
+    if (pend02) { /* the 0x02 at `end` was consumed: carry it again */
+        size_t i;
+        for (i = s->carry_len; i > 0; i--) s->carry[i] = s->carry[i - 1];
+        s->carry[0] = 0x02;
+        s->carry_len++;
+        s->pos--;
+    }
+    d->found = end - TDEC_IPT__PSB_SIZE;
+    d->run = 0;
+    d->pend02 = 0;
+    d->phase = TDEC_IPT__P_FOUND;
+}
+
+/* Scans for a PSB: counts the bytes of 02 82 pairs ending at the current
+   byte. Returns TDEC__AGAIN when the phase changed, or TDEC_NEED_INPUT. */
+static tdec_status tdec_ipt__search(tdec_ipt_decoder *d)
+{
+    tdec_stream *s = &d->st;
+    for (;;) {
+        const uint8_t *p = s->carry_len > 0 ? s->carry : s->win;
+        size_t n = s->carry_len > 0 ? s->carry_len : s->win_len, i;
+        uint32_t run = d->run;
+        int pend02 = d->pend02;
+        if (n == 0) {
+            if (!d->ended) return TDEC_NEED_INPUT;
+            /* Only whole pairs count at the end of the stream. */
+            if (run >= TDEC_IPT__PSB_SIZE) {
+                tdec_ipt__found(d, s->pos - (pend02 ? 1u : 0u), pend02);
+            } else {
+                d->phase = TDEC_IPT__P_TAIL;
+            }
+            return (tdec_status)TDEC__AGAIN;
+        }
+        for (i = 0; i < n; i++) {
+            uint8_t b = p[i];
+            if (pend02) {
+                pend02 = 0;
+                if (b == 0x82) {
+                    if (run < TDEC_IPT__PSB_SIZE) run += 2;
+                    continue;
+                }
+                if (run >= TDEC_IPT__PSB_SIZE) { /* the run ended before the 0x02 */
+                    tdec__stream_consume(s, i);
+                    tdec_ipt__found(d, s->pos - 1u, 1);
+                    return (tdec_status)TDEC__AGAIN;
+                }
+                run = 0;
+            }
+            if (b == 0x02) {
+                pend02 = 1;
+                continue;
+            }
+            if (run >= TDEC_IPT__PSB_SIZE) {
+                tdec__stream_consume(s, i);
+                tdec_ipt__found(d, s->pos, 0);
+                return (tdec_status)TDEC__AGAIN;
+            }
+            run = 0;
+        }
+        tdec__stream_consume(s, n);
+        d->run = run;
+        d->pend02 = (uint8_t)pend02;
+    }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d)
+{
+    tdec_stream *s;
+    uint64_t failed, from, frontier, oldest, pos;
+    if (d == NULL) return TDEC_E_ARG;
+    s = &d->st;
+    if (s->err >= 0) return TDEC_E_SEQUENCE;
+    /* libipt's pt_pkt_sync_forward(): skip the PSB we are synchronised on,
+       then start up to 15 bytes early. */
+    failed = s->err_offset;
+    from = failed;
+    if (from == d->sync_offset) from += TDEC_IPT__PSB_SIZE;
+    from -= from < TDEC_IPT__PSB_SIZE - 1 ? from : TDEC_IPT__PSB_SIZE - 1;
+    frontier = d->chunk_pos + (d->chunk_len - s->win_len);
+    oldest = d->chunk_pos - d->hist_len;
+    if (from < oldest) from = oldest; /* not reached: the history covers it */
+    if (from > frontier) from = frontier;
+    /* Rescan [from, frontier) from the carry, then the rest of the window. */
+    s->carry_len = 0;
+    for (pos = from; pos < frontier; pos++) s->carry[s->carry_len++] = tdec_ipt__byte_at(d, pos);
+    s->pos = from;
+    s->err = TDEC_OK;
+    s->err_reason = 0;
+    d->left = 0;
+    d->pebs_ctx = 0;
+    tdec_ipt__start_search(d, failed, TDEC_IPT_GAP_RESYNC);
+    return TDEC_NEED_INPUT;
+}
+
+/* One packet from the carry or the window. */
+static tdec_status tdec_ipt__packet(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    tdec_stream *s = &d->st;
+    tdec_ipt_packet *pk = &out->u.pkt;
+    size_t need = 1;
+    int r;
+
+    if (s->carry_len == 0 && s->win_len >= TDEC_IPT__MAX_SIZE) {
+        r = tdec_ipt__decode(d, s->win, s->win_len, d->ended, pk, &need);
+    } else {
+        for (;;) {
+            const uint8_t *p = tdec__stream_peek(s, need);
+            size_t avail;
+            if (p == NULL) {
+                if (!d->ended) return TDEC_NEED_INPUT;
+                if (s->carry_len == 0) { /* not even one byte: the clean end */
+                    d->phase = TDEC_IPT__P_DONE;
+                    return TDEC_END;
+                }
+                return tdec__stream_fail(s, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+            }
+            avail = p == s->carry ? s->carry_len : s->win_len;
+            r = tdec_ipt__decode(d, p, avail, d->ended && (p != s->carry || s->win_len == 0), pk,
+                                 &need);
+            if (r != 0) break;
+        }
+    }
+    if (r < 0) {
+        if (r == -TDEC_IPT_ERR_EOS) return tdec__stream_fail(s, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+        return tdec__stream_fail(s, TDEC_E_CORRUPT, (uint32_t)-r);
+    }
+
+    out->kind = TDEC_ITEM_RECORD;
+    out->offset = s->pos + ((pk->flags & TDEC_IPT_PF_SKD007) ? 1u : 0u);
+    if (pk->kind == TDEC_IPT_PSB) d->sync_offset = s->pos;
+    if (d->cfg.flags & TDEC_IPT_F_PEBS) {
+        if (pk->kind == TDEC_IPT_BBP)
+            d->pebs_ctx = (uint8_t)((pk->flags & TDEC_IPT_PF_SZ4) ? 4 : 8);
+        else if (TDEC_IPT__ENDS_BLOCK(pk->kind))
+            d->pebs_ctx = 0;
+    }
+    if (pk->kind == TDEC_IPT_UNKNOWN) {
+        d->left = (uint64_t)r - tdec__stream_skip(s, (uint64_t)r);
+        if (d->left > 0) d->phase = TDEC_IPT__P_SKIP;
+    } else {
+        tdec__stream_consume(s, (size_t)r);
+    }
+    return TDEC_OK;
+}
+
+static void tdec_ipt__gap(tdec_ipt_item *out, uint64_t offset, uint64_t len, uint32_t reason)
+{
+    out->kind = TDEC_ITEM_GAP;
+    out->offset = offset;
+    out->u.gap.len = len;
+    out->u.gap.reason = reason;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    tdec_status st;
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    for (;;) {
+        switch (d->phase) {
+        case TDEC_IPT__P_PACKETS:
+            return tdec_ipt__packet(d, out);
+        case TDEC_IPT__P_SEARCH:
+            st = tdec_ipt__search(d);
+            if (st != (tdec_status)TDEC__AGAIN) return st;
+            break;
+        case TDEC_IPT__P_FOUND:
+            if (d->found > d->mark) {
+                tdec_ipt__gap(out, d->mark, d->found - d->mark, d->gap_reason);
+                d->mark = d->found;
+                return TDEC_OK;
+            }
+            out->kind = TDEC_ITEM_RECORD;
+            out->offset = d->found;
+            out->u.pkt.payload = 0;
+            out->u.pkt.aux = 0;
+            out->u.pkt.kind = TDEC_IPT_PSB;
+            out->u.pkt.size = TDEC_IPT__PSB_SIZE;
+            out->u.pkt.sub = 0;
+            out->u.pkt.flags = 0;
+            d->sync_offset = d->found;
+            d->pebs_ctx = 0;
+            d->phase = TDEC_IPT__P_PACKETS;
+            return TDEC_OK;
+        case TDEC_IPT__P_SKIP:
+            d->left -= tdec__stream_skip(&d->st, d->left);
+            if (d->left > 0) {
+                if (!d->ended) return TDEC_NEED_INPUT;
+                return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+            }
+            d->phase = TDEC_IPT__P_PACKETS;
+            break;
+        case TDEC_IPT__P_TAIL:
+            d->phase = TDEC_IPT__P_DONE;
+            if (d->st.pos > d->mark) {
+                tdec_ipt__gap(out, d->mark, d->st.pos - d->mark, d->gap_reason);
+                return TDEC_OK;
+            }
+            return TDEC_END;
+        default:
+            return TDEC_END;
+        }
+    }
+}
+
+/* ---- sync over a caller buffer ---------------------------------------------- */
+
+/* Whether the 8 bytes at p are PSB pattern in either phase. */
+static int tdec_ipt__psb_window(const uint8_t *p)
+{
+    unsigned i;
+    uint8_t a = p[0], b = p[1];
+    if (!((a == 0x02 && b == 0x82) || (a == 0x82 && b == 0x02))) return 0;
+    for (i = 2; i < 8; i += 2)
+        if (p[i] != a || p[i + 1] != b) return 0;
+    return 1;
+}
+
+/* pt_find_psb(): from a window of pattern, walk to the end of its run of
+   02 82 pairs; the PSB is the run's last 16 bytes. Returns 1 and *psb, or 0
+   when the run is shorter than a PSB. */
+static int tdec_ipt__find_psb(const uint8_t *buf, size_t len, size_t w, size_t *psb)
+{
+    size_t p = buf[w] == 0x02 ? w : w + 1, i;
+    while (p + 1 < len && buf[p] == 0x02 && buf[p + 1] == 0x82) p += 2;
+    if (p < TDEC_IPT__PSB_SIZE) return 0;
+    p -= TDEC_IPT__PSB_SIZE;
+    for (i = 0; i < TDEC_IPT__PSB_SIZE; i += 2)
+        if (buf[p + i] != 0x02 || buf[p + i + 1] != 0x82) return 0;
+    *psb = p;
+    return 1;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_forward(const uint8_t *buf, size_t len, size_t from,
+                                               size_t *psb)
+{
+    size_t w, found;
+    if ((buf == NULL && len > 0) || psb == NULL || from > len) return TDEC_E_ARG;
+    /* Aligned 8-byte windows, as libipt (on offsets, not addresses). */
+    for (w = (from + 7u) & ~(size_t)7u; w <= len && len - w >= 8; w += 8) {
+        if (!tdec_ipt__psb_window(buf + w)) continue;
+        if (!tdec_ipt__find_psb(buf, len, w, &found) || found < from) continue;
+        *psb = found;
+        return TDEC_OK;
+    }
+    return TDEC_E_NOSYNC;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_backward(const uint8_t *buf, size_t len, size_t from,
+                                                size_t *psb)
+{
+    size_t w;
+    if ((buf == NULL && len > 0) || psb == NULL || from > len) return TDEC_E_ARG;
+    for (w = from & ~(size_t)7u; w >= 8;) {
+        w -= 8;
+        if (tdec_ipt__psb_window(buf + w) && tdec_ipt__find_psb(buf, len, w, psb)) return TDEC_OK;
+    }
+    return TDEC_E_NOSYNC;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_at(const uint8_t *buf, size_t len, size_t at)
+{
+    size_t i;
+    if ((buf == NULL && len > 0) || at > len) return TDEC_E_ARG;
+    if (len - at < 2) return TDEC_E_TRUNCATED;
+    if (buf[at] != 0x02 || buf[at + 1] != 0x82) return TDEC_E_NOSYNC;
+    if (len - at < TDEC_IPT__PSB_SIZE) return TDEC_E_TRUNCATED;
+    for (i = 2; i < TDEC_IPT__PSB_SIZE; i += 2)
+        if (buf[at + i] != 0x02 || buf[at + i + 1] != 0x82) return TDEC_E_NOSYNC;
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_t *out, size_t cap,
+                                           size_t *count)
+{
+    size_t n = 0, from = 0, psb;
+    if ((buf == NULL && len > 0) || (out == NULL && cap > 0) || count == NULL) return TDEC_E_ARG;
+    while (from <= len && tdec_ipt_sync_forward(buf, len, from, &psb) == TDEC_OK) {
+        if (n < cap) out[n] = psb;
+        n++;
+        from = psb + 1;
+    }
+    *count = n;
+    return TDEC_OK;
+}
+
+/* ---- last-IP ------------------------------------------------------------------ */
+
+TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
+{
+    l->ip = 0;
+    l->have_ip = 0;
+    l->suppressed = 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p)
+{
+    uint64_t ip = p->payload;
+    if (p->kind != TDEC_IPT_TIP && p->kind != TDEC_IPT_TIP_PGE && p->kind != TDEC_IPT_TIP_PGD &&
+        p->kind != TDEC_IPT_FUP)
+        return -TDEC_IPT_ERR_INVALID;
+    switch (p->sub) {
+    case TDEC_IPT_IPC_SUPPRESSED:
+        l->suppressed = 1;
+        return 0;
+    case TDEC_IPT_IPC_UPDATE_16: ip = (l->ip & ~(uint64_t)0xffff) | (ip & 0xffff); break;
+    case TDEC_IPT_IPC_UPDATE_32: ip = (l->ip & ~(uint64_t)0xffffffff) | (ip & 0xffffffff); break;
+    case TDEC_IPT_IPC_SEXT_48: ip = tdec_ipt_ip_payload(p); break;
+    case TDEC_IPT_IPC_UPDATE_48:
+        ip = (l->ip & ~(uint64_t)0xffffffffffff) | (ip & 0xffffffffffff);
+        break;
+    case TDEC_IPT_IPC_FULL: break;
+    default: return -TDEC_IPT_ERR_BAD_PACKET;
+    }
+    l->ip = ip;
+    l->have_ip = 1;
+    l->suppressed = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip)
+{
+    if (!l->have_ip) {
+        *ip = 0;
+        return -TDEC_IPT_ERR_NOIP;
+    }
+    if (l->suppressed) {
+        *ip = 0;
+        return -TDEC_IPT_ERR_IP_SUPPRESSED;
+    }
+    *ip = l->ip;
+    return 0;
+}
+
+TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p)
+{
+    uint64_t ip = p->payload;
+    if (p->sub == TDEC_IPT_IPC_SEXT_48 && (ip & ((uint64_t)1 << 47))) ip |= ~(uint64_t)0xffffffffffff;
+    return ip;
+}
+
+/* ---- strings ------------------------------------------------------------------ */
+
+TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)kind;
+    return "";
+#else
+    static const char *const names[TDEC_IPT_KIND_COUNT] = {
+        "", "pad", "psb", "psbend", "ovf", "tnt.8", "tnt.64", "tip", "tip.pge", "tip.pgd",
+        "fup", "mode.exec", "mode.tsx", "pip", "tsc", "cbr", "tma", "mtc", "cyc", "vmcs",
+        "mnt", "stop", "exstop", "mwait", "pwre", "pwrx", "ptw", "cfe", "evd", "trig", "bbp",
+        "bep", "bip", "<unknown>", "<invalid>"};
+    return kind < TDEC_IPT_KIND_COUNT ? names[kind] : "";
+#endif
+}
+
+TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)code;
+    return "";
+#else
+    static const char *const texts[] = {
+        "OK", "internal error", "invalid argument", "decoder out of sync", "unknown opcode",
+        "unknown packet", "unexpected packet context", "reached end of trace stream",
+        "trace stream does not match query", "out of memory", "bad configuration", "no ip",
+        "ip has been suppressed", "no memory mapped at this address", "unknown instruction",
+        "no timing information", "no core:bus ratio", "bad image", "locking error",
+        "not supported", "compressed return without call", "bad compressed return",
+        "bad status update", "expected tracing enabled event", "event ignored", "overflow",
+        "bad file", "unknown cpu"};
+    unsigned u = code < 0 ? (unsigned)-(code + 1) + 1u : (unsigned)code;
+    return u < sizeof texts / sizeof texts[0] ? texts[u] : "internal error.";
+#endif
+}
+
+/* tdec:ipt:time-impl */
+
+#undef TDEC_IPT__PSB_SIZE
+#undef TDEC_IPT__MAX_SIZE
+#undef TDEC_IPT__HIST
+#undef TDEC_IPT__ENDS_BLOCK
+
+#endif /* TDEC_IPT_IMPL_INCLUDED */
+#endif /* TDEC_IPT_IMPLEMENTATION */
+
+/*
+   MIT License (see LICENSE)
+*/
