@@ -663,6 +663,14 @@ TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, si
    error: E_CORRUPT (BAD_OPC, BAD_PACKET), E_TRUNCATED (EOS). */
 TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out);
 
+/* Fills out[0..*count) with up to `cap` items, exactly as that many next()
+   calls would, but faster (the window position stays in a register).
+   Returns TDEC_OK when it produced `cap` items, else what the next() call
+   that stopped it returned (TDEC_NEED_INPUT, TDEC_END, an error); the
+   *count items before it are valid in every case. */
+TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,
+                                         size_t *count);
+
 /* Marks the end of input. Returns TDEC_END (nothing left), TDEC_NEED_INPUT
    when items are still to come (a PSB search ends here: call next() until
    TDEC_END), TDEC_E_TRUNCATED (a packet is cut: err_offset), TDEC_E_SEQUENCE
@@ -1083,6 +1091,162 @@ unknown:
 #undef TDEC_IPT__SET
 }
 
+/* ---- the fast path ---------------------------------------------------------- */
+
+/* Packets that the first byte alone decodes, in one table: kind, size, sub,
+   payload bytes after the opcode, and the value the opcode itself carries
+   (TNT-8 branch bits without the stop bit, a CYC's low 5 bits). size 0:
+   decode() decides; size TDEC_IPT__CYC_EXT: a CYC with continuation bytes. */
+typedef struct tdec_ipt__first {
+    uint8_t kind, size, sub, nbytes, value;
+} tdec_ipt__first;
+
+#define TDEC_IPT__CYC_EXT 0xffu
+#define TDEC_IPT__IPB(ipc) ((ipc) == 0 ? 0 : (ipc) == 1 ? 2 : (ipc) == 2 ? 4 : (ipc) == 6 ? 8 : 6)
+#define TDEC_IPT__IP(k, ipc) {k, 1 + TDEC_IPT__IPB(ipc), ipc, TDEC_IPT__IPB(ipc), 0}
+#define TDEC_IPT__SLOW {0, 0, 0, 0, 0}
+#define TDEC_IPT__PAD_ {TDEC_IPT_PAD, 1, 0, 0, 0}
+#define TDEC_IPT__TSC_ {TDEC_IPT_TSC, 8, 0, 7, 0}
+#define TDEC_IPT__MTC_ {TDEC_IPT_MTC, 2, 0, 1, 0}
+#define TDEC_IPT__T(n, v) {TDEC_IPT_TNT_8, 1, n, 0, v}
+#define TDEC_IPT__C(v) {TDEC_IPT_CYC, 1, 0, 0, v}
+#define TDEC_IPT__CX(v) {TDEC_IPT_CYC, TDEC_IPT__CYC_EXT, 0, 0, v}
+#define TDEC_IPT__F(ipc) TDEC_IPT__IP(TDEC_IPT_FUP, ipc)
+#define TDEC_IPT__I(ipc) TDEC_IPT__IP(TDEC_IPT_TIP, ipc)
+#define TDEC_IPT__E(ipc) TDEC_IPT__IP(TDEC_IPT_TIP_PGE, ipc)
+#define TDEC_IPT__D(ipc) TDEC_IPT__IP(TDEC_IPT_TIP_PGD, ipc)
+
+static const tdec_ipt__first tdec_ipt__first_byte[256] = {
+    /* 00 */ TDEC_IPT__PAD_, TDEC_IPT__D(0), TDEC_IPT__SLOW, TDEC_IPT__C(0),
+    /* 04 */ TDEC_IPT__T(1, 0), TDEC_IPT__SLOW, TDEC_IPT__T(1, 1), TDEC_IPT__CX(0),
+    /* 08 */ TDEC_IPT__T(2, 0), TDEC_IPT__SLOW, TDEC_IPT__T(2, 1), TDEC_IPT__C(1),
+    /* 0c */ TDEC_IPT__T(2, 2), TDEC_IPT__I(0), TDEC_IPT__T(2, 3), TDEC_IPT__CX(1),
+    /* 10 */ TDEC_IPT__T(3, 0), TDEC_IPT__E(0), TDEC_IPT__T(3, 1), TDEC_IPT__C(2),
+    /* 14 */ TDEC_IPT__T(3, 2), TDEC_IPT__SLOW, TDEC_IPT__T(3, 3), TDEC_IPT__CX(2),
+    /* 18 */ TDEC_IPT__T(3, 4), TDEC_IPT__TSC_, TDEC_IPT__T(3, 5), TDEC_IPT__C(3),
+    /* 1c */ TDEC_IPT__T(3, 6), TDEC_IPT__F(0), TDEC_IPT__T(3, 7), TDEC_IPT__CX(3),
+    /* 20 */ TDEC_IPT__T(4, 0), TDEC_IPT__D(1), TDEC_IPT__T(4, 1), TDEC_IPT__C(4),
+    /* 24 */ TDEC_IPT__T(4, 2), TDEC_IPT__SLOW, TDEC_IPT__T(4, 3), TDEC_IPT__CX(4),
+    /* 28 */ TDEC_IPT__T(4, 4), TDEC_IPT__SLOW, TDEC_IPT__T(4, 5), TDEC_IPT__C(5),
+    /* 2c */ TDEC_IPT__T(4, 6), TDEC_IPT__I(1), TDEC_IPT__T(4, 7), TDEC_IPT__CX(5),
+    /* 30 */ TDEC_IPT__T(4, 8), TDEC_IPT__E(1), TDEC_IPT__T(4, 9), TDEC_IPT__C(6),
+    /* 34 */ TDEC_IPT__T(4, 10), TDEC_IPT__SLOW, TDEC_IPT__T(4, 11), TDEC_IPT__CX(6),
+    /* 38 */ TDEC_IPT__T(4, 12), TDEC_IPT__SLOW, TDEC_IPT__T(4, 13), TDEC_IPT__C(7),
+    /* 3c */ TDEC_IPT__T(4, 14), TDEC_IPT__F(1), TDEC_IPT__T(4, 15), TDEC_IPT__CX(7),
+    /* 40 */ TDEC_IPT__T(5, 0), TDEC_IPT__D(2), TDEC_IPT__T(5, 1), TDEC_IPT__C(8),
+    /* 44 */ TDEC_IPT__T(5, 2), TDEC_IPT__SLOW, TDEC_IPT__T(5, 3), TDEC_IPT__CX(8),
+    /* 48 */ TDEC_IPT__T(5, 4), TDEC_IPT__SLOW, TDEC_IPT__T(5, 5), TDEC_IPT__C(9),
+    /* 4c */ TDEC_IPT__T(5, 6), TDEC_IPT__I(2), TDEC_IPT__T(5, 7), TDEC_IPT__CX(9),
+    /* 50 */ TDEC_IPT__T(5, 8), TDEC_IPT__E(2), TDEC_IPT__T(5, 9), TDEC_IPT__C(10),
+    /* 54 */ TDEC_IPT__T(5, 10), TDEC_IPT__SLOW, TDEC_IPT__T(5, 11), TDEC_IPT__CX(10),
+    /* 58 */ TDEC_IPT__T(5, 12), TDEC_IPT__MTC_, TDEC_IPT__T(5, 13), TDEC_IPT__C(11),
+    /* 5c */ TDEC_IPT__T(5, 14), TDEC_IPT__F(2), TDEC_IPT__T(5, 15), TDEC_IPT__CX(11),
+    /* 60 */ TDEC_IPT__T(5, 16), TDEC_IPT__D(3), TDEC_IPT__T(5, 17), TDEC_IPT__C(12),
+    /* 64 */ TDEC_IPT__T(5, 18), TDEC_IPT__SLOW, TDEC_IPT__T(5, 19), TDEC_IPT__CX(12),
+    /* 68 */ TDEC_IPT__T(5, 20), TDEC_IPT__SLOW, TDEC_IPT__T(5, 21), TDEC_IPT__C(13),
+    /* 6c */ TDEC_IPT__T(5, 22), TDEC_IPT__I(3), TDEC_IPT__T(5, 23), TDEC_IPT__CX(13),
+    /* 70 */ TDEC_IPT__T(5, 24), TDEC_IPT__E(3), TDEC_IPT__T(5, 25), TDEC_IPT__C(14),
+    /* 74 */ TDEC_IPT__T(5, 26), TDEC_IPT__SLOW, TDEC_IPT__T(5, 27), TDEC_IPT__CX(14),
+    /* 78 */ TDEC_IPT__T(5, 28), TDEC_IPT__SLOW, TDEC_IPT__T(5, 29), TDEC_IPT__C(15),
+    /* 7c */ TDEC_IPT__T(5, 30), TDEC_IPT__F(3), TDEC_IPT__T(5, 31), TDEC_IPT__CX(15),
+    /* 80 */ TDEC_IPT__T(6, 0), TDEC_IPT__D(4), TDEC_IPT__T(6, 1), TDEC_IPT__C(16),
+    /* 84 */ TDEC_IPT__T(6, 2), TDEC_IPT__SLOW, TDEC_IPT__T(6, 3), TDEC_IPT__CX(16),
+    /* 88 */ TDEC_IPT__T(6, 4), TDEC_IPT__SLOW, TDEC_IPT__T(6, 5), TDEC_IPT__C(17),
+    /* 8c */ TDEC_IPT__T(6, 6), TDEC_IPT__I(4), TDEC_IPT__T(6, 7), TDEC_IPT__CX(17),
+    /* 90 */ TDEC_IPT__T(6, 8), TDEC_IPT__E(4), TDEC_IPT__T(6, 9), TDEC_IPT__C(18),
+    /* 94 */ TDEC_IPT__T(6, 10), TDEC_IPT__SLOW, TDEC_IPT__T(6, 11), TDEC_IPT__CX(18),
+    /* 98 */ TDEC_IPT__T(6, 12), TDEC_IPT__SLOW, TDEC_IPT__T(6, 13), TDEC_IPT__C(19),
+    /* 9c */ TDEC_IPT__T(6, 14), TDEC_IPT__F(4), TDEC_IPT__T(6, 15), TDEC_IPT__CX(19),
+    /* a0 */ TDEC_IPT__T(6, 16), TDEC_IPT__SLOW, TDEC_IPT__T(6, 17), TDEC_IPT__C(20),
+    /* a4 */ TDEC_IPT__T(6, 18), TDEC_IPT__SLOW, TDEC_IPT__T(6, 19), TDEC_IPT__CX(20),
+    /* a8 */ TDEC_IPT__T(6, 20), TDEC_IPT__SLOW, TDEC_IPT__T(6, 21), TDEC_IPT__C(21),
+    /* ac */ TDEC_IPT__T(6, 22), TDEC_IPT__SLOW, TDEC_IPT__T(6, 23), TDEC_IPT__CX(21),
+    /* b0 */ TDEC_IPT__T(6, 24), TDEC_IPT__SLOW, TDEC_IPT__T(6, 25), TDEC_IPT__C(22),
+    /* b4 */ TDEC_IPT__T(6, 26), TDEC_IPT__SLOW, TDEC_IPT__T(6, 27), TDEC_IPT__CX(22),
+    /* b8 */ TDEC_IPT__T(6, 28), TDEC_IPT__SLOW, TDEC_IPT__T(6, 29), TDEC_IPT__C(23),
+    /* bc */ TDEC_IPT__T(6, 30), TDEC_IPT__SLOW, TDEC_IPT__T(6, 31), TDEC_IPT__CX(23),
+    /* c0 */ TDEC_IPT__T(6, 32), TDEC_IPT__D(6), TDEC_IPT__T(6, 33), TDEC_IPT__C(24),
+    /* c4 */ TDEC_IPT__T(6, 34), TDEC_IPT__SLOW, TDEC_IPT__T(6, 35), TDEC_IPT__CX(24),
+    /* c8 */ TDEC_IPT__T(6, 36), TDEC_IPT__SLOW, TDEC_IPT__T(6, 37), TDEC_IPT__C(25),
+    /* cc */ TDEC_IPT__T(6, 38), TDEC_IPT__I(6), TDEC_IPT__T(6, 39), TDEC_IPT__CX(25),
+    /* d0 */ TDEC_IPT__T(6, 40), TDEC_IPT__E(6), TDEC_IPT__T(6, 41), TDEC_IPT__C(26),
+    /* d4 */ TDEC_IPT__T(6, 42), TDEC_IPT__SLOW, TDEC_IPT__T(6, 43), TDEC_IPT__CX(26),
+    /* d8 */ TDEC_IPT__T(6, 44), TDEC_IPT__SLOW, TDEC_IPT__T(6, 45), TDEC_IPT__C(27),
+    /* dc */ TDEC_IPT__T(6, 46), TDEC_IPT__F(6), TDEC_IPT__T(6, 47), TDEC_IPT__CX(27),
+    /* e0 */ TDEC_IPT__T(6, 48), TDEC_IPT__SLOW, TDEC_IPT__T(6, 49), TDEC_IPT__C(28),
+    /* e4 */ TDEC_IPT__T(6, 50), TDEC_IPT__SLOW, TDEC_IPT__T(6, 51), TDEC_IPT__CX(28),
+    /* e8 */ TDEC_IPT__T(6, 52), TDEC_IPT__SLOW, TDEC_IPT__T(6, 53), TDEC_IPT__C(29),
+    /* ec */ TDEC_IPT__T(6, 54), TDEC_IPT__SLOW, TDEC_IPT__T(6, 55), TDEC_IPT__CX(29),
+    /* f0 */ TDEC_IPT__T(6, 56), TDEC_IPT__SLOW, TDEC_IPT__T(6, 57), TDEC_IPT__C(30),
+    /* f4 */ TDEC_IPT__T(6, 58), TDEC_IPT__SLOW, TDEC_IPT__T(6, 59), TDEC_IPT__CX(30),
+    /* f8 */ TDEC_IPT__T(6, 60), TDEC_IPT__SLOW, TDEC_IPT__T(6, 61), TDEC_IPT__C(31),
+    /* fc */ TDEC_IPT__T(6, 62), TDEC_IPT__SLOW, TDEC_IPT__T(6, 63), TDEC_IPT__CX(31),
+};
+
+#undef TDEC_IPT__IPB
+#undef TDEC_IPT__IP
+#undef TDEC_IPT__SLOW
+#undef TDEC_IPT__PAD_
+#undef TDEC_IPT__TSC_
+#undef TDEC_IPT__MTC_
+#undef TDEC_IPT__T
+#undef TDEC_IPT__C
+#undef TDEC_IPT__CX
+#undef TDEC_IPT__F
+#undef TDEC_IPT__I
+#undef TDEC_IPT__E
+#undef TDEC_IPT__D
+
+static const uint64_t tdec_ipt__byte_mask[9] = {
+    0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull,
+    0xffffffffffffffull, 0xffffffffffffffffull};
+
+/* Index of the lowest set bit of v (v != 0), with 32-bit operations only. */
+static unsigned tdec_ipt__low_bit(uint64_t v)
+{
+    uint32_t lo = (uint32_t)v, x = lo ? lo : (uint32_t)(v >> 32);
+    unsigned n = lo ? 0u : 32u;
+#if defined(__GNUC__) || defined(__clang__)
+    return n + (unsigned)__builtin_ctz(x);
+#else
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* Decodes the packet at p (at least TDEC_IPT__MAX_SIZE bytes readable) when
+   its first byte says all; returns its size, or 0 to leave it to decode().
+   Gives the same packets as decode(). */
+static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
+{
+    const tdec_ipt__first *e = &tdec_ipt__first_byte[p[0]];
+    uint64_t after = tdec__rd_u64le(p + 1);
+    unsigned size = e->size;
+    if (size == TDEC_IPT__CYC_EXT) {
+        /* Continuation bytes have bit 0 set; the first with it clear is the
+           last. Gather their 7-bit groups above the opcode's 5 bits. */
+        uint64_t stops = ~after & 0x0101010101010101ull, v, value = 0;
+        unsigned n, i;
+        if (stops == 0 || (d->cfg.errata & TDEC_IPT_ERRATUM_SKD007)) return 0;
+        n = (tdec_ipt__low_bit(stops) >> 3) + 1;
+        v = after & tdec_ipt__byte_mask[n];
+        for (i = 0; i < 8; i++) value |= (v >> (i + 1)) & ((uint64_t)0x7f << (7 * i));
+        pk->payload = (value << 5) | e->value;
+        size = 1 + n;
+    } else {
+        pk->payload = (after & tdec_ipt__byte_mask[e->nbytes]) | e->value;
+    }
+    pk->aux = 0;
+    pk->kind = e->kind;
+    pk->size = (uint8_t)size;
+    pk->sub = e->sub;
+    pk->flags = 0;
+    return (int)size;
+}
+
 /* ---- the decoder ------------------------------------------------------------ */
 
 static void tdec_ipt__start_search(tdec_ipt_decoder *d, uint64_t gap_start, uint8_t reason)
@@ -1352,6 +1516,19 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
     tdec_status st;
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
+    /* Most packets: whole in the window and decoded from their first byte. */
+    if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
+        d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+        int n = tdec_ipt__decode_fast(d, d->st.win, &out->u.pkt);
+        if (n > 0) {
+            out->kind = TDEC_ITEM_RECORD;
+            out->offset = d->st.pos;
+            d->st.win += n;
+            d->st.win_len -= (size_t)n;
+            d->st.pos += (uint64_t)n;
+            return TDEC_OK;
+        }
+    }
     for (;;) {
         switch (d->phase) {
         case TDEC_IPT__P_PACKETS:
@@ -1397,6 +1574,39 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
             return TDEC_END;
         }
     }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,
+                                         size_t *count)
+{
+    size_t n = 0;
+    tdec_status st = TDEC_OK;
+    if (d == NULL || out == NULL || count == NULL) return TDEC_E_ARG;
+    while (n < cap) {
+        if (d->phase == TDEC_IPT__P_PACKETS && d->st.err == TDEC_OK && d->st.carry_len == 0 &&
+            d->pebs_ctx == 0 && d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+            const uint8_t *p = d->st.win, *last = p + (d->st.win_len - TDEC_IPT__MAX_SIZE);
+            uint64_t pos = d->st.pos;
+            while (n < cap && p <= last) {
+                int size = tdec_ipt__decode_fast(d, p, &out[n].u.pkt);
+                if (size == 0) break;
+                out[n].kind = TDEC_ITEM_RECORD;
+                out[n].offset = pos;
+                p += size;
+                pos += (uint64_t)size;
+                n++;
+            }
+            d->st.win_len -= (size_t)(p - d->st.win);
+            d->st.win = p;
+            d->st.pos = pos;
+            if (n == cap) break;
+        }
+        st = tdec_ipt_next(d, &out[n]);
+        if (st != TDEC_OK) break;
+        n++;
+    }
+    *count = n;
+    return st;
 }
 
 /* ---- sync over a caller buffer ---------------------------------------------- */
@@ -1578,6 +1788,7 @@ TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
 #undef TDEC_IPT__MAX_SIZE
 #undef TDEC_IPT__HIST
 #undef TDEC_IPT__ENDS_BLOCK
+#undef TDEC_IPT__CYC_EXT
 
 #endif /* TDEC_IPT_IMPL_INCLUDED */
 #endif /* TDEC_IPT_IMPLEMENTATION */
