@@ -10,11 +10,11 @@
 # two linked TUs; tracedec.h + single header together; TDEC_NO_STRINGS,
 # TDEC_ONLY_XRAY, TDEC_NO_XRAY; -m32; freestanding Cortex-M4 (.text and
 # sizeof reported); big-endian s390x under qemu-user; the includes of the
-# library itself. uftrace and ovni get their own pairs, TDEC_STATIC and
-# subset checks and a Cortex-M4 build (tests/matrix_uftrace_tu.c,
-# tests/matrix_ovni_tu.c, tests/matrix_xtrace_tu.c); ovni and xtrace also
-# -m32 and s390x runs of their fuzz corpus replay (hashes compared with the
-# native run) and of tests/test_ovni.c, tests/test_xtrace.c.
+# library itself. uftrace gets its own pairs, TDEC_STATIC and subset checks
+# and a Cortex-M4 build (tests/matrix_uftrace_tu.c); ovni, xtrace and ipt
+# get all of these through format_checks (tests/matrix_FMT_tu.c), plus -m32
+# and s390x runs of their fuzz corpus replay (hashes compared with the
+# native run) and of their unit tests.
 cd "$(dirname "$0")/.." || exit 2
 O=build/matrix
 rm -rf "$O"
@@ -347,321 +347,230 @@ else
     skip "cortex-m4 freestanding $USINGLE (arm-none-eabi-gcc not found)"
 fi
 
-# ---- ovni: the same pairs, TDEC_STATIC, subsets, -m32, Cortex-M -------------
-OTU=tests/matrix_ovni_tu.c
-OSINGLE=single/tdec_ovni.h
-# opair NAME CC STD HEADER IMPLMACRO [EXTRA...]: impl TU (with main) + second
-# TU, both with EXTRA, linked and run.
-opair() {
-    name=$1 cc=$2 std=$3 hdr=$4 impl=$5
-    shift 5
-    id=o_$(echo "$name" | tr ' /+=' '___p' | tr -cd 'A-Za-z0-9_.-')
-    log=$O/$id.log
-    : > "$log"
-    lf=$(lang_flags "$cc" "$std")
-    # shellcheck disable=SC2086
-    if run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=a -D"$impl" -DMX_MAIN "$@" -c $OTU -o "$O/$id.a.o" &&
-       run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=b "$@" -c $OTU -o "$O/$id.b.o" &&
-       run "$log" "$cc" -o "$O/$id.exe" "$O/$id.a.o" "$O/$id.b.o" && run "$log" "$O/$id.exe"; then
-        pass "$name"
-    else
-        fail "$name" "$log"
-    fi
-}
-# osizeof NM CC FLAGS...: "sizeof decoder N B, item M B" of the ovni types
-# on CC's target (an object whose arrays have those sizes, read with NM -S).
-osizeof() {
-    nmtool=$1
-    shift
-    printf '%s\n' '#include "single/tdec_ovni.h"' \
-        'char tdec_matrix_sizeof_decoder[sizeof(tdec_ovni_decoder)];' \
-        'char tdec_matrix_sizeof_item[sizeof(tdec_ovni_item)];' > $O/o-sizeof.c
-    "$@" -I. -c $O/o-sizeof.c -o $O/o-sizeof.o 2>/dev/null &&
-        $nmtool -S -t d $O/o-sizeof.o | awk '$4 == "tdec_matrix_sizeof_decoder" { d = $2 + 0 }
-            $4 == "tdec_matrix_sizeof_item" { i = $2 + 0 }
-            END { if (!d) exit 1; printf "sizeof decoder %d B, item %d B\n", d, i }'
-}
-for c in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++17" "clang++ c++17"; do
-    set -- $c
-    have "$1" || { skip "$OSINGLE $1 -std=$2 ($1 not found)"; continue; }
-    opair "$OSINGLE $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$OSINGLE" TDEC_OVNI_IMPLEMENTATION
-    opair "$AMAL $1 -std=$2, ovni API (impl TU + decl TU)" "$1" "$2" "$AMAL" TRACEDEC_IMPLEMENTATION
-done
-for cc in gcc clang; do
-    have $cc || { skip "TDEC_STATIC two TUs ovni $cc ($cc not found)"; continue; }
-    # both TUs carry their own static copy: no tdec_ symbol may be exported
-    name="TDEC_STATIC in two linked TUs ($OSINGLE, $cc)"
-    id=o_static2_$cc
-    log=$O/$id.log
-    : > "$log"
-    OS2="-x c -std=c99 $WARN -O2 -I. -DMX_HEADER=\"$OSINGLE\" -DTDEC_STATIC -DTDEC_OVNI_IMPLEMENTATION"
-    # shellcheck disable=SC2086
-    if run "$log" $cc $OS2 -DMX_NAME=a -DMX_MAIN -c $OTU -o $O/$id.a.o &&
-       run "$log" $cc $OS2 -DMX_NAME=b -c $OTU -o $O/$id.b.o &&
-       run "$log" $cc -o $O/$id.exe $O/$id.a.o $O/$id.b.o && run "$log" $O/$id.exe &&
-       ! nm $O/$id.a.o $O/$id.b.o | grep ' [TDRB] tdec_' >> "$log"; then
-        pass "$name"
-    else
-        fail "$name" "$log"
-    fi
-done
-for cc in gcc clang g++ clang++; do
-    have $cc || continue
-    std=c99
-    case $cc in *++) std=c++17 ;; esac
-    opair "TDEC_STATIC, partial API use, no unused warnings ($OSINGLE, $cc)" $cc $std "$OSINGLE" \
-        TDEC_OVNI_IMPLEMENTATION -DTDEC_STATIC -DTDEC_OVNI_IMPLEMENTATION -DMX_PARTIAL
-done
-have gcc && {
-    opair "TDEC_OVNI_STATIC (gcc c99)" gcc c99 "$OSINGLE" TDEC_OVNI_IMPLEMENTATION -DTDEC_OVNI_STATIC -DTDEC_OVNI_IMPLEMENTATION
-    opair "TDEC_OVNI_DEF override (gcc c99)" gcc c99 "$OSINGLE" TDEC_OVNI_IMPLEMENTATION \
-        '-DTDEC_OVNI_DEF=extern __attribute__((visibility("hidden")))'
-    opair "tracedec.h then $OSINGLE in one TU (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DMX_HEADER2="\"$OSINGLE\""
-    opair "$OSINGLE then tracedec.h in one TU (gcc c99)" gcc c99 "$OSINGLE" TDEC_OVNI_IMPLEMENTATION -DMX_HEADER2="\"$AMAL\""
-    opair "$OSINGLE included twice (gcc c99)" gcc c99 "$OSINGLE" TDEC_OVNI_IMPLEMENTATION -DMX_HEADER2="\"$OSINGLE\""
-    opair "$AMAL TDEC_ONLY_OVNI (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_OVNI
-    opair "$AMAL TDEC_ONLY_OVNI + TDEC_ONLY_XRAY (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_OVNI -DTDEC_ONLY_XRAY
-    opair "$AMAL TDEC_NO_XRAY TDEC_NO_UFTRACE, ovni kept (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_XRAY -DTDEC_NO_UFTRACE
-    opair "$AMAL TDEC_NO_OVNI declares no ovni API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_OVNI -DMX_NO_OVNI
-    opair "$OSINGLE TDEC_NO_STRINGS (gcc c99)" gcc c99 "$OSINGLE" TDEC_OVNI_IMPLEMENTATION -DTDEC_NO_STRINGS
-    opair "$AMAL TDEC_NO_STRINGS, ovni API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_STRINGS
-}
-have g++ && opair "$AMAL TDEC_NO_OVNI as C++ (g++)" g++ c++17 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_OVNI -DMX_NO_OVNI
-
-# The fuzz replay driver (every invariant of fuzz/ovni_check.h plus the
-# reference walk) over the ovni corpus, printing one line of hashes per
-# input: the -m32 and s390x runs must print the same lines.
-OCORPUS=$(ls fuzz/corpus/ovni/* fuzz/regressions/ovni/* 2>/dev/null | grep -v README)
-OREPLAY="-std=c99 $WARN -O2 -I. -DOC_PRINT_HASH fuzz/standalone_main.c fuzz/fuzz_ovni.c"
-log=$O/o_replay-native.log
-: > "$log"
-oreplay_ok=0
-# shellcheck disable=SC2086
-if run "$log" $CC $OREPLAY -o $O/o_replay-native &&
-   $O/o_replay-native $OCORPUS > $O/o_replay-native.out 2>> "$log"; then
-    oreplay_ok=1
-    pass "ovni replay native: $(grep -c '^log ' $O/o_replay-native.out) corpus inputs, every invariant holds, $(osizeof nm $CC -std=c99)"
-else
-    fail "ovni replay native" "$log"
-fi
-
-log=$O/o_m32.log
-: > "$log"
-if ! echo 'int main(void){return 0;}' | $CC -m32 -x c - -o $O/m32-probe >> "$log" 2>&1 || ! $O/m32-probe; then
-    skip "-m32 $OSINGLE (no 32-bit multilib for $CC: apt-get install gcc-12-multilib)"
-elif [ $oreplay_ok = 0 ]; then
-    fail "-m32 $OSINGLE (native ovni replay failed first)"
-else
-    # shellcheck disable=SC2086
-    if run "$log" $CC -m32 $OREPLAY -o $O/o_replay-m32 &&
-       $O/o_replay-m32 $OCORPUS > $O/o_replay-m32.out 2>> "$log" &&
-       run "$log" cmp $O/o_replay-native.out $O/o_replay-m32.out &&
-       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$OSINGLE\"" -DTDEC_OVNI_IMPLEMENTATION \
-            -DMX_NAME=a -DMX_MAIN -c $OTU -o $O/o_m32-a.o &&
-       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$OSINGLE\"" -DMX_NAME=b -c $OTU -o $O/o_m32-b.o &&
-       run "$log" $CC -m32 -o $O/o_m32 $O/o_m32-a.o $O/o_m32-b.o && run "$log" $O/o_m32; then
-        pass "-m32 $CC $OSINGLE: corpus replays as natively, $(osizeof nm $CC -m32 -std=c99)"
-    else
-        diff $O/o_replay-native.out $O/o_replay-m32.out >> "$log" 2>&1
-        fail "-m32 $CC $OSINGLE" "$log"
-    fi
-fi
-
-if have arm-none-eabi-gcc && have arm-none-eabi-nm && have arm-none-eabi-size; then
-    log=$O/o_cm4.log
-    : > "$log"
-    name="cortex-m4 freestanding $OSINGLE"
-    CM4="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99"
-    printf '%s\n' '#define TDEC_OVNI_IMPLEMENTATION' '#include "single/tdec_ovni.h"' > $O/o_cm4-impl.c
-    # shellcheck disable=SC2086
-    if run "$log" $CM4 $WARN -I. -c $O/o_cm4-impl.c -o $O/o_cm4-impl.o &&
-       run "$log" $CM4 $WARN -I. -DTDEC_NO_STRINGS -c $O/o_cm4-impl.c -o $O/o_cm4-nostr.o &&
-       run "$log" $CM4 $WARN -I. -DMX_HEADER="\"$OSINGLE\"" -DTDEC_OVNI_IMPLEMENTATION -DMX_NAME=a -c $OTU -o $O/o_cm4-tu.o; then
-        # size SECTIONS OBJ: bytes in the sections matching the awk regex
-        osec() { arm-none-eabi-size -A "$2" | awk -v re="$1" '$1 ~ re { t += $2 } END { print t + 0 }'; }
-        text=$(osec '^\\.text' $O/o_cm4-impl.o)
-        ro=$(osec '^\\.rodata' $O/o_cm4-impl.o)
-        text_ns=$(osec '^\\.text' $O/o_cm4-nostr.o)
-        ro_ns=$(osec '^\\.rodata' $O/o_cm4-nostr.o)
-        sz=$(osizeof arm-none-eabi-nm $CM4)
-        arm-none-eabi-size -A $O/o_cm4-impl.o >> "$log"
-        undef=$(arm-none-eabi-nm -u $O/o_cm4-impl.o $O/o_cm4-tu.o | awk 'NF >= 2 { print $NF }' | sort -u |
-                grep -v -x -e memcpy -e memset | tr '\n' ' ' | sed 's/ $//')
-        if [ -n "$undef" ]; then
-            echo "undefined symbols other than memcpy/memset (64-bit division helpers: not freestanding): $undef" >> "$log"
-            fail "$name (.text $text B, ${sz:-sizeof ?}; undefined: $undef)" "$log"
-        else
-            pass "$name (.text $text B, .rodata $ro B; TDEC_NO_STRINGS .text $text_ns B, .rodata $ro_ns B; ${sz:-sizeof ?}; undefined symbols: none besides memcpy/memset)"
-        fi
-    else
-        fail "$name" "$log"
-    fi
-else
-    skip "cortex-m4 freestanding $OSINGLE (arm-none-eabi-gcc/nm/size not found)"
-fi
-
-# ---- xtrace: the same pairs, TDEC_STATIC, subsets, -m32, Cortex-M -----------
-XTU=tests/matrix_xtrace_tu.c
-XSINGLE=single/tdec_xtrace.h
-# xpair NAME CC STD HEADER IMPLMACRO [EXTRA...]: impl TU (with main) + second
-# TU, both with EXTRA, linked and run.
-xpair() {
-    name=$1 cc=$2 std=$3 hdr=$4 impl=$5
-    shift 5
-    id=x_$(echo "$name" | tr ' /+=' '___p' | tr -cd 'A-Za-z0-9_.-')
-    log=$O/$id.log
-    : > "$log"
-    lf=$(lang_flags "$cc" "$std")
-    # shellcheck disable=SC2086
-    if run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=a -D"$impl" -DMX_MAIN "$@" -c $XTU -o "$O/$id.a.o" &&
-       run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=b "$@" -c $XTU -o "$O/$id.b.o" &&
-       run "$log" "$cc" -o "$O/$id.exe" "$O/$id.a.o" "$O/$id.b.o" && run "$log" "$O/$id.exe"; then
-        pass "$name"
-    else
-        fail "$name" "$log"
-    fi
-}
-# xsizeof NM CC FLAGS...: "sizeof decoder N B, item M B" of the xtrace types
-# on CC's target (an object whose arrays have those sizes, read with NM -S).
-xsizeof() {
-    nmtool=$1
-    shift
-    printf '%s\n' '#include "single/tdec_xtrace.h"' \
-        'char tdec_matrix_sizeof_decoder[sizeof(tdec_xtrace_decoder)];' \
-        'char tdec_matrix_sizeof_item[sizeof(tdec_xtrace_item)];' > $O/x-sizeof.c
-    "$@" -I. -c $O/x-sizeof.c -o $O/x-sizeof.o 2>/dev/null &&
-        $nmtool -S -t d $O/x-sizeof.o | awk '$4 == "tdec_matrix_sizeof_decoder" { d = $2 + 0 }
-            $4 == "tdec_matrix_sizeof_item" { i = $2 + 0 }
-            END { if (!d) exit 1; printf "sizeof decoder %d B, item %d B\n", d, i }'
-}
-for c in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++17" "clang++ c++17"; do
-    set -- $c
-    have "$1" || { skip "$XSINGLE $1 -std=$2 ($1 not found)"; continue; }
-    xpair "$XSINGLE $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION
-    xpair "$AMAL $1 -std=$2, xtrace API (impl TU + decl TU)" "$1" "$2" "$AMAL" TRACEDEC_IMPLEMENTATION
-done
-for cc in gcc clang; do
-    have $cc || { skip "TDEC_STATIC two TUs xtrace $cc ($cc not found)"; continue; }
-    # both TUs carry their own static copy: no tdec_ symbol may be exported
-    name="TDEC_STATIC in two linked TUs ($XSINGLE, $cc)"
-    id=x_static2_$cc
-    log=$O/$id.log
-    : > "$log"
-    XS2="-x c -std=c99 $WARN -O2 -I. -DMX_HEADER=\"$XSINGLE\" -DTDEC_STATIC -DTDEC_XTRACE_IMPLEMENTATION"
-    # shellcheck disable=SC2086
-    if run "$log" $cc $XS2 -DMX_NAME=a -DMX_MAIN -c $XTU -o $O/$id.a.o &&
-       run "$log" $cc $XS2 -DMX_NAME=b -c $XTU -o $O/$id.b.o &&
-       run "$log" $cc -o $O/$id.exe $O/$id.a.o $O/$id.b.o && run "$log" $O/$id.exe &&
-       ! nm $O/$id.a.o $O/$id.b.o | grep ' [TDRB] tdec_' >> "$log"; then
-        pass "$name"
-    else
-        fail "$name" "$log"
-    fi
-done
-for cc in gcc clang g++ clang++; do
-    have $cc || continue
-    std=c99
-    case $cc in *++) std=c++17 ;; esac
-    xpair "TDEC_STATIC, partial API use, no unused warnings ($XSINGLE, $cc)" $cc $std "$XSINGLE" \
-        TDEC_XTRACE_IMPLEMENTATION -DTDEC_STATIC -DTDEC_XTRACE_IMPLEMENTATION -DMX_PARTIAL
-done
-have gcc && {
-    xpair "TDEC_XTRACE_STATIC (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DTDEC_XTRACE_STATIC -DTDEC_XTRACE_IMPLEMENTATION
-    xpair "TDEC_XTRACE_DEF override (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION \
-        '-DTDEC_XTRACE_DEF=extern __attribute__((visibility("hidden")))'
-    xpair "tracedec.h then $XSINGLE in one TU (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DMX_HEADER2="\"$XSINGLE\""
-    xpair "$XSINGLE then tracedec.h in one TU (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DMX_HEADER2="\"$AMAL\""
-    xpair "$XSINGLE included twice (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DMX_HEADER2="\"$XSINGLE\""
-    xpair "$AMAL TDEC_ONLY_XTRACE (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_XTRACE
-    xpair "$AMAL TDEC_ONLY_XTRACE + TDEC_ONLY_OVNI (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_XTRACE -DTDEC_ONLY_OVNI
-    xpair "$AMAL TDEC_NO_XRAY TDEC_NO_UFTRACE TDEC_NO_OVNI, xtrace kept (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION \
-        -DTDEC_NO_XRAY -DTDEC_NO_UFTRACE -DTDEC_NO_OVNI
-    xpair "$AMAL TDEC_NO_XTRACE declares no xtrace API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_XTRACE -DMX_NO_XTRACE
-    xpair "$AMAL TDEC_ONLY_OVNI declares no xtrace API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_OVNI -DMX_NO_XTRACE
-    xpair "$XSINGLE TDEC_NO_STRINGS (gcc c99)" gcc c99 "$XSINGLE" TDEC_XTRACE_IMPLEMENTATION -DTDEC_NO_STRINGS
-    xpair "$AMAL TDEC_NO_STRINGS, xtrace API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_STRINGS
-}
-have g++ && xpair "$AMAL TDEC_NO_XTRACE as C++ (g++)" g++ c++17 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_XTRACE -DMX_NO_XTRACE
-
-# The fuzz replay driver (every invariant of fuzz/xtrace_check.h plus the
-# reference walk, the snapshot and file-name helpers) over the xtrace
-# corpus, printing one line of hashes per input: the -m32 and s390x runs
-# must print the same lines.
-XCORPUS=$(ls fuzz/corpus/xtrace/* fuzz/regressions/xtrace/* 2>/dev/null | grep -v README)
-XREPLAY="-std=c99 $WARN -O2 -I. -DXTC_PRINT_HASH fuzz/standalone_main.c fuzz/fuzz_xtrace.c"
-log=$O/x_replay-native.log
-: > "$log"
-xreplay_ok=0
-# shellcheck disable=SC2086
-if run "$log" $CC $XREPLAY -o $O/x_replay-native &&
-   $O/x_replay-native $XCORPUS > $O/x_replay-native.out 2>> "$log"; then
-    xreplay_ok=1
-    pass "xtrace replay native: $(grep -c '^log ' $O/x_replay-native.out) corpus inputs, every invariant holds, $(xsizeof nm $CC -std=c99)"
-else
-    fail "xtrace replay native" "$log"
-fi
-
-log=$O/x_m32.log
-: > "$log"
-if ! echo 'int main(void){return 0;}' | $CC -m32 -x c - -o $O/m32-probe >> "$log" 2>&1 || ! $O/m32-probe; then
-    skip "-m32 $XSINGLE (no 32-bit multilib for $CC: apt-get install gcc-12-multilib)"
-elif [ $xreplay_ok = 0 ]; then
-    fail "-m32 $XSINGLE (native xtrace replay failed first)"
-else
-    # shellcheck disable=SC2086
-    if run "$log" $CC -m32 $XREPLAY -o $O/x_replay-m32 &&
-       $O/x_replay-m32 $XCORPUS > $O/x_replay-m32.out 2>> "$log" &&
-       run "$log" cmp $O/x_replay-native.out $O/x_replay-m32.out &&
-       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$XSINGLE\"" -DTDEC_XTRACE_IMPLEMENTATION \
-            -DMX_NAME=a -DMX_MAIN -c $XTU -o $O/x_m32-a.o &&
-       run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$XSINGLE\"" -DMX_NAME=b -c $XTU -o $O/x_m32-b.o &&
-       run "$log" $CC -m32 -o $O/x_m32 $O/x_m32-a.o $O/x_m32-b.o && run "$log" $O/x_m32; then
-        pass "-m32 $CC $XSINGLE: corpus replays as natively, $(xsizeof nm $CC -m32 -std=c99)"
-    else
-        diff $O/x_replay-native.out $O/x_replay-m32.out >> "$log" 2>&1
-        fail "-m32 $CC $XSINGLE" "$log"
-    fi
-fi
-
-if have arm-none-eabi-gcc && have arm-none-eabi-nm && have arm-none-eabi-size; then
-    log=$O/x_cm4.log
-    : > "$log"
-    name="cortex-m4 freestanding $XSINGLE"
-    CM4="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99"
-    printf '%s\n' '#define TDEC_XTRACE_IMPLEMENTATION' '#include "single/tdec_xtrace.h"' > $O/x_cm4-impl.c
-    # shellcheck disable=SC2086
-    if run "$log" $CM4 $WARN -I. -c $O/x_cm4-impl.c -o $O/x_cm4-impl.o &&
-       run "$log" $CM4 $WARN -I. -DTDEC_NO_STRINGS -c $O/x_cm4-impl.c -o $O/x_cm4-nostr.o &&
-       run "$log" $CM4 $WARN -I. -DMX_HEADER="\"$XSINGLE\"" -DTDEC_XTRACE_IMPLEMENTATION -DMX_NAME=a -c $XTU -o $O/x_cm4-tu.o; then
-        # size SECTIONS OBJ: bytes in the sections matching the awk regex
-        xsec() { arm-none-eabi-size -A "$2" | awk -v re="$1" '$1 ~ re { t += $2 } END { print t + 0 }'; }
-        text=$(xsec '^\\.text' $O/x_cm4-impl.o)
-        ro=$(xsec '^\\.rodata' $O/x_cm4-impl.o)
-        text_ns=$(xsec '^\\.text' $O/x_cm4-nostr.o)
-        ro_ns=$(xsec '^\\.rodata' $O/x_cm4-nostr.o)
-        sz=$(xsizeof arm-none-eabi-nm $CM4)
-        arm-none-eabi-size -A $O/x_cm4-impl.o >> "$log"
-        undef=$(arm-none-eabi-nm -u $O/x_cm4-impl.o $O/x_cm4-tu.o | awk 'NF >= 2 { print $NF }' | sort -u |
-                grep -v -x -e memcpy -e memset | tr '\n' ' ' | sed 's/ $//')
-        if [ -n "$undef" ]; then
-            echo "undefined symbols other than memcpy/memset (64-bit division helpers: not freestanding): $undef" >> "$log"
-            fail "$name (.text $text B, ${sz:-sizeof ?}; undefined: $undef)" "$log"
-        else
-            pass "$name (.text $text B, .rodata $ro B; TDEC_NO_STRINGS .text $text_ns B, .rodata $ro_ns B; ${sz:-sizeof ?}; undefined symbols: none besides memcpy/memset)"
-        fi
-    else
-        fail "$name" "$log"
-    fi
-else
-    skip "cortex-m4 freestanding $XSINGLE (arm-none-eabi-gcc/nm/size not found)"
-fi
-
-# ---- 7. big-endian s390x under qemu-user -------------------------------------
+# ---- ovni, xtrace, ipt: the same checks for each ---------------------------
+# Big-endian host, used here and in section 7.
 BECC=s390x-linux-gnu-gcc
 QEMU=qemu-s390x
 TIMEOUT=""
 have timeout && TIMEOUT="timeout 150"
 have $QEMU || QEMU=qemu-s390x-static
+CM4="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99"
+
+# fpair NAME CC STD HEADER IMPLMACRO [EXTRA...]: the format's TU ($FTU) as
+# impl TU (with main) + second TU, both with EXTRA, linked and run.
+fpair() {
+    name=$1 cc=$2 std=$3 hdr=$4 impl=$5
+    shift 5
+    id=${F}_$(echo "$name" | tr ' /+=' '___p' | tr -cd 'A-Za-z0-9_.-')
+    log=$O/$id.log
+    : > "$log"
+    lf=$(lang_flags "$cc" "$std")
+    # shellcheck disable=SC2086
+    if run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=a -D"$impl" -DMX_MAIN "$@" -c $FTU -o "$O/$id.a.o" &&
+       run "$log" "$cc" $lf $WARN -O2 -I. -DMX_HEADER="\"$hdr\"" -DMX_NAME=b "$@" -c $FTU -o "$O/$id.b.o" &&
+       run "$log" "$cc" -o "$O/$id.exe" "$O/$id.a.o" "$O/$id.b.o" && run "$log" "$O/$id.exe"; then
+        pass "$name"
+    else
+        fail "$name" "$log"
+    fi
+}
+
+# fsizeof NM CC FLAGS...: "sizeof decoder N B, item M B" of the format's
+# types on CC's target (an object whose arrays have those sizes, read with NM -S).
+fsizeof() {
+    nmtool=$1
+    shift
+    printf '%s\n' "#include \"$FSINGLE\"" \
+        "char tdec_matrix_sizeof_decoder[sizeof(tdec_${F}_decoder)];" \
+        "char tdec_matrix_sizeof_item[sizeof(tdec_${F}_item)];" > $O/$F-sizeof.c
+    "$@" -I. -c $O/$F-sizeof.c -o $O/$F-sizeof.o 2>/dev/null &&
+        $nmtool -S -t d $O/$F-sizeof.o | awk '$4 == "tdec_matrix_sizeof_decoder" { d = $2 + 0 }
+            $4 == "tdec_matrix_sizeof_item" { i = $2 + 0 }
+            END { if (!d) exit 1; printf "sizeof decoder %d B, item %d B\n", d, i }'
+}
+
+# format_checks FMT HASHMACRO OTHER...: every check for single/tdec_FMT.h with
+# tests/matrix_FMT_tu.c; the fuzz replay of fuzz/fuzz_FMT.c built with
+# -DHASHMACRO prints one line of hashes per corpus input, and the -m32 and
+# s390x runs must print the same lines. OTHER: the other formats (upper case).
+format_checks() {
+    F=$1 hashmacro=$2
+    shift 2
+    others=$*
+    UP=$(echo "$F" | tr a-z A-Z)
+    FTU=tests/matrix_${F}_tu.c
+    FSINGLE=single/tdec_$F.h
+    IMPL=TDEC_${UP}_IMPLEMENTATION
+    for c in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++17" "clang++ c++17"; do
+        set -- $c
+        have "$1" || { skip "$FSINGLE $1 -std=$2 ($1 not found)"; continue; }
+        fpair "$FSINGLE $1 -std=$2 (impl TU + decl TU)" "$1" "$2" "$FSINGLE" $IMPL
+        fpair "$AMAL $1 -std=$2, $F API (impl TU + decl TU)" "$1" "$2" "$AMAL" TRACEDEC_IMPLEMENTATION
+    done
+    for cc in gcc clang; do
+        have $cc || { skip "TDEC_STATIC two TUs $F $cc ($cc not found)"; continue; }
+        # both TUs carry their own static copy: no tdec_ symbol may be exported
+        name="TDEC_STATIC in two linked TUs ($FSINGLE, $cc)"
+        id=${F}_static2_$cc
+        log=$O/$id.log
+        : > "$log"
+        FS2="-x c -std=c99 $WARN -O2 -I. -DMX_HEADER=\"$FSINGLE\" -DTDEC_STATIC -D$IMPL"
+        # shellcheck disable=SC2086
+        if run "$log" $cc $FS2 -DMX_NAME=a -DMX_MAIN -c $FTU -o $O/$id.a.o &&
+           run "$log" $cc $FS2 -DMX_NAME=b -c $FTU -o $O/$id.b.o &&
+           run "$log" $cc -o $O/$id.exe $O/$id.a.o $O/$id.b.o && run "$log" $O/$id.exe &&
+           ! nm $O/$id.a.o $O/$id.b.o | grep ' [TDRB] tdec_' >> "$log"; then
+            pass "$name"
+        else
+            fail "$name" "$log"
+        fi
+    done
+    for cc in gcc clang g++ clang++; do
+        have $cc || continue
+        std=c99
+        case $cc in *++) std=c++17 ;; esac
+        fpair "TDEC_STATIC, partial API use, no unused warnings ($FSINGLE, $cc)" $cc $std "$FSINGLE" \
+            $IMPL -DTDEC_STATIC -D$IMPL -DMX_PARTIAL
+    done
+    nos=""
+    for o in $others; do nos="$nos -DTDEC_NO_$o"; done
+    have gcc && {
+        fpair "TDEC_${UP}_STATIC (gcc c99)" gcc c99 "$FSINGLE" $IMPL -DTDEC_${UP}_STATIC -D$IMPL
+        fpair "TDEC_${UP}_DEF override (gcc c99)" gcc c99 "$FSINGLE" $IMPL \
+            "-DTDEC_${UP}_DEF=extern __attribute__((visibility(\"hidden\")))"
+        fpair "tracedec.h then $FSINGLE in one TU (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DMX_HEADER2="\"$FSINGLE\""
+        fpair "$FSINGLE then tracedec.h in one TU (gcc c99)" gcc c99 "$FSINGLE" $IMPL -DMX_HEADER2="\"$AMAL\""
+        fpair "$FSINGLE included twice (gcc c99)" gcc c99 "$FSINGLE" $IMPL -DMX_HEADER2="\"$FSINGLE\""
+        fpair "$AMAL TDEC_ONLY_$UP (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_$UP
+        fpair "$AMAL TDEC_ONLY_$UP + TDEC_ONLY_XRAY (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_$UP -DTDEC_ONLY_XRAY
+        # shellcheck disable=SC2086
+        fpair "$AMAL every other format left out, $F kept (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION $nos
+        fpair "$AMAL TDEC_NO_$UP declares no $F API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_$UP -DMX_NO_$UP
+        fpair "$AMAL TDEC_ONLY_XRAY declares no $F API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_ONLY_XRAY -DMX_NO_$UP
+        fpair "$FSINGLE TDEC_NO_STRINGS (gcc c99)" gcc c99 "$FSINGLE" $IMPL -DTDEC_NO_STRINGS
+        fpair "$AMAL TDEC_NO_STRINGS, $F API (gcc c99)" gcc c99 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_STRINGS
+    }
+    have g++ && fpair "$AMAL TDEC_NO_$UP as C++ (g++)" g++ c++17 "$AMAL" TRACEDEC_IMPLEMENTATION -DTDEC_NO_$UP -DMX_NO_$UP
+
+    # The fuzz replay driver (every invariant of the harness) over the corpus.
+    FCORPUS=$(ls fuzz/corpus/$F/* fuzz/regressions/$F/* 2>/dev/null | grep -v README)
+    FREPLAY="-std=c99 $WARN -O2 -I. -D$hashmacro fuzz/standalone_main.c fuzz/fuzz_$F.c"
+    log=$O/${F}_replay-native.log
+    : > "$log"
+    freplay_ok=0
+    # shellcheck disable=SC2086
+    if run "$log" $CC $FREPLAY -o $O/${F}_replay-native &&
+       $O/${F}_replay-native $FCORPUS > $O/${F}_replay-native.out 2>> "$log"; then
+        freplay_ok=1
+        pass "$F replay native: $(grep -c '^log ' $O/${F}_replay-native.out) corpus inputs, every invariant holds, $(fsizeof nm $CC -std=c99)"
+    else
+        fail "$F replay native" "$log"
+    fi
+
+    log=$O/${F}_m32.log
+    : > "$log"
+    if ! echo 'int main(void){return 0;}' | $CC -m32 -x c - -o $O/m32-probe >> "$log" 2>&1 || ! $O/m32-probe; then
+        skip "-m32 $FSINGLE (no 32-bit multilib for $CC: apt-get install gcc-12-multilib)"
+    elif [ $freplay_ok = 0 ]; then
+        fail "-m32 $FSINGLE (native $F replay failed first)"
+    else
+        # shellcheck disable=SC2086
+        if run "$log" $CC -m32 $FREPLAY -o $O/${F}_replay-m32 &&
+           $O/${F}_replay-m32 $FCORPUS > $O/${F}_replay-m32.out 2>> "$log" &&
+           run "$log" cmp $O/${F}_replay-native.out $O/${F}_replay-m32.out &&
+           run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$FSINGLE\"" -D$IMPL \
+                -DMX_NAME=a -DMX_MAIN -c $FTU -o $O/${F}_m32-a.o &&
+           run "$log" $CC -m32 -x c -std=c99 $WARN -O2 -I. -DMX_HEADER="\"$FSINGLE\"" -DMX_NAME=b -c $FTU -o $O/${F}_m32-b.o &&
+           run "$log" $CC -m32 -o $O/${F}_m32 $O/${F}_m32-a.o $O/${F}_m32-b.o && run "$log" $O/${F}_m32; then
+            pass "-m32 $CC $FSINGLE: corpus replays as natively, $(fsizeof nm $CC -m32 -std=c99)"
+        else
+            diff $O/${F}_replay-native.out $O/${F}_replay-m32.out >> "$log" 2>&1
+            fail "-m32 $CC $FSINGLE" "$log"
+        fi
+    fi
+
+    name="cortex-m4 freestanding $FSINGLE"
+    if have arm-none-eabi-gcc && have arm-none-eabi-nm && have arm-none-eabi-size; then
+        log=$O/${F}_cm4.log
+        : > "$log"
+        printf '%s\n' "#define $IMPL" "#include \"$FSINGLE\"" > $O/${F}_cm4-impl.c
+        # shellcheck disable=SC2086
+        if run "$log" $CM4 $WARN -I. -c $O/${F}_cm4-impl.c -o $O/${F}_cm4-impl.o &&
+           run "$log" $CM4 $WARN -I. -DTDEC_NO_STRINGS -c $O/${F}_cm4-impl.c -o $O/${F}_cm4-nostr.o &&
+           run "$log" $CM4 $WARN -I. -DMX_HEADER="\"$FSINGLE\"" -D$IMPL -DMX_NAME=a -c $FTU -o $O/${F}_cm4-tu.o; then
+            # fsec SECTIONS OBJ: bytes in the sections matching the awk regex
+            fsec() { arm-none-eabi-size -A "$2" | awk -v re="$1" '$1 ~ re { t += $2 } END { print t + 0 }'; }
+            text=$(fsec '^\\.text' $O/${F}_cm4-impl.o)
+            ro=$(fsec '^\\.rodata' $O/${F}_cm4-impl.o)
+            text_ns=$(fsec '^\\.text' $O/${F}_cm4-nostr.o)
+            ro_ns=$(fsec '^\\.rodata' $O/${F}_cm4-nostr.o)
+            # shellcheck disable=SC2086
+            sz=$(fsizeof arm-none-eabi-nm $CM4)
+            arm-none-eabi-size -A $O/${F}_cm4-impl.o >> "$log"
+            undef=$(arm-none-eabi-nm -u $O/${F}_cm4-impl.o $O/${F}_cm4-tu.o | awk 'NF >= 2 { print $NF }' | sort -u |
+                    grep -v -x -e memcpy -e memset | tr '\n' ' ' | sed 's/ $//')
+            if [ -n "$undef" ]; then
+                echo "undefined symbols other than memcpy/memset (64-bit division helpers: not freestanding): $undef" >> "$log"
+                fail "$name (.text $text B, ${sz:-sizeof ?}; undefined: $undef)" "$log"
+            else
+                pass "$name (.text $text B, .rodata $ro B; TDEC_NO_STRINGS .text $text_ns B, .rodata $ro_ns B; ${sz:-sizeof ?}; undefined symbols: none besides memcpy/memset)"
+            fi
+        else
+            fail "$name" "$log"
+        fi
+    else
+        skip "$name (arm-none-eabi-gcc/nm/size not found)"
+    fi
+
+    # The big-endian host: the corpus replay (its hashes as natively) and the
+    # unit tests (same output as natively, quick strides in both runs).
+    name="big-endian s390x (qemu-user): $FSINGLE"
+    if ! have $BECC || ! have $QEMU; then
+        skip "$name ($BECC or qemu-s390x not found)"
+    elif [ $freplay_ok = 0 ]; then
+        fail "$name (native $F replay failed first)"
+    else
+        log=$O/${F}_s390x.log
+        : > "$log"
+        BENM=nm
+        have s390x-linux-gnu-nm && BENM=s390x-linux-gnu-nm
+        # shellcheck disable=SC2086
+        if run "$log" $BECC -static $FREPLAY -o $O/${F}_replay-s390x &&
+           $TIMEOUT $QEMU $O/${F}_replay-s390x $FCORPUS > $O/${F}_replay-s390x.out 2>> "$log" &&
+           run "$log" cmp $O/${F}_replay-native.out $O/${F}_replay-s390x.out; then
+            pass "$name: corpus replay on $(grep -c '^log ' $O/${F}_replay-s390x.out) inputs identical to the native run, $(fsizeof $BENM $BECC -std=c99)"
+        else
+            diff $O/${F}_replay-native.out $O/${F}_replay-s390x.out >> "$log" 2>&1
+            fail "$name: corpus replay" "$log"
+        fi
+        log=$O/${F}_s390x-unit.log
+        : > "$log"
+        name="big-endian s390x (qemu-user): tests/test_$F.c"
+        if run "$log" $CC -std=c99 $WARN -O2 -I. tests/test_$F.c -o $O/test_$F-native &&
+           run "$log" $BECC -static -std=c99 $WARN -O2 -I. tests/test_$F.c -o $O/test_$F-s390x; then
+            TDEC_TEST_QUICK=13 $O/test_$F-native > $O/test_$F-native.out 2>&1
+            rn=$?
+            TDEC_TEST_QUICK=13 ${TIMEOUT:+timeout 480} $QEMU $O/test_$F-s390x > $O/test_$F-s390x.out 2>&1
+            rb=$?
+            cat $O/test_$F-s390x.out >> "$log"
+            if [ $rb -eq 0 ] && [ $rn -eq 0 ] && cmp -s $O/test_$F-native.out $O/test_$F-s390x.out; then
+                pass "$name ($(grep -c '^PASS' $O/test_$F-s390x.out) PASS lines, identical to the native run)"
+            else
+                echo "exit native $rn, s390x $rb" >> "$log"
+                diff $O/test_$F-native.out $O/test_$F-s390x.out >> "$log" 2>&1
+                fail "$name" "$log"
+            fi
+        else
+            fail "$name (build)" "$log"
+        fi
+    fi
+}
+
+format_checks ovni OC_PRINT_HASH XRAY UFTRACE XTRACE IPT
+format_checks xtrace XTC_PRINT_HASH XRAY UFTRACE OVNI IPT
+format_checks ipt IPC_PRINT_HASH XRAY UFTRACE OVNI XTRACE
+
+# ---- 7. big-endian s390x under qemu-user -------------------------------------
 name="big-endian s390x (qemu-user)"
 if ! have $BECC; then
     skip "$name ($BECC not found)"
@@ -704,100 +613,6 @@ else
         else
             fail "$name (build)" "$log"
         fi
-    fi
-fi
-
-# ovni on the big-endian host: the corpus replay (its hashes as natively)
-# and the unit tests, when they exist (same output as natively).
-name="big-endian s390x (qemu-user): $OSINGLE"
-if ! have $BECC || ! have $QEMU; then
-    skip "$name ($BECC or qemu-s390x not found)"
-elif [ $oreplay_ok = 0 ]; then
-    fail "$name (native ovni replay failed first)"
-else
-    log=$O/o_s390x.log
-    : > "$log"
-    BENM=nm
-    have s390x-linux-gnu-nm && BENM=s390x-linux-gnu-nm
-    # shellcheck disable=SC2086
-    if run "$log" $BECC -static $OREPLAY -o $O/o_replay-s390x &&
-       $TIMEOUT $QEMU $O/o_replay-s390x $OCORPUS > $O/o_replay-s390x.out 2>> "$log" &&
-       run "$log" cmp $O/o_replay-native.out $O/o_replay-s390x.out; then
-        pass "$name: corpus replay on $(grep -c '^log ' $O/o_replay-s390x.out) inputs identical to the native run, $(osizeof $BENM $BECC -std=c99)"
-    else
-        diff $O/o_replay-native.out $O/o_replay-s390x.out >> "$log" 2>&1
-        fail "$name: corpus replay" "$log"
-    fi
-    if [ -f tests/test_ovni.c ]; then
-        log=$O/o_s390x-unit.log
-        : > "$log"
-        name="big-endian s390x (qemu-user): tests/test_ovni.c"
-        if run "$log" $CC -std=c99 $WARN -O2 -I. tests/test_ovni.c -o $O/test_ovni-native &&
-           run "$log" $BECC -static -std=c99 $WARN -O2 -I. tests/test_ovni.c -o $O/test_ovni-s390x; then
-            # quick strides in both runs, as for test_xray, so the outputs compare
-            TDEC_TEST_QUICK=13 $O/test_ovni-native > $O/test_ovni-native.out 2>&1
-            rn=$?
-            TDEC_TEST_QUICK=13 ${TIMEOUT:+timeout 480} $QEMU $O/test_ovni-s390x > $O/test_ovni-s390x.out 2>&1
-            rb=$?
-            cat $O/test_ovni-s390x.out >> "$log"
-            if [ $rb -eq 0 ] && [ $rn -eq 0 ] && cmp -s $O/test_ovni-native.out $O/test_ovni-s390x.out; then
-                pass "$name ($(grep -c '^PASS' $O/test_ovni-s390x.out) PASS lines, identical to the native run)"
-            else
-                echo "exit native $rn, s390x $rb" >> "$log"
-                diff $O/test_ovni-native.out $O/test_ovni-s390x.out >> "$log" 2>&1
-                fail "$name" "$log"
-            fi
-        else
-            fail "$name (build)" "$log"
-        fi
-    fi
-fi
-
-# xtrace on the big-endian host: the corpus replay (its hashes as natively)
-# and the unit tests, when they exist (same output as natively).
-name="big-endian s390x (qemu-user): $XSINGLE"
-if ! have $BECC || ! have $QEMU; then
-    skip "$name ($BECC or qemu-s390x not found)"
-elif [ $xreplay_ok = 0 ]; then
-    fail "$name (native xtrace replay failed first)"
-else
-    log=$O/x_s390x.log
-    : > "$log"
-    BENM=nm
-    have s390x-linux-gnu-nm && BENM=s390x-linux-gnu-nm
-    # shellcheck disable=SC2086
-    if run "$log" $BECC -static $XREPLAY -o $O/x_replay-s390x &&
-       $TIMEOUT $QEMU $O/x_replay-s390x $XCORPUS > $O/x_replay-s390x.out 2>> "$log" &&
-       run "$log" cmp $O/x_replay-native.out $O/x_replay-s390x.out; then
-        pass "$name: corpus replay on $(grep -c '^log ' $O/x_replay-s390x.out) inputs identical to the native run, $(xsizeof $BENM $BECC -std=c99)"
-    else
-        diff $O/x_replay-native.out $O/x_replay-s390x.out >> "$log" 2>&1
-        fail "$name: corpus replay" "$log"
-    fi
-    if [ -f tests/test_xtrace.c ]; then
-        log=$O/x_s390x-unit.log
-        : > "$log"
-        name="big-endian s390x (qemu-user): tests/test_xtrace.c"
-        if run "$log" $CC -std=c99 $WARN -O2 -I. tests/test_xtrace.c -o $O/test_xtrace-native &&
-           run "$log" $BECC -static -std=c99 $WARN -O2 -I. tests/test_xtrace.c -o $O/test_xtrace-s390x; then
-            # quick strides in both runs, as for test_xray, so the outputs compare
-            TDEC_TEST_QUICK=13 $O/test_xtrace-native > $O/test_xtrace-native.out 2>&1
-            rn=$?
-            TDEC_TEST_QUICK=13 ${TIMEOUT:+timeout 480} $QEMU $O/test_xtrace-s390x > $O/test_xtrace-s390x.out 2>&1
-            rb=$?
-            cat $O/test_xtrace-s390x.out >> "$log"
-            if [ $rb -eq 0 ] && [ $rn -eq 0 ] && cmp -s $O/test_xtrace-native.out $O/test_xtrace-s390x.out; then
-                pass "$name ($(grep -c '^PASS' $O/test_xtrace-s390x.out) PASS lines, identical to the native run)"
-            else
-                echo "exit native $rn, s390x $rb" >> "$log"
-                diff $O/test_xtrace-native.out $O/test_xtrace-s390x.out >> "$log" 2>&1
-                fail "$name" "$log"
-            fi
-        else
-            fail "$name (build)" "$log"
-        fi
-    else
-        skip "big-endian s390x (qemu-user): tests/test_xtrace.c (not written yet)"
     fi
 fi
 
