@@ -606,7 +606,9 @@ typedef struct tdec_ipt_item {
 typedef int (*tdec_ipt_unknown_fn)(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset);
 
 /* Zeroed (or NULL) config = defaults: search for a PSB first, no errata, no
-   hook. The fields past `flags` are only read by the timing functions. */
+   hook. The packet decoder reads flags, errata (SKD007, SKZ84) and the hook;
+   the CPU fields are informational; the frequencies are the timing
+   functions'. */
 typedef struct tdec_ipt_config {
     uint32_t            flags;          /* TDEC_IPT_F_*                          */
     uint32_t            errata;         /* TDEC_IPT_ERRATUM_*                    */
@@ -738,7 +740,226 @@ TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p);
 /* Text for a packet kind ("" under TDEC_NO_STRINGS): "tnt.8", "tip.pge", ... */
 TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
 
-/* tdec:ipt:time-decl */
+/* ---- timing ---------------------------------------------------------------- */
+
+/* ---- timing ------------------------------------------------------------------- */
+
+/* Intel PT time as libipt's pt_time.c tracks it (FACTS.md section 7): an
+   estimated TSC from TSC, TMA, MTC and CYC packets (tdec_ipt_time), and the
+   calibration that turns CYC counts into TSC ticks (tdec_ipt_tcal, the
+   fast-counter:cycles ratio "fcr"). Both are plain values of fixed size, no
+   pointers, no allocation: copy them freely (sizes below are the same on
+   every ABI; the implementation checks them).
+
+   Feeding them, as ptdump --time/--tcal and libipt's decoders do, per packet:
+     PSB      tdec_ipt_tcal_update_psb (erratum SKL168 check); PSB+ starts
+     PSBEND   PSB+ ends
+     OVF      tdec_ipt_tcal_update_ovf (resets or keeps calibration, see there)
+     TSC      tcal: header_tsc inside PSB+, else update_tsc; then time_update_tsc
+     CBR      tcal: header_cbr inside PSB+, else update_cbr; then time_update_cbr
+     TMA      tcal_update_tma; then time_update_tma
+     MTC      tcal_update_mtc; then time_update_mtc
+     CYC      fcr = tcal_fcr() (0 when it fails); tcal_update_cyc;
+              then time_update_cyc(.., fcr)
+   and query with tdec_ipt_time_query_tsc / _cbr. The calls are independent:
+   an error from one (a negative -TDEC_IPT_ERR_* code, libipt's -pte_* code
+   at the same place, tdec_ipt_error_str() gives its text) is reported and
+   the next call goes on; each function documents what it changed before
+   failing, exactly as libipt.
+
+   Arithmetic is libipt's, bit for bit: unsigned wrap-around where libipt
+   wraps, libipt's field widths (a CBR ratio and an MTC payload are used as
+   8 bits, a TMA's CTC and FC as 16 bits), and 32-bit shifts by
+   configuration-derived counts (cfg->mtc_freq + 8 and the like) take the
+   count modulo 32, as the x86 hosts libipt runs on do (mtc_freq is 4 bits
+   in hardware, so this only matters for out-of-range configurations).
+
+   Packets are the decoder's tdec_ipt_packet: TSC payload = TSC[55:0], CBR
+   payload = ratio, TMA payload = CTC[15:0] and aux = fast counter, MTC
+   payload = the CTC byte, CYC payload = the cycle count. A packet of the
+   wrong kind is a caller bug: -TDEC_IPT_ERR_INVALID, nothing changed (libipt
+   has typed packets and cannot get this wrong). A NULL time, calibration,
+   packet or config is -TDEC_IPT_ERR_INTERNAL where libipt checks it; where
+   libipt ignores the config, cfg may be NULL.
+
+   Configuration read (tdec_ipt_config): mtc_freq (TMA, MTC, CYC),
+   cpuid_0x15_eax / cpuid_0x15_ebx (CTC to TSC: both must be non-zero when
+   an MTC must be converted, else -TDEC_IPT_ERR_BAD_CONFIG), nom_freq (CBR
+   calibration, 0 = off), errata & TDEC_IPT_ERRATUM_SKL168 (update_psb) and
+   flags & TDEC_IPT_F_KEEP_TCAL_OVF (update_ovf). */
+
+/* The fcr is fixed point with this many fraction bits: pass the value of
+   tdec_ipt_tcal_fcr() to tdec_ipt_time_update_cyc() unchanged; give
+   tdec_ipt_tcal_set_fcr() ratio << TDEC_IPT_TCAL_FCR_SHR. */
+#define TDEC_IPT_TCAL_FCR_SHR 8
+
+/* The time (libipt's struct pt_time). 48 bytes. Read it through the query
+   functions; the fields are documented for debugging and for the layers
+   above. */
+typedef struct tdec_ipt_time {
+    uint64_t tsc;      /* the estimated TSC                                     */
+    uint64_t base;     /* TSC of the last TSC or MTC (minus a TMA's FC)         */
+    uint64_t fc;       /* fast-counter ticks since base (from TMA and CYC)      */
+    uint32_t ctc;      /* adjusted CTC of the last MTC or TMA                   */
+    uint32_t ctc_cyc;  /* adjusted CTC when fc was last cleared                 */
+    uint32_t lost_mtc; /* MTCs that could not be applied since the last TSC     */
+    uint32_t lost_cyc; /* CYCs without calibration since the last TSC or MTC    */
+    uint8_t  cbr;      /* the last core:bus ratio                               */
+    uint8_t  have_tsc; /* a TSC was seen (the time is valid)                    */
+    uint8_t  have_cbr; /* a CBR was seen                                        */
+    uint8_t  have_tma; /* a TMA followed the last TSC                           */
+    uint8_t  have_mtc; /* an MTC (or a TMA that counts as one) gave a CTC       */
+    uint8_t  reserved[3];
+} tdec_ipt_time;
+
+/* The calibration (libipt's struct pt_time_cal). 64 bytes. */
+typedef struct tdec_ipt_tcal {
+    uint64_t fcr;          /* fast-counter:cycles ratio << TDEC_IPT_TCAL_FCR_SHR */
+    uint64_t min_fcr;      /* smallest and largest fcr set since init(); the fcr */
+    uint64_t max_fcr;      /* is valid iff min_fcr <= max_fcr                   */
+    uint64_t tsc;          /* the last TSC (calibration at a TSC in PSB+)       */
+    uint64_t cyc_tsc;      /* cycles (CYC) since that TSC                       */
+    uint64_t cyc_mtc;      /* cycles (CYC) since the last MTC                   */
+    uint32_t ctc;          /* adjusted CTC of the last MTC                      */
+    uint32_t lost_mtc;     /* MTCs not used for calibration since the last one  */
+    uint8_t  have_mtc;     /* an MTC was seen                                   */
+    uint8_t  check_skl168; /* the next MTC is the first after a PSB (SKL168)    */
+    uint8_t  reserved[6];
+} tdec_ipt_tcal;
+
+/* Resets the time: no TSC, no CBR, all zero. NULL is ignored. */
+TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t);
+
+/* The estimated TSC in *tsc, and in *lost_mtc / *lost_cyc (each may be NULL)
+   the MTC packets that could not be applied since the last TSC and the CYC
+   packets that had no calibration since the last TSC or MTC. The
+   outputs are written even when the result is -TDEC_IPT_ERR_NO_TIME (no TSC
+   yet: *tsc is then relative to the start, what ptdump --no-wall-clock
+   prints). Returns 0, -TDEC_IPT_ERR_NO_TIME, or -TDEC_IPT_ERR_INTERNAL (t or
+   tsc NULL). */
+TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
+                                         uint32_t *lost_cyc);
+
+/* The last core:bus ratio. Returns 0, -TDEC_IPT_ERR_NO_CBR (none yet, *cbr
+   untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr);
+
+/* A TSC: time := TSC, forget TMA and MTC state, clear both loss counters.
+   cfg is not used (may be NULL). Returns 0, -TDEC_IPT_ERR_INTERNAL (t or p
+   NULL) or -TDEC_IPT_ERR_INVALID (not a TSC). */
+TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CBR: remembers the ratio. cfg is not used (may be NULL). Returns 0,
+   -TDEC_IPT_ERR_BAD_PACKET (ratio 0: nothing changed), -TDEC_IPT_ERR_INTERNAL
+   or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A TMA: moves the base back by the fast counter and keeps the CTC bits
+   (masked to mtc_freq + 8 bits) for the next MTC; with mtc_freq <= 8 the TMA
+   counts as an MTC. Returns 0; -TDEC_IPT_ERR_BAD_CONTEXT (no TSC yet, or a
+   second TMA after the same TSC: nothing changed); -TDEC_IPT_ERR_INTERNAL
+   (NULL, or an MTC state that only a caller can have made); or
+   -TDEC_IPT_ERR_INVALID. The time itself (query_tsc) does not change. */
+TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* An MTC: time := base + CTC delta converted to TSC ticks (delta *
+   cpuid_0x15_ebx / cpuid_0x15_eax). Ignored (0, nothing changed) between a
+   TSC and its TMA. The first MTC without a TMA only records its CTC; the
+   first after a TMA rebuilds the CTC bits the TMA lacked. Before the checks
+   below it already records the MTC (CTC, fc := 0, lost_cyc := 0). Returns 0;
+   -TDEC_IPT_ERR_BAD_PACKET (the CTC went back by more than one wrap:
+   lost_mtc is incremented), -TDEC_IPT_ERR_BAD_CONFIG (a cpuid value is 0:
+   the time is not advanced), -TDEC_IPT_ERR_INTERNAL (NULL, inconsistent
+   state) or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CYC with the calibration's fcr (tdec_ipt_tcal_fcr(), 0 if none): adds
+   cycles * fcr >> 8 to fc, time := base + fc; with fcr 0 counts a lost CYC
+   instead (returns 0). The first CYC after an MTC drops the part of its
+   cycles that the calibration attributes to earlier MTC periods. Returns 0;
+   -TDEC_IPT_ERR_BAD_PACKET or -TDEC_IPT_ERR_BAD_CONFIG from that adjustment
+   (as for MTC; nothing changed); -TDEC_IPT_ERR_INTERNAL (NULL; cfg is
+   required) or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg, uint64_t fcr);
+
+/* Resets the calibration: no fcr. NULL is ignored. */
+TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c);
+
+/* The current fcr (fixed point, TDEC_IPT_TCAL_FCR_SHR fraction bits; may be
+   0 after set_fcr(0)). Returns 0, -TDEC_IPT_ERR_NO_TIME (never calibrated
+   since init(): *fcr untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr);
+
+/* Sets the fcr (e.g. an initial estimate until packets calibrate it) and
+   widens [min_fcr, max_fcr]. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr);
+
+/* A TSC outside PSB+: only remembered (tsc, cycles since := 0), never used
+   to calibrate (time may have been lost). cfg unused (may be NULL). Returns
+   0, -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A TSC inside PSB+: remembers it like update_tsc, and when a previous TSC
+   (non-zero) and cycles since it exist and no MTC was ever seen, calibrates
+   fcr = (tsc delta << 8) / cycles (one 56-bit wrap corrected). cfg unused.
+   Returns 0; -TDEC_IPT_ERR_BAD_PACKET (TSC went back more than a wrap) or
+   -TDEC_IPT_ERR_INTERNAL (delta too big to shift, or NULL), both after
+   remembering the TSC; or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CBR outside PSB+ (a frequency change): resets the calibration (even
+   when cfg is NULL: then -TDEC_IPT_ERR_INTERNAL after the reset, as libipt),
+   then calibrates as header_cbr. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CBR inside PSB+: with cfg->nom_freq set, fcr = (nom_freq << 8) / ratio.
+   Returns 0 (nom_freq 0: nothing to do, even for ratio 0);
+   -TDEC_IPT_ERR_BAD_PACKET (ratio 0), -TDEC_IPT_ERR_INTERNAL (NULL, cfg
+   required) or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A TMA: nothing to calibrate. Returns 0 (libipt does not even check its
+   arguments), or -TDEC_IPT_ERR_INVALID for a non-NULL packet that is not a
+   TMA. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* An MTC: the first one (since init/ovf) only records its CTC; later ones,
+   when CYCs counted cycles since the previous one, calibrate fcr =
+   ((CTC delta * ebx / eax) << 8) / cycles (without cycles the MTC is skipped
+   and its period merged with the next). After a PSB with erratum SKL168 the
+   first MTC does not calibrate when MTCs or a wrap CYC look lost. Returns 0;
+   -TDEC_IPT_ERR_BAD_PACKET (CTC went back more than a wrap),
+   -TDEC_IPT_ERR_BAD_CONFIG (cpuid value 0), -TDEC_IPT_ERR_INTERNAL (delta
+   too big, or NULL) - all after recording the MTC; or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CYC: counts its cycles for the next calibration. cfg unused. Returns 0,
+   -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A PSB: with cfg->errata & TDEC_IPT_ERRATUM_SKL168, the next MTC is checked
+   for the erratum. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+
+/* An OVF. Without TDEC_IPT_F_KEEP_TCAL_OVF in cfg->flags: the calibration
+   is reset (tdec_ipt_tcal_init; libipt's decoders and ptdump's default).
+   With it: the fcr is kept and only the partial state is dropped (last TSC,
+   cycle counts, last MTC: libipt's pt_tcal_update_ovf, ptdump
+   --keep-tcal-on-ovf). Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL, nothing
+   changed). */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
 
 #ifdef __cplusplus
 }
@@ -1263,9 +1484,18 @@ TDEC_IPT_DEF tdec_status tdec_ipt_init(tdec_ipt_decoder *d, const tdec_ipt_confi
     if (d == NULL) return TDEC_E_ARG;
     if (cfg != NULL) {
         d->cfg = *cfg;
-    } else {
-        tdec_ipt_config zero = {0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0};
-        d->cfg = zero;
+    } else { /* field by field: no memset() call in freestanding builds */
+        d->cfg.flags = 0;
+        d->cfg.errata = 0;
+        d->cfg.unknown = NULL;
+        d->cfg.unknown_ctx = NULL;
+        d->cfg.cpu_family = 0;
+        d->cfg.cpu_model = 0;
+        d->cfg.cpu_stepping = 0;
+        d->cfg.mtc_freq = 0;
+        d->cfg.nom_freq = 0;
+        d->cfg.cpuid_0x15_eax = 0;
+        d->cfg.cpuid_0x15_ebx = 0;
     }
     tdec_ipt_reset(d);
     return TDEC_NEED_INPUT;
@@ -1373,7 +1603,7 @@ static void tdec_ipt__found(tdec_ipt_decoder *d, uint64_t end, int pend02)
 
 /* Scans for a PSB: counts the bytes of 02 82 pairs ending at the current
    byte. Returns TDEC__AGAIN when the phase changed, or TDEC_NEED_INPUT. */
-static tdec_status tdec_ipt__search(tdec_ipt_decoder *d)
+static int tdec_ipt__search(tdec_ipt_decoder *d)
 {
     tdec_stream *s = &d->st;
     for (;;) {
@@ -1389,7 +1619,7 @@ static tdec_status tdec_ipt__search(tdec_ipt_decoder *d)
             } else {
                 d->phase = TDEC_IPT__P_TAIL;
             }
-            return (tdec_status)TDEC__AGAIN;
+            return TDEC__AGAIN;
         }
         for (i = 0; i < n; i++) {
             uint8_t b = p[i];
@@ -1402,7 +1632,7 @@ static tdec_status tdec_ipt__search(tdec_ipt_decoder *d)
                 if (run >= TDEC_IPT__PSB_SIZE) { /* the run ended before the 0x02 */
                     tdec__stream_consume(s, i);
                     tdec_ipt__found(d, s->pos - 1u, 1);
-                    return (tdec_status)TDEC__AGAIN;
+                    return TDEC__AGAIN;
                 }
                 run = 0;
             }
@@ -1413,7 +1643,7 @@ static tdec_status tdec_ipt__search(tdec_ipt_decoder *d)
             if (run >= TDEC_IPT__PSB_SIZE) {
                 tdec__stream_consume(s, i);
                 tdec_ipt__found(d, s->pos, 0);
-                return (tdec_status)TDEC__AGAIN;
+                return TDEC__AGAIN;
             }
             run = 0;
         }
@@ -1513,7 +1743,6 @@ static void tdec_ipt__gap(tdec_ipt_item *out, uint64_t offset, uint64_t len, uin
 
 TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
 {
-    tdec_status st;
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     /* Most packets: whole in the window and decoded from their first byte. */
@@ -1534,8 +1763,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
         case TDEC_IPT__P_PACKETS:
             return tdec_ipt__packet(d, out);
         case TDEC_IPT__P_SEARCH:
-            st = tdec_ipt__search(d);
-            if (st != (tdec_status)TDEC__AGAIN) return st;
+            if (tdec_ipt__search(d) != TDEC__AGAIN) return TDEC_NEED_INPUT;
             break;
         case TDEC_IPT__P_FOUND:
             if (d->found > d->mark) {
@@ -1782,7 +2010,509 @@ TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
 #endif
 }
 
-/* tdec:ipt:time-impl */
+/* ---- timing ---------------------------------------------------------------- */
+
+/* ---- timing (libipt/src/pt_time.c; FACTS.md section 7) ------------------------ */
+
+TDEC_STATIC_ASSERT(ipt_time_size, sizeof(tdec_ipt_time) == 48);
+TDEC_STATIC_ASSERT(ipt_tcal_size, sizeof(tdec_ipt_tcal) == 64);
+
+/* A 32-bit shift by a configuration-derived count, taken modulo 32 as x86
+   does (C leaves counts >= 32 undefined). */
+#define TDEC_IPT__SHL32(v, n) ((uint32_t)(v) << ((unsigned)(n) & 31u))
+
+/* Bits of CTC an MTC carries and a TMA carries (libipt's pt_pl_* sizes). */
+#define TDEC_IPT__MTC_BITS 8u
+#define TDEC_IPT__TMA_CTC_BITS 16u
+#define TDEC_IPT__TMA_CTC_MASK 0xffffu
+
+/* n / d for d != 0 (returns 0 for d == 0: no caller divides by zero), by
+   shift and subtract: no libgcc helper (__aeabi_uldivmod, __udivdi3) on
+   32-bit targets. At most 64 steps; one hardware 32-bit division when both
+   fit in 32 bits. */
+static uint64_t tdec_ipt__udiv64(uint64_t n, uint64_t d)
+{
+    uint64_t q = 0;
+    unsigned s;
+    if (d == 0 || n < d) return 0;
+    if ((n >> 32) == 0) return (uint64_t)((uint32_t)n / (uint32_t)d);
+    s = tdec_ipt__top_bit(n) - tdec_ipt__top_bit(d); /* d <= n: s >= 0 */
+    d <<= s;
+    for (;;) {
+        if (n >= d) {
+            n -= d;
+            q |= 1u;
+        }
+        if (s == 0) break;
+        s--;
+        d >>= 1;
+        q <<= 1;
+    }
+    return q;
+}
+
+static int tdec_ipt__time_kind(const tdec_ipt_packet *p, unsigned kind)
+{
+    return p->kind == kind;
+}
+
+/* The distance from last to ctc, correcting one wrap of the CTC bits MTC
+   provides (mtc_freq + 8). */
+static int tdec_ipt__ctc_delta(uint32_t *delta, uint32_t ctc, uint32_t last,
+                               const tdec_ipt_config *cfg)
+{
+    if (ctc < last) {
+        ctc += TDEC_IPT__SHL32(1u, cfg->mtc_freq + TDEC_IPT__MTC_BITS);
+        if (ctc < last) return -TDEC_IPT_ERR_BAD_PACKET;
+    }
+    *delta = ctc - last;
+    return 0;
+}
+
+/* CTC ticks to TSC (fast counter) ticks: ctc * ebx / eax (CPUID leaf 0x15). */
+static int tdec_ipt__ctc_fc(uint64_t *fc, uint64_t ctc, const tdec_ipt_config *cfg)
+{
+    uint32_t eax = cfg->cpuid_0x15_eax, ebx = cfg->cpuid_0x15_ebx;
+    if (eax == 0 || ebx == 0) return -TDEC_IPT_ERR_BAD_CONFIG;
+    *fc = tdec_ipt__udiv64(ctc * ebx, eax);
+    return 0;
+}
+
+TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t)
+{
+    unsigned i;
+    if (t == NULL) return;
+    t->tsc = 0;
+    t->base = 0;
+    t->fc = 0;
+    t->ctc = 0;
+    t->ctc_cyc = 0;
+    t->lost_mtc = 0;
+    t->lost_cyc = 0;
+    t->cbr = 0;
+    t->have_tsc = 0;
+    t->have_cbr = 0;
+    t->have_tma = 0;
+    t->have_mtc = 0;
+    for (i = 0; i < sizeof t->reserved; i++) t->reserved[i] = 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
+                                         uint32_t *lost_cyc)
+{
+    if (t == NULL || tsc == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    *tsc = t->tsc;
+    if (lost_mtc != NULL) *lost_mtc = t->lost_mtc;
+    if (lost_cyc != NULL) *lost_cyc = t->lost_cyc;
+    return t->have_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr)
+{
+    if (t == NULL || cbr == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!t->have_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    *cbr = t->cbr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)cfg;
+    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    t->have_tsc = 1;
+    t->have_tma = 0;
+    t->have_mtc = 0;
+    t->tsc = t->base = p->payload;
+    t->ctc = 0;
+    t->fc = 0;
+    t->lost_mtc = 0;
+    t->lost_cyc = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint8_t cbr;
+    (void)cfg;
+    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    cbr = (uint8_t)p->payload;
+    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    t->have_cbr = 1;
+    t->cbr = cbr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint32_t ctc, mtc_hi, mask;
+    uint64_t fc;
+    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
+    if (!t->have_tsc || t->have_tma) return -TDEC_IPT_ERR_BAD_CONTEXT;
+    if (t->have_mtc) return -TDEC_IPT_ERR_INTERNAL; /* MTCs are ignored before the TMA */
+
+    ctc = (uint16_t)p->payload;
+    fc = (uint16_t)p->aux;
+    mtc_hi = cfg->mtc_freq + TDEC_IPT__MTC_BITS;
+    mask = TDEC_IPT__SHL32(1u, mtc_hi) - 1u;
+
+    t->have_tma = 1;
+    t->base -= fc;
+    t->fc += fc;
+    /* With all CTC bits an MTC has, the TMA serves as the previous MTC;
+       else the next MTC supplies the high bits (time_update_mtc). */
+    if (mtc_hi <= TDEC_IPT__TMA_CTC_BITS) t->have_mtc = 1;
+    t->ctc = t->ctc_cyc = ctc & mask;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint32_t last_ctc, ctc, delta;
+    uint64_t tsc, base;
+    int err, have_tma, have_mtc;
+
+    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    have_tma = t->have_tma;
+    have_mtc = t->have_mtc;
+    /* Between a TSC and its TMA an MTC would look like a CTC overflow. */
+    if (t->have_tsc && !have_tma) return 0;
+
+    base = t->base;
+    last_ctc = t->ctc;
+    ctc = TDEC_IPT__SHL32((uint8_t)p->payload, cfg->mtc_freq);
+
+    if (t->fc != 0 || t->lost_cyc != 0 || !have_mtc) t->ctc_cyc = ctc;
+    t->have_mtc = 1;
+    t->fc = 0;
+    t->ctc = ctc;
+    t->lost_cyc = 0;
+
+    if (!have_mtc) {
+        uint32_t lo, hi;
+        /* The first MTC without a TMA only sets the reference. */
+        if (!have_tma) return 0;
+        /* The TMA had fewer CTC bits than an MTC (else it counted as one):
+           take the missing high bits from this MTC, one period back if the
+           low bits wrapped since. */
+        if (last_ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK) return -TDEC_IPT_ERR_INTERNAL;
+        lo = ctc & TDEC_IPT__TMA_CTC_MASK;
+        hi = ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK;
+        if (lo < last_ctc) {
+            hi -= (uint32_t)1u << TDEC_IPT__TMA_CTC_BITS;
+            hi &= TDEC_IPT__SHL32(0xffu, cfg->mtc_freq);
+        }
+        last_ctc |= hi;
+    }
+
+    err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
+    if (err < 0) {
+        t->lost_mtc += 1;
+        return err;
+    }
+    err = tdec_ipt__ctc_fc(&tsc, delta, cfg);
+    if (err < 0) return err;
+    base += tsc;
+    t->tsc = t->base = base;
+    return 0;
+}
+
+/* The first CYC after an MTC may span earlier MTC periods: subtract the
+   cycles the calibration expects for them (fc << 8 / fcr), never below 0. */
+static int tdec_ipt__adjust_cyc(uint64_t *cyc, const tdec_ipt_time *t, const tdec_ipt_config *cfg,
+                                uint64_t fcr)
+{
+    uint32_t delta;
+    uint64_t fc, old_cyc, total;
+    int err;
+
+    if (t->ctc == t->ctc_cyc) return 0;
+    err = tdec_ipt__ctc_delta(&delta, t->ctc, t->ctc_cyc, cfg);
+    if (err < 0) return err;
+    err = tdec_ipt__ctc_fc(&fc, delta, cfg);
+    if (err < 0) return err;
+    old_cyc = tdec_ipt__udiv64(fc << TDEC_IPT_TCAL_FCR_SHR, fcr);
+    total = *cyc;
+    if (total < old_cyc) total = old_cyc;
+    *cyc = total - old_cyc;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg, uint64_t fcr)
+{
+    uint64_t cyc, fc;
+    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    if (fcr == 0) {
+        t->lost_cyc += 1;
+        return 0;
+    }
+    cyc = p->payload;
+    fc = t->fc;
+    if (fc == 0) {
+        int err = tdec_ipt__adjust_cyc(&cyc, t, cfg, fcr);
+        if (err < 0) return err;
+    }
+    fc += (cyc * fcr) >> TDEC_IPT_TCAL_FCR_SHR;
+    t->fc = fc;
+    t->tsc = t->base + fc;
+    return 0;
+}
+
+TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c)
+{
+    unsigned i;
+    if (c == NULL) return;
+    c->fcr = 0;
+    c->min_fcr = UINT64_MAX;
+    c->max_fcr = 0;
+    c->tsc = 0;
+    c->cyc_tsc = 0;
+    c->cyc_mtc = 0;
+    c->ctc = 0;
+    c->lost_mtc = 0;
+    c->have_mtc = 0;
+    c->check_skl168 = 0;
+    for (i = 0; i < sizeof c->reserved; i++) c->reserved[i] = 0;
+}
+
+static int tdec_ipt__tcal_have_fcr(const tdec_ipt_tcal *c)
+{
+    return c->min_fcr <= c->max_fcr;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr)
+{
+    if (c == NULL || fcr == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__tcal_have_fcr(c)) return -TDEC_IPT_ERR_NO_TIME;
+    *fcr = c->fcr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr)
+{
+    if (c == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    c->fcr = fcr;
+    if (fcr < c->min_fcr) c->min_fcr = fcr;
+    if (fcr > c->max_fcr) c->max_fcr = fcr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+{
+    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (cfg->errata & TDEC_IPT_ERRATUM_SKL168) c->check_skl168 = 1;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)cfg;
+    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    c->tsc = p->payload;
+    c->cyc_tsc = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint64_t tsc, last, cyc;
+    (void)cfg;
+    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    last = c->tsc;
+    cyc = c->cyc_tsc;
+    tsc = p->payload;
+    c->tsc = tsc;
+    c->cyc_tsc = 0;
+    if (last == 0 || cyc == 0) return 0;
+    if (c->have_mtc) return 0; /* MTCs calibrate better */
+    if (tsc < last) { /* one wrap of the 56-bit TSC */
+        tsc += (uint64_t)1 << 56;
+        if (tsc < last) return -TDEC_IPT_ERR_BAD_PACKET;
+    }
+    tsc -= last;
+    if (tsc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(tsc << TDEC_IPT_TCAL_FCR_SHR, cyc));
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint64_t p1, cbr;
+    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    p1 = cfg->nom_freq;
+    if (p1 == 0) return 0;
+    cbr = (uint8_t)p->payload;
+    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(p1 << TDEC_IPT_TCAL_FCR_SHR, cbr));
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    tdec_ipt_tcal_init(c); /* a frequency change: start over */
+    return tdec_ipt_tcal_header_cbr(c, p, cfg);
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)c;
+    (void)cfg;
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint32_t last_ctc, ctc, delta;
+    uint64_t cyc, fc, fcr;
+    int err, have_mtc, check_skl168;
+
+    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    last_ctc = c->ctc;
+    have_mtc = c->have_mtc;
+    cyc = c->cyc_mtc;
+    check_skl168 = c->check_skl168;
+    c->check_skl168 = 0; /* only the first MTC after a PSB */
+
+    ctc = TDEC_IPT__SHL32((uint8_t)p->payload, cfg->mtc_freq);
+    if (!have_mtc) {
+        c->cyc_mtc = 0;
+        c->ctc = ctc;
+        c->have_mtc = 1;
+        return 0;
+    }
+    /* No cycles: try again over the combined period at the next MTC. */
+    if (cyc == 0) return 0;
+
+    c->cyc_mtc = 0;
+    c->ctc = ctc;
+    c->lost_mtc += 1; /* until the fcr is updated below */
+
+    err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
+    if (err < 0) return err;
+    err = tdec_ipt__ctc_fc(&fc, delta, cfg);
+    if (err < 0) return err;
+    if (fc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
+    fcr = tdec_ipt__udiv64(fc << TDEC_IPT_TCAL_FCR_SHR, cyc);
+
+    /* Erratum SKL168: CYCs right before a PSB may be dropped. Skip the first
+       MTC after a PSB if MTCs were lost, or if, with a high MTC frequency
+       and a known fcr, a 4096-cycle wrap CYC looks dropped. */
+    if (check_skl168) {
+        if (TDEC_IPT__SHL32(1u, cfg->mtc_freq) < delta) return 0;
+        if (cfg->mtc_freq < 10 && tdec_ipt__tcal_have_fcr(c)) {
+            uint64_t dfc = (c->fcr * (cyc + 0xf00u)) >> TDEC_IPT_TCAL_FCR_SHR;
+            if (dfc < fc) return 0;
+        }
+    }
+    tdec_ipt_tcal_set_fcr(c, fcr);
+    c->lost_mtc = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)cfg;
+    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    c->cyc_mtc += p->payload;
+    c->cyc_tsc += p->payload;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+{
+    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!(cfg->flags & TDEC_IPT_F_KEEP_TCAL_OVF)) {
+        tdec_ipt_tcal_init(c);
+        return 0;
+    }
+    c->tsc = 0;
+    c->cyc_tsc = 0;
+    c->cyc_mtc = 0;
+    c->ctc = 0;
+    c->have_mtc = 0;
+    return 0;
+}
+
+/* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ---------------------- */
+
+TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
+                                             uint32_t *errata)
+{
+    uint32_t e = 0;
+    (void)stepping;
+    if (errata == NULL) return TDEC_E_ARG;
+    *errata = 0;
+    /* libipt keeps the model in 8 bits and the family in 16; a value it
+       cannot hold is no CPU it knows. */
+    if (model > 0xffu) return TDEC_E_ARG;
+    if (family == 0x6) {
+        switch (model) {
+        case 0x3d: case 0x47: case 0x4f: case 0x56:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_BDM64;
+            break;
+        case 0x4e: case 0x5e: case 0x8e: case 0x9e: case 0xa5: case 0xa6:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD007 | TDEC_IPT_ERRATUM_SKD022 |
+                TDEC_IPT_ERRATUM_SKD010 | TDEC_IPT_ERRATUM_SKL014 | TDEC_IPT_ERRATUM_SKL168;
+            break;
+        case 0x55: case 0x6a: case 0x6c:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKL014 | TDEC_IPT_ERRATUM_SKD022 |
+                TDEC_IPT_ERRATUM_SKZ84;
+            break;
+        case 0x8f: case 0xcf: case 0xad: case 0xae:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_SKZ84;
+            break;
+        case 0x66: case 0x7d: case 0x7e: case 0x8c: case 0x8d: case 0xa7: case 0xa8:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKL014 | TDEC_IPT_ERRATUM_SKD022;
+            break;
+        case 0x97: case 0x9a: case 0xba: case 0xb7: case 0xbf: case 0xc5: case 0xc6:
+        case 0xb5: case 0xaa: case 0xac: case 0xbd: case 0xcc: case 0xd5:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_APL11;
+            break;
+        case 0x5c: case 0x5f:
+            e = TDEC_IPT_ERRATUM_APL12 | TDEC_IPT_ERRATUM_APL11;
+            break;
+        case 0x7a: case 0x86: case 0x96: case 0x9c: case 0xb6: case 0xaf: case 0xdd:
+            e = TDEC_IPT_ERRATUM_APL11;
+            break;
+        default:
+            return TDEC_E_ARG;
+        }
+    } else if (family == 0x12 && (model == 0x01 || model == 0x03)) {
+        e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_APL11;
+    } else if (family == 0x13 && model == 0x01) {
+        e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_SKZ84;
+    } else {
+        return TDEC_E_ARG;
+    }
+    *errata = e;
+    return TDEC_OK;
+}
+
+#undef TDEC_IPT__SHL32
+#undef TDEC_IPT__MTC_BITS
+#undef TDEC_IPT__TMA_CTC_BITS
+#undef TDEC_IPT__TMA_CTC_MASK
 
 #undef TDEC_IPT__PSB_SIZE
 #undef TDEC_IPT__MAX_SIZE
