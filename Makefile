@@ -6,7 +6,7 @@ STD     := -std=c99
 B       := build
 
 HEADERS := $(wildcard single/*.h) tools/tdec_core.h
-CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_json.c tools/fe_uftrace_replay.c tools/fe_ovni.c tools/fe_xtrace.c tools/uft_dir.c tools/uft_read.c tools/demangle.c
+CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_json.c tools/fe_uftrace_replay.c tools/fe_ovni.c tools/fe_xtrace.c tools/fe_ipt.c tools/uft_dir.c tools/uft_read.c tools/demangle.c
 CLI_HDR := tools/out.h tools/frontends.h tools/uft_dir.h tools/uft_read.h tools/demangle.h
 
 .PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay bench demo clean
@@ -33,16 +33,20 @@ $(B)/test_xtrace: tests/test_xtrace.c tests/xtrace_encoder.h tests/testlib.h $(H
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_xtrace.c
 
+$(B)/test_ipt_time: tests/test_ipt_time.c tests/testlib.h $(HEADERS)
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt_time.c
+
 $(B)/test_demangle: tests/test_demangle.c tools/demangle.c tools/demangle.h tests/testlib.h
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_demangle.c tools/demangle.c
 
 # The whole test suite; ends with "N passed, N failed".
-test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_demangle
+test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt_time $(B)/test_demangle
 	@sh tests/run.sh test
 
 # What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
-check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_demangle
+check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt_time $(B)/test_demangle
 	@sh tests/run.sh check
 
 matrix:

@@ -1535,15 +1535,11 @@ static uint8_t tdec_ipt__byte_at(const tdec_ipt_decoder *d, uint64_t pos)
     return d->hist[d->hist_len - (size_t)(d->chunk_pos - pos)];
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, size_t len)
+/* The window is used up and the caller may now reuse its chunk: keep the
+   chunk's last bytes for resync()'s look-back, and forget the chunk. */
+static void tdec_ipt__retire_chunk(tdec_ipt_decoder *d)
 {
-    tdec_status st;
     size_t keep, i;
-    if (d == NULL) return TDEC_E_ARG;
-    if (d->ended && d->st.err >= 0) return TDEC_E_SEQUENCE;
-    st = tdec__stream_feed(&d->st, data, len);
-    if (st != TDEC_NEED_INPUT || len == 0) return st;
-    /* Keep the last bytes before the new chunk for resync()'s look-back. */
     if (d->chunk_len >= TDEC_IPT__HIST) {
         for (i = 0; i < TDEC_IPT__HIST; i++) d->hist[i] = d->chunk[d->chunk_len - TDEC_IPT__HIST + i];
         d->hist_len = TDEC_IPT__HIST;
@@ -1555,6 +1551,17 @@ TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, si
         d->hist_len = (uint8_t)(keep + d->chunk_len);
     }
     d->chunk_pos += d->chunk_len;
+    d->chunk = NULL;
+    d->chunk_len = 0;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, size_t len)
+{
+    tdec_status st;
+    if (d == NULL) return TDEC_E_ARG;
+    if (d->ended && d->st.err >= 0) return TDEC_E_SEQUENCE;
+    st = tdec__stream_feed(&d->st, data, len);
+    if (st != TDEC_NEED_INPUT || len == 0) return st;
     d->chunk = (const uint8_t *)data;
     d->chunk_len = len;
     return TDEC_NEED_INPUT;
@@ -1741,23 +1748,10 @@ static void tdec_ipt__gap(tdec_ipt_item *out, uint64_t offset, uint64_t len, uin
     out->u.gap.reason = reason;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
+
+/* next() for everything but the fast path. */
+static tdec_status tdec_ipt__step(tdec_ipt_decoder *d, tdec_ipt_item *out)
 {
-    if (d == NULL || out == NULL) return TDEC_E_ARG;
-    if (d->st.err < 0) return d->st.err;
-    /* Most packets: whole in the window and decoded from their first byte. */
-    if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
-        d->st.win_len >= TDEC_IPT__MAX_SIZE) {
-        int n = tdec_ipt__decode_fast(d, d->st.win, &out->u.pkt);
-        if (n > 0) {
-            out->kind = TDEC_ITEM_RECORD;
-            out->offset = d->st.pos;
-            d->st.win += n;
-            d->st.win_len -= (size_t)n;
-            d->st.pos += (uint64_t)n;
-            return TDEC_OK;
-        }
-    }
     for (;;) {
         switch (d->phase) {
         case TDEC_IPT__P_PACKETS:
@@ -1802,6 +1796,33 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
             return TDEC_END;
         }
     }
+}
+
+static tdec_status tdec_ipt__next_slow(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    tdec_status st = tdec_ipt__step(d, out);
+    if (st == TDEC_NEED_INPUT) tdec_ipt__retire_chunk(d);
+    return st;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    /* Most packets: whole in the window and decoded from their first byte. */
+    if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
+        d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+        int n = tdec_ipt__decode_fast(d, d->st.win, &out->u.pkt);
+        if (n > 0) {
+            out->kind = TDEC_ITEM_RECORD;
+            out->offset = d->st.pos;
+            d->st.win += n;
+            d->st.win_len -= (size_t)n;
+            d->st.pos += (uint64_t)n;
+            return TDEC_OK;
+        }
+    }
+    return tdec_ipt__next_slow(d, out);
 }
 
 TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,

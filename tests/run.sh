@@ -33,12 +33,14 @@ test|check)
     section "unit: uftrace" build/test_uftrace
     section "unit: ovni" build/test_ovni
     section "unit: xtrace" build/test_xtrace
+    section "unit: ipt timing" build/test_ipt_time
     section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
     section "golden: uftrace" sh tests/golden_uftrace.sh
     section "golden: ovni" sh tests/golden_ovni.sh
     section "tolerance: ovni" sh tests/tolerance_ovni.sh
     section "cli: xtrace" sh tests/cli_xtrace.sh
+    section "golden: ipt" sh tests/golden_ipt.sh
     section "live: xray" sh tests/live_xray.sh
     section "live: uftrace" sh tests/live_uftrace.sh
     ;;

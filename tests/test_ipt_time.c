@@ -1,5 +1,5 @@
 /* test_ipt_time.c - tests of the Intel PT timing types and the errata table
-   (single/tdec_ipt_time.h, to be merged into single/tdec_ipt.h).
+   (in single/tdec_ipt.h).
 
    Sections:
      1. tdec_ipt__udiv64 against the host's 64-bit division;
@@ -18,8 +18,8 @@
         the vector's options alone, compared with <name>-ptdump.exp as
         libipt's test script does (diff -b: runs of blanks are equal).
 
-   Usage: test_ipt_time [vector-dir]; default tests/data/ipt/ptt if present,
-   else ../shared/formats/ipt/vectors/ptt (run from the repository root). */
+   Usage: test_ipt_time [vector-dir]; default tests/data/ipt (run from the
+   repository root). */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
 #include "tests/testlib.h"
@@ -1594,16 +1594,7 @@ static void test_golden(const char *dir)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : NULL;
-    FILE *f;
-    if (!dir) {
-        dir = "tests/data/ipt/ptt";
-        f = fopen("tests/data/ipt/ptt/INDEX.tsv", "r");
-        if (f)
-            fclose(f);
-        else
-            dir = "../shared/formats/ipt/vectors/ptt";
-    }
+    const char *dir = argc > 1 ? argv[1] : "tests/data/ipt";
     test_udiv64();
     test_basics();
     test_time();

@@ -8,9 +8,23 @@
 
 #include "out.h"
 
+#ifndef CLI_CHUNK /* tests build the CLI with tiny chunks too */
 #define CLI_CHUNK (64u * 1024u) /* the CLI reads its input this much at a time */
+#endif
 
 enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP };
+
+/* Intel PT: ptdump's options (fe_ipt.c parses them; docs/ipt.md). */
+typedef struct cli_ipt_opts {
+    uint32_t show;      /* ptdump's switches, IPT_O_* bits in fe_ipt.c          */
+    int      given;     /* a ptdump-only option was given: the file is PT       */
+    int      cpu_set;   /* --cpu f/m[/s] (not "none")                           */
+    uint32_t cpu_family, cpu_model, cpu_stepping;
+    uint8_t  mtc_freq, nom_freq;
+    uint32_t cpuid_eax, cpuid_ebx;
+    int      has_range; /* FILE:FROM[-TO]                                       */
+    uint64_t from, size; /* size 0: to the end of the file                      */
+} cli_ipt_opts;
 
 typedef struct cli_opts {
     int         command; /* CLI_DUMP, CLI_INFO or CLI_REPLAY                 */
@@ -25,15 +39,17 @@ typedef struct cli_opts {
     int             xt_iovec_data, xt_big_endian;
     const uint32_t *xt_token_size; /* 256 sizes by token byte, or NULL      */
     int         strict;  /* tolerated anomalies become errors                */
+    cli_ipt_opts ipt;    /* Intel PT (ptdump's options)                      */
     const char *path;
 } cli_opts;
 
 /* Reads a file in CLI_CHUNK pieces; the first chunk was read for detection. */
 typedef struct cli_reader {
-    int      fd;
-    uint8_t *buf;     /* CLI_CHUNK bytes                                   */
-    size_t   pending; /* bytes of the first chunk not yet handed out        */
-    int      failed;  /* read(2) failed                                    */
+    int      fd;         /* -1: open(2) failed with open_errno (PT reports it) */
+    uint8_t *buf;        /* CLI_CHUNK bytes                                   */
+    size_t   pending;    /* bytes of the first chunk not yet handed out        */
+    int      failed;     /* read(2) failed                                    */
+    int      open_errno;
 } cli_reader;
 
 /* Next chunk: its length, 0 at end of file or on a read error (see failed). */
@@ -61,5 +77,18 @@ int fe_xtrace_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *er
 /* ovni: fe_ovni.c (a trace directory, any layout) */
 int fe_ovni_detect_dir(const char *path);
 int fe_ovni_run(const cli_opts *opt, out_buf *out, out_buf *err);
+
+/* Intel PT: fe_ipt.c. A trace is PT when it starts with a PSB, or with
+   --format=ipt, a ptdump option or a FILE:FROM[-TO] range; fe_ipt_maybe()
+   is the last guess (a .pt name, or a PSB somewhere in the first chunk). */
+int fe_ipt_detect(const uint8_t *p, size_t n);
+int fe_ipt_maybe(const char *path, const uint8_t *p, size_t n);
+/* argv[*i] is one of ptdump's options: 1 (its value consumed, *i moved on),
+   0 not one, -1 bad value (ptdump's message on err; exit status 1). */
+int fe_ipt_parse_opt(cli_opts *o, int argc, char **argv, int *i, out_buf *err);
+/* ptdump's FILE[:FROM[-TO]]: 1 with the name in path[cap] and the range,
+   0 when arg has no range suffix, -1 for TO <= FROM. */
+int fe_ipt_range(const char *arg, char *path, size_t cap, uint64_t *from, uint64_t *size);
+int fe_ipt_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif

@@ -7,9 +7,12 @@
      tracedec replay DIR          (uftrace data: as `uftrace replay`)
      tracedec top DIR             (ovni trace: as `ovnitop`)
      --ovnidump-ties              (ovni: equal clocks in ovnidump's order)
+     [ptdump options] FILE[:FROM[-TO]]  (Intel PT: as libipt's ptdump)
 
    Exit status: 0 ok, 1 decoding error (stderr: message with byte offset;
-   everything decoded before it was printed), 2 usage or unreadable file. */
+   everything decoded before it was printed), 2 usage or unreadable file.
+   Intel PT follows ptdump instead: decoding errors are lines in the dump
+   (exit 0; 1 with --strict), file and option errors exit 1 (docs/ipt.md). */
 #define _POSIX_C_SOURCE 200809L
 #include "frontends.h"
 
@@ -24,6 +27,7 @@
 static out_buf cli_out, cli_err;
 static uint8_t cli_chunk[CLI_CHUNK];
 static uint32_t cli_token_size[256]; /* xtrace --token-size */
+static char cli_path[4096];          /* Intel PT: FILE of FILE:FROM[-TO] */
 
 /* "--name=VALUE": VALUE if arg is that option, else NULL. */
 static const char *opt_value(const char *arg, const char *name)
@@ -65,7 +69,7 @@ static int parse_xtrace_opt(const char *arg, cli_opts *o)
     const char *v;
     if ((v = opt_value(arg, "--format")) != NULL) {
         o->format = v;
-        return strcmp(v, "xtrace") == 0 || strcmp(v, "xtrace-snapshot") == 0;
+        return strcmp(v, "xtrace") == 0 || strcmp(v, "xtrace-snapshot") == 0 || strcmp(v, "ipt") == 0;
     }
     if ((v = opt_value(arg, "--vl")) != NULL) return opt_number(v, &o->xt_vl);
     if ((v = opt_value(arg, "--time-size")) != NULL) return opt_number(v, &o->xt_time_size);
@@ -128,12 +132,13 @@ static int usage(void)
                       "       tracedec replay DIR\n"
                       "       tracedec top DIR\n"
                       "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
-                      "ovni trace directories (every layout); xtrace files (by name, or --format).\n"
+                      "ovni trace directories (every layout); xtrace files (by name, or --format);\n"
+                      "Intel PT traces.\n"
                       "  dump           records as text (FDR: exactly llvm-xray fdr-dump's; uftrace:\n"
-                      "                 uftrace dump's; ovni: ovnidump's)\n"
+                      "                 uftrace dump's; ovni: ovnidump's; Intel PT: ptdump's)\n"
                       "  dump --hex     ovni: payload bytes instead of descriptions, as ovnidump -x\n"
                       "  dump --json    one JSON object per record (docs/xray.md, docs/uftrace.md,\n"
-                      "                 docs/ovni.md)\n"
+                      "                 docs/ovni.md, docs/ipt.md)\n"
                       "  info           header fields and record counts (ovni: per stream)\n"
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
                       "  top            ovni: events per MCV, as ovnitop\n"
@@ -142,7 +147,13 @@ static int usage(void)
                       "         (docs/xtrace.md)\n"
                       "  --ovnidump-ties  ovni: order equal clocks of different streams as\n"
                       "                 ovnidump's heap does (default: by stream path)\n"
-                      "  --strict       tolerated anomalies (gaps, unknown records) are errors\n");
+                      "  --strict       tolerated anomalies (gaps, unknown records) are errors\n"
+                      "  Intel PT (a PSB first, or --format=ipt): dump prints exactly what libipt's\n"
+                      "         ptdump prints, with its options: --no-sync --quiet --no-pad --no-timing\n"
+                      "         --no-cyc --no-offset --raw --lastip --exec-mode --time --tcal\n"
+                      "         --time-delta --no-tcal --no-wall-clock --keep-tcal-on-ovf\n"
+                      "         --cpu none|F/M[/S] --mtc-freq N --nom-freq N --cpuid-0x15.eax N\n"
+                      "         --cpuid-0x15.ebx N, and FILE:FROM[-TO] (docs/ipt.md)\n");
     out_flush(&cli_err);
     return 2;
 }
@@ -152,7 +163,7 @@ int main(int argc, char **argv)
     cli_opts opt;
     cli_reader in;
     struct stat sb;
-    int i, rc;
+    int i, rc, ipt;
     size_t got = 0;
     ssize_t k;
 
@@ -166,6 +177,11 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "top") == 0) opt.command = CLI_TOP;
     else return usage();
     for (i = 2; i < argc; i++) {
+        if ((rc = fe_ipt_parse_opt(&opt, argc, argv, &i, &cli_err)) != 0) {
+            if (rc > 0) continue;
+            out_flush(&cli_err);
+            return 1; /* ptdump's status for a bad option value */
+        }
         if (strcmp(argv[i], "--json") == 0 && opt.command == CLI_DUMP) opt.json = 1;
         else if ((strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0) && opt.command == CLI_DUMP) opt.hex = 1;
         else if (strcmp(argv[i], "--ovnidump-ties") == 0) opt.ovnidump_ties = 1;
@@ -176,10 +192,33 @@ int main(int argc, char **argv)
         else return usage();
     }
     if (opt.path == NULL) return usage();
+    ipt = opt.format != NULL && strcmp(opt.format, "ipt") == 0;
+    if (opt.ipt.given) ipt = 1;
+    /* Intel PT: ptdump's FILE:FROM[-TO], unless a file has that very name. */
+    if (stat(opt.path, &sb) != 0) {
+        rc = fe_ipt_range(opt.path, cli_path, sizeof cli_path, &opt.ipt.from, &opt.ipt.size);
+        if (rc < 0) {
+            out_str(&cli_err, "tracedec: bad file ");
+            out_str(&cli_err, opt.path);
+            out_str(&cli_err, ": invalid argument.\n");
+            out_flush(&cli_err);
+            return 2; /* ptdump's status: -pte_invalid */
+        }
+        if (rc > 0) {
+            opt.ipt.has_range = 1;
+            opt.path = cli_path;
+            ipt = 1;
+        }
+    }
 
     memset(&in, 0, sizeof in);
     in.buf = cli_chunk;
     in.fd = open(opt.path, O_RDONLY);
+    if (in.fd < 0 && (ipt || fe_ipt_maybe(opt.path, NULL, 0)) && opt.command != CLI_REPLAY &&
+        opt.command != CLI_TOP) {
+        in.open_errno = errno; /* ptdump's message */
+        return fe_ipt_run(&opt, &in, &cli_out, &cli_err);
+    }
     if (in.fd < 0 || fstat(in.fd, &sb) != 0) {
         cli_diag(&cli_err, "error", -1, opt.path, strerror(errno));
         return 2;
@@ -232,12 +271,16 @@ int main(int argc, char **argv)
         close(in.fd);
         return 2;
     }
-    if (opt.format != NULL || fe_xtrace_detect(opt.path)) {
+    if (ipt || (opt.format == NULL && fe_ipt_detect(cli_chunk, got))) {
+        rc = fe_ipt_run(&opt, &in, &cli_out, &cli_err);
+    } else if (opt.format != NULL || fe_xtrace_detect(opt.path)) {
         rc = fe_xtrace_run(&opt, &in, &cli_out, &cli_err);
     } else if (fe_xray_detect(cli_chunk, got)) {
         rc = fe_xray_run(&opt, &in, &cli_out, &cli_err);
+    } else if (fe_ipt_maybe(opt.path, cli_chunk, got)) {
+        rc = fe_ipt_run(&opt, &in, &cli_out, &cli_err);
     } else {
-        cli_diag(&cli_err, "error", -1, opt.path, "unrecognised trace format (known: LLVM XRay)");
+        cli_diag(&cli_err, "error", -1, opt.path, "unrecognised trace format (known: LLVM XRay, Intel PT)");
         rc = 2;
     }
     close(in.fd);
