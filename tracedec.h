@@ -4,7 +4,7 @@
 
    #define TRACEDEC_IMPLEMENTATION in exactly one .c file before including
    it. TDEC_NO_<FMT> leaves a format out; TDEC_ONLY_<FMT> (any number of
-   them) keeps only those. Formats: xray uftrace ovni xtrace.
+   them) keeps only those. Formats: xray uftrace ovni xtrace ipt.
    Including single/ headers as well is harmless: they share guards. */
 #ifndef TRACEDEC_H_INCLUDED
 #define TRACEDEC_H_INCLUDED
@@ -312,7 +312,7 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 #endif /* TDEC_CORE_REV */
 /* tdec:core:end */
 
-#if defined(TDEC_ONLY_XRAY) || defined(TDEC_ONLY_UFTRACE) || defined(TDEC_ONLY_OVNI) || defined(TDEC_ONLY_XTRACE)
+#if defined(TDEC_ONLY_XRAY) || defined(TDEC_ONLY_UFTRACE) || defined(TDEC_ONLY_OVNI) || defined(TDEC_ONLY_XTRACE) || defined(TDEC_ONLY_IPT)
 #define TDEC__ONLY_SOME 1
 #endif
 #endif /* TRACEDEC_H_INCLUDED */
@@ -5174,7 +5174,7 @@ typedef struct tdec_xtrace_decoder {
     uint64_t           owner_index, owner_pc;
     uint64_t           left;       /* IOVEC records or REG records still to come */
     uint64_t           part_start; /* stream offset of the current snapshot part */
-    uint64_t           token_start; /* stream offset of the current token         */
+    uint64_t           token_start; /* start of the last token with entries or data */
     tdec_payload       pay;
     tdec_xtrace_config cfg;
 } tdec_xtrace_decoder;
@@ -5265,12 +5265,15 @@ typedef struct tdec_xtrace_name {
 } tdec_xtrace_name;
 
 /* Parses a file name (a path: the part after the last '/'; len bytes, need
-   not be NUL-terminated). Returns TDEC_OK, TDEC_E_ARG, or TDEC_E_FORMAT (not
-   an xtrace name; numbers must fit 64 bits). */
+   not be NUL-terminated). Numbers are decimal digits read by value: leading
+   zeros are accepted ("xtrace.0017.007.hint09..." is timestamp 17, id 7,
+   hint 9), as no producer's number format is published. Returns TDEC_OK,
+   TDEC_E_ARG, or TDEC_E_FORMAT (not an xtrace name; numbers must fit 64
+   bits). */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_parse_name(const char *name, size_t len, tdec_xtrace_name *out);
 
 /* 1 when a and b are the two files of one capture (same timestamp, id and
-   hint, one of each kind), else 0. */
+   hint values, one of each kind), else 0. */
 TDEC_XTRACE_DEF int tdec_xtrace_is_pair(const tdec_xtrace_name *a, const tdec_xtrace_name *b);
 
 /* Writes the partner's file name of `name` (the same directory, the other
@@ -5328,12 +5331,26 @@ static uint64_t tdec_xtrace__rd_any(const uint8_t *p, unsigned n, int big_endian
 }
 
 /* A field of n bytes in the stream's byte order; whole words read directly. */
-static uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, unsigned n)
+static inline uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, unsigned n)
 {
     int big_endian = (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) != 0;
-    if (!big_endian && n == 8) return tdec__rd_u64le(p);
-    if (!big_endian && n == 4) return tdec__rd_u32le(p);
+    if (n == 8) return big_endian ? tdec__rd_u64be(p) : tdec__rd_u64le(p);
+    if (n == 4) return big_endian ? tdec__rd_u32be(p) : tdec__rd_u32le(p);
     return tdec_xtrace__rd_any(p, n, big_endian);
+}
+
+/* A field of n = 1..8 bytes at p whose size is known at run time only (a
+   memory value, TIME), with `room` bytes readable there (in the window or
+   the carry; never more). Memory access sizes change from one access to
+   the next, and a branch on n mispredicts: with 8 bytes readable, one word
+   is read and shifted to keep the field's n bytes (the first ones), for
+   any n. */
+static inline uint64_t tdec_xtrace__rd_var(const tdec_xtrace_decoder *d, const uint8_t *p, uint32_t n, size_t room)
+{
+    unsigned sh = 64u - 8u * n; /* the bits of the word past the field */
+    if (room < 8) return tdec_xtrace__rd(d, p, n);
+    if (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) return tdec__rd_u64be(p) >> sh;
+    return tdec__rd_u64le(p) << sh >> sh;
 }
 
 static uint32_t tdec_xtrace__pad16(uint32_t n)
@@ -5535,125 +5552,123 @@ static void tdec_xtrace__start_payload(tdec_xtrace_decoder *d, uint64_t len, uin
     d->phase = TDEC_XTRACE__P_PAYLOAD;
 }
 
-/* Sizes a token: its fixed part in *need and its record type; 0 when the
-   format does not say (UNKNOWN is then up to cfg.token_size). */
-static uint32_t tdec_xtrace__classify(const tdec_xtrace_decoder *d, uint8_t t, uint32_t *need)
+/* The token at p[0..avail), avail >= 1. When its fixed part is all there,
+   decodes it: fills *out, consumes the fixed part, sets up what follows
+   (REG or IOVEC records, fragments) and returns TDEC_OK, or an error. Else
+   returns TDEC_NEED_INPUT with the size of the fixed part in *need, having
+   changed nothing. The one decoder of tokens, for both paths of next(): a
+   single switch on the class sizes and decodes the token (each case goes
+   to `more` or `done`; a break means the format does not size it). */
+static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, const uint8_t *p, size_t avail,
+                              uint32_t *need)
 {
-    uint32_t sub = (uint32_t)t >> 3, type = 0;
+    tdec_xtrace_record *r;
+    uint64_t pos = d->st.pos, data = 0, bytes;
+    uint32_t n, k, sub = (uint32_t)p[0] >> 3;
+    uint8_t t = p[0];
+
     switch (t & 7u) {
     case 1: /* INST: bits 3-5 sub-kind, bits 6-7 exception level */
-        if ((sub & 7u) == 0) {
-            *need = 1 + 4;
-            type = TDEC_XTRACE_T_INST;
-        } else if ((sub & 7u) == 1) {
-            *need = 1 + 8 + 4;
-            type = TDEC_XTRACE_T_PCINST;
-        }
-        break;
-    case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
-        *need = 1 + 8 + ((sub >> 1) <= 3u ? (1u << (sub >> 1)) : 0u);
-        type = (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD;
-        break;
-    case 3:
-        *need = 1 + 8;
-        if (sub <= TDEC_XTRACE_VAL_TARGET_B) type = TDEC_XTRACE_T_VAL;
-        break;
-    case 4:
-        *need = sub == 1 ? 1u : 1u + 8u;
-        if (sub == 1) type = TDEC_XTRACE_T_ALLGPR;
-        else if (sub == 3) type = TDEC_XTRACE_T_MISC_FLAGS;
-        else if (sub == 4) type = TDEC_XTRACE_T_SYSCALL_VEC;
-        break;
-    case 7:
-        *need = 1 + d->cfg.time_size;
-        if (sub == 0) type = TDEC_XTRACE_T_TIME;
-        break;
-    default: /* classes 0, 5, 6 */
-        break;
-    }
-    return type;
-}
-
-/* One token at a token boundary. */
-static inline int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
-{
-    const uint8_t *p = tdec__stream_peek(&d->st, 1);
-    tdec_xtrace_record *r;
-    uint32_t type, need = 1, k;
-    uint64_t data = 0, bytes;
-    uint8_t t;
-
-    if (p == NULL) return TDEC_NEED_INPUT;
-    t = p[0];
-    type = tdec_xtrace__classify(d, t, &need);
-    if (type == 0) {
-        if (d->cfg.token_size == NULL || d->cfg.token_size[t] == 0) {
-            d->bad_token = t;
-            return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
-        }
-        type = TDEC_XTRACE_T_UNKNOWN;
-        need = 1;
-        data = d->cfg.token_size[t];
-    }
-    p = tdec__stream_peek(&d->st, need);
-    if (p == NULL) return TDEC_NEED_INPUT;
-    d->token_start = d->st.pos;
-
-    if (type == TDEC_XTRACE_T_INST || type == TDEC_XTRACE_T_PCINST) {
+        if ((sub & 7u) > 1u) break;
+        n = (sub & 7u) == 0 ? 1 + 4 : 1 + 8 + 4;
+        if (avail < n) goto more;
         /* The instruction owns itself and every token up to the next one. */
         d->owner_index = d->insn_count++;
         d->owner_el = (uint8_t)(t >> 6);
         d->owner_flags |= TDEC_XTRACE_HAS_INSN;
-        if (type == TDEC_XTRACE_T_PCINST) {
+        if ((sub & 7u) == 1) {
             d->owner_pc = tdec_xtrace__rd(d, p + 1, 8);
             d->owner_flags |= TDEC_XTRACE_PC_KNOWN;
         } else {
             d->owner_pc += 4; /* meaningless (and not reported) until a PCINST */
         }
-    }
-    r = tdec_xtrace__record(d, out, type, t);
-    switch (type) {
-    case TDEC_XTRACE_T_INST:
-        r->insn = (uint32_t)tdec_xtrace__rd(d, p + 1, 4);
-        break;
-    case TDEC_XTRACE_T_PCINST:
-        r->insn = (uint32_t)tdec_xtrace__rd(d, p + 9, 4);
-        break;
-    case TDEC_XTRACE_T_LOAD:
-    case TDEC_XTRACE_T_STORE:
-        k = (uint32_t)t >> 4;
+        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_T_PCINST : TDEC_XTRACE_T_INST, t);
+        r->insn = (uint32_t)tdec_xtrace__rd(d, p + n - 4, 4); /* the word ends the token */
+        goto done;
+    case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
+        k = sub >> 1;
+        n = 1 + 8 + (k <= 3u ? 1u << k : 0u);
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD, t);
         r->size_log2 = (uint8_t)k;
         r->addr = tdec_xtrace__rd(d, p + 1, 8);
-        if (k <= 3) r->value = tdec_xtrace__rd(d, p + 9, 1u << k);
+        if (k <= 3u) r->value = tdec_xtrace__rd_var(d, p + 9, 1u << k, avail - 9);
         else data = r->data_len = (uint64_t)1 << k;
-        break;
-    case TDEC_XTRACE_T_VAL:
-        r->val_kind = (uint8_t)(t >> 3);
+        goto done;
+    case 3: /* VAL: bits 3-7 the kind */
+        if (sub > TDEC_XTRACE_VAL_TARGET_B) break;
+        n = 1 + 8;
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_VAL, t);
+        r->val_kind = (uint8_t)sub;
         r->value = tdec_xtrace__rd(d, p + 1, 8);
-        break;
-    case TDEC_XTRACE_T_SYSCALL_VEC:
+        goto done;
+    case 4: /* MISC: bits 3-7 1 ALLGPR, 3 MISC_FLAGS, 4 SYSCALL_VEC */
+        if (sub == 1) {
+            n = 1;
+            r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_ALLGPR, t);
+            d->left = 32;
+            d->phase = TDEC_XTRACE__P_REGS;
+            d->token_start = pos;
+            goto done;
+        }
+        if (sub != 3 && sub != 4) break;
+        n = 1 + 8;
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_T_MISC_FLAGS : TDEC_XTRACE_T_SYSCALL_VEC, t);
         r->value = tdec_xtrace__rd(d, p + 1, 8);
-        /* Declared counts are hostile: bounded, and their byte size checked. */
-        if (r->value > d->cfg.max_iovecs || !tdec__mul_u64(r->value, TDEC_XTRACE__IOVEC_SIZE, &bytes))
-            return tdec__stream_fail(&d->st, TDEC_E_LIMIT, TDEC_XTRACE_R_IOVECS);
-        d->left = r->value;
-        break;
-    case TDEC_XTRACE_T_MISC_FLAGS:
-    case TDEC_XTRACE_T_TIME:
-        r->value = tdec_xtrace__rd(d, p + 1, need - 1);
-        break;
-    case TDEC_XTRACE_T_ALLGPR:
-        d->left = 32;
-        break;
-    default: /* UNKNOWN */
-        r->data_len = data;
+        if (sub == 4) {
+            /* Declared counts are hostile: bounded, and their byte size checked. */
+            if (r->value > d->cfg.max_iovecs || !tdec__mul_u64(r->value, TDEC_XTRACE__IOVEC_SIZE, &bytes))
+                return tdec__stream_fail(&d->st, TDEC_E_LIMIT, TDEC_XTRACE_R_IOVECS);
+            d->left = r->value;
+            d->phase = TDEC_XTRACE__P_IOVECS;
+            d->token_start = pos;
+        }
+        goto done;
+    case 7: /* TIME: bits 3-7 zero */
+        if (sub != 0) break;
+        n = 1 + d->cfg.time_size;
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_TIME, t);
+        r->value = tdec_xtrace__rd_var(d, p + 1, n - 1, avail - 1);
+        goto done;
+    default: /* classes 0, 5, 6 */
         break;
     }
-    tdec__stream_consume(&d->st, need);
-    if (type == TDEC_XTRACE_T_ALLGPR) d->phase = TDEC_XTRACE__P_REGS;
-    else if (type == TDEC_XTRACE_T_SYSCALL_VEC) d->phase = TDEC_XTRACE__P_IOVECS;
-    tdec_xtrace__start_payload(d, data, d->phase);
+    /* The format does not size this token: UNKNOWN, if the caller does. */
+    if (d->cfg.token_size == NULL || d->cfg.token_size[t] == 0) {
+        d->bad_token = t;
+        return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
+    }
+    n = 1;
+    r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_UNKNOWN, t);
+    data = r->data_len = d->cfg.token_size[t];
+done:
+    tdec__stream_consume(&d->st, n);
+    if (data > 0) {
+        d->token_start = pos;
+        tdec_xtrace__start_payload(d, data, d->phase);
+    }
     return TDEC_OK;
+more:
+    *need = n;
+    return TDEC_NEED_INPUT;
+}
+
+/* One token at a token boundary, gathered through the carry when it
+   straddles two chunks: its first byte, then its whole fixed part. */
+static int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+{
+    const uint8_t *p;
+    uint32_t need = 1;
+    int st;
+    do {
+        p = tdec__stream_peek(&d->st, need);
+        if (p == NULL) return TDEC_NEED_INPUT;
+        st = tdec_xtrace__token(d, out, p, need, &need);
+    } while (st == TDEC_NEED_INPUT); /* twice at most: the second peek has the whole fixed part */
+    return st;
 }
 
 /* One REG record of an ALLGPR, or one IOVEC of a SYSCALL_VEC. */
@@ -5778,19 +5793,37 @@ static int tdec_xtrace__step(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
     }
 }
 
-TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+/* next() without its fast path; out of line, so that the fast path does
+   not pay for the registers of the step functions. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int tdec_xtrace__next_slow(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
 {
     int st;
-    if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     if (d->st.finished) return TDEC_END;
-    /* Most of a stream is tokens at a boundary: straight to their step. */
-    if (d->phase == TDEC_XTRACE__P_TOKEN && d->st.win_len > 0) return (tdec_status)tdec_xtrace__step_token(d, out);
     /* Each pass returns or changes phase without consuming twice: it ends. */
     do {
         st = tdec_xtrace__step(d, out);
     } while (st == TDEC__AGAIN);
-    return (tdec_status)st;
+    return st;
+}
+
+TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+{
+    uint32_t need;
+    int st;
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    /* Most of a stream is tokens lying whole in the window: decoded in place,
+       without the peeks (a token cut by the window's end goes the slow way,
+       through the carry). A finished decoder has an empty window; the sticky
+       error is tested before the window is read. */
+    if (d->phase == TDEC_XTRACE__P_TOKEN && d->st.err == TDEC_OK && d->st.carry_len == 0 && d->st.win_len > 0) {
+        st = tdec_xtrace__token(d, out, d->st.win, d->st.win_len, &need);
+        if (st != TDEC_NEED_INPUT) return (tdec_status)st;
+    }
+    return (tdec_status)tdec_xtrace__next_slow(d, out);
 }
 
 /* ---- snapshots over a caller buffer ---------------------------------------- */
@@ -6061,3 +6094,2254 @@ OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
 SOFTWARE.
 */
 #endif /* TDEC_NO_XTRACE */
+
+/* ==== tdec_ipt.h ==== */
+#if !defined(TDEC_NO_IPT) && (!defined(TDEC__ONLY_SOME) || defined(TDEC_ONLY_IPT))
+/* tdec_ipt.h - Intel Processor Trace decoder (packets, sync, last-IP)
+   - tracedec 0.1
+   MIT licensed, see the end of this file.
+
+   USAGE
+     Exactly one .c file of your program defines the implementation:
+         #define TDEC_IPT_IMPLEMENTATION       (or TRACEDEC_IMPLEMENTATION)
+         #include "tdec_ipt.h"
+     Every other file includes the header without the define.
+
+     The header grows in layers, each usable without the next:
+       1. packets: tdec_ipt_init/feed/next/finish/reset/resync, the sync
+          helpers over a caller buffer, the last-IP value type, the timing
+          value types and the CPU errata table;
+       2. events and queries (later);
+       3. instruction flow (later).
+
+     The packet loop (the same for every tracedec format):
+         tdec_ipt_decoder d;  tdec_ipt_item it;  tdec_status st;
+         st = tdec_ipt_init(&d, NULL);
+         while (st >= 0) {
+             st = tdec_ipt_next(&d, &it);
+             if (st == TDEC_OK) { use(&it); continue; }
+             if (st == TDEC_E_CORRUPT) { st = tdec_ipt_resync(&d); continue; }
+             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
+             n = read_some(buf, sizeof buf);          buf may be reused now
+             st = n ? tdec_ipt_feed(&d, buf, n) : tdec_ipt_finish(&d);
+         }
+
+     Items: TDEC_ITEM_RECORD (it.u.pkt, one packet) and TDEC_ITEM_GAP (bytes
+     stepped over while looking for a PSB: before the first one, or after
+     resync()).
+
+   CONTRACT
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init/reset/resync); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT
+       means every byte fed so far was consumed or copied: the caller may
+       reuse its buffer.
+     - Unless cfg.flags has TDEC_IPT_F_NO_SYNC, the decoder first looks for a
+       PSB exactly as libipt's pt_pkt_sync_forward() does and reports the
+       bytes before it as a gap. With TDEC_IPT_F_NO_SYNC it decodes from the
+       first byte (ptdump --no-sync).
+     - Packet errors are sticky: TDEC_E_CORRUPT with err_reason
+       TDEC_IPT_ERR_BAD_OPC (unknown opcode, no hook) or
+       TDEC_IPT_ERR_BAD_PACKET (reserved encoding), err_offset = the packet.
+       resync() clears the error and searches for the next PSB from up to 15
+       bytes before the failed packet, skipping the PSB the decoder last
+       synchronised on when it failed right there - libipt's rule, so a PSB
+       whose first bytes were swallowed by a mis-decoded packet is found. Such
+       a PSB starts before err_offset, and its offset is then lower than the
+       end of the previous packet; otherwise a gap item covers
+       [err_offset, PSB). Items are otherwise in stream order.
+     - finish(): TDEC_END after a whole packet, TDEC_E_TRUNCATED (err_reason
+       TDEC_IPT_ERR_EOS, libipt's -pte_eos) when the input ends inside one.
+       While searching for a PSB, the end of input decides the search:
+       finish() returns TDEC_NEED_INPUT and next() gives the last items (a
+       gap, maybe a PSB and what follows it), then TDEC_END.
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
+     - Offsets are stream offsets: 0 is the first byte fed after init/reset.
+
+   PACKETS
+     Every packet of libipt master, with its sizes and error rules: PAD, PSB,
+     PSBEND, OVF, TNT-8, TNT-64, TIP, TIP.PGE, TIP.PGD, FUP, MODE.Exec,
+     MODE.TSX, PIP, TSC, CBR, TMA, MTC, CYC, VMCS, MNT, EXSTOP, MWAIT, PWRE,
+     PWRX, PTW, CFE, EVD, TRIG; and, with TDEC_IPT_F_PEBS, Linux perf's
+     PEBS-via-PT packets BBP, BEP and BIP (a BIP is only recognised between a
+     BBP and the next packet that ends the block, where its first byte would
+     otherwise be a TNT-8 or a CYC). Unknown opcodes go to cfg.unknown when
+     set (libipt's decode callback), else they are TDEC_E_CORRUPT.
+     Errata at this layer: SKD007 (a 2-byte CYC whose payload byte looks like
+     an extended opcode, followed by 0xF3, is dropped: the OVF is reported)
+     and SKZ84 (a TMA with reserved bits set is a TDEC_IPT_INVALID packet of
+     8 bytes).
+
+   MEMORY
+     No allocation. sizeof(tdec_ipt_decoder) is 256 bytes on LP64 targets
+     (tests/test_ipt.c checks it); no pointer into itself except the borrowed
+     window, may be copied with memcpy.
+
+   OPTIONS
+     TDEC_IPT_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
+     TDEC_IPT_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     and does constant work per input byte (a PSB search keeps a byte count,
+     not the bytes). See README.md, "Trust model".
+*/
+#ifndef TDEC_IPT_H_INCLUDED
+#define TDEC_IPT_H_INCLUDED
+
+
+#ifndef TDEC_IPT_DEF
+#if defined(TDEC_IPT_STATIC) || defined(TDEC_STATIC)
+#if defined(__GNUC__) || defined(__clang__)
+/* A static build must not warn about the API functions a TU does not call. */
+#define TDEC_IPT_DEF static __attribute__((unused))
+#else
+#define TDEC_IPT_DEF static
+#endif
+#else
+#define TDEC_IPT_DEF extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* Detail codes (decoder err_reason; negated as the result of the timing
+   functions). The numbers and texts are libipt's pt_error_code ones. */
+enum tdec_ipt_error {
+    TDEC_IPT_ERR_OK = 0,
+    TDEC_IPT_ERR_INTERNAL,
+    TDEC_IPT_ERR_INVALID,
+    TDEC_IPT_ERR_NOSYNC,
+    TDEC_IPT_ERR_BAD_OPC,
+    TDEC_IPT_ERR_BAD_PACKET,
+    TDEC_IPT_ERR_BAD_CONTEXT,
+    TDEC_IPT_ERR_EOS,
+    TDEC_IPT_ERR_BAD_QUERY,
+    TDEC_IPT_ERR_NOMEM,
+    TDEC_IPT_ERR_BAD_CONFIG,
+    TDEC_IPT_ERR_NOIP,
+    TDEC_IPT_ERR_IP_SUPPRESSED,
+    TDEC_IPT_ERR_NOMAP,
+    TDEC_IPT_ERR_BAD_INSN,
+    TDEC_IPT_ERR_NO_TIME,
+    TDEC_IPT_ERR_NO_CBR,
+    TDEC_IPT_ERR_BAD_IMAGE,
+    TDEC_IPT_ERR_BAD_LOCK,
+    TDEC_IPT_ERR_NOT_SUPPORTED,
+    TDEC_IPT_ERR_RETSTACK_EMPTY,
+    TDEC_IPT_ERR_BAD_RETCOMP,
+    TDEC_IPT_ERR_BAD_STATUS_UPDATE,
+    TDEC_IPT_ERR_NO_ENABLE,
+    TDEC_IPT_ERR_EVENT_IGNORED,
+    TDEC_IPT_ERR_OVERFLOW,
+    TDEC_IPT_ERR_BAD_FILE,
+    TDEC_IPT_ERR_BAD_CPU
+};
+
+/* libipt's pt_errstr() text for a code (sign ignored; "" under
+   TDEC_NO_STRINGS). */
+TDEC_IPT_DEF const char *tdec_ipt_error_str(int code);
+
+/* ---- packets ------------------------------------------------------------- */
+
+/* Packet kinds (tdec_ipt_packet.kind). */
+enum tdec_ipt_kind {
+    TDEC_IPT_PAD = 1,
+    TDEC_IPT_PSB,
+    TDEC_IPT_PSBEND,
+    TDEC_IPT_OVF,
+    TDEC_IPT_TNT_8,
+    TDEC_IPT_TNT_64,
+    TDEC_IPT_TIP,
+    TDEC_IPT_TIP_PGE,
+    TDEC_IPT_TIP_PGD,
+    TDEC_IPT_FUP,
+    TDEC_IPT_MODE_EXEC,
+    TDEC_IPT_MODE_TSX,
+    TDEC_IPT_PIP,
+    TDEC_IPT_TSC,
+    TDEC_IPT_CBR,
+    TDEC_IPT_TMA,
+    TDEC_IPT_MTC,
+    TDEC_IPT_CYC,
+    TDEC_IPT_VMCS,
+    TDEC_IPT_MNT,
+    TDEC_IPT_STOP,
+    TDEC_IPT_EXSTOP,
+    TDEC_IPT_MWAIT,
+    TDEC_IPT_PWRE,
+    TDEC_IPT_PWRX,
+    TDEC_IPT_PTW,
+    TDEC_IPT_CFE,
+    TDEC_IPT_EVD,
+    TDEC_IPT_TRIG,
+    TDEC_IPT_BBP,     /* PEBS via PT (TDEC_IPT_F_PEBS)                        */
+    TDEC_IPT_BEP,
+    TDEC_IPT_BIP,
+    TDEC_IPT_UNKNOWN, /* sized by cfg.unknown, which has seen its bytes       */
+    TDEC_IPT_INVALID, /* erratum SKZ84: a bad TMA plus one byte (8 bytes)     */
+    TDEC_IPT_KIND_COUNT
+};
+
+/* Packet flag bits (tdec_ipt_packet.flags). */
+#define TDEC_IPT_PF_IP    0x01u /* EXSTOP, PTW, CFE, TRIG, BEP: a FUP follows   */
+#define TDEC_IPT_PF_NR    0x02u /* PIP: VMX non-root                            */
+#define TDEC_IPT_PF_HW    0x04u /* PWRE: hardware-initiated C-state request     */
+#define TDEC_IPT_PF_ICNTV 0x08u /* TRIG: aux holds an instruction count         */
+#define TDEC_IPT_PF_MULT  0x10u /* TRIG: more triggers fired than reported      */
+#define TDEC_IPT_PF_SZ4   0x20u /* BBP: block items are 4 bytes (else 8)        */
+#define TDEC_IPT_PF_SKD007 0x40u /* OVF: erratum SKD007 dropped the CYC byte at */
+                                 /* offset - 1 (ptdump shows the OVF there)     */
+
+/* MODE.Exec bits (sub), MODE.TSX bits (sub), PWRX wake reasons (sub). */
+#define TDEC_IPT_EXEC_CSL      0x01u
+#define TDEC_IPT_EXEC_CSD      0x02u
+#define TDEC_IPT_EXEC_IF       0x04u
+#define TDEC_IPT_TSX_INTX      0x01u
+#define TDEC_IPT_TSX_ABRT      0x02u
+#define TDEC_IPT_PWRX_INT      0x01u
+#define TDEC_IPT_PWRX_STORE    0x04u
+#define TDEC_IPT_PWRX_HW       0x08u
+
+/* IP compression codes (sub of TIP, TIP.PGE, TIP.PGD, FUP). */
+enum tdec_ipt_ipc {
+    TDEC_IPT_IPC_SUPPRESSED = 0, /* no payload                       */
+    TDEC_IPT_IPC_UPDATE_16  = 1, /* bits 15:0 replace last-IP's      */
+    TDEC_IPT_IPC_UPDATE_32  = 2, /* bits 31:0                        */
+    TDEC_IPT_IPC_SEXT_48    = 3, /* 48 bits, sign-extended           */
+    TDEC_IPT_IPC_UPDATE_48  = 4, /* bits 47:0                        */
+    TDEC_IPT_IPC_FULL       = 6  /* 64 bits                          */
+};
+
+/* One packet. Which field holds what, by kind (unlisted fields are 0):
+
+     kind            payload                       aux          sub              flags
+     TNT_8, TNT_64   branch bits, oldest at        -            bit count        -
+                     bit (sub-1); 1 = taken
+     TIP, TIP_PGE,   the IP bytes carried,         -            IP compression   -
+     TIP_PGD, FUP    zero-extended                              (tdec_ipt_ipc)
+     MODE_EXEC       -                             -            bits 4:0 of      -
+                                                                byte 1 (EXEC_*)
+     MODE_TSX        -                             -            same (TSX_*)     -
+     PIP             CR3 (payload >> 1 << 5)       -            -                NR
+     TSC             TSC[55:0]                     -            -                -
+     CBR             core:bus ratio                -            -                -
+     TMA             CTC[15:0]                     fast counter -                -
+     MTC             CTC byte                      -            -                -
+     CYC             cycle count                   -            -                -
+     VMCS            VMCS base (payload << 12)     -            -                -
+     MNT, EVD        the 64-bit payload            -            EVD: type        -
+     EXSTOP          -                             -            -                IP
+     MWAIT           hints (EAX)                   ext (ECX)    -                -
+     PWRE            C-state field (raw, 0..15)    sub-C-state  -                HW
+     PWRX            last core C-state (raw)       deepest      wake reasons     -
+     PTW             the 4- or 8-byte payload      -            payload bytes    IP
+                                                                code (0: 4, 1: 8)
+     CFE             vector                        -            type             IP
+     TRIG            trigger bit vector (TRBV)     ICNT         -                IP ICNTV MULT
+     BBP             -                             -            block type       SZ4
+     BEP             -                             -            -                IP
+     BIP             the 4- or 8-byte value        -            ID               -
+     UNKNOWN         -                             -            -                -
+   PAD, PSB, PSBEND, OVF, STOP and INVALID carry nothing but kind and size. */
+typedef struct tdec_ipt_packet {
+    uint64_t payload;
+    uint32_t aux;
+    uint8_t  kind;  /* tdec_ipt_kind                                   */
+    uint8_t  size;  /* bytes, opcode included (UNKNOWN: the hook's)    */
+    uint8_t  sub;
+    uint8_t  flags; /* TDEC_IPT_PF_*                                   */
+} tdec_ipt_packet;
+
+typedef struct tdec_ipt_item {
+    uint32_t kind;   /* TDEC_ITEM_RECORD or TDEC_ITEM_GAP                     */
+    uint64_t offset; /* stream offset of the packet, gap or fragment          */
+    union {
+        tdec_ipt_packet pkt;
+        tdec_gap        gap;  /* reason: TDEC_IPT_GAP_*                       */
+    } u;
+} tdec_ipt_item;
+
+/* Gap reasons (u.gap.reason). */
+#define TDEC_IPT_GAP_SYNC   1u /* bytes before the first PSB               */
+#define TDEC_IPT_GAP_RESYNC 2u /* bytes skipped by resync() after an error */
+
+/* ---- configuration ---------------------------------------------------------- */
+
+/* Errata bits (cfg.errata), as libipt's struct pt_errata. Only SKD007 and
+   SKZ84 change packet decoding; the others are kept for the layers above
+   and for timing (SKL168). tdec_ipt_cpu_errata() fills them from a CPU. */
+#define TDEC_IPT_ERRATUM_BDM70  0x0001u
+#define TDEC_IPT_ERRATUM_BDM64  0x0002u
+#define TDEC_IPT_ERRATUM_SKD007 0x0004u
+#define TDEC_IPT_ERRATUM_SKD022 0x0008u
+#define TDEC_IPT_ERRATUM_SKD010 0x0010u
+#define TDEC_IPT_ERRATUM_SKL014 0x0020u
+#define TDEC_IPT_ERRATUM_APL12  0x0040u
+#define TDEC_IPT_ERRATUM_APL11  0x0080u
+#define TDEC_IPT_ERRATUM_SKL168 0x0100u
+#define TDEC_IPT_ERRATUM_SKZ84  0x0200u
+
+/* Config flags. */
+#define TDEC_IPT_F_NO_SYNC        1u /* decode from the first byte, no PSB search */
+#define TDEC_IPT_F_PEBS           2u /* decode BBP/BEP/BIP (Linux perf)            */
+#define TDEC_IPT_F_KEEP_TCAL_OVF  4u /* timing: keep calibration across OVF        */
+
+/* The unknown-packet hook, like libipt's config decode callback: called with
+   the bytes at an unknown opcode (at least min(16, bytes left in the stream)
+   of them, `avail` says how many) and their stream offset. Returns the
+   packet's size in bytes (1..255: the item then has kind UNKNOWN and that
+   many bytes are stepped over, also across chunks), or 0 or a negative
+   number to reject it (TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_OPC). */
+typedef int (*tdec_ipt_unknown_fn)(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset);
+
+/* Zeroed (or NULL) config = defaults: search for a PSB first, no errata, no
+   hook. The packet decoder reads flags, errata (SKD007, SKZ84) and the hook;
+   the CPU fields are informational; the frequencies are the timing
+   functions'. */
+typedef struct tdec_ipt_config {
+    uint32_t            flags;          /* TDEC_IPT_F_*                          */
+    uint32_t            errata;         /* TDEC_IPT_ERRATUM_*                    */
+    tdec_ipt_unknown_fn unknown;        /* NULL: unknown opcodes are errors      */
+    void               *unknown_ctx;
+    uint8_t             cpu_family, cpu_model, cpu_stepping; /* informational    */
+    uint8_t             mtc_freq;       /* IA32_RTIT_CTL.MTCFreq (bits 17:14)    */
+    uint8_t             nom_freq;       /* MSR_PLATFORM_INFO[15:8]               */
+    uint32_t            cpuid_0x15_eax; /* TSC : crystal clock ratio, denominator */
+    uint32_t            cpuid_0x15_ebx; /* ... numerator                         */
+} tdec_ipt_config;
+
+/* The errata libipt enables for an Intel family/model (stepping unused, as
+   in libipt). Returns TDEC_OK, or TDEC_E_ARG for a CPU libipt does not know
+   (family 0, say); *errata is then 0. */
+TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
+                                             uint32_t *errata);
+
+/* ---- the packet decoder ------------------------------------------------------ */
+
+typedef struct tdec_ipt_decoder {
+    tdec_stream     st;          /* public read-only: pos, err, err_offset, err_reason */
+    uint64_t        sync_offset; /* public: offset of the last PSB decoded, or of the  */
+                                 /* start under F_NO_SYNC; UINT64_MAX before either    */
+    /* private */
+    tdec_ipt_config cfg;
+    const uint8_t  *chunk;       /* the caller's current chunk and where it starts     */
+    size_t          chunk_len;
+    uint64_t        chunk_pos;
+    uint64_t        mark;        /* where the pending gap starts                        */
+    uint64_t        found;       /* the PSB a search found                              */
+    uint64_t        left;        /* bytes of an UNKNOWN packet still to step over       */
+    uint32_t        run;         /* search: bytes of 02 82 pairs ending here (to 16)   */
+    uint8_t         phase;
+    uint8_t         pend02;      /* search: the previous byte was a 0x02                */
+    uint8_t         gap_reason;
+    uint8_t         ended;       /* finish() was called                                 */
+    uint8_t         pebs_ctx;    /* 0, or 4/8: inside a PEBS block of that item size    */
+    uint8_t         hist_len;
+    uint8_t         hist[32];    /* the stream bytes right before `chunk`              */
+} tdec_ipt_decoder;
+
+/* Starts a decoder. cfg may be NULL (defaults). Returns TDEC_NEED_INPUT, or
+   TDEC_E_ARG for a NULL decoder. */
+TDEC_IPT_DEF tdec_status tdec_ipt_init(tdec_ipt_decoder *d, const tdec_ipt_config *cfg);
+
+/* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE (window not used up,
+   or after finish()), or the sticky error. len == 0 does nothing. */
+TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, size_t len);
+
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT,
+   TDEC_END (after finish(), everything drained), TDEC_E_ARG, or a sticky
+   error: E_CORRUPT (BAD_OPC, BAD_PACKET), E_TRUNCATED (EOS). */
+TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out);
+
+/* Fills out[0..*count) with up to `cap` items, exactly as that many next()
+   calls would, but faster (the window position stays in a register).
+   Returns TDEC_OK when it produced `cap` items, else what the next() call
+   that stopped it returned (TDEC_NEED_INPUT, TDEC_END, an error); the
+   *count items before it are valid in every case. */
+TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,
+                                         size_t *count);
+
+/* Marks the end of input. Returns TDEC_END (nothing left), TDEC_NEED_INPUT
+   when items are still to come (a PSB search ends here: call next() until
+   TDEC_END), TDEC_E_TRUNCATED (a packet is cut: err_offset), TDEC_E_SEQUENCE
+   (window not used up), or the sticky error. Idempotent. */
+TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d);
+
+/* Back to the state after init(), same config. */
+TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d);
+
+/* After TDEC_E_CORRUPT: clears the error and searches for the next PSB (see
+   CONTRACT). Returns TDEC_NEED_INPUT (call next()), TDEC_E_ARG, or
+   TDEC_E_SEQUENCE when there is no error to recover from. */
+TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d);
+
+/* ---- sync over a caller buffer (random access) ------------------------------- */
+
+/* Offset of the first PSB that starts at or after `from` in buf[0, len),
+   found as libipt's pt_sync_forward() finds it. TDEC_OK, TDEC_E_NOSYNC (none),
+   TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_forward(const uint8_t *buf, size_t len, size_t from,
+                                               size_t *psb);
+
+/* Offset of the last PSB found searching down from `from` (aligned down to
+   8 bytes), as pt_sync_backward(). TDEC_OK, TDEC_E_NOSYNC, TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_backward(const uint8_t *buf, size_t len, size_t from,
+                                                size_t *psb);
+
+/* TDEC_OK when a whole PSB starts at `at` (pt_sync_set()), TDEC_E_NOSYNC
+   when not, TDEC_E_TRUNCATED when buf ends first, TDEC_E_ARG. Decode from
+   there with a decoder under TDEC_IPT_F_NO_SYNC fed buf + at. */
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_at(const uint8_t *buf, size_t len, size_t at);
+
+/* Lists the PSBs of buf in order (each as sync_forward() finds it from the
+   end of the previous one), for splitting a trace between threads: up to
+   `cap` offsets into out[]; *count gets how many exist (may exceed cap).
+   TDEC_OK or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_t *out, size_t cap,
+                                           size_t *count);
+
+/* ---- last-IP ------------------------------------------------------------------ */
+
+/* The IP the compressed IP packets refer to (libipt's pt_last_ip). Reset it
+   at PSB and OVF; feed it every TIP, TIP.PGE, TIP.PGD and FUP. */
+typedef struct tdec_ipt_last_ip {
+    uint64_t ip;
+    uint8_t  have_ip;    /* an IP was set since the reset   */
+    uint8_t  suppressed; /* the last update was suppressed  */
+} tdec_ipt_last_ip;
+
+TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l);
+
+/* Applies an IP packet. 0, or -TDEC_IPT_ERR_BAD_PACKET for a reserved
+   compression code (never from the decoder), -TDEC_IPT_ERR_INVALID for a
+   packet without an IP. */
+TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p);
+
+/* The IP now: 0, -TDEC_IPT_ERR_NOIP (none since the reset) or
+   -TDEC_IPT_ERR_IP_SUPPRESSED. */
+TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip);
+
+/* The IP of an IP packet on its own: sign-extended for SEXT_48, as carried
+   otherwise (ptdump's payload column). */
+TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p);
+
+/* Text for a packet kind ("" under TDEC_NO_STRINGS): "tnt.8", "tip.pge", ... */
+TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
+
+/* ---- timing ---------------------------------------------------------------- */
+
+/* ---- timing ------------------------------------------------------------------- */
+
+/* Intel PT time as libipt's pt_time.c tracks it (FACTS.md section 7): an
+   estimated TSC from TSC, TMA, MTC and CYC packets (tdec_ipt_time), and the
+   calibration that turns CYC counts into TSC ticks (tdec_ipt_tcal, the
+   fast-counter:cycles ratio "fcr"). Both are plain values of fixed size, no
+   pointers, no allocation: copy them freely (sizes below are the same on
+   every ABI; the implementation checks them).
+
+   Feeding them, as ptdump --time/--tcal and libipt's decoders do, per packet:
+     PSB      tdec_ipt_tcal_update_psb (erratum SKL168 check); PSB+ starts
+     PSBEND   PSB+ ends
+     OVF      tdec_ipt_tcal_update_ovf (resets or keeps calibration, see there)
+     TSC      tcal: header_tsc inside PSB+, else update_tsc; then time_update_tsc
+     CBR      tcal: header_cbr inside PSB+, else update_cbr; then time_update_cbr
+     TMA      tcal_update_tma; then time_update_tma
+     MTC      tcal_update_mtc; then time_update_mtc
+     CYC      fcr = tcal_fcr() (0 when it fails); tcal_update_cyc;
+              then time_update_cyc(.., fcr)
+   and query with tdec_ipt_time_query_tsc / _cbr. The calls are independent:
+   an error from one (a negative -TDEC_IPT_ERR_* code, libipt's -pte_* code
+   at the same place, tdec_ipt_error_str() gives its text) is reported and
+   the next call goes on; each function documents what it changed before
+   failing, exactly as libipt.
+
+   Arithmetic is libipt's, bit for bit: unsigned wrap-around where libipt
+   wraps, libipt's field widths (a CBR ratio and an MTC payload are used as
+   8 bits, a TMA's CTC and FC as 16 bits), and 32-bit shifts by
+   configuration-derived counts (cfg->mtc_freq + 8 and the like) take the
+   count modulo 32, as the x86 hosts libipt runs on do (mtc_freq is 4 bits
+   in hardware, so this only matters for out-of-range configurations).
+
+   Packets are the decoder's tdec_ipt_packet: TSC payload = TSC[55:0], CBR
+   payload = ratio, TMA payload = CTC[15:0] and aux = fast counter, MTC
+   payload = the CTC byte, CYC payload = the cycle count. A packet of the
+   wrong kind is a caller bug: -TDEC_IPT_ERR_INVALID, nothing changed (libipt
+   has typed packets and cannot get this wrong). A NULL time, calibration,
+   packet or config is -TDEC_IPT_ERR_INTERNAL where libipt checks it; where
+   libipt ignores the config, cfg may be NULL.
+
+   Configuration read (tdec_ipt_config): mtc_freq (TMA, MTC, CYC),
+   cpuid_0x15_eax / cpuid_0x15_ebx (CTC to TSC: both must be non-zero when
+   an MTC must be converted, else -TDEC_IPT_ERR_BAD_CONFIG), nom_freq (CBR
+   calibration, 0 = off), errata & TDEC_IPT_ERRATUM_SKL168 (update_psb) and
+   flags & TDEC_IPT_F_KEEP_TCAL_OVF (update_ovf). */
+
+/* The fcr is fixed point with this many fraction bits: pass the value of
+   tdec_ipt_tcal_fcr() to tdec_ipt_time_update_cyc() unchanged; give
+   tdec_ipt_tcal_set_fcr() ratio << TDEC_IPT_TCAL_FCR_SHR. */
+#define TDEC_IPT_TCAL_FCR_SHR 8
+
+/* The time (libipt's struct pt_time). 48 bytes. Read it through the query
+   functions; the fields are documented for debugging and for the layers
+   above. */
+typedef struct tdec_ipt_time {
+    uint64_t tsc;      /* the estimated TSC                                     */
+    uint64_t base;     /* TSC of the last TSC or MTC (minus a TMA's FC)         */
+    uint64_t fc;       /* fast-counter ticks since base (from TMA and CYC)      */
+    uint32_t ctc;      /* adjusted CTC of the last MTC or TMA                   */
+    uint32_t ctc_cyc;  /* adjusted CTC when fc was last cleared                 */
+    uint32_t lost_mtc; /* MTCs that could not be applied since the last TSC     */
+    uint32_t lost_cyc; /* CYCs without calibration since the last TSC or MTC    */
+    uint8_t  cbr;      /* the last core:bus ratio                               */
+    uint8_t  have_tsc; /* a TSC was seen (the time is valid)                    */
+    uint8_t  have_cbr; /* a CBR was seen                                        */
+    uint8_t  have_tma; /* a TMA followed the last TSC                           */
+    uint8_t  have_mtc; /* an MTC (or a TMA that counts as one) gave a CTC       */
+    uint8_t  reserved[3];
+} tdec_ipt_time;
+
+/* The calibration (libipt's struct pt_time_cal). 64 bytes. */
+typedef struct tdec_ipt_tcal {
+    uint64_t fcr;          /* fast-counter:cycles ratio << TDEC_IPT_TCAL_FCR_SHR */
+    uint64_t min_fcr;      /* smallest and largest fcr set since init(); the fcr */
+    uint64_t max_fcr;      /* is valid iff min_fcr <= max_fcr                   */
+    uint64_t tsc;          /* the last TSC (calibration at a TSC in PSB+)       */
+    uint64_t cyc_tsc;      /* cycles (CYC) since that TSC                       */
+    uint64_t cyc_mtc;      /* cycles (CYC) since the last MTC                   */
+    uint32_t ctc;          /* adjusted CTC of the last MTC                      */
+    uint32_t lost_mtc;     /* MTCs not used for calibration since the last one  */
+    uint8_t  have_mtc;     /* an MTC was seen                                   */
+    uint8_t  check_skl168; /* the next MTC is the first after a PSB (SKL168)    */
+    uint8_t  reserved[6];
+} tdec_ipt_tcal;
+
+/* Resets the time: no TSC, no CBR, all zero. NULL is ignored. */
+TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t);
+
+/* The estimated TSC in *tsc, and in *lost_mtc / *lost_cyc (each may be NULL)
+   the MTC packets that could not be applied since the last TSC and the CYC
+   packets that had no calibration since the last TSC or MTC. The
+   outputs are written even when the result is -TDEC_IPT_ERR_NO_TIME (no TSC
+   yet: *tsc is then relative to the start, what ptdump --no-wall-clock
+   prints). Returns 0, -TDEC_IPT_ERR_NO_TIME, or -TDEC_IPT_ERR_INTERNAL (t or
+   tsc NULL). */
+TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
+                                         uint32_t *lost_cyc);
+
+/* The last core:bus ratio. Returns 0, -TDEC_IPT_ERR_NO_CBR (none yet, *cbr
+   untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr);
+
+/* A TSC: time := TSC, forget TMA and MTC state, clear both loss counters.
+   cfg is not used (may be NULL). Returns 0, -TDEC_IPT_ERR_INTERNAL (t or p
+   NULL) or -TDEC_IPT_ERR_INVALID (not a TSC). */
+TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CBR: remembers the ratio. cfg is not used (may be NULL). Returns 0,
+   -TDEC_IPT_ERR_BAD_PACKET (ratio 0: nothing changed), -TDEC_IPT_ERR_INTERNAL
+   or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A TMA: moves the base back by the fast counter and keeps the CTC bits
+   (masked to mtc_freq + 8 bits) for the next MTC; with mtc_freq <= 8 the TMA
+   counts as an MTC. Returns 0; -TDEC_IPT_ERR_BAD_CONTEXT (no TSC yet, or a
+   second TMA after the same TSC: nothing changed); -TDEC_IPT_ERR_INTERNAL
+   (NULL, or an MTC state that only a caller can have made); or
+   -TDEC_IPT_ERR_INVALID. The time itself (query_tsc) does not change. */
+TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* An MTC: time := base + CTC delta converted to TSC ticks (delta *
+   cpuid_0x15_ebx / cpuid_0x15_eax). Ignored (0, nothing changed) between a
+   TSC and its TMA. The first MTC without a TMA only records its CTC; the
+   first after a TMA rebuilds the CTC bits the TMA lacked. Before the checks
+   below it already records the MTC (CTC, fc := 0, lost_cyc := 0). Returns 0;
+   -TDEC_IPT_ERR_BAD_PACKET (the CTC went back by more than one wrap:
+   lost_mtc is incremented), -TDEC_IPT_ERR_BAD_CONFIG (a cpuid value is 0:
+   the time is not advanced), -TDEC_IPT_ERR_INTERNAL (NULL, inconsistent
+   state) or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CYC with the calibration's fcr (tdec_ipt_tcal_fcr(), 0 if none): adds
+   cycles * fcr >> 8 to fc, time := base + fc; with fcr 0 counts a lost CYC
+   instead (returns 0). The first CYC after an MTC drops the part of its
+   cycles that the calibration attributes to earlier MTC periods. Returns 0;
+   -TDEC_IPT_ERR_BAD_PACKET or -TDEC_IPT_ERR_BAD_CONFIG from that adjustment
+   (as for MTC; nothing changed); -TDEC_IPT_ERR_INTERNAL (NULL; cfg is
+   required) or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg, uint64_t fcr);
+
+/* Resets the calibration: no fcr. NULL is ignored. */
+TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c);
+
+/* The current fcr (fixed point, TDEC_IPT_TCAL_FCR_SHR fraction bits; may be
+   0 after set_fcr(0)). Returns 0, -TDEC_IPT_ERR_NO_TIME (never calibrated
+   since init(): *fcr untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr);
+
+/* Sets the fcr (e.g. an initial estimate until packets calibrate it) and
+   widens [min_fcr, max_fcr]. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr);
+
+/* A TSC outside PSB+: only remembered (tsc, cycles since := 0), never used
+   to calibrate (time may have been lost). cfg unused (may be NULL). Returns
+   0, -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A TSC inside PSB+: remembers it like update_tsc, and when a previous TSC
+   (non-zero) and cycles since it exist and no MTC was ever seen, calibrates
+   fcr = (tsc delta << 8) / cycles (one 56-bit wrap corrected). cfg unused.
+   Returns 0; -TDEC_IPT_ERR_BAD_PACKET (TSC went back more than a wrap) or
+   -TDEC_IPT_ERR_INTERNAL (delta too big to shift, or NULL), both after
+   remembering the TSC; or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CBR outside PSB+ (a frequency change): resets the calibration (even
+   when cfg is NULL: then -TDEC_IPT_ERR_INTERNAL after the reset, as libipt),
+   then calibrates as header_cbr. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CBR inside PSB+: with cfg->nom_freq set, fcr = (nom_freq << 8) / ratio.
+   Returns 0 (nom_freq 0: nothing to do, even for ratio 0);
+   -TDEC_IPT_ERR_BAD_PACKET (ratio 0), -TDEC_IPT_ERR_INTERNAL (NULL, cfg
+   required) or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A TMA: nothing to calibrate. Returns 0 (libipt does not even check its
+   arguments), or -TDEC_IPT_ERR_INVALID for a non-NULL packet that is not a
+   TMA. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* An MTC: the first one (since init/ovf) only records its CTC; later ones,
+   when CYCs counted cycles since the previous one, calibrate fcr =
+   ((CTC delta * ebx / eax) << 8) / cycles (without cycles the MTC is skipped
+   and its period merged with the next). After a PSB with erratum SKL168 the
+   first MTC does not calibrate when MTCs or a wrap CYC look lost. Returns 0;
+   -TDEC_IPT_ERR_BAD_PACKET (CTC went back more than a wrap),
+   -TDEC_IPT_ERR_BAD_CONFIG (cpuid value 0), -TDEC_IPT_ERR_INTERNAL (delta
+   too big, or NULL) - all after recording the MTC; or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A CYC: counts its cycles for the next calibration. cfg unused. Returns 0,
+   -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg);
+
+/* A PSB: with cfg->errata & TDEC_IPT_ERRATUM_SKL168, the next MTC is checked
+   for the erratum. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+
+/* An OVF. Without TDEC_IPT_F_KEEP_TCAL_OVF in cfg->flags: the calibration
+   is reset (tdec_ipt_tcal_init; libipt's decoders and ptdump's default).
+   With it: the fcr is kept and only the partial state is dropped (last TSC,
+   cycle counts, last MTC: libipt's pt_tcal_update_ovf, ptdump
+   --keep-tcal-on-ovf). Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL, nothing
+   changed). */
+TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TDEC_IPT_H_INCLUDED */
+
+/* ======================================================================== */
+#if defined(TDEC_IPT_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
+#ifndef TDEC_IPT_IMPL_INCLUDED
+#define TDEC_IPT_IMPL_INCLUDED
+
+#define TDEC_IPT__PSB_SIZE 16u /* 02 82 repeated 8 times                           */
+#define TDEC_IPT__MAX_SIZE 16u /* longest packet (PSB); CYC looks at 10 at most    */
+#define TDEC_IPT__HIST     32u /* resync looks back 15 bytes from a packet that    */
+                               /* may have started 16 bytes before the chunk       */
+
+/* resync() puts the looked-back bytes and the failed packet's into the carry. */
+TDEC_STATIC_ASSERT(ipt_carry, TDEC_IPT__HIST + TDEC_IPT__MAX_SIZE <= TDEC_CARRY_CAP);
+
+enum tdec_ipt__phase {
+    TDEC_IPT__P_SEARCH = 0, /* looking for a PSB                               */
+    TDEC_IPT__P_FOUND,      /* a PSB at `found`: its gap, then the PSB         */
+    TDEC_IPT__P_PACKETS,
+    TDEC_IPT__P_SKIP,       /* stepping over the rest of an UNKNOWN packet     */
+    TDEC_IPT__P_TAIL,       /* no PSB before the end: the last gap, then END   */
+    TDEC_IPT__P_DONE
+};
+
+/* Packets after which a PEBS block is over (Linux perf's rule). */
+#define TDEC_IPT__ENDS_BLOCK(k)                                                          \
+    ((k) == TDEC_IPT_TNT_8 || (k) == TDEC_IPT_TNT_64 || (k) == TDEC_IPT_TIP ||           \
+     (k) == TDEC_IPT_TIP_PGE || (k) == TDEC_IPT_TIP_PGD || (k) == TDEC_IPT_MODE_EXEC ||  \
+     (k) == TDEC_IPT_MODE_TSX || (k) == TDEC_IPT_PIP || (k) == TDEC_IPT_OVF ||           \
+     (k) == TDEC_IPT_VMCS || (k) == TDEC_IPT_STOP || (k) == TDEC_IPT_PSB ||              \
+     (k) == TDEC_IPT_PSBEND || (k) == TDEC_IPT_PTW || (k) == TDEC_IPT_MWAIT ||           \
+     (k) == TDEC_IPT_BEP || (k) == TDEC_IPT_CFE || (k) == TDEC_IPT_EVD)
+
+static uint64_t tdec_ipt__rd_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    while (n > 0) {
+        n--;
+        v = (v << 8) | p[n];
+    }
+    return v;
+}
+
+/* Index of the highest set bit of v (v != 0), with 32-bit operations only
+   (no libgcc helper on small targets). */
+static unsigned tdec_ipt__top_bit(uint64_t v)
+{
+    uint32_t hi = (uint32_t)(v >> 32), x = hi ? hi : (uint32_t)v;
+    unsigned n = hi ? 32u : 0u;
+#if defined(__GNUC__) || defined(__clang__)
+    return n + 31u - (unsigned)__builtin_clz(x);
+#else
+    while (x >>= 1) n++;
+    return n;
+#endif
+}
+
+/* A TNT payload: the highest set bit is the stop bit, the bits below it the
+   branches. Returns 0 when there is no branch bit (a bad packet). */
+static int tdec_ipt__tnt(tdec_ipt_packet *pk, uint64_t v)
+{
+    unsigned n;
+    if (v < 2) return 0;
+    n = tdec_ipt__top_bit(v);
+    pk->payload = v & ~((uint64_t)1 << n);
+    pk->sub = (uint8_t)n;
+    return 1;
+}
+
+static const int8_t tdec_ipt__ip_bytes[8] = {0, 2, 4, 6, 6, -1, 8, -1};
+
+/* Decodes the packet at p, where `avail` bytes are readable and `at_end`
+   says no byte follows them in the stream. Returns the bytes the packet
+   takes (> 0) with *pk filled; 0 when more bytes are needed to decide
+   (*need says how many in all); or -TDEC_IPT_ERR_* (EOS: the stream ends
+   inside the packet). The checks run in libipt's order, so that a packet
+   that is both cut and malformed gives libipt's error. */
+static int tdec_ipt__decode(const tdec_ipt_decoder *d, const uint8_t *p, size_t avail, int at_end,
+                            tdec_ipt_packet *pk, size_t *need)
+{
+#define TDEC_IPT__NEED(n)                                                                \
+    do {                                                                                 \
+        if (avail < (size_t)(n)) {                                                       \
+            if (at_end) return -TDEC_IPT_ERR_EOS;                                        \
+            *need = (size_t)(n);                                                         \
+            return 0;                                                                    \
+        }                                                                                \
+    } while (0)
+#define TDEC_IPT__SET(k, n)                                                              \
+    do {                                                                                 \
+        pk->kind = (uint8_t)(k);                                                         \
+        pk->size = (uint8_t)(n);                                                         \
+    } while (0)
+    uint8_t b0 = p[0], b1;
+    int n;
+
+    pk->payload = 0;
+    pk->aux = 0;
+    pk->sub = 0;
+    pk->flags = 0;
+
+    /* Inside a PEBS block, xxxxx100 is a BIP (elsewhere a TNT-8 or CYC). */
+    if (d->pebs_ctx != 0 && (b0 & 7u) == 4u) {
+        n = 1 + d->pebs_ctx;
+        TDEC_IPT__NEED(n);
+        pk->payload = tdec_ipt__rd_le(p + 1, d->pebs_ctx);
+        pk->sub = (uint8_t)(b0 >> 3);
+        TDEC_IPT__SET(TDEC_IPT_BIP, n);
+        return n;
+    }
+
+    switch (b0) {
+    case 0x00:
+        TDEC_IPT__SET(TDEC_IPT_PAD, 1);
+        return 1;
+    case 0x19:
+        TDEC_IPT__NEED(8);
+        pk->payload = tdec_ipt__rd_le(p + 1, 7);
+        TDEC_IPT__SET(TDEC_IPT_TSC, 8);
+        return 8;
+    case 0x59:
+        TDEC_IPT__NEED(2);
+        pk->payload = p[1];
+        TDEC_IPT__SET(TDEC_IPT_MTC, 2);
+        return 2;
+    case 0x99:
+        TDEC_IPT__NEED(2);
+        pk->sub = (uint8_t)(p[1] & 0x1fu);
+        switch (p[1] & 0xe0u) {
+        case 0x00: TDEC_IPT__SET(TDEC_IPT_MODE_EXEC, 2); return 2;
+        case 0x20: TDEC_IPT__SET(TDEC_IPT_MODE_TSX, 2); return 2;
+        default: return -TDEC_IPT_ERR_BAD_PACKET;
+        }
+    case 0xd9:
+        TDEC_IPT__NEED(3);
+        n = 3;
+        if (p[1] & 0x40u) {
+            TDEC_IPT__NEED(5);
+            pk->aux = tdec__rd_u16le(p + 3);
+            pk->flags |= TDEC_IPT_PF_ICNTV;
+            n = 5;
+        }
+        if (p[1] & 0x80u) pk->flags |= TDEC_IPT_PF_IP;
+        if (p[1] & 0x20u) pk->flags |= TDEC_IPT_PF_MULT;
+        pk->payload = p[2];
+        TDEC_IPT__SET(TDEC_IPT_TRIG, n);
+        return n;
+    case 0x02:
+        break; /* extended opcodes, below */
+    default:
+        if ((b0 & 3u) == 3u) { /* CYC: 7 more bits per byte while bit 0 says so */
+            uint64_t value = (uint64_t)(b0 >> 3);
+            unsigned shl = 5;
+            int ext = (b0 & 4u) != 0;
+            n = 1;
+            while (ext) {
+                uint64_t bits;
+                TDEC_IPT__NEED(n + 1);
+                bits = p[n++];
+                ext = (int)(bits & 1u);
+                bits = (bits >> 1) << shl;
+                shl += 7;
+                if (shl > 64) return -TDEC_IPT_ERR_BAD_PACKET; /* a 9th byte */
+                value |= bits;
+            }
+            /* Erratum SKD007: an OVF after the first byte of a CYC. */
+            if ((d->cfg.errata & TDEC_IPT_ERRATUM_SKD007) && n == 2 && p[1] == 0x02) {
+                if (avail < 3 && !at_end) {
+                    *need = 3;
+                    return 0;
+                }
+                if (avail >= 3 && p[2] == 0xf3) {
+                    pk->flags = TDEC_IPT_PF_SKD007;
+                    TDEC_IPT__SET(TDEC_IPT_OVF, 2);
+                    return 3;
+                }
+            }
+            pk->payload = value;
+            TDEC_IPT__SET(TDEC_IPT_CYC, n);
+            return n;
+        }
+        if ((b0 & 1u) == 0) {
+            if (!tdec_ipt__tnt(pk, (uint64_t)(b0 >> 1))) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__SET(TDEC_IPT_TNT_8, 1);
+            return 1;
+        }
+        {
+            uint8_t kind;
+            int bytes;
+            switch (b0 & 0x1fu) {
+            case 0x1d: kind = TDEC_IPT_FUP; break;
+            case 0x0d: kind = TDEC_IPT_TIP; break;
+            case 0x11: kind = TDEC_IPT_TIP_PGE; break;
+            case 0x01: kind = TDEC_IPT_TIP_PGD; break;
+            default: goto unknown;
+            }
+            bytes = tdec_ipt__ip_bytes[b0 >> 5];
+            if (bytes < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__NEED(1 + bytes);
+            pk->payload = tdec_ipt__rd_le(p + 1, (unsigned)bytes);
+            pk->sub = (uint8_t)(b0 >> 5);
+            TDEC_IPT__SET(kind, 1 + bytes);
+            return 1 + bytes;
+        }
+    }
+
+    TDEC_IPT__NEED(2);
+    b1 = p[1];
+    switch (b1) {
+    case 0x82:
+        TDEC_IPT__NEED(TDEC_IPT__PSB_SIZE);
+        for (n = 2; n < (int)TDEC_IPT__PSB_SIZE; n += 2)
+            if (p[n] != 0x02 || p[n + 1] != 0x82) return -TDEC_IPT_ERR_BAD_PACKET;
+        TDEC_IPT__SET(TDEC_IPT_PSB, TDEC_IPT__PSB_SIZE);
+        return (int)TDEC_IPT__PSB_SIZE;
+    case 0xf3: TDEC_IPT__SET(TDEC_IPT_OVF, 2); return 2;
+    case 0x23: TDEC_IPT__SET(TDEC_IPT_PSBEND, 2); return 2;
+    case 0x83: TDEC_IPT__SET(TDEC_IPT_STOP, 2); return 2;
+    case 0x62:
+    case 0xe2:
+        if (b1 & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+        TDEC_IPT__SET(TDEC_IPT_EXSTOP, 2);
+        return 2;
+    case 0xa3:
+        TDEC_IPT__NEED(8);
+        if (!tdec_ipt__tnt(pk, tdec_ipt__rd_le(p + 2, 6))) return -TDEC_IPT_ERR_BAD_PACKET;
+        TDEC_IPT__SET(TDEC_IPT_TNT_64, 8);
+        return 8;
+    case 0x43: {
+        uint64_t v;
+        TDEC_IPT__NEED(8);
+        v = tdec_ipt__rd_le(p + 2, 6);
+        if (v & 1u) pk->flags = TDEC_IPT_PF_NR;
+        pk->payload = (v >> 1) << 5;
+        TDEC_IPT__SET(TDEC_IPT_PIP, 8);
+        return 8;
+    }
+    case 0x03:
+        TDEC_IPT__NEED(4);
+        pk->payload = p[2];
+        TDEC_IPT__SET(TDEC_IPT_CBR, 4);
+        return 4;
+    case 0x73: {
+        uint32_t fc;
+        TDEC_IPT__NEED(7);
+        fc = tdec__rd_u16le(p + 5);
+        if ((fc & ~0x1ffu) != 0 || p[4] != 0) {
+            /* Erratum SKZ84: a corrupted TMA and one bogus byte. */
+            if (!(d->cfg.errata & TDEC_IPT_ERRATUM_SKZ84)) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__NEED(8);
+            TDEC_IPT__SET(TDEC_IPT_INVALID, 8);
+            return 8;
+        }
+        pk->payload = tdec__rd_u16le(p + 2);
+        pk->aux = fc;
+        TDEC_IPT__SET(TDEC_IPT_TMA, 7);
+        return 7;
+    }
+    case 0xc8:
+        TDEC_IPT__NEED(7);
+        pk->payload = tdec_ipt__rd_le(p + 2, 5) << 12;
+        TDEC_IPT__SET(TDEC_IPT_VMCS, 7);
+        return 7;
+    case 0xc3:
+        TDEC_IPT__NEED(3);
+        if (p[2] != 0x88) goto unknown;
+        TDEC_IPT__NEED(11);
+        pk->payload = tdec__rd_u64le(p + 3);
+        TDEC_IPT__SET(TDEC_IPT_MNT, 11);
+        return 11;
+    case 0xc2:
+        TDEC_IPT__NEED(10);
+        pk->payload = tdec__rd_u32le(p + 2);
+        pk->aux = tdec__rd_u32le(p + 6);
+        TDEC_IPT__SET(TDEC_IPT_MWAIT, 10);
+        return 10;
+    case 0x22: {
+        uint32_t w;
+        TDEC_IPT__NEED(4);
+        w = tdec__rd_u16le(p + 2);
+        pk->payload = (w >> 12) & 0xfu;
+        pk->aux = (w >> 8) & 0xfu;
+        if (w & 0x8u) pk->flags = TDEC_IPT_PF_HW; /* libipt's bit; the SDM says 7 */
+        TDEC_IPT__SET(TDEC_IPT_PWRE, 4);
+        return 4;
+    }
+    case 0xa2:
+        TDEC_IPT__NEED(7);
+        pk->payload = (uint64_t)(p[2] >> 4);
+        pk->aux = p[2] & 0xfu;
+        pk->sub = (uint8_t)(p[3] & (TDEC_IPT_PWRX_INT | TDEC_IPT_PWRX_STORE | TDEC_IPT_PWRX_HW));
+        TDEC_IPT__SET(TDEC_IPT_PWRX, 7);
+        return 7;
+    case 0x13:
+        TDEC_IPT__NEED(4);
+        pk->sub = (uint8_t)(p[2] & 0x1fu);
+        if (p[2] & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+        pk->payload = p[3];
+        TDEC_IPT__SET(TDEC_IPT_CFE, 4);
+        return 4;
+    case 0x53:
+        TDEC_IPT__NEED(11);
+        pk->sub = (uint8_t)(p[2] & 0x1fu);
+        pk->payload = tdec__rd_u64le(p + 3);
+        TDEC_IPT__SET(TDEC_IPT_EVD, 11);
+        return 11;
+    case 0x63:
+        if (!(d->cfg.flags & TDEC_IPT_F_PEBS)) goto unknown;
+        TDEC_IPT__NEED(3);
+        pk->sub = (uint8_t)(p[2] & 0x1fu);
+        if (p[2] & 0x80u) pk->flags = TDEC_IPT_PF_SZ4;
+        TDEC_IPT__SET(TDEC_IPT_BBP, 3);
+        return 3;
+    case 0x33:
+    case 0xb3:
+        if (!(d->cfg.flags & TDEC_IPT_F_PEBS)) goto unknown;
+        if (b1 & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+        TDEC_IPT__SET(TDEC_IPT_BEP, 2);
+        return 2;
+    default:
+        if ((b1 & 0x1fu) == 0x12u) { /* PTW: bits 6:5 give the payload size */
+            unsigned plc = (b1 >> 5) & 3u, bytes = plc == 0 ? 4u : 8u;
+            if (plc > 1) return -TDEC_IPT_ERR_BAD_PACKET;
+            TDEC_IPT__NEED(2 + bytes);
+            pk->payload = tdec_ipt__rd_le(p + 2, bytes);
+            pk->sub = (uint8_t)plc;
+            if (b1 & 0x80u) pk->flags = TDEC_IPT_PF_IP;
+            TDEC_IPT__SET(TDEC_IPT_PTW, 2 + bytes);
+            return (int)(2 + bytes);
+        }
+        break;
+    }
+
+unknown:
+    if (d->cfg.unknown == NULL) return -TDEC_IPT_ERR_BAD_OPC;
+    if (avail < TDEC_IPT__MAX_SIZE && !at_end) {
+        *need = TDEC_IPT__MAX_SIZE;
+        return 0;
+    }
+    n = d->cfg.unknown(d->cfg.unknown_ctx, p, avail, d->st.pos);
+    if (n <= 0) return -TDEC_IPT_ERR_BAD_OPC;
+    if (n > 255) return -TDEC_IPT_ERR_INVALID;
+    TDEC_IPT__SET(TDEC_IPT_UNKNOWN, n);
+    return n;
+#undef TDEC_IPT__NEED
+#undef TDEC_IPT__SET
+}
+
+/* ---- the fast path ---------------------------------------------------------- */
+
+/* Packets that the first byte alone decodes, in one table: kind, size, sub,
+   payload bytes after the opcode, and the value the opcode itself carries
+   (TNT-8 branch bits without the stop bit, a CYC's low 5 bits). size 0:
+   decode() decides; size TDEC_IPT__CYC_EXT: a CYC with continuation bytes. */
+typedef struct tdec_ipt__first {
+    uint8_t kind, size, sub, nbytes, value;
+} tdec_ipt__first;
+
+#define TDEC_IPT__CYC_EXT 0xffu
+#define TDEC_IPT__IPB(ipc) ((ipc) == 0 ? 0 : (ipc) == 1 ? 2 : (ipc) == 2 ? 4 : (ipc) == 6 ? 8 : 6)
+#define TDEC_IPT__IP(k, ipc) {k, 1 + TDEC_IPT__IPB(ipc), ipc, TDEC_IPT__IPB(ipc), 0}
+#define TDEC_IPT__SLOW {0, 0, 0, 0, 0}
+#define TDEC_IPT__PAD_ {TDEC_IPT_PAD, 1, 0, 0, 0}
+#define TDEC_IPT__TSC_ {TDEC_IPT_TSC, 8, 0, 7, 0}
+#define TDEC_IPT__MTC_ {TDEC_IPT_MTC, 2, 0, 1, 0}
+#define TDEC_IPT__T(n, v) {TDEC_IPT_TNT_8, 1, n, 0, v}
+#define TDEC_IPT__C(v) {TDEC_IPT_CYC, 1, 0, 0, v}
+#define TDEC_IPT__CX(v) {TDEC_IPT_CYC, TDEC_IPT__CYC_EXT, 0, 0, v}
+#define TDEC_IPT__F(ipc) TDEC_IPT__IP(TDEC_IPT_FUP, ipc)
+#define TDEC_IPT__I(ipc) TDEC_IPT__IP(TDEC_IPT_TIP, ipc)
+#define TDEC_IPT__E(ipc) TDEC_IPT__IP(TDEC_IPT_TIP_PGE, ipc)
+#define TDEC_IPT__D(ipc) TDEC_IPT__IP(TDEC_IPT_TIP_PGD, ipc)
+
+static const tdec_ipt__first tdec_ipt__first_byte[256] = {
+    /* 00 */ TDEC_IPT__PAD_, TDEC_IPT__D(0), TDEC_IPT__SLOW, TDEC_IPT__C(0),
+    /* 04 */ TDEC_IPT__T(1, 0), TDEC_IPT__SLOW, TDEC_IPT__T(1, 1), TDEC_IPT__CX(0),
+    /* 08 */ TDEC_IPT__T(2, 0), TDEC_IPT__SLOW, TDEC_IPT__T(2, 1), TDEC_IPT__C(1),
+    /* 0c */ TDEC_IPT__T(2, 2), TDEC_IPT__I(0), TDEC_IPT__T(2, 3), TDEC_IPT__CX(1),
+    /* 10 */ TDEC_IPT__T(3, 0), TDEC_IPT__E(0), TDEC_IPT__T(3, 1), TDEC_IPT__C(2),
+    /* 14 */ TDEC_IPT__T(3, 2), TDEC_IPT__SLOW, TDEC_IPT__T(3, 3), TDEC_IPT__CX(2),
+    /* 18 */ TDEC_IPT__T(3, 4), TDEC_IPT__TSC_, TDEC_IPT__T(3, 5), TDEC_IPT__C(3),
+    /* 1c */ TDEC_IPT__T(3, 6), TDEC_IPT__F(0), TDEC_IPT__T(3, 7), TDEC_IPT__CX(3),
+    /* 20 */ TDEC_IPT__T(4, 0), TDEC_IPT__D(1), TDEC_IPT__T(4, 1), TDEC_IPT__C(4),
+    /* 24 */ TDEC_IPT__T(4, 2), TDEC_IPT__SLOW, TDEC_IPT__T(4, 3), TDEC_IPT__CX(4),
+    /* 28 */ TDEC_IPT__T(4, 4), TDEC_IPT__SLOW, TDEC_IPT__T(4, 5), TDEC_IPT__C(5),
+    /* 2c */ TDEC_IPT__T(4, 6), TDEC_IPT__I(1), TDEC_IPT__T(4, 7), TDEC_IPT__CX(5),
+    /* 30 */ TDEC_IPT__T(4, 8), TDEC_IPT__E(1), TDEC_IPT__T(4, 9), TDEC_IPT__C(6),
+    /* 34 */ TDEC_IPT__T(4, 10), TDEC_IPT__SLOW, TDEC_IPT__T(4, 11), TDEC_IPT__CX(6),
+    /* 38 */ TDEC_IPT__T(4, 12), TDEC_IPT__SLOW, TDEC_IPT__T(4, 13), TDEC_IPT__C(7),
+    /* 3c */ TDEC_IPT__T(4, 14), TDEC_IPT__F(1), TDEC_IPT__T(4, 15), TDEC_IPT__CX(7),
+    /* 40 */ TDEC_IPT__T(5, 0), TDEC_IPT__D(2), TDEC_IPT__T(5, 1), TDEC_IPT__C(8),
+    /* 44 */ TDEC_IPT__T(5, 2), TDEC_IPT__SLOW, TDEC_IPT__T(5, 3), TDEC_IPT__CX(8),
+    /* 48 */ TDEC_IPT__T(5, 4), TDEC_IPT__SLOW, TDEC_IPT__T(5, 5), TDEC_IPT__C(9),
+    /* 4c */ TDEC_IPT__T(5, 6), TDEC_IPT__I(2), TDEC_IPT__T(5, 7), TDEC_IPT__CX(9),
+    /* 50 */ TDEC_IPT__T(5, 8), TDEC_IPT__E(2), TDEC_IPT__T(5, 9), TDEC_IPT__C(10),
+    /* 54 */ TDEC_IPT__T(5, 10), TDEC_IPT__SLOW, TDEC_IPT__T(5, 11), TDEC_IPT__CX(10),
+    /* 58 */ TDEC_IPT__T(5, 12), TDEC_IPT__MTC_, TDEC_IPT__T(5, 13), TDEC_IPT__C(11),
+    /* 5c */ TDEC_IPT__T(5, 14), TDEC_IPT__F(2), TDEC_IPT__T(5, 15), TDEC_IPT__CX(11),
+    /* 60 */ TDEC_IPT__T(5, 16), TDEC_IPT__D(3), TDEC_IPT__T(5, 17), TDEC_IPT__C(12),
+    /* 64 */ TDEC_IPT__T(5, 18), TDEC_IPT__SLOW, TDEC_IPT__T(5, 19), TDEC_IPT__CX(12),
+    /* 68 */ TDEC_IPT__T(5, 20), TDEC_IPT__SLOW, TDEC_IPT__T(5, 21), TDEC_IPT__C(13),
+    /* 6c */ TDEC_IPT__T(5, 22), TDEC_IPT__I(3), TDEC_IPT__T(5, 23), TDEC_IPT__CX(13),
+    /* 70 */ TDEC_IPT__T(5, 24), TDEC_IPT__E(3), TDEC_IPT__T(5, 25), TDEC_IPT__C(14),
+    /* 74 */ TDEC_IPT__T(5, 26), TDEC_IPT__SLOW, TDEC_IPT__T(5, 27), TDEC_IPT__CX(14),
+    /* 78 */ TDEC_IPT__T(5, 28), TDEC_IPT__SLOW, TDEC_IPT__T(5, 29), TDEC_IPT__C(15),
+    /* 7c */ TDEC_IPT__T(5, 30), TDEC_IPT__F(3), TDEC_IPT__T(5, 31), TDEC_IPT__CX(15),
+    /* 80 */ TDEC_IPT__T(6, 0), TDEC_IPT__D(4), TDEC_IPT__T(6, 1), TDEC_IPT__C(16),
+    /* 84 */ TDEC_IPT__T(6, 2), TDEC_IPT__SLOW, TDEC_IPT__T(6, 3), TDEC_IPT__CX(16),
+    /* 88 */ TDEC_IPT__T(6, 4), TDEC_IPT__SLOW, TDEC_IPT__T(6, 5), TDEC_IPT__C(17),
+    /* 8c */ TDEC_IPT__T(6, 6), TDEC_IPT__I(4), TDEC_IPT__T(6, 7), TDEC_IPT__CX(17),
+    /* 90 */ TDEC_IPT__T(6, 8), TDEC_IPT__E(4), TDEC_IPT__T(6, 9), TDEC_IPT__C(18),
+    /* 94 */ TDEC_IPT__T(6, 10), TDEC_IPT__SLOW, TDEC_IPT__T(6, 11), TDEC_IPT__CX(18),
+    /* 98 */ TDEC_IPT__T(6, 12), TDEC_IPT__SLOW, TDEC_IPT__T(6, 13), TDEC_IPT__C(19),
+    /* 9c */ TDEC_IPT__T(6, 14), TDEC_IPT__F(4), TDEC_IPT__T(6, 15), TDEC_IPT__CX(19),
+    /* a0 */ TDEC_IPT__T(6, 16), TDEC_IPT__SLOW, TDEC_IPT__T(6, 17), TDEC_IPT__C(20),
+    /* a4 */ TDEC_IPT__T(6, 18), TDEC_IPT__SLOW, TDEC_IPT__T(6, 19), TDEC_IPT__CX(20),
+    /* a8 */ TDEC_IPT__T(6, 20), TDEC_IPT__SLOW, TDEC_IPT__T(6, 21), TDEC_IPT__C(21),
+    /* ac */ TDEC_IPT__T(6, 22), TDEC_IPT__SLOW, TDEC_IPT__T(6, 23), TDEC_IPT__CX(21),
+    /* b0 */ TDEC_IPT__T(6, 24), TDEC_IPT__SLOW, TDEC_IPT__T(6, 25), TDEC_IPT__C(22),
+    /* b4 */ TDEC_IPT__T(6, 26), TDEC_IPT__SLOW, TDEC_IPT__T(6, 27), TDEC_IPT__CX(22),
+    /* b8 */ TDEC_IPT__T(6, 28), TDEC_IPT__SLOW, TDEC_IPT__T(6, 29), TDEC_IPT__C(23),
+    /* bc */ TDEC_IPT__T(6, 30), TDEC_IPT__SLOW, TDEC_IPT__T(6, 31), TDEC_IPT__CX(23),
+    /* c0 */ TDEC_IPT__T(6, 32), TDEC_IPT__D(6), TDEC_IPT__T(6, 33), TDEC_IPT__C(24),
+    /* c4 */ TDEC_IPT__T(6, 34), TDEC_IPT__SLOW, TDEC_IPT__T(6, 35), TDEC_IPT__CX(24),
+    /* c8 */ TDEC_IPT__T(6, 36), TDEC_IPT__SLOW, TDEC_IPT__T(6, 37), TDEC_IPT__C(25),
+    /* cc */ TDEC_IPT__T(6, 38), TDEC_IPT__I(6), TDEC_IPT__T(6, 39), TDEC_IPT__CX(25),
+    /* d0 */ TDEC_IPT__T(6, 40), TDEC_IPT__E(6), TDEC_IPT__T(6, 41), TDEC_IPT__C(26),
+    /* d4 */ TDEC_IPT__T(6, 42), TDEC_IPT__SLOW, TDEC_IPT__T(6, 43), TDEC_IPT__CX(26),
+    /* d8 */ TDEC_IPT__T(6, 44), TDEC_IPT__SLOW, TDEC_IPT__T(6, 45), TDEC_IPT__C(27),
+    /* dc */ TDEC_IPT__T(6, 46), TDEC_IPT__F(6), TDEC_IPT__T(6, 47), TDEC_IPT__CX(27),
+    /* e0 */ TDEC_IPT__T(6, 48), TDEC_IPT__SLOW, TDEC_IPT__T(6, 49), TDEC_IPT__C(28),
+    /* e4 */ TDEC_IPT__T(6, 50), TDEC_IPT__SLOW, TDEC_IPT__T(6, 51), TDEC_IPT__CX(28),
+    /* e8 */ TDEC_IPT__T(6, 52), TDEC_IPT__SLOW, TDEC_IPT__T(6, 53), TDEC_IPT__C(29),
+    /* ec */ TDEC_IPT__T(6, 54), TDEC_IPT__SLOW, TDEC_IPT__T(6, 55), TDEC_IPT__CX(29),
+    /* f0 */ TDEC_IPT__T(6, 56), TDEC_IPT__SLOW, TDEC_IPT__T(6, 57), TDEC_IPT__C(30),
+    /* f4 */ TDEC_IPT__T(6, 58), TDEC_IPT__SLOW, TDEC_IPT__T(6, 59), TDEC_IPT__CX(30),
+    /* f8 */ TDEC_IPT__T(6, 60), TDEC_IPT__SLOW, TDEC_IPT__T(6, 61), TDEC_IPT__C(31),
+    /* fc */ TDEC_IPT__T(6, 62), TDEC_IPT__SLOW, TDEC_IPT__T(6, 63), TDEC_IPT__CX(31),
+};
+
+#undef TDEC_IPT__IPB
+#undef TDEC_IPT__IP
+#undef TDEC_IPT__SLOW
+#undef TDEC_IPT__PAD_
+#undef TDEC_IPT__TSC_
+#undef TDEC_IPT__MTC_
+#undef TDEC_IPT__T
+#undef TDEC_IPT__C
+#undef TDEC_IPT__CX
+#undef TDEC_IPT__F
+#undef TDEC_IPT__I
+#undef TDEC_IPT__E
+#undef TDEC_IPT__D
+
+static const uint64_t tdec_ipt__byte_mask[9] = {
+    0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull,
+    0xffffffffffffffull, 0xffffffffffffffffull};
+
+/* Index of the lowest set bit of v (v != 0), with 32-bit operations only. */
+static unsigned tdec_ipt__low_bit(uint64_t v)
+{
+    uint32_t lo = (uint32_t)v, x = lo ? lo : (uint32_t)(v >> 32);
+    unsigned n = lo ? 0u : 32u;
+#if defined(__GNUC__) || defined(__clang__)
+    return n + (unsigned)__builtin_ctz(x);
+#else
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* Decodes the packet at p (at least TDEC_IPT__MAX_SIZE bytes readable) when
+   its first byte says all; returns its size, or 0 to leave it to decode().
+   Gives the same packets as decode(). */
+static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
+{
+    const tdec_ipt__first *e = &tdec_ipt__first_byte[p[0]];
+    uint64_t after = tdec__rd_u64le(p + 1);
+    unsigned size = e->size;
+    if (size == TDEC_IPT__CYC_EXT) {
+        /* Continuation bytes have bit 0 set; the first with it clear is the
+           last. Gather their 7-bit groups above the opcode's 5 bits. */
+        uint64_t stops = ~after & 0x0101010101010101ull, v, value = 0;
+        unsigned n, i;
+        if (stops == 0 || (d->cfg.errata & TDEC_IPT_ERRATUM_SKD007)) return 0;
+        n = (tdec_ipt__low_bit(stops) >> 3) + 1;
+        v = after & tdec_ipt__byte_mask[n];
+        for (i = 0; i < 8; i++) value |= (v >> (i + 1)) & ((uint64_t)0x7f << (7 * i));
+        pk->payload = (value << 5) | e->value;
+        size = 1 + n;
+    } else {
+        pk->payload = (after & tdec_ipt__byte_mask[e->nbytes]) | e->value;
+    }
+    pk->aux = 0;
+    pk->kind = e->kind;
+    pk->size = (uint8_t)size;
+    pk->sub = e->sub;
+    pk->flags = 0;
+    return (int)size;
+}
+
+/* ---- the decoder ------------------------------------------------------------ */
+
+static void tdec_ipt__start_search(tdec_ipt_decoder *d, uint64_t gap_start, uint8_t reason)
+{
+    d->phase = TDEC_IPT__P_SEARCH;
+    d->mark = gap_start;
+    d->gap_reason = reason;
+    d->run = 0;
+    d->pend02 = 0;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_init(tdec_ipt_decoder *d, const tdec_ipt_config *cfg)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    if (cfg != NULL) {
+        d->cfg = *cfg;
+    } else { /* field by field: no memset() call in freestanding builds */
+        d->cfg.flags = 0;
+        d->cfg.errata = 0;
+        d->cfg.unknown = NULL;
+        d->cfg.unknown_ctx = NULL;
+        d->cfg.cpu_family = 0;
+        d->cfg.cpu_model = 0;
+        d->cfg.cpu_stepping = 0;
+        d->cfg.mtc_freq = 0;
+        d->cfg.nom_freq = 0;
+        d->cfg.cpuid_0x15_eax = 0;
+        d->cfg.cpuid_0x15_ebx = 0;
+    }
+    tdec_ipt_reset(d);
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d)
+{
+    unsigned i;
+    if (d == NULL) return;
+    tdec__stream_init(&d->st);
+    d->chunk = NULL;
+    d->chunk_len = 0;
+    d->chunk_pos = 0;
+    d->found = 0;
+    d->left = 0;
+    d->ended = 0;
+    d->pebs_ctx = 0;
+    d->hist_len = 0;
+    for (i = 0; i < TDEC_IPT__HIST; i++) d->hist[i] = 0;
+    if (d->cfg.flags & TDEC_IPT_F_NO_SYNC) {
+        d->sync_offset = 0;
+        d->phase = TDEC_IPT__P_PACKETS;
+        d->mark = 0;
+        d->gap_reason = 0;
+        d->run = 0;
+        d->pend02 = 0;
+    } else {
+        d->sync_offset = UINT64_MAX;
+        tdec_ipt__start_search(d, 0, TDEC_IPT_GAP_SYNC);
+    }
+}
+
+/* The stream byte at `pos`, which must lie in the history or the chunk. */
+static uint8_t tdec_ipt__byte_at(const tdec_ipt_decoder *d, uint64_t pos)
+{
+    if (pos >= d->chunk_pos) return d->chunk[pos - d->chunk_pos];
+    return d->hist[d->hist_len - (size_t)(d->chunk_pos - pos)];
+}
+
+/* The window is used up and the caller may now reuse its chunk: keep the
+   chunk's last bytes for resync()'s look-back, and forget the chunk. */
+static void tdec_ipt__retire_chunk(tdec_ipt_decoder *d)
+{
+    size_t keep, i;
+    if (d->chunk_len >= TDEC_IPT__HIST) {
+        for (i = 0; i < TDEC_IPT__HIST; i++) d->hist[i] = d->chunk[d->chunk_len - TDEC_IPT__HIST + i];
+        d->hist_len = TDEC_IPT__HIST;
+    } else if (d->chunk_len > 0) {
+        keep = TDEC_IPT__HIST - d->chunk_len;
+        if (keep > d->hist_len) keep = d->hist_len;
+        for (i = 0; i < keep; i++) d->hist[i] = d->hist[d->hist_len - keep + i];
+        for (i = 0; i < d->chunk_len; i++) d->hist[keep + i] = d->chunk[i];
+        d->hist_len = (uint8_t)(keep + d->chunk_len);
+    }
+    d->chunk_pos += d->chunk_len;
+    d->chunk = NULL;
+    d->chunk_len = 0;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_feed(tdec_ipt_decoder *d, const void *data, size_t len)
+{
+    tdec_status st;
+    if (d == NULL) return TDEC_E_ARG;
+    if (d->ended && d->st.err >= 0) return TDEC_E_SEQUENCE;
+    st = tdec__stream_feed(&d->st, data, len);
+    if (st != TDEC_NEED_INPUT || len == 0) return st;
+    d->chunk = (const uint8_t *)data;
+    d->chunk_len = len;
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    if (d->st.win_len > 0) return TDEC_E_SEQUENCE;
+    d->ended = 1;
+    switch (d->phase) {
+    case TDEC_IPT__P_PACKETS:
+        if (d->st.carry_len == 0) {
+            d->phase = TDEC_IPT__P_DONE;
+            return TDEC_END;
+        }
+        return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+    case TDEC_IPT__P_SKIP:
+        return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+    case TDEC_IPT__P_DONE:
+        return TDEC_END;
+    default:
+        return TDEC_NEED_INPUT; /* a search or its items: next() drains them */
+    }
+}
+
+/* The PSB finder ran into the end of a run of 02 82 pairs at `end` that is
+   at least 16 bytes long: its last 16 bytes are the PSB (pt_find_psb()). The
+   decoder goes back to `end`; a pending 0x02 is decoded again from there. */
+static void tdec_ipt__found(tdec_ipt_decoder *d, uint64_t end, int pend02)
+{
+    tdec_stream *s = &d->st;
+    if (pend02) { /* the 0x02 at `end` was consumed: carry it again */
+        size_t i;
+        for (i = s->carry_len; i > 0; i--) s->carry[i] = s->carry[i - 1];
+        s->carry[0] = 0x02;
+        s->carry_len++;
+        s->pos--;
+    }
+    d->found = end - TDEC_IPT__PSB_SIZE;
+    d->run = 0;
+    d->pend02 = 0;
+    d->phase = TDEC_IPT__P_FOUND;
+}
+
+/* Scans for a PSB: counts the bytes of 02 82 pairs ending at the current
+   byte. Returns TDEC__AGAIN when the phase changed, or TDEC_NEED_INPUT. */
+static int tdec_ipt__search(tdec_ipt_decoder *d)
+{
+    tdec_stream *s = &d->st;
+    for (;;) {
+        const uint8_t *p = s->carry_len > 0 ? s->carry : s->win;
+        size_t n = s->carry_len > 0 ? s->carry_len : s->win_len, i;
+        uint32_t run = d->run;
+        int pend02 = d->pend02;
+        if (n == 0) {
+            if (!d->ended) return TDEC_NEED_INPUT;
+            /* Only whole pairs count at the end of the stream. */
+            if (run >= TDEC_IPT__PSB_SIZE) {
+                tdec_ipt__found(d, s->pos - (pend02 ? 1u : 0u), pend02);
+            } else {
+                d->phase = TDEC_IPT__P_TAIL;
+            }
+            return TDEC__AGAIN;
+        }
+        for (i = 0; i < n; i++) {
+            uint8_t b = p[i];
+            if (pend02) {
+                pend02 = 0;
+                if (b == 0x82) {
+                    if (run < TDEC_IPT__PSB_SIZE) run += 2;
+                    continue;
+                }
+                if (run >= TDEC_IPT__PSB_SIZE) { /* the run ended before the 0x02 */
+                    tdec__stream_consume(s, i);
+                    tdec_ipt__found(d, s->pos - 1u, 1);
+                    return TDEC__AGAIN;
+                }
+                run = 0;
+            }
+            if (b == 0x02) {
+                pend02 = 1;
+                continue;
+            }
+            if (run >= TDEC_IPT__PSB_SIZE) {
+                tdec__stream_consume(s, i);
+                tdec_ipt__found(d, s->pos, 0);
+                return TDEC__AGAIN;
+            }
+            run = 0;
+        }
+        tdec__stream_consume(s, n);
+        d->run = run;
+        d->pend02 = (uint8_t)pend02;
+    }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d)
+{
+    tdec_stream *s;
+    uint64_t failed, from, frontier, oldest, pos;
+    if (d == NULL) return TDEC_E_ARG;
+    s = &d->st;
+    if (s->err >= 0) return TDEC_E_SEQUENCE;
+    /* libipt's pt_pkt_sync_forward(): skip the PSB we are synchronised on,
+       then start up to 15 bytes early. */
+    failed = s->err_offset;
+    from = failed;
+    if (from == d->sync_offset) from += TDEC_IPT__PSB_SIZE;
+    from -= from < TDEC_IPT__PSB_SIZE - 1 ? from : TDEC_IPT__PSB_SIZE - 1;
+    frontier = d->chunk_pos + (d->chunk_len - s->win_len);
+    oldest = d->chunk_pos - d->hist_len;
+    if (from < oldest) from = oldest; /* not reached: the history covers it */
+    if (from > frontier) from = frontier;
+    /* Rescan [from, frontier) from the carry, then the rest of the window. */
+    s->carry_len = 0;
+    for (pos = from; pos < frontier; pos++) s->carry[s->carry_len++] = tdec_ipt__byte_at(d, pos);
+    s->pos = from;
+    s->err = TDEC_OK;
+    s->err_reason = 0;
+    d->left = 0;
+    d->pebs_ctx = 0;
+    tdec_ipt__start_search(d, failed, TDEC_IPT_GAP_RESYNC);
+    return TDEC_NEED_INPUT;
+}
+
+/* One packet from the carry or the window. */
+static tdec_status tdec_ipt__packet(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    tdec_stream *s = &d->st;
+    tdec_ipt_packet *pk = &out->u.pkt;
+    size_t need = 1;
+    int r;
+
+    if (s->carry_len == 0 && s->win_len >= TDEC_IPT__MAX_SIZE) {
+        r = tdec_ipt__decode(d, s->win, s->win_len, d->ended, pk, &need);
+    } else {
+        for (;;) {
+            const uint8_t *p = tdec__stream_peek(s, need);
+            size_t avail;
+            if (p == NULL) {
+                if (!d->ended) return TDEC_NEED_INPUT;
+                if (s->carry_len == 0) { /* not even one byte: the clean end */
+                    d->phase = TDEC_IPT__P_DONE;
+                    return TDEC_END;
+                }
+                return tdec__stream_fail(s, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+            }
+            avail = p == s->carry ? s->carry_len : s->win_len;
+            r = tdec_ipt__decode(d, p, avail, d->ended && (p != s->carry || s->win_len == 0), pk,
+                                 &need);
+            if (r != 0) break;
+        }
+    }
+    if (r < 0) {
+        if (r == -TDEC_IPT_ERR_EOS) return tdec__stream_fail(s, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+        return tdec__stream_fail(s, TDEC_E_CORRUPT, (uint32_t)-r);
+    }
+
+    out->kind = TDEC_ITEM_RECORD;
+    out->offset = s->pos + ((pk->flags & TDEC_IPT_PF_SKD007) ? 1u : 0u);
+    if (pk->kind == TDEC_IPT_PSB) d->sync_offset = s->pos;
+    if (d->cfg.flags & TDEC_IPT_F_PEBS) {
+        if (pk->kind == TDEC_IPT_BBP)
+            d->pebs_ctx = (uint8_t)((pk->flags & TDEC_IPT_PF_SZ4) ? 4 : 8);
+        else if (TDEC_IPT__ENDS_BLOCK(pk->kind))
+            d->pebs_ctx = 0;
+    }
+    if (pk->kind == TDEC_IPT_UNKNOWN) {
+        d->left = (uint64_t)r - tdec__stream_skip(s, (uint64_t)r);
+        if (d->left > 0) d->phase = TDEC_IPT__P_SKIP;
+    } else {
+        tdec__stream_consume(s, (size_t)r);
+    }
+    return TDEC_OK;
+}
+
+static void tdec_ipt__gap(tdec_ipt_item *out, uint64_t offset, uint64_t len, uint32_t reason)
+{
+    out->kind = TDEC_ITEM_GAP;
+    out->offset = offset;
+    out->u.gap.len = len;
+    out->u.gap.reason = reason;
+}
+
+
+/* next() for everything but the fast path. */
+static tdec_status tdec_ipt__step(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    for (;;) {
+        switch (d->phase) {
+        case TDEC_IPT__P_PACKETS:
+            return tdec_ipt__packet(d, out);
+        case TDEC_IPT__P_SEARCH:
+            if (tdec_ipt__search(d) != TDEC__AGAIN) return TDEC_NEED_INPUT;
+            break;
+        case TDEC_IPT__P_FOUND:
+            if (d->found > d->mark) {
+                tdec_ipt__gap(out, d->mark, d->found - d->mark, d->gap_reason);
+                d->mark = d->found;
+                return TDEC_OK;
+            }
+            out->kind = TDEC_ITEM_RECORD;
+            out->offset = d->found;
+            out->u.pkt.payload = 0;
+            out->u.pkt.aux = 0;
+            out->u.pkt.kind = TDEC_IPT_PSB;
+            out->u.pkt.size = TDEC_IPT__PSB_SIZE;
+            out->u.pkt.sub = 0;
+            out->u.pkt.flags = 0;
+            d->sync_offset = d->found;
+            d->pebs_ctx = 0;
+            d->phase = TDEC_IPT__P_PACKETS;
+            return TDEC_OK;
+        case TDEC_IPT__P_SKIP:
+            d->left -= tdec__stream_skip(&d->st, d->left);
+            if (d->left > 0) {
+                if (!d->ended) return TDEC_NEED_INPUT;
+                return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+            }
+            d->phase = TDEC_IPT__P_PACKETS;
+            break;
+        case TDEC_IPT__P_TAIL:
+            d->phase = TDEC_IPT__P_DONE;
+            if (d->st.pos > d->mark) {
+                tdec_ipt__gap(out, d->mark, d->st.pos - d->mark, d->gap_reason);
+                return TDEC_OK;
+            }
+            return TDEC_END;
+        default:
+            return TDEC_END;
+        }
+    }
+}
+
+static tdec_status tdec_ipt__next_slow(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    tdec_status st = tdec_ipt__step(d, out);
+    if (st == TDEC_NEED_INPUT) tdec_ipt__retire_chunk(d);
+    return st;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
+{
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    /* Most packets: whole in the window and decoded from their first byte. */
+    if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
+        d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+        int n = tdec_ipt__decode_fast(d, d->st.win, &out->u.pkt);
+        if (n > 0) {
+            out->kind = TDEC_ITEM_RECORD;
+            out->offset = d->st.pos;
+            d->st.win += n;
+            d->st.win_len -= (size_t)n;
+            d->st.pos += (uint64_t)n;
+            return TDEC_OK;
+        }
+    }
+    return tdec_ipt__next_slow(d, out);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,
+                                         size_t *count)
+{
+    size_t n = 0;
+    tdec_status st = TDEC_OK;
+    if (d == NULL || out == NULL || count == NULL) return TDEC_E_ARG;
+    while (n < cap) {
+        if (d->phase == TDEC_IPT__P_PACKETS && d->st.err == TDEC_OK && d->st.carry_len == 0 &&
+            d->pebs_ctx == 0 && d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+            const uint8_t *p = d->st.win, *last = p + (d->st.win_len - TDEC_IPT__MAX_SIZE);
+            uint64_t pos = d->st.pos;
+            while (n < cap && p <= last) {
+                int size = tdec_ipt__decode_fast(d, p, &out[n].u.pkt);
+                if (size == 0) break;
+                out[n].kind = TDEC_ITEM_RECORD;
+                out[n].offset = pos;
+                p += size;
+                pos += (uint64_t)size;
+                n++;
+            }
+            d->st.win_len -= (size_t)(p - d->st.win);
+            d->st.win = p;
+            d->st.pos = pos;
+            if (n == cap) break;
+        }
+        st = tdec_ipt_next(d, &out[n]);
+        if (st != TDEC_OK) break;
+        n++;
+    }
+    *count = n;
+    return st;
+}
+
+/* ---- sync over a caller buffer ---------------------------------------------- */
+
+/* Whether the 8 bytes at p are PSB pattern in either phase. */
+static int tdec_ipt__psb_window(const uint8_t *p)
+{
+    unsigned i;
+    uint8_t a = p[0], b = p[1];
+    if (!((a == 0x02 && b == 0x82) || (a == 0x82 && b == 0x02))) return 0;
+    for (i = 2; i < 8; i += 2)
+        if (p[i] != a || p[i + 1] != b) return 0;
+    return 1;
+}
+
+/* pt_find_psb(): from a window of pattern, walk to the end of its run of
+   02 82 pairs; the PSB is the run's last 16 bytes. Returns 1 and *psb, or 0
+   when the run is shorter than a PSB. */
+static int tdec_ipt__find_psb(const uint8_t *buf, size_t len, size_t w, size_t *psb)
+{
+    size_t p = buf[w] == 0x02 ? w : w + 1, i;
+    while (p + 1 < len && buf[p] == 0x02 && buf[p + 1] == 0x82) p += 2;
+    if (p < TDEC_IPT__PSB_SIZE) return 0;
+    p -= TDEC_IPT__PSB_SIZE;
+    for (i = 0; i < TDEC_IPT__PSB_SIZE; i += 2)
+        if (buf[p + i] != 0x02 || buf[p + i + 1] != 0x82) return 0;
+    *psb = p;
+    return 1;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_forward(const uint8_t *buf, size_t len, size_t from,
+                                               size_t *psb)
+{
+    size_t w, found;
+    if ((buf == NULL && len > 0) || psb == NULL || from > len) return TDEC_E_ARG;
+    /* Aligned 8-byte windows, as libipt (on offsets, not addresses). */
+    for (w = (from + 7u) & ~(size_t)7u; w <= len && len - w >= 8; w += 8) {
+        if (!tdec_ipt__psb_window(buf + w)) continue;
+        if (!tdec_ipt__find_psb(buf, len, w, &found) || found < from) continue;
+        *psb = found;
+        return TDEC_OK;
+    }
+    return TDEC_E_NOSYNC;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_backward(const uint8_t *buf, size_t len, size_t from,
+                                                size_t *psb)
+{
+    size_t w;
+    if ((buf == NULL && len > 0) || psb == NULL || from > len) return TDEC_E_ARG;
+    for (w = from & ~(size_t)7u; w >= 8;) {
+        w -= 8;
+        if (tdec_ipt__psb_window(buf + w) && tdec_ipt__find_psb(buf, len, w, psb)) return TDEC_OK;
+    }
+    return TDEC_E_NOSYNC;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_sync_at(const uint8_t *buf, size_t len, size_t at)
+{
+    size_t i;
+    if ((buf == NULL && len > 0) || at > len) return TDEC_E_ARG;
+    if (len - at < 2) return TDEC_E_TRUNCATED;
+    if (buf[at] != 0x02 || buf[at + 1] != 0x82) return TDEC_E_NOSYNC;
+    if (len - at < TDEC_IPT__PSB_SIZE) return TDEC_E_TRUNCATED;
+    for (i = 2; i < TDEC_IPT__PSB_SIZE; i += 2)
+        if (buf[at + i] != 0x02 || buf[at + i + 1] != 0x82) return TDEC_E_NOSYNC;
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_t *out, size_t cap,
+                                           size_t *count)
+{
+    size_t n = 0, from = 0, psb;
+    if ((buf == NULL && len > 0) || (out == NULL && cap > 0) || count == NULL) return TDEC_E_ARG;
+    while (from <= len && tdec_ipt_sync_forward(buf, len, from, &psb) == TDEC_OK) {
+        if (n < cap) out[n] = psb;
+        n++;
+        from = psb + 1;
+    }
+    *count = n;
+    return TDEC_OK;
+}
+
+/* ---- last-IP ------------------------------------------------------------------ */
+
+TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
+{
+    l->ip = 0;
+    l->have_ip = 0;
+    l->suppressed = 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p)
+{
+    uint64_t ip = p->payload;
+    if (p->kind != TDEC_IPT_TIP && p->kind != TDEC_IPT_TIP_PGE && p->kind != TDEC_IPT_TIP_PGD &&
+        p->kind != TDEC_IPT_FUP)
+        return -TDEC_IPT_ERR_INVALID;
+    switch (p->sub) {
+    case TDEC_IPT_IPC_SUPPRESSED:
+        l->suppressed = 1;
+        return 0;
+    case TDEC_IPT_IPC_UPDATE_16: ip = (l->ip & ~(uint64_t)0xffff) | (ip & 0xffff); break;
+    case TDEC_IPT_IPC_UPDATE_32: ip = (l->ip & ~(uint64_t)0xffffffff) | (ip & 0xffffffff); break;
+    case TDEC_IPT_IPC_SEXT_48: ip = tdec_ipt_ip_payload(p); break;
+    case TDEC_IPT_IPC_UPDATE_48:
+        ip = (l->ip & ~(uint64_t)0xffffffffffff) | (ip & 0xffffffffffff);
+        break;
+    case TDEC_IPT_IPC_FULL: break;
+    default: return -TDEC_IPT_ERR_BAD_PACKET;
+    }
+    l->ip = ip;
+    l->have_ip = 1;
+    l->suppressed = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip)
+{
+    if (!l->have_ip) {
+        *ip = 0;
+        return -TDEC_IPT_ERR_NOIP;
+    }
+    if (l->suppressed) {
+        *ip = 0;
+        return -TDEC_IPT_ERR_IP_SUPPRESSED;
+    }
+    *ip = l->ip;
+    return 0;
+}
+
+TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p)
+{
+    uint64_t ip = p->payload;
+    if (p->sub == TDEC_IPT_IPC_SEXT_48 && (ip & ((uint64_t)1 << 47))) ip |= ~(uint64_t)0xffffffffffff;
+    return ip;
+}
+
+/* ---- strings ------------------------------------------------------------------ */
+
+TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)kind;
+    return "";
+#else
+    static const char *const names[TDEC_IPT_KIND_COUNT] = {
+        "", "pad", "psb", "psbend", "ovf", "tnt.8", "tnt.64", "tip", "tip.pge", "tip.pgd",
+        "fup", "mode.exec", "mode.tsx", "pip", "tsc", "cbr", "tma", "mtc", "cyc", "vmcs",
+        "mnt", "stop", "exstop", "mwait", "pwre", "pwrx", "ptw", "cfe", "evd", "trig", "bbp",
+        "bep", "bip", "<unknown>", "<invalid>"};
+    return kind < TDEC_IPT_KIND_COUNT ? names[kind] : "";
+#endif
+}
+
+TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)code;
+    return "";
+#else
+    static const char *const texts[] = {
+        "OK", "internal error", "invalid argument", "decoder out of sync", "unknown opcode",
+        "unknown packet", "unexpected packet context", "reached end of trace stream",
+        "trace stream does not match query", "out of memory", "bad configuration", "no ip",
+        "ip has been suppressed", "no memory mapped at this address", "unknown instruction",
+        "no timing information", "no core:bus ratio", "bad image", "locking error",
+        "not supported", "compressed return without call", "bad compressed return",
+        "bad status update", "expected tracing enabled event", "event ignored", "overflow",
+        "bad file", "unknown cpu"};
+    unsigned u = code < 0 ? (unsigned)-(code + 1) + 1u : (unsigned)code;
+    return u < sizeof texts / sizeof texts[0] ? texts[u] : "internal error.";
+#endif
+}
+
+/* ---- timing ---------------------------------------------------------------- */
+
+/* ---- timing (libipt/src/pt_time.c; FACTS.md section 7) ------------------------ */
+
+TDEC_STATIC_ASSERT(ipt_time_size, sizeof(tdec_ipt_time) == 48);
+TDEC_STATIC_ASSERT(ipt_tcal_size, sizeof(tdec_ipt_tcal) == 64);
+
+/* A 32-bit shift by a configuration-derived count, taken modulo 32 as x86
+   does (C leaves counts >= 32 undefined). */
+#define TDEC_IPT__SHL32(v, n) ((uint32_t)(v) << ((unsigned)(n) & 31u))
+
+/* Bits of CTC an MTC carries and a TMA carries (libipt's pt_pl_* sizes). */
+#define TDEC_IPT__MTC_BITS 8u
+#define TDEC_IPT__TMA_CTC_BITS 16u
+#define TDEC_IPT__TMA_CTC_MASK 0xffffu
+
+/* n / d for d != 0 (returns 0 for d == 0: no caller divides by zero), by
+   shift and subtract: no libgcc helper (__aeabi_uldivmod, __udivdi3) on
+   32-bit targets. At most 64 steps; one hardware 32-bit division when both
+   fit in 32 bits. */
+static uint64_t tdec_ipt__udiv64(uint64_t n, uint64_t d)
+{
+    uint64_t q = 0;
+    unsigned s;
+    if (d == 0 || n < d) return 0;
+    if ((n >> 32) == 0) return (uint64_t)((uint32_t)n / (uint32_t)d);
+    s = tdec_ipt__top_bit(n) - tdec_ipt__top_bit(d); /* d <= n: s >= 0 */
+    d <<= s;
+    for (;;) {
+        if (n >= d) {
+            n -= d;
+            q |= 1u;
+        }
+        if (s == 0) break;
+        s--;
+        d >>= 1;
+        q <<= 1;
+    }
+    return q;
+}
+
+static int tdec_ipt__time_kind(const tdec_ipt_packet *p, unsigned kind)
+{
+    return p->kind == kind;
+}
+
+/* The distance from last to ctc, correcting one wrap of the CTC bits MTC
+   provides (mtc_freq + 8). */
+static int tdec_ipt__ctc_delta(uint32_t *delta, uint32_t ctc, uint32_t last,
+                               const tdec_ipt_config *cfg)
+{
+    if (ctc < last) {
+        ctc += TDEC_IPT__SHL32(1u, cfg->mtc_freq + TDEC_IPT__MTC_BITS);
+        if (ctc < last) return -TDEC_IPT_ERR_BAD_PACKET;
+    }
+    *delta = ctc - last;
+    return 0;
+}
+
+/* CTC ticks to TSC (fast counter) ticks: ctc * ebx / eax (CPUID leaf 0x15). */
+static int tdec_ipt__ctc_fc(uint64_t *fc, uint64_t ctc, const tdec_ipt_config *cfg)
+{
+    uint32_t eax = cfg->cpuid_0x15_eax, ebx = cfg->cpuid_0x15_ebx;
+    if (eax == 0 || ebx == 0) return -TDEC_IPT_ERR_BAD_CONFIG;
+    *fc = tdec_ipt__udiv64(ctc * ebx, eax);
+    return 0;
+}
+
+TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t)
+{
+    unsigned i;
+    if (t == NULL) return;
+    t->tsc = 0;
+    t->base = 0;
+    t->fc = 0;
+    t->ctc = 0;
+    t->ctc_cyc = 0;
+    t->lost_mtc = 0;
+    t->lost_cyc = 0;
+    t->cbr = 0;
+    t->have_tsc = 0;
+    t->have_cbr = 0;
+    t->have_tma = 0;
+    t->have_mtc = 0;
+    for (i = 0; i < sizeof t->reserved; i++) t->reserved[i] = 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
+                                         uint32_t *lost_cyc)
+{
+    if (t == NULL || tsc == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    *tsc = t->tsc;
+    if (lost_mtc != NULL) *lost_mtc = t->lost_mtc;
+    if (lost_cyc != NULL) *lost_cyc = t->lost_cyc;
+    return t->have_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr)
+{
+    if (t == NULL || cbr == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!t->have_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    *cbr = t->cbr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)cfg;
+    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    t->have_tsc = 1;
+    t->have_tma = 0;
+    t->have_mtc = 0;
+    t->tsc = t->base = p->payload;
+    t->ctc = 0;
+    t->fc = 0;
+    t->lost_mtc = 0;
+    t->lost_cyc = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint8_t cbr;
+    (void)cfg;
+    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    cbr = (uint8_t)p->payload;
+    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    t->have_cbr = 1;
+    t->cbr = cbr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint32_t ctc, mtc_hi, mask;
+    uint64_t fc;
+    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
+    if (!t->have_tsc || t->have_tma) return -TDEC_IPT_ERR_BAD_CONTEXT;
+    if (t->have_mtc) return -TDEC_IPT_ERR_INTERNAL; /* MTCs are ignored before the TMA */
+
+    ctc = (uint16_t)p->payload;
+    fc = (uint16_t)p->aux;
+    mtc_hi = cfg->mtc_freq + TDEC_IPT__MTC_BITS;
+    mask = TDEC_IPT__SHL32(1u, mtc_hi) - 1u;
+
+    t->have_tma = 1;
+    t->base -= fc;
+    t->fc += fc;
+    /* With all CTC bits an MTC has, the TMA serves as the previous MTC;
+       else the next MTC supplies the high bits (time_update_mtc). */
+    if (mtc_hi <= TDEC_IPT__TMA_CTC_BITS) t->have_mtc = 1;
+    t->ctc = t->ctc_cyc = ctc & mask;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint32_t last_ctc, ctc, delta;
+    uint64_t tsc, base;
+    int err, have_tma, have_mtc;
+
+    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    have_tma = t->have_tma;
+    have_mtc = t->have_mtc;
+    /* Between a TSC and its TMA an MTC would look like a CTC overflow. */
+    if (t->have_tsc && !have_tma) return 0;
+
+    base = t->base;
+    last_ctc = t->ctc;
+    ctc = TDEC_IPT__SHL32((uint8_t)p->payload, cfg->mtc_freq);
+
+    if (t->fc != 0 || t->lost_cyc != 0 || !have_mtc) t->ctc_cyc = ctc;
+    t->have_mtc = 1;
+    t->fc = 0;
+    t->ctc = ctc;
+    t->lost_cyc = 0;
+
+    if (!have_mtc) {
+        uint32_t lo, hi;
+        /* The first MTC without a TMA only sets the reference. */
+        if (!have_tma) return 0;
+        /* The TMA had fewer CTC bits than an MTC (else it counted as one):
+           take the missing high bits from this MTC, one period back if the
+           low bits wrapped since. */
+        if (last_ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK) return -TDEC_IPT_ERR_INTERNAL;
+        lo = ctc & TDEC_IPT__TMA_CTC_MASK;
+        hi = ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK;
+        if (lo < last_ctc) {
+            hi -= (uint32_t)1u << TDEC_IPT__TMA_CTC_BITS;
+            hi &= TDEC_IPT__SHL32(0xffu, cfg->mtc_freq);
+        }
+        last_ctc |= hi;
+    }
+
+    err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
+    if (err < 0) {
+        t->lost_mtc += 1;
+        return err;
+    }
+    err = tdec_ipt__ctc_fc(&tsc, delta, cfg);
+    if (err < 0) return err;
+    base += tsc;
+    t->tsc = t->base = base;
+    return 0;
+}
+
+/* The first CYC after an MTC may span earlier MTC periods: subtract the
+   cycles the calibration expects for them (fc << 8 / fcr), never below 0. */
+static int tdec_ipt__adjust_cyc(uint64_t *cyc, const tdec_ipt_time *t, const tdec_ipt_config *cfg,
+                                uint64_t fcr)
+{
+    uint32_t delta;
+    uint64_t fc, old_cyc, total;
+    int err;
+
+    if (t->ctc == t->ctc_cyc) return 0;
+    err = tdec_ipt__ctc_delta(&delta, t->ctc, t->ctc_cyc, cfg);
+    if (err < 0) return err;
+    err = tdec_ipt__ctc_fc(&fc, delta, cfg);
+    if (err < 0) return err;
+    old_cyc = tdec_ipt__udiv64(fc << TDEC_IPT_TCAL_FCR_SHR, fcr);
+    total = *cyc;
+    if (total < old_cyc) total = old_cyc;
+    *cyc = total - old_cyc;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg, uint64_t fcr)
+{
+    uint64_t cyc, fc;
+    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    if (fcr == 0) {
+        t->lost_cyc += 1;
+        return 0;
+    }
+    cyc = p->payload;
+    fc = t->fc;
+    if (fc == 0) {
+        int err = tdec_ipt__adjust_cyc(&cyc, t, cfg, fcr);
+        if (err < 0) return err;
+    }
+    fc += (cyc * fcr) >> TDEC_IPT_TCAL_FCR_SHR;
+    t->fc = fc;
+    t->tsc = t->base + fc;
+    return 0;
+}
+
+TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c)
+{
+    unsigned i;
+    if (c == NULL) return;
+    c->fcr = 0;
+    c->min_fcr = UINT64_MAX;
+    c->max_fcr = 0;
+    c->tsc = 0;
+    c->cyc_tsc = 0;
+    c->cyc_mtc = 0;
+    c->ctc = 0;
+    c->lost_mtc = 0;
+    c->have_mtc = 0;
+    c->check_skl168 = 0;
+    for (i = 0; i < sizeof c->reserved; i++) c->reserved[i] = 0;
+}
+
+static int tdec_ipt__tcal_have_fcr(const tdec_ipt_tcal *c)
+{
+    return c->min_fcr <= c->max_fcr;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr)
+{
+    if (c == NULL || fcr == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__tcal_have_fcr(c)) return -TDEC_IPT_ERR_NO_TIME;
+    *fcr = c->fcr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr)
+{
+    if (c == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    c->fcr = fcr;
+    if (fcr < c->min_fcr) c->min_fcr = fcr;
+    if (fcr > c->max_fcr) c->max_fcr = fcr;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+{
+    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (cfg->errata & TDEC_IPT_ERRATUM_SKL168) c->check_skl168 = 1;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)cfg;
+    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    c->tsc = p->payload;
+    c->cyc_tsc = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint64_t tsc, last, cyc;
+    (void)cfg;
+    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    last = c->tsc;
+    cyc = c->cyc_tsc;
+    tsc = p->payload;
+    c->tsc = tsc;
+    c->cyc_tsc = 0;
+    if (last == 0 || cyc == 0) return 0;
+    if (c->have_mtc) return 0; /* MTCs calibrate better */
+    if (tsc < last) { /* one wrap of the 56-bit TSC */
+        tsc += (uint64_t)1 << 56;
+        if (tsc < last) return -TDEC_IPT_ERR_BAD_PACKET;
+    }
+    tsc -= last;
+    if (tsc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(tsc << TDEC_IPT_TCAL_FCR_SHR, cyc));
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint64_t p1, cbr;
+    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    p1 = cfg->nom_freq;
+    if (p1 == 0) return 0;
+    cbr = (uint8_t)p->payload;
+    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(p1 << TDEC_IPT_TCAL_FCR_SHR, cbr));
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    tdec_ipt_tcal_init(c); /* a frequency change: start over */
+    return tdec_ipt_tcal_header_cbr(c, p, cfg);
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)c;
+    (void)cfg;
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    uint32_t last_ctc, ctc, delta;
+    uint64_t cyc, fc, fcr;
+    int err, have_mtc, check_skl168;
+
+    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    last_ctc = c->ctc;
+    have_mtc = c->have_mtc;
+    cyc = c->cyc_mtc;
+    check_skl168 = c->check_skl168;
+    c->check_skl168 = 0; /* only the first MTC after a PSB */
+
+    ctc = TDEC_IPT__SHL32((uint8_t)p->payload, cfg->mtc_freq);
+    if (!have_mtc) {
+        c->cyc_mtc = 0;
+        c->ctc = ctc;
+        c->have_mtc = 1;
+        return 0;
+    }
+    /* No cycles: try again over the combined period at the next MTC. */
+    if (cyc == 0) return 0;
+
+    c->cyc_mtc = 0;
+    c->ctc = ctc;
+    c->lost_mtc += 1; /* until the fcr is updated below */
+
+    err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
+    if (err < 0) return err;
+    err = tdec_ipt__ctc_fc(&fc, delta, cfg);
+    if (err < 0) return err;
+    if (fc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
+    fcr = tdec_ipt__udiv64(fc << TDEC_IPT_TCAL_FCR_SHR, cyc);
+
+    /* Erratum SKL168: CYCs right before a PSB may be dropped. Skip the first
+       MTC after a PSB if MTCs were lost, or if, with a high MTC frequency
+       and a known fcr, a 4096-cycle wrap CYC looks dropped. */
+    if (check_skl168) {
+        if (TDEC_IPT__SHL32(1u, cfg->mtc_freq) < delta) return 0;
+        if (cfg->mtc_freq < 10 && tdec_ipt__tcal_have_fcr(c)) {
+            uint64_t dfc = (c->fcr * (cyc + 0xf00u)) >> TDEC_IPT_TCAL_FCR_SHR;
+            if (dfc < fc) return 0;
+        }
+    }
+    tdec_ipt_tcal_set_fcr(c, fcr);
+    c->lost_mtc = 0;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                          const tdec_ipt_config *cfg)
+{
+    (void)cfg;
+    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    c->cyc_mtc += p->payload;
+    c->cyc_tsc += p->payload;
+    return 0;
+}
+
+TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+{
+    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (!(cfg->flags & TDEC_IPT_F_KEEP_TCAL_OVF)) {
+        tdec_ipt_tcal_init(c);
+        return 0;
+    }
+    c->tsc = 0;
+    c->cyc_tsc = 0;
+    c->cyc_mtc = 0;
+    c->ctc = 0;
+    c->have_mtc = 0;
+    return 0;
+}
+
+/* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ---------------------- */
+
+TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
+                                             uint32_t *errata)
+{
+    uint32_t e = 0;
+    (void)stepping;
+    if (errata == NULL) return TDEC_E_ARG;
+    *errata = 0;
+    /* libipt keeps the model in 8 bits and the family in 16; a value it
+       cannot hold is no CPU it knows. */
+    if (model > 0xffu) return TDEC_E_ARG;
+    if (family == 0x6) {
+        switch (model) {
+        case 0x3d: case 0x47: case 0x4f: case 0x56:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_BDM64;
+            break;
+        case 0x4e: case 0x5e: case 0x8e: case 0x9e: case 0xa5: case 0xa6:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD007 | TDEC_IPT_ERRATUM_SKD022 |
+                TDEC_IPT_ERRATUM_SKD010 | TDEC_IPT_ERRATUM_SKL014 | TDEC_IPT_ERRATUM_SKL168;
+            break;
+        case 0x55: case 0x6a: case 0x6c:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKL014 | TDEC_IPT_ERRATUM_SKD022 |
+                TDEC_IPT_ERRATUM_SKZ84;
+            break;
+        case 0x8f: case 0xcf: case 0xad: case 0xae:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_SKZ84;
+            break;
+        case 0x66: case 0x7d: case 0x7e: case 0x8c: case 0x8d: case 0xa7: case 0xa8:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKL014 | TDEC_IPT_ERRATUM_SKD022;
+            break;
+        case 0x97: case 0x9a: case 0xba: case 0xb7: case 0xbf: case 0xc5: case 0xc6:
+        case 0xb5: case 0xaa: case 0xac: case 0xbd: case 0xcc: case 0xd5:
+            e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_APL11;
+            break;
+        case 0x5c: case 0x5f:
+            e = TDEC_IPT_ERRATUM_APL12 | TDEC_IPT_ERRATUM_APL11;
+            break;
+        case 0x7a: case 0x86: case 0x96: case 0x9c: case 0xb6: case 0xaf: case 0xdd:
+            e = TDEC_IPT_ERRATUM_APL11;
+            break;
+        default:
+            return TDEC_E_ARG;
+        }
+    } else if (family == 0x12 && (model == 0x01 || model == 0x03)) {
+        e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_APL11;
+    } else if (family == 0x13 && model == 0x01) {
+        e = TDEC_IPT_ERRATUM_BDM70 | TDEC_IPT_ERRATUM_SKD022 | TDEC_IPT_ERRATUM_SKZ84;
+    } else {
+        return TDEC_E_ARG;
+    }
+    *errata = e;
+    return TDEC_OK;
+}
+
+#undef TDEC_IPT__SHL32
+#undef TDEC_IPT__MTC_BITS
+#undef TDEC_IPT__TMA_CTC_BITS
+#undef TDEC_IPT__TMA_CTC_MASK
+
+#undef TDEC_IPT__PSB_SIZE
+#undef TDEC_IPT__MAX_SIZE
+#undef TDEC_IPT__HIST
+#undef TDEC_IPT__ENDS_BLOCK
+#undef TDEC_IPT__CYC_EXT
+
+#endif /* TDEC_IPT_IMPL_INCLUDED */
+#endif /* TDEC_IPT_IMPLEMENTATION */
+
+/*
+   MIT License (see LICENSE)
+*/
+#endif /* TDEC_NO_IPT */

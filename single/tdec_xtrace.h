@@ -564,7 +564,7 @@ typedef struct tdec_xtrace_decoder {
     uint64_t           owner_index, owner_pc;
     uint64_t           left;       /* IOVEC records or REG records still to come */
     uint64_t           part_start; /* stream offset of the current snapshot part */
-    uint64_t           token_start; /* stream offset of the current token         */
+    uint64_t           token_start; /* start of the last token with entries or data */
     tdec_payload       pay;
     tdec_xtrace_config cfg;
 } tdec_xtrace_decoder;
@@ -655,12 +655,15 @@ typedef struct tdec_xtrace_name {
 } tdec_xtrace_name;
 
 /* Parses a file name (a path: the part after the last '/'; len bytes, need
-   not be NUL-terminated). Returns TDEC_OK, TDEC_E_ARG, or TDEC_E_FORMAT (not
-   an xtrace name; numbers must fit 64 bits). */
+   not be NUL-terminated). Numbers are decimal digits read by value: leading
+   zeros are accepted ("xtrace.0017.007.hint09..." is timestamp 17, id 7,
+   hint 9), as no producer's number format is published. Returns TDEC_OK,
+   TDEC_E_ARG, or TDEC_E_FORMAT (not an xtrace name; numbers must fit 64
+   bits). */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_parse_name(const char *name, size_t len, tdec_xtrace_name *out);
 
 /* 1 when a and b are the two files of one capture (same timestamp, id and
-   hint, one of each kind), else 0. */
+   hint values, one of each kind), else 0. */
 TDEC_XTRACE_DEF int tdec_xtrace_is_pair(const tdec_xtrace_name *a, const tdec_xtrace_name *b);
 
 /* Writes the partner's file name of `name` (the same directory, the other
@@ -718,12 +721,26 @@ static uint64_t tdec_xtrace__rd_any(const uint8_t *p, unsigned n, int big_endian
 }
 
 /* A field of n bytes in the stream's byte order; whole words read directly. */
-static uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, unsigned n)
+static inline uint64_t tdec_xtrace__rd(const tdec_xtrace_decoder *d, const uint8_t *p, unsigned n)
 {
     int big_endian = (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) != 0;
-    if (!big_endian && n == 8) return tdec__rd_u64le(p);
-    if (!big_endian && n == 4) return tdec__rd_u32le(p);
+    if (n == 8) return big_endian ? tdec__rd_u64be(p) : tdec__rd_u64le(p);
+    if (n == 4) return big_endian ? tdec__rd_u32be(p) : tdec__rd_u32le(p);
     return tdec_xtrace__rd_any(p, n, big_endian);
+}
+
+/* A field of n = 1..8 bytes at p whose size is known at run time only (a
+   memory value, TIME), with `room` bytes readable there (in the window or
+   the carry; never more). Memory access sizes change from one access to
+   the next, and a branch on n mispredicts: with 8 bytes readable, one word
+   is read and shifted to keep the field's n bytes (the first ones), for
+   any n. */
+static inline uint64_t tdec_xtrace__rd_var(const tdec_xtrace_decoder *d, const uint8_t *p, uint32_t n, size_t room)
+{
+    unsigned sh = 64u - 8u * n; /* the bits of the word past the field */
+    if (room < 8) return tdec_xtrace__rd(d, p, n);
+    if (d->cfg.flags & TDEC_XTRACE_F_BIG_ENDIAN) return tdec__rd_u64be(p) >> sh;
+    return tdec__rd_u64le(p) << sh >> sh;
 }
 
 static uint32_t tdec_xtrace__pad16(uint32_t n)
@@ -925,125 +942,123 @@ static void tdec_xtrace__start_payload(tdec_xtrace_decoder *d, uint64_t len, uin
     d->phase = TDEC_XTRACE__P_PAYLOAD;
 }
 
-/* Sizes a token: its fixed part in *need and its record type; 0 when the
-   format does not say (UNKNOWN is then up to cfg.token_size). */
-static uint32_t tdec_xtrace__classify(const tdec_xtrace_decoder *d, uint8_t t, uint32_t *need)
+/* The token at p[0..avail), avail >= 1. When its fixed part is all there,
+   decodes it: fills *out, consumes the fixed part, sets up what follows
+   (REG or IOVEC records, fragments) and returns TDEC_OK, or an error. Else
+   returns TDEC_NEED_INPUT with the size of the fixed part in *need, having
+   changed nothing. The one decoder of tokens, for both paths of next(): a
+   single switch on the class sizes and decodes the token (each case goes
+   to `more` or `done`; a break means the format does not size it). */
+static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, const uint8_t *p, size_t avail,
+                              uint32_t *need)
 {
-    uint32_t sub = (uint32_t)t >> 3, type = 0;
+    tdec_xtrace_record *r;
+    uint64_t pos = d->st.pos, data = 0, bytes;
+    uint32_t n, k, sub = (uint32_t)p[0] >> 3;
+    uint8_t t = p[0];
+
     switch (t & 7u) {
     case 1: /* INST: bits 3-5 sub-kind, bits 6-7 exception level */
-        if ((sub & 7u) == 0) {
-            *need = 1 + 4;
-            type = TDEC_XTRACE_T_INST;
-        } else if ((sub & 7u) == 1) {
-            *need = 1 + 8 + 4;
-            type = TDEC_XTRACE_T_PCINST;
-        }
-        break;
-    case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
-        *need = 1 + 8 + ((sub >> 1) <= 3u ? (1u << (sub >> 1)) : 0u);
-        type = (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD;
-        break;
-    case 3:
-        *need = 1 + 8;
-        if (sub <= TDEC_XTRACE_VAL_TARGET_B) type = TDEC_XTRACE_T_VAL;
-        break;
-    case 4:
-        *need = sub == 1 ? 1u : 1u + 8u;
-        if (sub == 1) type = TDEC_XTRACE_T_ALLGPR;
-        else if (sub == 3) type = TDEC_XTRACE_T_MISC_FLAGS;
-        else if (sub == 4) type = TDEC_XTRACE_T_SYSCALL_VEC;
-        break;
-    case 7:
-        *need = 1 + d->cfg.time_size;
-        if (sub == 0) type = TDEC_XTRACE_T_TIME;
-        break;
-    default: /* classes 0, 5, 6 */
-        break;
-    }
-    return type;
-}
-
-/* One token at a token boundary. */
-static inline int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
-{
-    const uint8_t *p = tdec__stream_peek(&d->st, 1);
-    tdec_xtrace_record *r;
-    uint32_t type, need = 1, k;
-    uint64_t data = 0, bytes;
-    uint8_t t;
-
-    if (p == NULL) return TDEC_NEED_INPUT;
-    t = p[0];
-    type = tdec_xtrace__classify(d, t, &need);
-    if (type == 0) {
-        if (d->cfg.token_size == NULL || d->cfg.token_size[t] == 0) {
-            d->bad_token = t;
-            return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
-        }
-        type = TDEC_XTRACE_T_UNKNOWN;
-        need = 1;
-        data = d->cfg.token_size[t];
-    }
-    p = tdec__stream_peek(&d->st, need);
-    if (p == NULL) return TDEC_NEED_INPUT;
-    d->token_start = d->st.pos;
-
-    if (type == TDEC_XTRACE_T_INST || type == TDEC_XTRACE_T_PCINST) {
+        if ((sub & 7u) > 1u) break;
+        n = (sub & 7u) == 0 ? 1 + 4 : 1 + 8 + 4;
+        if (avail < n) goto more;
         /* The instruction owns itself and every token up to the next one. */
         d->owner_index = d->insn_count++;
         d->owner_el = (uint8_t)(t >> 6);
         d->owner_flags |= TDEC_XTRACE_HAS_INSN;
-        if (type == TDEC_XTRACE_T_PCINST) {
+        if ((sub & 7u) == 1) {
             d->owner_pc = tdec_xtrace__rd(d, p + 1, 8);
             d->owner_flags |= TDEC_XTRACE_PC_KNOWN;
         } else {
             d->owner_pc += 4; /* meaningless (and not reported) until a PCINST */
         }
-    }
-    r = tdec_xtrace__record(d, out, type, t);
-    switch (type) {
-    case TDEC_XTRACE_T_INST:
-        r->insn = (uint32_t)tdec_xtrace__rd(d, p + 1, 4);
-        break;
-    case TDEC_XTRACE_T_PCINST:
-        r->insn = (uint32_t)tdec_xtrace__rd(d, p + 9, 4);
-        break;
-    case TDEC_XTRACE_T_LOAD:
-    case TDEC_XTRACE_T_STORE:
-        k = (uint32_t)t >> 4;
+        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_T_PCINST : TDEC_XTRACE_T_INST, t);
+        r->insn = (uint32_t)tdec_xtrace__rd(d, p + n - 4, 4); /* the word ends the token */
+        goto done;
+    case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
+        k = sub >> 1;
+        n = 1 + 8 + (k <= 3u ? 1u << k : 0u);
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD, t);
         r->size_log2 = (uint8_t)k;
         r->addr = tdec_xtrace__rd(d, p + 1, 8);
-        if (k <= 3) r->value = tdec_xtrace__rd(d, p + 9, 1u << k);
+        if (k <= 3u) r->value = tdec_xtrace__rd_var(d, p + 9, 1u << k, avail - 9);
         else data = r->data_len = (uint64_t)1 << k;
-        break;
-    case TDEC_XTRACE_T_VAL:
-        r->val_kind = (uint8_t)(t >> 3);
+        goto done;
+    case 3: /* VAL: bits 3-7 the kind */
+        if (sub > TDEC_XTRACE_VAL_TARGET_B) break;
+        n = 1 + 8;
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_VAL, t);
+        r->val_kind = (uint8_t)sub;
         r->value = tdec_xtrace__rd(d, p + 1, 8);
-        break;
-    case TDEC_XTRACE_T_SYSCALL_VEC:
+        goto done;
+    case 4: /* MISC: bits 3-7 1 ALLGPR, 3 MISC_FLAGS, 4 SYSCALL_VEC */
+        if (sub == 1) {
+            n = 1;
+            r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_ALLGPR, t);
+            d->left = 32;
+            d->phase = TDEC_XTRACE__P_REGS;
+            d->token_start = pos;
+            goto done;
+        }
+        if (sub != 3 && sub != 4) break;
+        n = 1 + 8;
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_T_MISC_FLAGS : TDEC_XTRACE_T_SYSCALL_VEC, t);
         r->value = tdec_xtrace__rd(d, p + 1, 8);
-        /* Declared counts are hostile: bounded, and their byte size checked. */
-        if (r->value > d->cfg.max_iovecs || !tdec__mul_u64(r->value, TDEC_XTRACE__IOVEC_SIZE, &bytes))
-            return tdec__stream_fail(&d->st, TDEC_E_LIMIT, TDEC_XTRACE_R_IOVECS);
-        d->left = r->value;
-        break;
-    case TDEC_XTRACE_T_MISC_FLAGS:
-    case TDEC_XTRACE_T_TIME:
-        r->value = tdec_xtrace__rd(d, p + 1, need - 1);
-        break;
-    case TDEC_XTRACE_T_ALLGPR:
-        d->left = 32;
-        break;
-    default: /* UNKNOWN */
-        r->data_len = data;
+        if (sub == 4) {
+            /* Declared counts are hostile: bounded, and their byte size checked. */
+            if (r->value > d->cfg.max_iovecs || !tdec__mul_u64(r->value, TDEC_XTRACE__IOVEC_SIZE, &bytes))
+                return tdec__stream_fail(&d->st, TDEC_E_LIMIT, TDEC_XTRACE_R_IOVECS);
+            d->left = r->value;
+            d->phase = TDEC_XTRACE__P_IOVECS;
+            d->token_start = pos;
+        }
+        goto done;
+    case 7: /* TIME: bits 3-7 zero */
+        if (sub != 0) break;
+        n = 1 + d->cfg.time_size;
+        if (avail < n) goto more;
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_TIME, t);
+        r->value = tdec_xtrace__rd_var(d, p + 1, n - 1, avail - 1);
+        goto done;
+    default: /* classes 0, 5, 6 */
         break;
     }
-    tdec__stream_consume(&d->st, need);
-    if (type == TDEC_XTRACE_T_ALLGPR) d->phase = TDEC_XTRACE__P_REGS;
-    else if (type == TDEC_XTRACE_T_SYSCALL_VEC) d->phase = TDEC_XTRACE__P_IOVECS;
-    tdec_xtrace__start_payload(d, data, d->phase);
+    /* The format does not size this token: UNKNOWN, if the caller does. */
+    if (d->cfg.token_size == NULL || d->cfg.token_size[t] == 0) {
+        d->bad_token = t;
+        return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
+    }
+    n = 1;
+    r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_UNKNOWN, t);
+    data = r->data_len = d->cfg.token_size[t];
+done:
+    tdec__stream_consume(&d->st, n);
+    if (data > 0) {
+        d->token_start = pos;
+        tdec_xtrace__start_payload(d, data, d->phase);
+    }
     return TDEC_OK;
+more:
+    *need = n;
+    return TDEC_NEED_INPUT;
+}
+
+/* One token at a token boundary, gathered through the carry when it
+   straddles two chunks: its first byte, then its whole fixed part. */
+static int tdec_xtrace__step_token(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+{
+    const uint8_t *p;
+    uint32_t need = 1;
+    int st;
+    do {
+        p = tdec__stream_peek(&d->st, need);
+        if (p == NULL) return TDEC_NEED_INPUT;
+        st = tdec_xtrace__token(d, out, p, need, &need);
+    } while (st == TDEC_NEED_INPUT); /* twice at most: the second peek has the whole fixed part */
+    return st;
 }
 
 /* One REG record of an ALLGPR, or one IOVEC of a SYSCALL_VEC. */
@@ -1168,19 +1183,37 @@ static int tdec_xtrace__step(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
     }
 }
 
-TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+/* next() without its fast path; out of line, so that the fast path does
+   not pay for the registers of the step functions. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int tdec_xtrace__next_slow(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
 {
     int st;
-    if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     if (d->st.finished) return TDEC_END;
-    /* Most of a stream is tokens at a boundary: straight to their step. */
-    if (d->phase == TDEC_XTRACE__P_TOKEN && d->st.win_len > 0) return (tdec_status)tdec_xtrace__step_token(d, out);
     /* Each pass returns or changes phase without consuming twice: it ends. */
     do {
         st = tdec_xtrace__step(d, out);
     } while (st == TDEC__AGAIN);
-    return (tdec_status)st;
+    return st;
+}
+
+TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out)
+{
+    uint32_t need;
+    int st;
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    /* Most of a stream is tokens lying whole in the window: decoded in place,
+       without the peeks (a token cut by the window's end goes the slow way,
+       through the carry). A finished decoder has an empty window; the sticky
+       error is tested before the window is read. */
+    if (d->phase == TDEC_XTRACE__P_TOKEN && d->st.err == TDEC_OK && d->st.carry_len == 0 && d->st.win_len > 0) {
+        st = tdec_xtrace__token(d, out, d->st.win, d->st.win_len, &need);
+        if (st != TDEC_NEED_INPUT) return (tdec_status)st;
+    }
+    return (tdec_status)tdec_xtrace__next_slow(d, out);
 }
 
 /* ---- snapshots over a caller buffer ---------------------------------------- */

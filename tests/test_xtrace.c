@@ -3037,6 +3037,30 @@ static void test_names(void)
                     strcmp(buf, "xtrace.5.6.hint9.xsnapshot.bin") == 0,
             "name not NUL-terminated: %s", buf);
     tl_end(&c);
+
+    /* No producer's number format is published: zero-padded numbers are
+       read by value (the documented choice). */
+    tl_begin(&c, "xtrace parse_name: leading zeros accepted by value (xtrace.000123.007.hint09, hint013); is_pair "
+                 "compares values, pair_name keeps the text");
+    src = "xtrace.000123.007.hint09.xinsndata.bin";
+    TL_TRUE(&c, tdec_xtrace_parse_name(src, strlen(src), &a) == TDEC_OK && a.timestamp == 123 && a.id == 7 &&
+                    a.hint == 9 && a.kind == TDEC_XTRACE_KIND_INSN,
+            "%s: ts %llu id %llu hint %u", src, (unsigned long long)a.timestamp, (unsigned long long)a.id, a.hint);
+    src = "xtrace.0.00.hint013.xsnapshot.bin";
+    TL_TRUE(&c, tdec_xtrace_parse_name(src, strlen(src), &nm) == TDEC_OK && nm.timestamp == 0 && nm.id == 0 &&
+                    nm.hint == 13,
+            "%s: ts %llu id %llu hint %u", src, (unsigned long long)nm.timestamp, (unsigned long long)nm.id, nm.hint);
+    src = "xtrace.00000000000000000000018446744073709551615.1.hint9.xinsndata.bin";
+    TL_TRUE(&c, tdec_xtrace_parse_name(src, strlen(src), &nm) == TDEC_OK && nm.timestamp == UINT64_MAX,
+            "zeros before UINT64_MAX");
+    src = "xtrace.123.7.hint9.xsnapshot.bin";
+    TL_TRUE(&c, tdec_xtrace_parse_name(src, strlen(src), &b) == TDEC_OK && tdec_xtrace_is_pair(&a, &b) == 1,
+            "is_pair by value");
+    src = "xtrace.000123.007.hint09.xinsndata.bin";
+    TL_TRUE(&c, tdec_xtrace_pair_name(src, strlen(src), buf, sizeof buf) == TDEC_OK &&
+                    strcmp(buf, "xtrace.000123.007.hint09.xsnapshot.bin") == 0,
+            "pair_name: %s", buf);
+    tl_end(&c);
 }
 
 int main(void)
