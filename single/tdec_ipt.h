@@ -50,11 +50,12 @@
        a PSB starts before err_offset, and its offset is then lower than the
        end of the previous packet; otherwise a gap item covers
        [err_offset, PSB). Items are otherwise in stream order.
-     - finish(): TDEC_END after a whole packet, TDEC_E_TRUNCATED (err_reason
-       TDEC_IPT_ERR_EOS, libipt's -pte_eos) when the input ends inside one.
-       While searching for a PSB, the end of input decides the search:
-       finish() returns TDEC_NEED_INPUT and next() gives the last items (a
-       gap, maybe a PSB and what follows it), then TDEC_END.
+     - finish(): TDEC_END after a whole packet. When bytes are left that only
+       the end can decide (a carried packet, SKD007's look-ahead, the
+       unknown-packet hook's bytes, a PSB search), it returns
+       TDEC_NEED_INPUT and next() gives the last items, then TDEC_END, or
+       TDEC_E_TRUNCATED (err_reason TDEC_IPT_ERR_EOS, libipt's -pte_eos,
+       err_offset the cut packet) when the input ends inside a packet.
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
      - Offsets are stream offsets: 0 is the first byte fed after init/reset.
@@ -66,7 +67,7 @@
      PWRX, PTW, CFE, EVD, TRIG; and, with TDEC_IPT_F_PEBS, Linux perf's
      PEBS-via-PT packets BBP, BEP and BIP (a BIP is only recognised between a
      BBP and the next packet that ends the block, where its first byte would
-     otherwise be a TNT-8 or a CYC). Unknown opcodes go to cfg.unknown when
+     otherwise be a TNT-8). Unknown opcodes go to cfg.unknown when
      set (libipt's decode callback), else they are TDEC_E_CORRUPT.
      Errata at this layer: SKD007 (a 2-byte CYC whose payload byte looks like
      an extended opcode, followed by 0xF3, is dropped: the OVF is reported)
@@ -674,9 +675,10 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out
                                          size_t *count);
 
 /* Marks the end of input. Returns TDEC_END (nothing left), TDEC_NEED_INPUT
-   when items are still to come (a PSB search ends here: call next() until
-   TDEC_END), TDEC_E_TRUNCATED (a packet is cut: err_offset), TDEC_E_SEQUENCE
-   (window not used up), or the sticky error. Idempotent. */
+   when bytes are still to decode knowing the end (carried bytes, a PSB
+   search: call next() until TDEC_END or an error such as TDEC_E_TRUNCATED),
+   TDEC_E_TRUNCATED (inside an UNKNOWN packet: err_offset is the packet),
+   TDEC_E_SEQUENCE (window not used up), or the sticky error. Idempotent. */
 TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d);
 
 /* Back to the state after init(), same config. */
@@ -684,7 +686,7 @@ TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d);
 
 /* After TDEC_E_CORRUPT: clears the error and searches for the next PSB (see
    CONTRACT). Returns TDEC_NEED_INPUT (call next()), TDEC_E_ARG, or
-   TDEC_E_SEQUENCE when there is no error to recover from. */
+   TDEC_E_SEQUENCE after any other status (nothing to resync after the end). */
 TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d);
 
 /* ---- sync over a caller buffer (random access) ------------------------------- */
@@ -1579,9 +1581,11 @@ TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d)
             d->phase = TDEC_IPT__P_DONE;
             return TDEC_END;
         }
-        return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+        return TDEC_NEED_INPUT; /* next() decodes the carry knowing the end */
     case TDEC_IPT__P_SKIP:
-        return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+        tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+        d->st.err_offset = d->mark;
+        return TDEC_E_TRUNCATED;
     case TDEC_IPT__P_DONE:
         return TDEC_END;
     default:
@@ -1666,7 +1670,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d)
     uint64_t failed, from, frontier, oldest, pos;
     if (d == NULL) return TDEC_E_ARG;
     s = &d->st;
-    if (s->err >= 0) return TDEC_E_SEQUENCE;
+    if (s->err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE; /* nothing to resync after the end */
     /* libipt's pt_pkt_sync_forward(): skip the PSB we are synchronised on,
        then start up to 15 bytes early. */
     failed = s->err_offset;
@@ -1732,6 +1736,7 @@ static tdec_status tdec_ipt__packet(tdec_ipt_decoder *d, tdec_ipt_item *out)
             d->pebs_ctx = 0;
     }
     if (pk->kind == TDEC_IPT_UNKNOWN) {
+        d->mark = s->pos;
         d->left = (uint64_t)r - tdec__stream_skip(s, (uint64_t)r);
         if (d->left > 0) d->phase = TDEC_IPT__P_SKIP;
     } else {
@@ -1781,7 +1786,9 @@ static tdec_status tdec_ipt__step(tdec_ipt_decoder *d, tdec_ipt_item *out)
             d->left -= tdec__stream_skip(&d->st, d->left);
             if (d->left > 0) {
                 if (!d->ended) return TDEC_NEED_INPUT;
-                return tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+                tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
+                d->st.err_offset = d->mark;
+                return TDEC_E_TRUNCATED;
             }
             d->phase = TDEC_IPT__P_PACKETS;
             break;
