@@ -33,6 +33,10 @@ $(B)/test_xtrace: tests/test_xtrace.c tests/xtrace_encoder.h tests/testlib.h $(H
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_xtrace.c
 
+$(B)/test_ipt: tests/test_ipt.c tests/testlib.h fuzz/ipt_check.h fuzz/check_common.h $(HEADERS)
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt.c
+
 $(B)/test_ipt_time: tests/test_ipt_time.c tests/testlib.h $(HEADERS)
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt_time.c
@@ -42,11 +46,11 @@ $(B)/test_demangle: tests/test_demangle.c tools/demangle.c tools/demangle.h test
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_demangle.c tools/demangle.c
 
 # The whole test suite; ends with "N passed, N failed".
-test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt_time $(B)/test_demangle
+test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_demangle
 	@sh tests/run.sh test
 
 # What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
-check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt_time $(B)/test_demangle
+check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_demangle
 	@sh tests/run.sh check
 
 matrix:

@@ -6,6 +6,9 @@
 #   sh fuzz/build.sh all          both of the above
 #   sh fuzz/build.sh replay       gcc -fsanitize=address,undefined + standalone_main.c -> build/fuzz/replay_FMT
 #   sh fuzz/build.sh replay-run   replay, then run it over fuzz/corpus/FMT and fuzz/regressions/FMT
+#   sh fuzz/build.sh differential ipt against libipt (-DTDEC_FUZZ_LIBIPT -lipt, gcc + ASan/UBSan) ->
+#                                 build/fuzz/replay_ipt_libipt, run over the ipt corpus and regressions;
+#                                 SKIP without libipt-dev
 #
 # Every step prints one line: "PASS ...", "FAIL ..." or "SKIP ... (why)".
 # A missing clang or afl-clang-fast is a loud SKIP, not a failure.
@@ -16,11 +19,13 @@
 # libFuzzer:
 #   build/fuzz/fuzz_xray_libfuzzer -dict=fuzz/xray.dict build/lf-xray fuzz/corpus/xray
 # The same for uftrace (<tid>.dat and perf-cpuN.dat), ovni (stream.obs, its
-# JSON metadata and event descriptions) and xtrace (instruction streams,
-# snapshot files, file names): replace xray by uftrace, ovni or xtrace.
+# JSON metadata and event descriptions), xtrace (instruction streams,
+# snapshot files, file names) and ipt (Intel PT packet streams, the sync
+# helpers; libipt 2.0.5 as a second reference with `differential`): replace
+# xray by uftrace, ovni, xtrace or ipt.
 cd "$(dirname "$0")/.." || exit 2
 
-formats="xray uftrace ovni xtrace"
+formats="xray uftrace ovni xtrace ipt"
 B=build/fuzz
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 COMMON="-std=c99 -g -I. -DTDEC_FUZZING $WARN"
@@ -98,14 +103,37 @@ run_replay() {
     done
 }
 
+# ipt against libipt's pt_pkt_next (fuzz/fuzz_ipt.c, TDEC_FUZZ_LIBIPT).
+differential() {
+    if ! [ -f /usr/include/intel-pt.h ] || ! echo 'int main(void){return 0;}' | gcc -x c - -lipt -o "$B/.lipt" 2>/dev/null; then
+        echo "SKIP fuzz differential ipt (libipt-dev not found)"
+        return
+    fi
+    rm -f "$B/.lipt"
+    if ! gcc $COMMON -DTDEC_FUZZ_LIBIPT -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+        -fno-omit-frame-pointer -o "$B/replay_ipt_libipt" fuzz/standalone_main.c fuzz/fuzz_ipt.c -lipt; then
+        echo "FAIL fuzz differential ipt (build)"
+        status=1
+        return
+    fi
+    if out=$(ASAN_OPTIONS=detect_leaks=1 "$B/replay_ipt_libipt" fuzz/corpus/ipt fuzz/regressions/ipt 2>"$B/replay_ipt_libipt.err"); then
+        echo "PASS fuzz differential ipt against libipt (${out% inputs} inputs)"
+    else
+        echo "FAIL fuzz differential ipt (see $B/replay_ipt_libipt.err)"
+        tail -n 20 "$B/replay_ipt_libipt.err"
+        status=1
+    fi
+}
+
 case "${1:-}" in
 libfuzzer)  build_libfuzzer ;;
 afl)        build_afl ;;
 all)        build_libfuzzer; build_afl ;;
 replay)     build_replay ;;
 replay-run) build_replay; run_replay ;;
+differential) differential ;;
 *)
-    echo "usage: sh fuzz/build.sh libfuzzer|afl|all|replay|replay-run" >&2
+    echo "usage: sh fuzz/build.sh libfuzzer|afl|all|replay|replay-run|differential" >&2
     exit 2
     ;;
 esac

@@ -33,6 +33,7 @@ test|check)
     section "unit: uftrace" build/test_uftrace
     section "unit: ovni" build/test_ovni
     section "unit: xtrace" build/test_xtrace
+    section "unit: ipt" build/test_ipt
     section "unit: ipt timing" build/test_ipt_time
     section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
@@ -41,6 +42,7 @@ test|check)
     section "tolerance: ovni" sh tests/tolerance_ovni.sh
     section "cli: xtrace" sh tests/cli_xtrace.sh
     section "golden: ipt" sh tests/golden_ipt.sh
+    section "diff: ipt" sh tests/diff_ipt.sh
     section "live: xray" sh tests/live_xray.sh
     section "live: uftrace" sh tests/live_uftrace.sh
     ;;
@@ -54,6 +56,7 @@ case "$mode" in
 check)
     section "amalgamation" sh -c 'sh tools/amalgamate.sh --check >/dev/null && echo "PASS amalgamation up to date" || echo "FAIL amalgamation drift (run make amalgamate)"'
     section "fuzz replay" sh fuzz/build.sh replay-run
+    section "fuzz differential: ipt" sh fuzz/build.sh differential
     ;;
 esac
 

@@ -21,6 +21,11 @@
 #      generated with tests/xtrace_encoder.h (no public sample exists; a
 #      realistic token mix); the library on it (tools/bench_xtrace.c) beside
 #      a memory scan, then `tracedec info`, `dump`, `dump --json` in MB/s.
+#   6. Intel PT (tools/bench_ipt.sh): the anchor report's synthetic packet
+#      stream of >= 256 MiB written with libipt's encoder; tdec_ipt beside
+#      libipt's own packet decoder (Debian's 2.0.5) and a memory scan in one
+#      process, then `tracedec dump` on it in MB/s (skipped without
+#      libipt-dev).
 #
 #   sh tools/bench.sh [MB]        default 100
 # Environment: CC (default gcc), RUNS (library runs, default 7).
@@ -90,6 +95,11 @@ echo
 # 5. xtrace: a generated instruction stream, library and CLI.
 xstatus=0
 sh tools/bench_xtrace.sh "$(awk -v m="$MB" 'BEGIN { print (m < 200 ? 200 : m) }')" || xstatus=1
+
+echo
+# 6. Intel PT: a generated packet stream, library against libipt, and CLI.
+istatus=0
+sh tools/bench_ipt.sh "$(awk -v m="$MB" 'BEGIN { print (m < 256 ? 256 : m) }')" || istatus=1
 [ "$same" = no ] && { echo "tracedec dump and llvm-xray fdr-dump outputs DIFFER"; exit 1; }
-[ $ostatus = 0 ] && [ $xstatus = 0 ] || exit 1
+[ $ostatus = 0 ] && [ $xstatus = 0 ] && [ $istatus = 0 ] || exit 1
 exit $ustatus

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Intel PT benchmarks (called by tools/bench.sh, `make bench`): numbers, not
+# pass/fail, except that the generated stream must decode to the same
+# packets in every case.
+#
+#   1. The library: tools/bench_ipt.c (gcc -O2, -lipt) generates the anchor
+#      report's synthetic stream (../shared/formats/ipt/REPORT.md section 2,
+#      >= MiB mebibytes, default 256) with libipt's encoder
+#      (tests/ipt_gen.h), writes it to build/bench/ipt/stream.pt, and times
+#      in one process on that buffer: tdec_ipt_next, tdec_ipt_next_n,
+#      tdec_ipt_next in 64 KiB chunks, libipt's pt_pkt_next (the system
+#      library, Debian's 2.0.5) and a memory scan; medians of RUNS rounds.
+#   2. The CLI on that file, when build/tracedec has the PT front end:
+#      `tracedec dump` and `dump --no-pad` in MB/s (no ptdump binary ships
+#      with Debian; REPORT.md measured libipt's ptdump at 4.1-5.3 MB/s on
+#      the same mix), and the peak RSS.
+#
+#   sh tools/bench_ipt.sh [MiB]
+# Environment: CC (default gcc), RUNS (library rounds, default 5), CLI_RUNS
+# (timed runs per command, default 3).
+cd "$(dirname "$0")/.." || exit 2
+O=build/bench/ipt
+MB=${1:-256}
+RUNS=${RUNS:-5}
+CLI_RUNS=${CLI_RUNS:-3}
+CC=${CC:-gcc}
+WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
+F=$O/stream.pt
+. tools/bench_lib.sh
+
+rm -rf "$O"
+mkdir -p "$O"
+echo "== Intel PT library: tools/bench_ipt.c ($CC -O2) against libipt's packet decoder"
+if [ ! -f /usr/include/intel-pt.h ]; then
+    echo "libipt not installed (apt-get install libipt-dev): the PT benchmark needs its encoder and decoder; skipped"
+    exit 0
+fi
+$CC -std=c99 $WARN -O2 -I. tools/bench_ipt.c -lipt -o $O/bench_ipt || exit 1
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc 2>/dev/null || echo '?') CPUs"
+$O/bench_ipt -m "$MB" -n "$RUNS" -o "$F" | tee $O/lib.out || exit 1
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+size=$(wc -c < "$F")
+
+echo
+echo "== Intel PT CLI: build/tracedec on $F ($size bytes)"
+[ -x build/tracedec ] || make -s build/tracedec > $O/make.log 2>&1
+if [ ! -x build/tracedec ] ||
+   ! build/tracedec dump --format=ipt "$F" 2>/dev/null | head -c 4096 | grep -q psb; then
+    echo "build/tracedec has no Intel PT front end (yet): CLI timing skipped"
+    exit 0
+fi
+timing_note
+rate_header
+for mode in dump dump--no-pad; do
+    args=$(echo "$mode" | sed 's/--/ --/')
+    td=$(timing "ipt-$mode" "build/tracedec $args --format=ipt $F") && rate_row "tracedec $args" "$td" "$size"
+done
+echo "tracedec dump peak RSS: $(peak_rss "build/tracedec dump --format=ipt $F") KiB"
+exit 0
