@@ -35,9 +35,11 @@
    Open decoder bugs are tolerated: IPTC_FUZZ_STRICT (an IPTC_BUG_* mask,
    see fuzz/ipt_check.h) lists the bugs checked; build with
    -DIPTC_FUZZ_STRICT=IPTC_BUGS_ALL to check them all. Anything else
-   abort()s. */
+   abort()s. With -DIPC_PRINT_HASH each input prints one line of hashes
+   (tests/matrix.sh compares them across hosts). */
 #define TDEC_IPT_IMPLEMENTATION
 #include "fuzz/ipt_check.h"
+#include <stdio.h>
 
 #ifdef TDEC_FUZZ_LIBIPT
 #include <intel-pt.h>
@@ -304,6 +306,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_helpers(in, len);
 #ifdef TDEC_FUZZ_LIBIPT
     compare_libipt(in, len, &whole);
+#endif
+#ifdef IPC_PRINT_HASH
+    printf("log %zu %016llx status %d packets %zu gaps %zu errors %zu\n", whole.log_len,
+           (unsigned long long)whole.log_hash, (int)whole.status, whole.packets, whole.gaps, whole.errors);
 #endif
     return 0;
 }
