@@ -57,12 +57,15 @@ static const unsigned char mx_insn[] = {
 
 /* Decodes data with cfg; returns the item count, or -1. *last gets the
    last record. */
+static tdec_xtrace_record mx_no_record; /* static: zeroed, no libc in this TU */
+
 static int mx_decode(const tdec_xtrace_config *cfg, const void *data, size_t len, tdec_xtrace_record *last)
 {
     tdec_xtrace_decoder d;
     tdec_xtrace_item it;
     tdec_status st;
     int items = 0, fed = 0;
+    *last = mx_no_record;
     st = tdec_xtrace_init(&d, cfg);
     while (st >= 0) {
         st = tdec_xtrace_next(&d, &it);
