@@ -7240,6 +7240,9 @@ static unsigned tdec_ipt__low_bit(uint64_t v)
 /* Decodes the packet at p (at least TDEC_IPT__MAX_SIZE bytes readable) when
    its first byte says all; returns its size, or 0 to leave it to decode().
    Gives the same packets as decode(). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) inline
+#endif
 static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
 {
     const tdec_ipt__first *e = &tdec_ipt__first_byte[p[0]];
@@ -7602,6 +7605,11 @@ static tdec_status tdec_ipt__step(tdec_ipt_decoder *d, tdec_ipt_item *out)
     }
 }
 
+/* next() without its fast path; out of line, so that the fast path does
+   not pay for the registers of the step functions. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 static tdec_status tdec_ipt__next_slow(tdec_ipt_decoder *d, tdec_ipt_item *out)
 {
     tdec_status st = tdec_ipt__step(d, out);
