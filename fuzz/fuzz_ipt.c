@@ -7,6 +7,7 @@
                 hook (fuzz/ipt_check.h IPTC_HOOK_*: 0 none, 1 size from the
                 first byte, 2 from the second, 3 always rejects, 4 200
                 bytes; 5-7 none); bit 7 resync() after E_TRUNCATED too
+                (it must be refused with E_SEQUENCE)
      byte 1     bits 0-2 chunk schedule of the chunked decode (0 one byte
                 at a time, 1 one 2-way split, 2 fixed steps, 3-7 seeded
                 random lengths); bit 3 first take a few items and reset();
@@ -32,22 +33,21 @@
    TDEC_IPT_F_PEBS, erratum SKD007 (2.0.5 has no workaround), and bytes
    02 13 (CFE), 02 53 (EVD) or D9 (TRIG) anywhere.
 
-   Open decoder bugs are tolerated: IPTC_FUZZ_STRICT (an IPTC_BUG_* mask,
-   see fuzz/ipt_check.h) lists the bugs checked; build with
-   -DIPTC_FUZZ_STRICT=IPTC_BUGS_ALL to check them all. Anything else
-   abort()s. With -DIPC_PRINT_HASH each input prints one line of hashes
-   (tests/matrix.sh compares them across hosts). */
+   Every violation abort()s; nothing is tolerated. Both runs feed their
+   chunks from one buffer that is scribbled over at each NEED_INPUT, and
+   the chunked one calls finish() before NEED_INPUT when byte 1 has bit 4:
+   the inputs in fuzz/regressions/ipt guard the decoder bugs this found,
+   all fixed (feed() read a reused chunk; finish() gave E_TRUNCATED on
+   carried bytes it could decode knowing the end; a cut UNKNOWN's
+   err_offset was the end of the input, not the packet). With
+   -DIPC_PRINT_HASH each input prints one line of hashes (tests/matrix.sh
+   compares them across hosts). */
 #define TDEC_IPT_IMPLEMENTATION
 #include "fuzz/ipt_check.h"
 #include <stdio.h>
 
 #ifdef TDEC_FUZZ_LIBIPT
 #include <intel-pt.h>
-#endif
-
-/* The IPTC_BUG_* checks that are on: the fixed bugs. */
-#ifndef IPTC_FUZZ_STRICT
-#define IPTC_FUZZ_STRICT IPTC_BUGS_ALL
 #endif
 
 #define LOG_CAP (1024 * 1024)
@@ -242,8 +242,6 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
             if (code == -pte_eos && off == e->offset) break;
             /* SKZ84: libipt reports the 8-byte INVALID without its 8th byte */
             if (code == 8 && pkt.type == ppt_invalid && off == e->offset && off + 8 > len) break;
-            /* FINISH_CARRY: the decoder stops where libipt decodes on */
-            if (!(IPTC_FUZZ_STRICT & IPTC_BUG_FINISH_CARRY) && len - e->offset < 16) break;
             lib_die("truncated packet", e->offset, code);
         }
         if (code != -(int)e->reason || off != e->offset) lib_die("error", e->offset, code);
@@ -275,7 +273,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     whole.hook = hook < IPTC_HOOK_COUNT ? hook : IPTC_HOOK_NONE;
     whole.resync = (data[1] & 0x20u) == 0;
     whole.resync_trunc = (data[0] & 0x80u) != 0;
-    whole.strict = IPTC_FUZZ_STRICT;
     whole.log = log_whole;
     whole.log_cap = LOG_CAP;
     whole.evs = evs;

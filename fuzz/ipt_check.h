@@ -43,38 +43,23 @@
    until resync(), which is E_SEQUENCE without an error; END stays END and
    a second finish() agrees; next() never spins (items and calls bounded by
    the input's length); the carry never holds more than TDEC_CARRY_CAP
-   bytes (after every item and every resync). resync() after E_TRUNCATED
-   (run option) follows the same rule, or is refused with E_SEQUENCE.
+   bytes (after every item and every resync); resync() after E_TRUNCATED
+   (run option) is refused with E_SEQUENCE and leaves the error as it was.
 
-   Decoder bugs (reported to the lead, see tests/test_ipt.c "open bugs"):
-   a run tolerates them unless its `strict` mask has their bit, so that
-   fuzzing can look for other bugs while one is open. The unit tests run
-   strict. */
+   Every run feeds its chunks from one reused buffer (the canonical loop)
+   that is scribbled over at each NEED_INPUT, so a decoder that reads a
+   chunk after NEED_INPUT gave the buffer back is caught; a run may also
+   call finish() right after the item that used up the input (before
+   NEED_INPUT), which must give the same events. The decoder bugs these
+   checks found (a reused chunk read by feed(), finish() ending with
+   E_TRUNCATED on carried bytes, a cut UNKNOWN's err_offset at the end of
+   the input) are fixed; their inputs are in fuzz/regressions/ipt and
+   tests/test_ipt.c's regression section. */
 #ifndef IPT_CHECK_H
 #define IPT_CHECK_H
 
 #include "single/tdec_ipt.h"
 #include "fuzz/check_common.h"
-
-/* feed() copied the previous chunk into the resync history after the
-   caller was told (NEED_INPUT) that it may reuse that buffer (fixed:
-   tdec_ipt__retire_chunk at NEED_INPUT). Strict runs copy the chunks into
-   one reused buffer (the canonical loop) and scribble over it at
-   NEED_INPUT; tolerant ones keep every chunk alive and unchanged. */
-#define IPTC_BUG_STALE_CHUNK  1u
-/* finish() in the packet phase with carried bytes returns E_TRUNCATED
-   without decoding them at the end of the stream: a 2-byte CYC 0x02 at the
-   very end under SKD007 (libipt: the CYC), an unknown opcode in the last 15
-   bytes with a hook (libipt: the hook decides), and complete packets still
-   in the carry when finish() follows an item. Tolerated: E_TRUNCATED at
-   the packet is accepted as well as the right event, and no finish()
-   before NEED_INPUT. */
-#define IPTC_BUG_FINISH_CARRY 2u
-/* An UNKNOWN packet cut by the end of the stream: E_TRUNCATED with
-   err_offset at the end of the input, not at the cut packet. Tolerated:
-   either offset is accepted. */
-#define IPTC_BUG_UNKNOWN_CUT  4u
-#define IPTC_BUGS_ALL         7u
 
 #define IPTC_NONE UINT64_MAX
 
@@ -145,8 +130,6 @@ typedef struct iptc_rpkt {
     uint8_t  size;     /* the packet's size as reported                       */
     uint32_t consumed; /* bytes the decoder steps over (SKD007: 3)            */
     uint64_t item_off; /* where the item is reported (SKD007: one later)      */
-    int      at_end;   /* the decision needed the stream's end (SKD007 at the */
-                       /* end, the hook with fewer than 16 bytes left)        */
     int      cut;      /* an UNKNOWN longer than the bytes left               */
     int      skd007;   /* an OVF that erratum SKD007 moved one byte on        */
 } iptc_rpkt;
@@ -286,16 +269,13 @@ static iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, 
         /* pt_pkt_handle_skd007: a 2-byte CYC with payload 0x20..0x3f (second
            byte 0x02) followed by 0xf3 is an OVF one byte on; at the end of
            the buffer it stays a CYC. */
-        if ((errata & TDEC_IPT_ERRATUM_SKD007) && n == 2 && p[1] == 0x02) {
-            if (left == 2) r.at_end = 1;
-            else if (p[2] == 0xf3) {
-                r.kind = TDEC_IPT_OVF;
-                r.size = 2;
-                r.skd007 = 1;
-                r.consumed = 3;
-                r.item_off = off + 1;
-                return r;
-            }
+        if ((errata & TDEC_IPT_ERRATUM_SKD007) && n == 2 && p[1] == 0x02 && left > 2 && p[2] == 0xf3) {
+            r.kind = TDEC_IPT_OVF;
+            r.size = 2;
+            r.skd007 = 1;
+            r.consumed = 3;
+            r.item_off = off + 1;
+            return r;
         }
         IPTC__SIZE(TDEC_IPT_CYC, n);
     }
@@ -312,7 +292,6 @@ static iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, 
     }
 unknown: /* pt_pkt_read_unknown */
     if (hook == IPTC_HOOK_NONE) IPTC__BAD(TDEC_IPT_ERR_BAD_OPC);
-    if (left < 16) r.at_end = 1;
     {
         int n = iptc_hook_size(hook, p, left);
         if (n <= 0) IPTC__BAD(TDEC_IPT_ERR_BAD_OPC);
@@ -367,7 +346,7 @@ enum { IPTC_R_SYNC, IPTC_R_PACKETS, IPTC_R_CUT, IPTC_R_DONE };
 typedef struct iptc_ref {
     const uint8_t *in;
     uint64_t       len;
-    uint32_t       flags, errata, tolerate;
+    uint32_t       flags, errata;
     unsigned       hook;
     int            phase;
     uint64_t       at;            /* PACKETS: the next packet's offset       */
@@ -377,9 +356,6 @@ typedef struct iptc_ref {
     uint64_t       last_sync;     /* offset of the last PSB, or IPTC_NONE    */
     uint64_t       cut_off;       /* CUT: err_offset of the E_TRUNCATED      */
     unsigned       pebs_ctx;
-    int            ended;         /* an E_TRUNCATED came: finish() was called */
-    int            alt_valid;     /* a tolerated bug: `alt` (an E_TRUNCATED) is */
-    iptc_ev        alt;           /* accepted instead of the event returned    */
 } iptc_ref;
 
 static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t reason)
@@ -393,7 +369,7 @@ static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t
 }
 
 static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec_ipt_config *cfg,
-                          unsigned hook, uint32_t tolerate)
+                          unsigned hook)
 {
     memset(R, 0, sizeof *R);
     R->in = in;
@@ -401,7 +377,6 @@ static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec
     R->flags = cfg->flags;
     R->errata = cfg->errata;
     R->hook = hook;
-    R->tolerate = tolerate;
     if (cfg->flags & TDEC_IPT_F_NO_SYNC) {
         R->phase = IPTC_R_PACKETS;
         R->at = 0;
@@ -418,7 +393,6 @@ static iptc_ev iptc_ref_next(iptc_ref *R)
     iptc_ev e;
     iptc_rpkt k;
     memset(&e, 0, sizeof e);
-    R->alt_valid = 0;
     switch (R->phase) {
     case IPTC_R_SYNC:
         if (!R->gap_done) {
@@ -454,23 +428,12 @@ static iptc_ev iptc_ref_next(iptc_ref *R)
             return e;
         }
         k = iptc_ref_packet(R->in, R->len, R->at, R->flags, R->errata, R->hook, R->pebs_ctx);
-        /* FINISH_CARRY tolerated: E_TRUNCATED at the packet is accepted
-           too, before finish() (once it was called - the first
-           E_TRUNCATED comes from it - the end is known) */
-        if (k.at_end && (R->tolerate & IPTC_BUG_FINISH_CARRY) && !R->ended) {
-            R->alt_valid = 1;
-            R->alt.what = IPTC_EV_ERROR;
-            R->alt.st = TDEC_E_TRUNCATED;
-            R->alt.offset = R->at;
-            R->alt.reason = TDEC_IPT_ERR_EOS;
-        }
         if (k.err != 0) {
             e.what = IPTC_EV_ERROR;
             e.st = k.err == TDEC_IPT_ERR_EOS ? TDEC_E_TRUNCATED : TDEC_E_CORRUPT;
             e.offset = R->at;
             e.reason = k.err;
             R->phase = IPTC_R_DONE;
-            if (e.st == TDEC_E_TRUNCATED) R->ended = 1;
             return e;
         }
         e.what = IPTC_EV_PACKET;
@@ -489,16 +452,10 @@ static iptc_ev iptc_ref_next(iptc_ref *R)
         return e;
     case IPTC_R_CUT:
         R->phase = IPTC_R_DONE;
-        R->ended = 1;
         e.what = IPTC_EV_ERROR;
         e.st = TDEC_E_TRUNCATED;
-        e.offset = R->cut_off;
+        e.offset = R->cut_off; /* the cut packet, not the end of the input */
         e.reason = TDEC_IPT_ERR_EOS;
-        if (R->tolerate & IPTC_BUG_UNKNOWN_CUT) { /* err_offset at the end accepted too */
-            R->alt_valid = 1;
-            R->alt = e;
-            R->alt.offset = R->len;
-        }
         return e;
     default:
         e.what = IPTC_EV_END;
@@ -528,12 +485,11 @@ typedef struct iptc_run {
     size_t          step;
     uint32_t        seed;
     int             resync;       /* resync() after E_CORRUPT (else stop there)   */
-    int             resync_trunc; /* ... and after E_TRUNCATED                    */
+    int             resync_trunc; /* ... and try it after E_TRUNCATED (refused)   */
     unsigned        next_n;       /* 0: next(); else next_n() with this cap       */
     int             reset_first;  /* decode a few items, reset(), then decode     */
     int             finish_early; /* finish() right after the item that used up   */
                                   /* the last chunk, before NEED_INPUT             */
-    uint32_t        strict;       /* IPTC_BUG_* bits not tolerated                 */
     char           *log;          /* may be NULL (hash only)                       */
     size_t          log_cap;
     iptc_ev        *evs;          /* may be NULL: the events, in order             */
@@ -676,12 +632,6 @@ static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder
         e.reason = d->st.err_reason;
     }
     want = iptc_ref_next(R);
-    if (R->alt_valid && R->alt.what == e.what && R->alt.st == e.st && R->alt.offset == e.offset &&
-        R->alt.reason == e.reason) { /* a tolerated bug: the run ends here */
-        want = R->alt;
-        R->phase = IPTC_R_DONE;
-        R->ended = 1;
-    }
     iptc_ev_str(got_s, sizeof got_s, &e);
     iptc_ev_str(want_s, sizeof want_s, &want);
     if (want.what != e.what || want.st != e.st || want.offset != e.offset || want.reason != e.reason)
@@ -761,13 +711,11 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
     tdec_ipt_decoder *d = &dd[0];
     tdec_ipt_item it;
     tdec_status st, s, pending = TDEC_OK;
-    uint8_t *buf = NULL; /* strict STALE_CHUNK: the one reused chunk buffer */
+    uint8_t *buf = NULL; /* the one reused chunk buffer (the canonical loop) */
     size_t chunk_len = 0, fed = 0, cut_i = 0, n, nb = 0, bi = 0, chunks = 0;
     uint32_t rng = r->seed;
     uint64_t last_off = 0, calls = 0, err_off;
     int after_resync = 0, finished = 0, final_checked = 0;
-    int reuse = (r->strict & IPTC_BUG_STALE_CHUNK) != 0;
-    int early = r->finish_early && (r->strict & IPTC_BUG_FINISH_CARRY);
     cc_sched sc;
     iptc_ref R;
     iptc_hook hk;
@@ -791,13 +739,13 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
     hk.len = len;
     r->cfg.unknown = r->hook != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
     r->cfg.unknown_ctx = &hk;
-    if (reuse && (buf = (uint8_t *)malloc(len ? len : 1)) == NULL) return iptc__fail(r, "out of memory");
+    if ((buf = (uint8_t *)malloc(len ? len : 1)) == NULL) return iptc__fail(r, "out of memory");
 
     st = tdec_ipt_init(d, &r->cfg);
     if (st != TDEC_NEED_INPUT) bad = iptc__fail(r, "init gave %d", st);
     if (!bad && r->reset_first) bad = iptc__warm_reset(r, d, in, len);
     if (!bad && hk.bad) bad = iptc__fail(r, "%s", hk.bad);
-    iptc_ref_init(&R, in, len, &r->cfg, r->hook, IPTC_BUGS_ALL & ~r->strict);
+    iptc_ref_init(&R, in, len, &r->cfg, r->hook);
     hk.calls = 0;
     while (bad == NULL) {
         int settled; /* the decoder's state is the one after `it` */
@@ -850,7 +798,7 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
                     break;
                 }
             }
-            if (early && settled && !finished && fed == len && d->st.win_len == 0) {
+            if (r->finish_early && settled && !finished && fed == len && d->st.win_len == 0) {
                 st = tdec_ipt_finish(d); /* allowed: the window is used up */
                 if (st != TDEC_NEED_INPUT) goto status;
                 finished = 1;
@@ -867,7 +815,7 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
                 break;
             }
             if (finished) { bad = iptc__fail(r, "NEED_INPUT after finish()"); break; }
-            if (reuse && chunk_len) memset(buf, 0xA5, chunk_len); /* the caller may reuse its buffer now */
+            if (chunk_len) memset(buf, 0xA5, chunk_len); /* the caller may reuse its buffer now */
             d = iptc__move(dd, d); /* memcpy-able: no pointer into itself */
             if (fed == len) {
                 st = tdec_ipt_finish(d);
@@ -887,9 +835,9 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
                 break;
             }
             n = cc_chunk(&sc, fed, len, &rng, &cut_i);
-            if (reuse) memcpy(buf, in + fed, n);
+            memcpy(buf, in + fed, n);
             chunk_len = n;
-            st = tdec_ipt_feed(d, n ? (reuse ? buf : in + fed) : NULL, n);
+            st = tdec_ipt_feed(d, n ? buf : NULL, n);
             if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "feed after NEED_INPUT gave %d", st); break; }
             fed += n;
             chunks++;
@@ -899,18 +847,19 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
         if (bad) break;
         if (st == TDEC_OK) continue;
         if (st == TDEC_E_CORRUPT || st == TDEC_E_TRUNCATED) {
-            s = st;
             if ((bad = iptc__status(r, &R, d, st, 0)) != NULL) break;
             final_checked = 1;
             if ((bad = iptc__sticky(r, d, st)) != NULL) break;
             if (!r->resync || (st == TDEC_E_TRUNCATED && !r->resync_trunc)) break;
-            err_off = d->st.err_offset;
-            st = tdec_ipt_resync(d);
-            /* resync() is for E_CORRUPT; after E_TRUNCATED it may refuse */
-            if (st == TDEC_E_SEQUENCE && s == TDEC_E_TRUNCATED && d->st.err == s) {
-                st = s;
+            if (st == TDEC_E_TRUNCATED) { /* nothing to resync after the end: refused, nothing changed */
+                memcpy(&saved, d, sizeof *d);
+                s = tdec_ipt_resync(d);
+                if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0)
+                    bad = iptc__fail(r, "resync after E_TRUNCATED gave %d or changed the decoder", s);
                 break;
             }
+            err_off = d->st.err_offset;
+            st = tdec_ipt_resync(d);
             if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "resync gave %d", st); break; }
             if (d->st.carry_len > TDEC_CARRY_CAP) {
                 bad = iptc__fail(r, "resync overflowed the carry: %u bytes", (unsigned)d->st.carry_len);

@@ -16,19 +16,21 @@
         decoder resyncs as ptdump does;
      3. chunk invariance of every vector: whole buffer, one byte at a time,
         every 2-way split, seeded random splits, next_n() batches, a reset()
-        first, and the canonical loop that reuses one buffer;
+        first, finish() before NEED_INPUT (every run feeds its chunks from
+        one reused buffer, scribbled over at NEED_INPUT: the canonical
+        loop);
      4. every prefix of every vector;
      5. hostile and edge inputs, each with the exact result derived from
-        libipt's rules (the comments cite them);
+        libipt's rules (the comments cite them), and the regressions of
+        fixed decoder bugs;
      6. the buffer helpers and the streaming PSB search against them;
      7. last-IP.
 
    Every decode goes through fuzz/ipt_check.h's iptc_decode(), which checks
    each item against a slow reference walk written from FACTS.md and
    libipt (kind, size, offsets, gaps, errors, resync), the accounting at
-   NEED_INPUT, sticky errors, and that feed() with an unread window is
-   refused; the runs here are strict (no open bug tolerated) unless a check
-   says otherwise.
+   NEED_INPUT, sticky errors, that feed() with an unread window is refused
+   and that resync() after E_TRUNCATED is.
 
    Usage: test_ipt [vector-dir]; default tests/data/ipt (or tests/data/ipt/ptt)
    if it has INDEX.tsv, else ../shared/formats/ipt/vectors/ptt (run from the
@@ -50,9 +52,6 @@ static size_t quick = 1; /* TDEC_TEST_QUICK: stride multiplier (testlib.h) */
 #define EVCAP  (1u << 16)
 static char log_a[LOGCAP], log_b[LOGCAP];
 static iptc_ev ev_a[EVCAP], ev_b[EVCAP];
-
-/* Every open decoder bug is checked: the runs below fail until it is fixed. */
-#define STRICT IPTC_BUGS_ALL
 
 /* ------------------------------------------------------------------ */
 /* small helpers                                                       */
@@ -91,7 +90,7 @@ static void run_init(iptc_run *r, uint32_t flags, uint32_t errata, unsigned hook
     r->cfg = mkcfg(flags, errata);
     r->hook = hook;
     r->resync = 1;
-    r->strict = STRICT;
+    r->resync_trunc = 1; /* tried after E_TRUNCATED too: must be refused */
     r->log = log;
     r->log_cap = log ? LOGCAP : 0;
     r->evs = ev;
@@ -143,29 +142,28 @@ static void evs_compact(char *s, size_t cap, const iptc_ev *ev, size_t n)
 }
 
 /* Decodes `in` with the config under several chunkings (whole, one byte at
-   a time, every 2-way split for short inputs, random splits, next_n, the
-   reused-buffer loop) and checks that each gives the same log and that the
-   events, in compact notation, are `want`. */
-static int expect_ex(tl_case *c, const uint8_t *in, size_t len, uint32_t flags, uint32_t errata, unsigned hook,
-                     uint32_t strict, const char *want)
+   a time, every 2-way split for short inputs, random splits, next_n, a
+   reset() first, finish() before NEED_INPUT; each through one reused
+   buffer) and checks that each gives the same log and that the events, in
+   compact notation, are `want`. */
+static int expect(tl_case *c, const uint8_t *in, size_t len, uint32_t flags, uint32_t errata, unsigned hook,
+                  const char *want)
 {
     static char got[1 << 14];
     iptc_run w, r;
     size_t k, cut[1];
     const char *bad;
     run_init(&w, flags, errata, hook, log_a, ev_a);
-    w.strict = strict;
     bad = iptc_decode(in, len, &w);
     if (!TL_TRUE(c, bad == NULL, "whole buffer: %s", bad)) return 0;
     evs_compact(got, sizeof got, ev_a, w.nev < EVCAP ? w.nev : EVCAP);
     if (!TL_TRUE(c, strcmp(got, want) == 0, "got\n    %s\n  expected\n    %s", got, want)) return 0;
     for (k = 0; k < 12 + len; k++) {
         run_init(&r, flags, errata, hook, log_b, NULL);
-        r.strict = strict;
         if (k == 0) r.step = 1;
         else if (k == 1) { r.step = 1; r.next_n = 3; }
         else if (k == 2) { r.seed = 7; r.next_n = 64; r.reset_first = 1; }
-        else if (k < 12) { r.seed = (uint32_t)k * 2654435761u; r.finish_early = strict == STRICT && (k & 1); }
+        else if (k < 12) { r.seed = (uint32_t)k * 2654435761u; r.finish_early = (int)(k & 1); }
         else if (len <= 80) { cut[0] = k - 12; r.cuts = cut; r.ncuts = 1; }
         else break;
         bad = iptc_decode(in, len, &r);
@@ -176,16 +174,6 @@ static int expect_ex(tl_case *c, const uint8_t *in, size_t len, uint32_t flags, 
         }
     }
     return 1;
-}
-
-/* The usual strictness: every open bug but the two with checks of their
-   own (the reused buffer, finish() before NEED_INPUT). */
-#define STRICT_USUAL (STRICT & ~IPTC_BUG_STALE_CHUNK)
-
-static int expect(tl_case *c, const uint8_t *in, size_t len, uint32_t flags, uint32_t errata, unsigned hook,
-                  const char *want)
-{
-    return expect_ex(c, in, len, flags, errata, hook, STRICT_USUAL, want);
 }
 
 /* ------------------------------------------------------------------ */
@@ -707,22 +695,22 @@ static void test_vectors(void)
 /* 3. chunk invariance of every vector                                 */
 
 /* Decodes vector v whole, then with each chunking that `mode` selects;
-   every log must equal the whole one. Returns the number of runs. */
-static size_t invariance(tl_case *c, const vec *v, int mode, uint32_t strict)
+   every log must equal the whole one. Every run (iptc_decode) feeds its
+   chunks from one reused buffer, scribbled over at NEED_INPUT. Returns
+   the number of runs. */
+static size_t invariance(tl_case *c, const vec *v, int mode)
 {
     iptc_run w, r;
     size_t runs = 0, k, cut[2], n = v->len;
     const char *bad;
     uint32_t errata = v->errata[0];
     run_init(&w, v->flags, errata, IPTC_HOOK_NONE, log_a, NULL);
-    w.strict = strict;
     if ((bad = iptc_decode(v->pt, n, &w)) != NULL) {
         TL_TRUE(c, 0, "%s whole: %s", v->name, bad);
         return 0;
     }
     for (k = 0;; k++) {
         run_init(&r, v->flags, errata, IPTC_HOOK_NONE, log_b, NULL);
-        r.strict = strict;
         switch (mode) {
         case 0: if (k) return runs; r.step = 1; break;                       /* one byte at a time */
         case 1: if (k > n) return runs; cut[0] = k; r.cuts = cut; r.ncuts = 1; /* every 2-way split */
@@ -744,7 +732,7 @@ static size_t invariance(tl_case *c, const vec *v, int mode, uint32_t strict)
             if (k == 0) r.step = 1;
             else if (k == 1) r.seed = 99;
             break;
-        default: /* the canonical loop over one reused buffer */
+        default: /* the canonical loop over one reused buffer: 1- and 7-byte steps, seeded */
             if (k >= 4) return runs;
             if (k == 0) r.step = 1;
             else if (k == 1) r.step = 7;
@@ -779,15 +767,11 @@ static void test_invariance(void)
     for (mode = 0; mode < 6; mode++) {
         size_t runs = 0, failed = 0;
         char first[400] = "";
-        /* each open bug has its own check: the reused buffer (STALE_CHUNK)
-           and finish() before NEED_INPUT (FINISH_CARRY) */
-        uint32_t strict = mode == 5 ? STRICT : mode == 4 ? (STRICT & ~IPTC_BUG_STALE_CHUNK)
-                                                         : (STRICT & ~(IPTC_BUG_STALE_CHUNK | IPTC_BUG_FINISH_CARRY));
         tl_begin(&c, "chunk invariance, every vector: %s", what[mode]);
         for (i = 0; i < nvecs; i++) {
             tl_case one;
             tl_begin(&one, "%s", vecs[i].name);
-            runs += invariance(&one, &vecs[i], mode, strict);
+            runs += invariance(&one, &vecs[i], mode);
             if (one.bad) {
                 if (!failed++) snprintf(first, sizeof first, "%s", one.why);
             }
@@ -866,9 +850,7 @@ static void test_prefixes(void)
             iptc_run F, P;
             size_t L, nf;
             const char *bad;
-            /* the prefix runs' strictness: every bug but the reused buffer */
             run_init(&F, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_a);
-            F.strict = STRICT & ~IPTC_BUG_STALE_CHUNK;
             if ((bad = iptc_decode(v->pt, v->len, &F)) != NULL) {
                 if (!failed++) snprintf(first, sizeof first, "%.90s full: %.400s", v->name, bad);
                 continue;
@@ -876,7 +858,6 @@ static void test_prefixes(void)
             nf = F.nev < EVCAP ? F.nev : EVCAP;
             for (L = 0; L <= v->len; L += quick) {
                 run_init(&P, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_b);
-                P.strict = STRICT & ~IPTC_BUG_STALE_CHUNK;
                 P.seed = (uint32_t)L + 1u;
                 bad = iptc_decode(v->pt, L, &P);
                 runs++;
@@ -1176,9 +1157,14 @@ static void test_big_unknown(void)
     tl_end(&c);
 }
 
-/* The open bugs, each with its smallest input: these checks fail until the
-   decoder is fixed. */
-static void test_open_bugs(void)
+/* Regressions of fixed decoder bugs, each with its smallest input (their
+   fuzz inputs are in fuzz/regressions/ipt): finish() gave E_TRUNCATED on
+   carried bytes instead of decoding them knowing the end (SKD007's CYC at
+   the end, the hook in the last 15 bytes, finish() right after an item;
+   fixed in 37a41a9); feed() read a chunk the caller had been told it may
+   reuse (fixed in b293fd1); a cut UNKNOWN's err_offset was the end of the
+   input (fixed in 37a41a9). */
+static void test_regressions(void)
 {
     static uint8_t buf[256];
     tl_case c;
@@ -1228,8 +1214,10 @@ static void test_open_bugs(void)
         TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK); /* the CYC; the PAD is carried */
         TL_TRUE(&c, it.u.pkt.kind == TDEC_IPT_CYC && d.st.win_len == 0, "not the CYC");
         {
+            /* the contract: NEED_INPUT, next() decodes the carry knowing the end */
             tdec_status st = tdec_ipt_finish(&d);
-            TL_TRUE(&c, st >= 0, "finish() gave %s at %llu", tdec_status_str(st), (unsigned long long)d.st.err_offset);
+            TL_TRUE(&c, st == TDEC_NEED_INPUT, "finish() gave %s at %llu", tdec_status_str(st),
+                    (unsigned long long)d.st.err_offset);
         }
         TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
         TL_TRUE(&c, it.u.pkt.kind == TDEC_IPT_PAD && it.offset == 2, "not the PAD");
@@ -1238,9 +1226,10 @@ static void test_open_bugs(void)
     tl_end(&c);
 
     /* The contract: "TDEC_NEED_INPUT means every byte fed so far was
-       consumed or copied: the caller may reuse its buffer" - but feed()
-       copies the previous chunk's tail into the resync history only when
-       the next chunk comes. The canonical loop, one reused buffer: */
+       consumed or copied: the caller may reuse its buffer" - feed() used to
+       copy the previous chunk's tail into the resync history only when the
+       next chunk came (fixed in b293fd1: kept when the window runs out).
+       The canonical loop, one reused buffer: */
     tl_begin(&c, "resync after the caller reused its buffer (the canonical loop) looks back at the right bytes");
     n = hexin(buf, sizeof buf, "PSB 02 c3 88 0282 0282 PSB 02 23 00 00 00 00");
     {
@@ -1284,7 +1273,7 @@ static void test_open_bugs(void)
     tl_begin(&c, "an UNKNOWN packet cut by the end: err_offset at the packet, not at the end of the input");
     memset(buf, 0, 40);
     buf[3] = 0xc9;
-    expect_ex(&c, buf, 40, NS, 0, IPTC_HOOK_BIG, STRICT_USUAL, "pad@0/1 pad@1/1 pad@2/1 <unknown>@3/200 TRUNC@3");
+    expect(&c, buf, 40, NS, 0, IPTC_HOOK_BIG, "pad@0/1 pad@1/1 pad@2/1 <unknown>@3/200 TRUNC@3");
     tl_end(&c);
 }
 
@@ -1311,11 +1300,8 @@ static void test_first_bytes(void)
                 for (hook = 0; hook < IPTC_HOOK_COUNT && !c.bad; hook += 2) {
                     iptc_run w, r;
                     const char *bad;
-                    /* the open bugs have checks of their own: tolerated here */
                     run_init(&w, flags[o], errata[o], hook, log_a, NULL);
-                    w.strict = 0;
                     run_init(&r, flags[o], errata[o], hook, log_b, NULL);
-                    r.strict = 0;
                     r.step = 1;
                     if ((bad = iptc_decode(buf, sizeof buf, &w)) == NULL) bad = iptc_decode(buf, sizeof buf, &r);
                     TL_TRUE(&c, bad == NULL, "byte %02x tail %u option %u hook %u: %s", b, t, o, hook, bad);
@@ -1518,7 +1504,6 @@ static void test_search_random(void)
             iptc_run r;
             const char *bad;
             run_init(&r, 0, 0, IPTC_HOOK_NONE, NULL, ev_a);
-            r.strict = STRICT_USUAL;
             r.resync = (int)(k & 1);
             if (k == 1) r.step = 1;
             else if (k) r.seed = (uint32_t)iter * 31u + k;
@@ -1686,7 +1671,7 @@ int main(int argc, char **argv)
     test_prefixes();
     test_hostile();
     test_big_unknown();
-    test_open_bugs();
+    test_regressions();
     test_first_bytes();
     test_endless_pad();
     test_helpers();
