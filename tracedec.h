@@ -6760,6 +6760,254 @@ TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_confi
    changed). */
 TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
 
+
+/* ---- layer 2: events ---------------------------------------------------------- */
+
+/* The event decoder turns packets into libipt master's event stream
+   (pt_evt_next): packets that need a later packet are queued until it comes
+   (a FUP for TSX aborts, a TIP for an asynchronous branch, PSBEND for PSB+
+   status, ...). It is fed like the packet decoder, in any chunks; where
+   libipt reads ahead (OVF recovery, errata BDM70, SKD010, APL11, APL12) the
+   decoder keeps the packets it cannot place yet and returns TDEC_NEED_INPUT
+   until a later packet, or finish(), decides.
+
+   The loop:
+       tdec_ipt_evt_decoder e;  tdec_ipt_evt_item it;  tdec_status st;
+       st = tdec_ipt_evt_init(&e, &cfg);
+       while (st >= 0) {
+           st = tdec_ipt_evt_next(&e, &it);
+           if (st == TDEC_OK) { use(&it); continue; }   SYNC or EVENT
+           if (st == TDEC_E_CORRUPT) { st = tdec_ipt_evt_resync(&e); continue; }
+           if (st != TDEC_NEED_INPUT) break;              END, or error
+           n = read_some(buf, sizeof buf);
+           st = n ? tdec_ipt_evt_feed(&e, buf, n) : tdec_ipt_evt_finish(&e);
+       }
+
+   Errors: TDEC_E_CORRUPT with err_reason one of libipt's codes
+   (TDEC_IPT_ERR_BAD_CONTEXT, _BAD_STATUS_UPDATE, _BAD_PACKET, _BAD_OPC,
+   _NOMEM, _NOIP, ...) and err_offset where libipt's pt_evt_get_offset()
+   points: the packet the failing pt_evt_next() call started at, or, while
+   synchronising (e.in_sync), the packet that failed. resync() looks for the
+   next PSB as pt_evt_sync_forward() does. A stream that ends inside a
+   packet ends like libipt's: TDEC_END (libipt's -pte_eos). */
+
+/* Event types (tdec_ipt_event.type): libipt's enum pt_event_type, same
+   order. */
+enum tdec_ipt_event_type {
+    TDEC_IPT_EV_ENABLED = 0,
+    TDEC_IPT_EV_DISABLED,
+    TDEC_IPT_EV_ASYNC_DISABLED,
+    TDEC_IPT_EV_ASYNC_BRANCH,
+    TDEC_IPT_EV_PAGING,
+    TDEC_IPT_EV_ASYNC_PAGING,
+    TDEC_IPT_EV_OVERFLOW,
+    TDEC_IPT_EV_EXEC_MODE,
+    TDEC_IPT_EV_TSX,
+    TDEC_IPT_EV_STOP,
+    TDEC_IPT_EV_VMCS,
+    TDEC_IPT_EV_ASYNC_VMCS,
+    TDEC_IPT_EV_EXSTOP,
+    TDEC_IPT_EV_MWAIT,
+    TDEC_IPT_EV_PWRE,
+    TDEC_IPT_EV_PWRX,
+    TDEC_IPT_EV_PTWRITE,
+    TDEC_IPT_EV_TICK,
+    TDEC_IPT_EV_CBR,
+    TDEC_IPT_EV_MNT,
+    TDEC_IPT_EV_TIP,
+    TDEC_IPT_EV_TNT,
+    TDEC_IPT_EV_IFLAGS,
+    TDEC_IPT_EV_INTERRUPT,
+    TDEC_IPT_EV_IRET,
+    TDEC_IPT_EV_SMI,
+    TDEC_IPT_EV_RSM,
+    TDEC_IPT_EV_SIPI,
+    TDEC_IPT_EV_INIT,
+    TDEC_IPT_EV_VMENTRY,
+    TDEC_IPT_EV_VMEXIT,
+    TDEC_IPT_EV_SHUTDOWN,
+    TDEC_IPT_EV_UINTR,
+    TDEC_IPT_EV_UIRET,
+    TDEC_IPT_EV_TRIG,
+    TDEC_IPT_EV_SWINTR,
+    TDEC_IPT_EV_SYSCALL,
+    TDEC_IPT_EV_COUNT
+};
+
+/* Event flags (tdec_ipt_event.flags). The first three are every event's. */
+#define TDEC_IPT_EVF_IP_SUPPRESSED 0x0001u /* ip is not known                     */
+#define TDEC_IPT_EVF_STATUS        0x0002u /* a PSB+ status update (libipt's      */
+                                           /* status_update), not a change        */
+#define TDEC_IPT_EVF_HAS_TSC       0x0004u /* tsc, lost_mtc, lost_cyc are valid   */
+#define TDEC_IPT_EVF_RESUMED       0x0010u /* enabled: resumed (never set here)   */
+#define TDEC_IPT_EVF_NR            0x0020u /* paging, async_paging: non-root      */
+#define TDEC_IPT_EVF_SPECULATIVE   0x0040u /* tsx                                 */
+#define TDEC_IPT_EVF_ABORTED       0x0080u /* tsx                                 */
+#define TDEC_IPT_EVF_HW            0x0100u /* pwre: hardware request              */
+#define TDEC_IPT_EVF_INTERRUPT     0x0200u /* pwrx wake reasons                   */
+#define TDEC_IPT_EVF_STORE         0x0400u
+#define TDEC_IPT_EVF_AUTONOMOUS    0x0800u
+#define TDEC_IPT_EVF_IFLAG         0x1000u /* iflags: the new RFLAGS.IF           */
+#define TDEC_IPT_EVF_HAS_CR2       0x2000u /* interrupt: arg holds CR2            */
+#define TDEC_IPT_EVF_HAS_VECTOR    0x4000u /* vmexit: a holds the vector          */
+#define TDEC_IPT_EVF_HAS_VMXR      0x8000u /* vmexit: arg2 holds VMXR             */
+#define TDEC_IPT_EVF_HAS_VMXQ      0x10000u /* vmexit: arg holds VMXQ             */
+#define TDEC_IPT_EVF_MULT          0x20000u /* trig: more triggers than reported  */
+
+/* One event. Which field holds what (libipt's struct pt_event names):
+
+     type             ip         arg          arg2   a          b        aux    flags
+     ENABLED          ip         -            -      -          -        -      RESUMED
+     DISABLED         ip         -
+     ASYNC_DISABLED   ip         at
+     ASYNC_BRANCH     to         from
+     PAGING           -          cr3                                            NR
+     ASYNC_PAGING     ip         cr3                                            NR
+     OVERFLOW         ip
+     EXEC_MODE        ip         -            -      mode (1: 16-bit, 2: 32-bit, 3: 64-bit)
+     TSX              ip                                                        SPECULATIVE ABORTED
+     STOP             -
+     VMCS             -          base
+     ASYNC_VMCS       ip         base
+     EXSTOP           ip
+     MWAIT            ip         hints        -      -          -        ext
+     PWRE             -          -            -      state      sub_state       HW
+     PWRX             -          -            -      last       deepest         INTERRUPT STORE AUTONOMOUS
+     PTWRITE          ip         payload      -      size
+     TICK             ip
+     CBR              -          -            -      ratio
+     MNT              -          payload
+     TIP              ip
+     TNT              -          bits         -      size (bit 0 = newest; bit size-1 = oldest; 1 = taken)
+     IFLAGS           ip                                                        IFLAG
+     INTERRUPT        ip         cr2          -      vector                     HAS_CR2
+     IRET, SMI, RSM, INIT, VMENTRY, SHUTDOWN, UIRET, SYSCALL: ip
+     SIPI             -          -            -      vector
+     VMEXIT           ip         vmxq         vmxr   vector                     HAS_VECTOR HAS_VMXR HAS_VMXQ
+     UINTR, SWINTR    ip         -            -      vector
+     TRIG             ip         -            -      trbv       -        icnt   MULT
+
+   ip is 0 when IP_SUPPRESSED is set. offset is the stream offset of the
+   packet that completed the event (tracedec's; libipt has none). */
+typedef struct tdec_ipt_event {
+    uint64_t ip;
+    uint64_t arg;
+    uint64_t arg2;
+    uint64_t tsc;      /* with HAS_TSC: the estimated TSC (libipt's pt_time)  */
+    uint32_t lost_mtc; /* with HAS_TSC: MTCs and CYCs that could not be used  */
+    uint32_t lost_cyc;
+    uint32_t flags;    /* TDEC_IPT_EVF_*                                      */
+    uint32_t aux;
+    uint8_t  type;     /* tdec_ipt_event_type                                 */
+    uint8_t  a;
+    uint8_t  b;
+    uint8_t  reserved;
+} tdec_ipt_event;
+
+/* Item kinds of the event decoder (tdec_ipt_evt_item.kind). */
+#define TDEC_IPT_EVT_EVENT 1u /* u.ev holds an event                             */
+#define TDEC_IPT_EVT_SYNC  2u /* synchronised on the PSB at offset: what follows */
+                              /* is a new segment (pt_evt_sync_forward)          */
+
+typedef struct tdec_ipt_evt_item {
+    uint32_t       kind;   /* TDEC_IPT_EVT_*                                  */
+    uint64_t       offset; /* EVENT: the packet that completed it; SYNC: PSB  */
+    tdec_ipt_event ev;
+} tdec_ipt_evt_item;
+
+/* Config flag for the event decoder (libipt's enable_iflags_events): report
+   changes of RFLAGS.IF from MODE.Exec as IFLAGS events. */
+#define TDEC_IPT_F_IFLAGS 8u
+
+/* Look-ahead capacity: packets that libipt reads ahead over and that the
+   decoder must keep until it can place them (not counting PAD, TSC, TMA,
+   MTC and CYC, which are applied as they come). More than this in one
+   look-ahead is TDEC_E_CORRUPT with TDEC_IPT_ERR_NOMEM. */
+#define TDEC_IPT_EVT_HOLD 16
+
+/* Pending events (libipt's event queue holds up to 14; one more is
+   TDEC_IPT_ERR_NOMEM, as there). */
+#define TDEC_IPT_EVT_QUEUE 14
+
+typedef struct tdec_ipt__stamp {
+    uint64_t tsc;
+    uint32_t lost_mtc, lost_cyc;
+    uint32_t has_tsc;
+} tdec_ipt__stamp;
+
+typedef struct tdec_ipt__held {
+    tdec_ipt_packet pkt;
+    uint64_t        offset;
+    tdec_ipt__stamp stamp; /* the time right after the packet */
+} tdec_ipt__held;
+
+typedef struct tdec_ipt__queued {
+    tdec_ipt_event ev;
+    uint64_t       offset;
+    uint32_t       binding;
+} tdec_ipt__queued;
+
+typedef struct tdec_ipt_evt_decoder {
+    tdec_stream      st;          /* public read-only: err, err_offset, err_reason */
+    uint8_t          in_sync;     /* public: reading the PSB+ of a sync point (an   */
+                                  /* error now is a sync error)                     */
+    /* private */
+    uint8_t          phase;
+    uint8_t          have_cur;    /* cur holds the packet being processed           */
+    uint8_t          bound;       /* libipt's flag: cur already bound an event      */
+    uint8_t          enabled;     /* tracing is on                                  */
+    uint8_t          exec_valid;  /* exec holds the last MODE.Exec bits             */
+    uint8_t          exec;
+    uint8_t          in_psb;      /* reading between PSB and PSBEND/OVF (timing)    */
+    uint8_t          start_set;   /* call_offset is set for this next() call        */
+    uint8_t          look;        /* running look-ahead scans                       */
+    uint8_t          look_done;   /* the scans that have decided                    */
+    uint8_t          tsx_found;   /* SKD010 scan: a MODE.TSX (tsx_bits) was seen    */
+    uint8_t          tsx_bits;
+    uint8_t          nq;          /* queued events                                  */
+    uint8_t          nheld;       /* held packets, the first at held_head           */
+    uint8_t          held_head;
+    uint8_t          scan;        /* held packets the scans have seen               */
+    uint8_t          look_how[3]; /* how a scan recovers, and at which held packet */
+    uint8_t          look_at[3];
+    int32_t          look_res[5]; /* the scans' results                             */
+    int32_t          cur_err;     /* cur's error: decode, end, or its timing        */
+    uint64_t         call_offset; /* cur when this next() call started              */
+    uint64_t         cur_offset;
+    uint64_t         sync_psb;    /* offset of the last PSB                         */
+    tdec_ipt_packet  cur;
+    tdec_ipt__stamp  cur_stamp;   /* the time right after cur                       */
+    tdec_ipt_packet  look_fup;    /* the PSB+ FUP the SKD010 scan found             */
+    tdec_ipt_last_ip ip;
+    tdec_ipt_time    time;
+    tdec_ipt_tcal    tcal;
+    tdec_ipt_decoder pkt;         /* the packet layer                               */
+    tdec_ipt__queued queue[TDEC_IPT_EVT_QUEUE];
+    tdec_ipt__held   held[TDEC_IPT_EVT_HOLD];
+    int32_t          held_err[TDEC_IPT_EVT_HOLD];
+} tdec_ipt_evt_decoder;
+
+/* Starts an event decoder (cfg as for tdec_ipt_init, plus TDEC_IPT_F_IFLAGS
+   and TDEC_IPT_F_KEEP_TCAL_OVF; TDEC_IPT_F_NO_SYNC is ignored: events start
+   at a PSB). Returns TDEC_NEED_INPUT or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_init(tdec_ipt_evt_decoder *e, const tdec_ipt_config *cfg);
+/* As tdec_ipt_feed. */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *data, size_t len);
+/* As tdec_ipt_finish: the end also decides pending look-aheads. */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e);
+/* The next SYNC or EVENT item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END (after
+   finish(): libipt's -pte_eos), or an error (sticky until resync/reset). */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out);
+/* After TDEC_E_CORRUPT: forget the state and look for the next PSB, as
+   pt_evt_sync_forward(). Returns TDEC_NEED_INPUT, or TDEC_E_SEQUENCE when
+   there is no error to recover from. */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e);
+/* Back to the state after init() (same config). */
+TDEC_IPT_DEF void tdec_ipt_evt_reset(tdec_ipt_evt_decoder *e);
+/* Text for an event type: "enabled", "async_branch", ... ("" under
+   TDEC_NO_STRINGS). */
+TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type);
+
 #ifdef __cplusplus
 }
 #endif
@@ -7464,16 +7712,13 @@ static int tdec_ipt__search(tdec_ipt_decoder *d)
     }
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d)
+/* libipt's pt_pkt_sync_forward() from stream offset `failed` (no earlier
+   than 15 bytes before the window's unread part): skip the PSB we are
+   synchronised on, then start up to 15 bytes early. */
+static void tdec_ipt__resync_from(tdec_ipt_decoder *d, uint64_t failed)
 {
-    tdec_stream *s;
-    uint64_t failed, from, frontier, oldest, pos;
-    if (d == NULL) return TDEC_E_ARG;
-    s = &d->st;
-    if (s->err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE; /* nothing to resync after the end */
-    /* libipt's pt_pkt_sync_forward(): skip the PSB we are synchronised on,
-       then start up to 15 bytes early. */
-    failed = s->err_offset;
+    tdec_stream *s = &d->st;
+    uint64_t from, frontier, oldest, pos;
     from = failed;
     if (from == d->sync_offset) from += TDEC_IPT__PSB_SIZE;
     from -= from < TDEC_IPT__PSB_SIZE - 1 ? from : TDEC_IPT__PSB_SIZE - 1;
@@ -7490,6 +7735,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d)
     d->left = 0;
     d->pebs_ctx = 0;
     tdec_ipt__start_search(d, failed, TDEC_IPT_GAP_RESYNC);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d)
+{
+    if (d == NULL) return TDEC_E_ARG;
+    if (d->st.err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE; /* nothing to resync after the end */
+    tdec_ipt__resync_from(d, d->st.err_offset);
     return TDEC_NEED_INPUT;
 }
 
@@ -8340,6 +8592,1400 @@ TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, ui
     }
     *errata = e;
     return TDEC_OK;
+}
+
+/* ======== layer 2: events ================================================== */
+
+/* What a queued event waits for (libipt's enum pt_event_binding). */
+#define TDEC_IPT__EVB_PSBEND    0x01u
+#define TDEC_IPT__EVB_TIP       0x02u
+#define TDEC_IPT__EVB_FUP       0x04u
+#define TDEC_IPT__EVB_FUP_BOUND 0x08u
+#define TDEC_IPT__EVB_EXSTOP    0x10u
+#define TDEC_IPT__EVB_CFE       0x20u
+#define TDEC_IPT__EVB_PWRX      0x40u
+#define TDEC_IPT__EVB_ANY       0x7fu
+
+/* An internal event type: a MODE.Exec that changed nothing still binds to
+   the next TIP or FUP, and is dropped there. */
+#define TDEC_IPT__EV_IGNORE 0xffu
+
+/* Pseudo packet kinds for what the packet layer ends with. */
+#define TDEC_IPT__K_ERROR 0xf0u /* decode error, code in aux */
+#define TDEC_IPT__K_EOS   0xf1u /* end of stream             */
+
+/* Step results (>= 0; errors are negative libipt codes). */
+#define TDEC_IPT__EV_KEEP 0 /* an event is out; the packet is processed again */
+#define TDEC_IPT__EV_DONE 1 /* an event is out; the packet is used up         */
+#define TDEC_IPT__NEXT    2 /* no event; the packet is used up                */
+#define TDEC_IPT__WAIT    3 /* a look-ahead needs more packets                */
+#define TDEC_IPT__SYNCED  4 /* the sync point's PSB+ is read: a SYNC item     */
+#define TDEC_IPT__REDO    5 /* process the same packet again (phase changed)  */
+
+/* Event decoder phases. */
+#define TDEC_IPT__E_SYNC   0 /* expecting the PSB of a sync point */
+#define TDEC_IPT__E_HEADER 1 /* inside PSB+                        */
+#define TDEC_IPT__E_RUN    2
+#define TDEC_IPT__E_END    3
+
+/* Look-ahead scans (e->look bits), each libipt's read-ahead loop. */
+#define TDEC_IPT__L_OVF    0x01u /* pt_evt_find_ovf_fup           */
+#define TDEC_IPT__L_SKD010 0x02u /* pt_evt_handle_skd010          */
+#define TDEC_IPT__L_APL11  0x04u /* pt_evt_handle_apl11           */
+#define TDEC_IPT__L_APL12  0x08u /* pt_evt_handle_apl12           */
+#define TDEC_IPT__L_BDM70  0x10u /* pt_evt_check_bdm70            */
+#define TDEC_IPT__L_HDR_SKD010 0x20u /* SKD010: inside a PSB+, looking for its FUP */
+#define TDEC_IPT__L_HDR_APL12  0x40u /* APL12: the same                             */
+
+/* How a look-ahead ended for the scans that can recover (look_how). */
+#define TDEC_IPT__R_NONE     0
+#define TDEC_IPT__R_AT_IP    1 /* overflow at the IP of held[look_at] (FUP or TIP) */
+#define TDEC_IPT__R_AT_PSB   2 /* overflow at the PSB+ FUP (look_fup), held[look_at] */
+                               /* is that PSB                                       */
+#define TDEC_IPT__R_DISABLED 3 /* overflow without IP; held[look_at] (TIP.PGD) is   */
+                               /* skipped                                           */
+#define TDEC_IPT__R_AT_FUP   4 /* APL12: overflow without IP at the FUP             */
+
+static const char *const tdec_ipt__event_names[TDEC_IPT_EV_COUNT] = {
+    "enabled", "disabled", "async_disabled", "async_branch", "paging", "async_paging",
+    "overflow", "exec_mode", "tsx", "stop", "vmcs", "async_vmcs", "exstop", "mwait", "pwre",
+    "pwrx", "ptwrite", "tick", "cbr", "mnt", "tip", "tnt", "iflags", "interrupt", "iret", "smi",
+    "rsm", "sipi", "init", "vmentry", "vmexit", "shutdown", "uintr", "uiret", "trig", "swintr",
+    "syscall"};
+
+TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)type;
+    return "";
+#else
+    return type < TDEC_IPT_EV_COUNT ? tdec_ipt__event_names[type] : "?";
+#endif
+}
+
+/* ---- the event queue ---- */
+
+static void tdec_ipt__ev_zero(tdec_ipt_event *ev)
+{
+    ev->ip = ev->arg = ev->arg2 = ev->tsc = 0;
+    ev->lost_mtc = ev->lost_cyc = ev->flags = ev->aux = 0;
+    ev->type = ev->a = ev->b = ev->reserved = 0;
+}
+
+/* Removes queue entry i, keeping the order of the others. */
+static void tdec_ipt__q_remove(tdec_ipt_evt_decoder *e, int i)
+{
+    e->nq--;
+    for (; i < e->nq; i++) e->queue[i] = e->queue[i + 1];
+}
+
+static tdec_ipt_event *tdec_ipt__q_add(tdec_ipt_evt_decoder *e, uint32_t binding)
+{
+    tdec_ipt__queued *q;
+    if (e->nq >= TDEC_IPT_EVT_QUEUE) return NULL;
+    q = &e->queue[e->nq++];
+    tdec_ipt__ev_zero(&q->ev);
+    q->binding = binding;
+    return &q->ev;
+}
+
+/* The first queued event bound to one of `mask`, or -1. */
+static int tdec_ipt__q_find(const tdec_ipt_evt_decoder *e, uint32_t mask, int type)
+{
+    int i;
+    for (i = 0; i < e->nq; i++)
+        if ((e->queue[i].binding & mask) && (type < 0 || e->queue[i].ev.type == type)) return i;
+    return -1;
+}
+
+/* Takes the first event bound to one of `mask` out of the queue. */
+static int tdec_ipt__q_take(tdec_ipt_evt_decoder *e, uint32_t mask, tdec_ipt_event *out)
+{
+    int i = tdec_ipt__q_find(e, mask, -1);
+    if (i < 0) return 0;
+    *out = e->queue[i].ev;
+    tdec_ipt__q_remove(e, i);
+    return 1;
+}
+
+static int tdec_ipt__q_put(tdec_ipt_evt_decoder *e, uint32_t binding, const tdec_ipt_event *ev)
+{
+    tdec_ipt_event *q = tdec_ipt__q_add(e, binding);
+    if (q == NULL) return -TDEC_IPT_ERR_NOMEM;
+    *q = *ev;
+    return 0;
+}
+
+/* ---- event fields ---- */
+
+static void tdec_ipt__stamp_now(const tdec_ipt_time *t, tdec_ipt__stamp *s)
+{
+    s->has_tsc = tdec_ipt_time_query_tsc(t, &s->tsc, &s->lost_mtc, &s->lost_cyc) == 0;
+}
+
+static void tdec_ipt__ev_time(tdec_ipt_event *ev, const tdec_ipt__stamp *s)
+{
+    if (!s->has_tsc) return;
+    ev->flags |= TDEC_IPT_EVF_HAS_TSC;
+    ev->tsc = s->tsc;
+    ev->lost_mtc = s->lost_mtc;
+    ev->lost_cyc = s->lost_cyc;
+}
+
+static void tdec_ipt__ev_ip(tdec_ipt_evt_decoder *e, tdec_ipt_event *ev)
+{
+    if (tdec_ipt_last_ip_query(&e->ip, &ev->ip) != 0) {
+        ev->ip = 0;
+        ev->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+    }
+}
+
+/* A standalone event in the caller's item, stamped with the packet's time. */
+static tdec_ipt_event *tdec_ipt__ev_new(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, uint8_t type)
+{
+    tdec_ipt__ev_zero(out);
+    out->type = type;
+    tdec_ipt__ev_time(out, &e->cur_stamp);
+    return out;
+}
+
+static uint8_t tdec_ipt__exec_mode(uint8_t bits)
+{
+    /* libipt's pt_get_exec_mode: CS.L -> 64-bit (CS.D must be 0), CS.D -> 32. */
+    if (bits & TDEC_IPT_EXEC_CSL) return (bits & TDEC_IPT_EXEC_CSD) ? 0 : 3;
+    return (bits & TDEC_IPT_EXEC_CSD) ? 2 : 1;
+}
+
+/* ---- timing, applied when a packet is read ---- */
+
+/* libipt's pt_evt_apply_*: configuration errors only make the time
+   imprecise (counted as lost packets); other errors stop decoding. */
+static int tdec_ipt__keep(int r)
+{
+    return r == -TDEC_IPT_ERR_BAD_CONFIG ? 0 : r;
+}
+
+static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *p)
+{
+    const tdec_ipt_config *cfg = &e->pkt.cfg;
+    uint64_t fcr;
+    int r;
+    switch (p->kind) {
+    case TDEC_IPT_TSC:
+        r = e->in_psb ? tdec_ipt_tcal_header_tsc(&e->tcal, p, cfg) : tdec_ipt_tcal_update_tsc(&e->tcal, p, cfg);
+        if ((r = tdec_ipt__keep(r)) < 0) return r;
+        return tdec_ipt__keep(tdec_ipt_time_update_tsc(&e->time, p, cfg));
+    case TDEC_IPT_CBR:
+        r = e->in_psb ? tdec_ipt_tcal_header_cbr(&e->tcal, p, cfg) : tdec_ipt_tcal_update_cbr(&e->tcal, p, cfg);
+        if ((r = tdec_ipt__keep(r)) < 0) return r;
+        return tdec_ipt__keep(tdec_ipt_time_update_cbr(&e->time, p, cfg));
+    case TDEC_IPT_TMA:
+        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_tma(&e->tcal, p, cfg))) < 0) return r;
+        return tdec_ipt__keep(tdec_ipt_time_update_tma(&e->time, p, cfg));
+    case TDEC_IPT_MTC:
+        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_mtc(&e->tcal, p, cfg))) < 0) return r;
+        return tdec_ipt__keep(tdec_ipt_time_update_mtc(&e->time, p, cfg));
+    case TDEC_IPT_CYC:
+        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_cyc(&e->tcal, p, cfg))) < 0) return r;
+        if (tdec_ipt_tcal_fcr(&e->tcal, &fcr) != 0) fcr = 0;
+        return tdec_ipt__keep(tdec_ipt_time_update_cyc(&e->time, p, cfg, fcr));
+    case TDEC_IPT_OVF:
+        /* The time survives an overflow; the calibration only when asked. */
+        return tdec_ipt_tcal_update_ovf(&e->tcal, cfg);
+    default:
+        return 0;
+    }
+}
+
+/* Reads the next packet from the packet layer into *h, skipping PAD and
+   gaps, with its time applied. Returns TDEC_OK or TDEC_NEED_INPUT; the end
+   and decode errors come as K_EOS / K_ERROR pseudo packets. */
+static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt__held *h, int *err)
+{
+    tdec_ipt_item it;
+    tdec_status st;
+    for (;;) {
+        st = tdec_ipt_next(&e->pkt, &it);
+        if (st == TDEC_NEED_INPUT) return st;
+        *err = 0;
+        if (st != TDEC_OK) {
+            h->pkt.payload = 0;
+            h->pkt.aux = 0;
+            h->pkt.size = h->pkt.sub = h->pkt.flags = 0;
+            h->stamp.has_tsc = 0;
+            if (st == TDEC_E_CORRUPT) {
+                h->pkt.kind = TDEC_IPT__K_ERROR;
+                h->offset = e->pkt.st.err_offset;
+                *err = -(int)e->pkt.st.err_reason;
+            } else { /* the end: clean, or inside a packet (libipt's -pte_eos too) */
+                h->pkt.kind = TDEC_IPT__K_EOS;
+                h->offset = st == TDEC_END ? e->pkt.st.pos : e->pkt.st.err_offset;
+                *err = -TDEC_IPT_ERR_EOS;
+            }
+            return TDEC_OK;
+        }
+        if (it.kind != TDEC_ITEM_RECORD || it.u.pkt.kind == TDEC_IPT_PAD) continue;
+        h->pkt = it.u.pkt;
+        h->offset = it.offset;
+        *err = tdec_ipt__apply_time(e, &h->pkt);
+        if (h->pkt.kind == TDEC_IPT_PSB) e->in_psb = 1;
+        if (h->pkt.kind == TDEC_IPT_PSBEND || h->pkt.kind == TDEC_IPT_OVF) e->in_psb = 0;
+        tdec_ipt__stamp_now(&e->time, &h->stamp);
+        return TDEC_OK;
+    }
+}
+
+/* Packets that only carry time (applied when read) need not be kept for a
+   look-ahead. */
+static int tdec_ipt__time_only(uint32_t kind)
+{
+    return kind == TDEC_IPT_TSC || kind == TDEC_IPT_TMA || kind == TDEC_IPT_MTC || kind == TDEC_IPT_CYC;
+}
+
+/* ---- packets to events (libipt's pt_evt_decode_*) ---- */
+
+/* Hands a dequeued event out with the current IP and time. */
+static int tdec_ipt__publish(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, const tdec_ipt_event *ev,
+                             int with_ip)
+{
+    *out = *ev;
+    if (with_ip) tdec_ipt__ev_ip(e, out);
+    tdec_ipt__ev_time(out, &e->cur_stamp);
+    return TDEC_IPT__EV_KEEP;
+}
+
+static int tdec_ipt__psbend(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_PSBEND, &ev)) return TDEC_IPT__NEXT;
+    switch (ev.type) {
+    case TDEC_IPT_EV_ENABLED:
+    case TDEC_IPT_EV_EXEC_MODE:
+    case TDEC_IPT_EV_IFLAGS:
+    case TDEC_IPT_EV_TSX:
+    case TDEC_IPT_EV_ASYNC_PAGING:
+    case TDEC_IPT_EV_ASYNC_VMCS:
+        return tdec_ipt__publish(e, out, &ev, 1);
+    case TDEC_IPT_EV_DISABLED:
+    case TDEC_IPT_EV_CBR:
+    case TDEC_IPT_EV_MNT:
+        return tdec_ipt__publish(e, out, &ev, 0);
+    default:
+        return -TDEC_IPT_ERR_BAD_CONTEXT;
+    }
+}
+
+static int tdec_ipt__fup(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    uint64_t from;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    for (;;) {
+        if (tdec_ipt__q_find(e, TDEC_IPT__EVB_FUP_BOUND, -1) >= 0) e->bound = 1;
+        if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_FUP | TDEC_IPT__EVB_FUP_BOUND, &ev)) {
+            tdec_ipt_event *q;
+            if (e->bound) return TDEC_IPT__NEXT;
+            /* An asynchronous branch needs a from IP. */
+            if (tdec_ipt_last_ip_query(&e->ip, &from) != 0)
+                return tdec_ipt_last_ip_query(&e->ip, &from);
+            if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+            q->type = TDEC_IPT_EV_ASYNC_BRANCH;
+            q->arg = from;
+            return TDEC_IPT__NEXT;
+        }
+        switch (ev.type) {
+        case TDEC_IPT__EV_IGNORE:
+            continue;
+        case TDEC_IPT_EV_OVERFLOW: /* keeps the time of the OVF */
+            *out = ev;
+            tdec_ipt__ev_ip(e, out);
+            e->enabled = 1;
+            return TDEC_IPT__EV_KEEP;
+        case TDEC_IPT_EV_RSM:
+        case TDEC_IPT_EV_SIPI: /* consume the FUP, keep no IP */
+            return tdec_ipt__publish(e, out, &ev, 0);
+        case TDEC_IPT_EV_TSX:
+        case TDEC_IPT_EV_EXSTOP:
+        case TDEC_IPT_EV_MWAIT:
+        case TDEC_IPT_EV_PTWRITE:
+        case TDEC_IPT_EV_EXEC_MODE:
+        case TDEC_IPT_EV_IFLAGS:
+        case TDEC_IPT_EV_INTERRUPT:
+        case TDEC_IPT_EV_IRET:
+        case TDEC_IPT_EV_SMI:
+        case TDEC_IPT_EV_INIT:
+        case TDEC_IPT_EV_VMENTRY:
+        case TDEC_IPT_EV_VMEXIT:
+        case TDEC_IPT_EV_SHUTDOWN:
+        case TDEC_IPT_EV_UINTR:
+        case TDEC_IPT_EV_UIRET:
+        case TDEC_IPT_EV_TRIG:
+        case TDEC_IPT_EV_SWINTR:
+        case TDEC_IPT_EV_SYSCALL:
+            return tdec_ipt__publish(e, out, &ev, 1);
+        default:
+            return -TDEC_IPT_ERR_BAD_CONTEXT;
+        }
+    }
+}
+
+static int tdec_ipt__tip(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    int i;
+    if (!e->enabled) return -TDEC_IPT_ERR_BAD_CONTEXT;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (!e->bound) {
+        e->bound = 1;
+        i = tdec_ipt__q_find(e, TDEC_IPT__EVB_TIP, TDEC_IPT_EV_ASYNC_BRANCH);
+        if (i >= 0) {
+            /* The async branch goes first: it swaps places with the first
+               event waiting for this TIP (libipt's order for the rest). */
+            int first = tdec_ipt__q_find(e, TDEC_IPT__EVB_TIP, -1);
+            ev = e->queue[i].ev;
+            e->queue[i].ev = e->queue[first].ev;
+            tdec_ipt__q_remove(e, first);
+            *out = ev;
+            tdec_ipt__ev_ip(e, out);
+            tdec_ipt__ev_time(out, &e->cur_stamp);
+            return TDEC_IPT__EV_KEEP;
+        }
+        tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_TIP));
+        return TDEC_IPT__EV_KEEP;
+    }
+    for (;;) {
+        if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_TIP, &ev)) return TDEC_IPT__NEXT;
+        switch (ev.type) {
+        case TDEC_IPT__EV_IGNORE:
+            continue;
+        case TDEC_IPT_EV_EXEC_MODE:
+        case TDEC_IPT_EV_ASYNC_PAGING:
+        case TDEC_IPT_EV_ASYNC_VMCS:
+        case TDEC_IPT_EV_IFLAGS:
+            return tdec_ipt__publish(e, out, &ev, 1);
+        case TDEC_IPT_EV_ASYNC_BRANCH:
+            return -TDEC_IPT_ERR_INTERNAL;
+        default:
+            return -TDEC_IPT_ERR_BAD_CONTEXT;
+        }
+    }
+}
+
+static int tdec_ipt__tip_pge(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (!e->bound) {
+        tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_ENABLED));
+        e->enabled = 1;
+        e->bound = 1;
+        return TDEC_IPT__EV_KEEP;
+    }
+    for (;;) {
+        if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_TIP, &ev)) return TDEC_IPT__NEXT;
+        switch (ev.type) {
+        case TDEC_IPT__EV_IGNORE:
+            continue;
+        case TDEC_IPT_EV_EXEC_MODE:
+        case TDEC_IPT_EV_IFLAGS:
+            return tdec_ipt__publish(e, out, &ev, 1);
+        default:
+            return -TDEC_IPT_ERR_BAD_CONTEXT;
+        }
+    }
+}
+
+static int tdec_ipt__tip_pgd(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_TIP, &ev)) {
+        if (e->bound) return TDEC_IPT__NEXT;
+        tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_DISABLED));
+        e->enabled = 0;
+        return TDEC_IPT__EV_DONE;
+    }
+    *out = ev;
+    switch (ev.type) {
+    case TDEC_IPT_EV_ASYNC_BRANCH:
+        out->type = TDEC_IPT_EV_ASYNC_DISABLED; /* at = the FUP's IP, already in arg */
+        tdec_ipt__ev_ip(e, out);
+        e->enabled = 0;
+        e->bound = 1;
+        break;
+    case TDEC_IPT_EV_ASYNC_PAGING:
+    case TDEC_IPT_EV_ASYNC_VMCS:
+        if (!e->bound) return -TDEC_IPT_ERR_INTERNAL;
+        out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+        break;
+    case TDEC_IPT_EV_EXEC_MODE:
+        out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+        break;
+    default:
+        return -TDEC_IPT_ERR_BAD_CONTEXT;
+    }
+    tdec_ipt__ev_time(out, &e->cur_stamp);
+    return TDEC_IPT__EV_KEEP;
+}
+
+static int tdec_ipt__mode_exec(tdec_ipt_evt_decoder *e)
+{
+    uint8_t bits = e->cur.sub;
+    int n = 0;
+    tdec_ipt_event *q;
+    const uint8_t cs = TDEC_IPT_EXEC_CSL | TDEC_IPT_EXEC_CSD;
+    if (!e->exec_valid || (e->exec & cs) != (bits & cs)) {
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP | TDEC_IPT__EVB_FUP_BOUND)) == NULL)
+            return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_EXEC_MODE;
+        q->a = tdec_ipt__exec_mode(bits);
+        e->exec = (uint8_t)((e->exec & ~cs) | (bits & cs));
+        n++;
+    }
+    if ((e->pkt.cfg.flags & TDEC_IPT_F_IFLAGS) &&
+        (!e->exec_valid || ((e->exec ^ bits) & TDEC_IPT_EXEC_IF))) {
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP | TDEC_IPT__EVB_FUP_BOUND)) == NULL)
+            return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_IFLAGS;
+        if (bits & TDEC_IPT_EXEC_IF) q->flags |= TDEC_IPT_EVF_IFLAG;
+        e->exec = (uint8_t)((e->exec & ~TDEC_IPT_EXEC_IF) | (bits & TDEC_IPT_EXEC_IF));
+        n++;
+    }
+    if (n == 0) {
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP | TDEC_IPT__EVB_FUP_BOUND)) == NULL)
+            return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT__EV_IGNORE;
+    }
+    e->exec_valid = 1;
+    return TDEC_IPT__NEXT;
+}
+
+static uint32_t tdec_ipt__tsx_flags(uint8_t sub)
+{
+    return ((sub & TDEC_IPT_TSX_INTX) ? TDEC_IPT_EVF_SPECULATIVE : 0u) |
+           ((sub & TDEC_IPT_TSX_ABRT) ? TDEC_IPT_EVF_ABORTED : 0u);
+}
+
+/* PIP or VMCS: part of an asynchronous branch's compound when a FUP waits
+   for its TIP, else standalone. */
+static int tdec_ipt__pip_vmcs(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    int vmcs = e->cur.kind == TDEC_IPT_VMCS;
+    tdec_ipt_event *q;
+    int paging = vmcs ? tdec_ipt__q_find(e, TDEC_IPT__EVB_TIP, TDEC_IPT_EV_ASYNC_PAGING) : -1;
+    if (paging >= 0) {
+        /* VMCS goes before a PIP of the same compound. */
+        tdec_ipt_event pip = e->queue[paging].ev;
+        if (tdec_ipt__q_put(e, TDEC_IPT__EVB_TIP, &pip) < 0) return -TDEC_IPT_ERR_NOMEM;
+        tdec_ipt__ev_zero(&e->queue[paging].ev);
+        e->queue[paging].ev.type = TDEC_IPT_EV_ASYNC_VMCS;
+        e->queue[paging].ev.arg = e->cur.payload;
+        return TDEC_IPT__NEXT;
+    }
+    if (tdec_ipt__q_find(e, TDEC_IPT__EVB_TIP, TDEC_IPT_EV_ASYNC_BRANCH) >= 0) {
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->type = vmcs ? TDEC_IPT_EV_ASYNC_VMCS : TDEC_IPT_EV_ASYNC_PAGING;
+        q->arg = e->cur.payload;
+        if (!vmcs && (e->cur.flags & TDEC_IPT_PF_NR)) q->flags |= TDEC_IPT_EVF_NR;
+        return TDEC_IPT__NEXT;
+    }
+    q = tdec_ipt__ev_new(e, out, vmcs ? TDEC_IPT_EV_VMCS : TDEC_IPT_EV_PAGING);
+    q->arg = e->cur.payload;
+    if (!vmcs && (e->cur.flags & TDEC_IPT_PF_NR)) q->flags |= TDEC_IPT_EVF_NR;
+    return TDEC_IPT__EV_DONE;
+}
+
+static int tdec_ipt__exstop(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    tdec_ipt_event *q;
+    if (tdec_ipt__q_take(e, TDEC_IPT__EVB_EXSTOP, &ev)) {
+        if (ev.type != TDEC_IPT_EV_MWAIT) return -TDEC_IPT_ERR_INTERNAL;
+        if (e->cur.flags & TDEC_IPT_PF_IP) {
+            /* MWAIT and EXSTOP bind to the same FUP, MWAIT first. */
+            if (tdec_ipt__q_put(e, TDEC_IPT__EVB_FUP_BOUND, &ev) < 0) return -TDEC_IPT_ERR_NOMEM;
+        } else {
+            /* Both standalone: MWAIT now, EXSTOP on the next call. */
+            *out = ev;
+            out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+            tdec_ipt__ev_time(out, &e->cur_stamp);
+            return TDEC_IPT__EV_KEEP;
+        }
+    }
+    if (e->cur.flags & TDEC_IPT_PF_IP) {
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_EXSTOP;
+        return TDEC_IPT__NEXT;
+    }
+    tdec_ipt__ev_new(e, out, TDEC_IPT_EV_EXSTOP)->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+    return TDEC_IPT__EV_DONE;
+}
+
+static int tdec_ipt__pwrx(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    tdec_ipt_event *q;
+    if (tdec_ipt__q_take(e, TDEC_IPT__EVB_PWRX, &ev)) {
+        if (ev.type != TDEC_IPT_EV_PWRE) return -TDEC_IPT_ERR_INTERNAL;
+        *out = ev; /* with the PWRE's time */
+        return TDEC_IPT__EV_KEEP;
+    }
+    q = tdec_ipt__ev_new(e, out, TDEC_IPT_EV_PWRX);
+    q->a = (uint8_t)e->cur.payload;
+    q->b = (uint8_t)e->cur.aux;
+    if (e->cur.sub & TDEC_IPT_PWRX_INT) q->flags |= TDEC_IPT_EVF_INTERRUPT;
+    if (e->cur.sub & TDEC_IPT_PWRX_STORE) q->flags |= TDEC_IPT_EVF_STORE;
+    if (e->cur.sub & TDEC_IPT_PWRX_HW) q->flags |= TDEC_IPT_EVF_AUTONOMOUS;
+    return TDEC_IPT__EV_DONE;
+}
+
+/* Event types of the CFE types (0 = unknown), and how they bind. */
+#define TDEC_IPT__CFE_FUP     0x100 /* without IP bit and tracing on: the next FUP */
+#define TDEC_IPT__CFE_NOIP    0x200 /* the IP bit is a bad packet                  */
+#define TDEC_IPT__CFE_EVD     0x400 /* completes an EVD-started event              */
+#define TDEC_IPT__CFE_VECTOR  0x800 /* carries the vector                          */
+static int tdec_ipt__cfe_kind(uint8_t type)
+{
+    switch (type) {
+    case 1: return TDEC_IPT_EV_INTERRUPT | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_EVD | TDEC_IPT__CFE_VECTOR;
+    case 2: return TDEC_IPT_EV_IRET;
+    case 3: return TDEC_IPT_EV_SMI | TDEC_IPT__CFE_FUP;
+    case 4: return TDEC_IPT_EV_RSM | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_NOIP;
+    case 5: return TDEC_IPT_EV_SIPI | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_NOIP | TDEC_IPT__CFE_VECTOR;
+    case 6: return TDEC_IPT_EV_INIT | TDEC_IPT__CFE_FUP;
+    case 7: return TDEC_IPT_EV_VMENTRY;
+    case 8: return TDEC_IPT_EV_VMEXIT | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_EVD;
+    case 9: return TDEC_IPT_EV_VMEXIT | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_EVD | TDEC_IPT__CFE_VECTOR;
+    case 10: return TDEC_IPT_EV_SHUTDOWN;
+    case 12: return TDEC_IPT_EV_UINTR | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_VECTOR;
+    case 13: return TDEC_IPT_EV_UIRET;
+    case 14: return TDEC_IPT_EV_SWINTR | TDEC_IPT__CFE_FUP | TDEC_IPT__CFE_VECTOR;
+    case 15: return TDEC_IPT_EV_SYSCALL;
+    default: return 0;
+    }
+}
+
+static int tdec_ipt__cfe(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    tdec_ipt_event ev;
+    int kind = tdec_ipt__cfe_kind(e->cur.sub);
+    int ip = (e->cur.flags & TDEC_IPT_PF_IP) != 0;
+    int have = tdec_ipt__q_take(e, TDEC_IPT__EVB_CFE, &ev);
+    tdec_ipt_event *q;
+    if (kind == 0) { /* unknown: ignored, but it still binds its FUP */
+        if (have) return -TDEC_IPT_ERR_INTERNAL;
+        if (ip) {
+            if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+            q->type = TDEC_IPT__EV_IGNORE;
+        }
+        return TDEC_IPT__NEXT;
+    }
+    if (have) {
+        if (!(kind & TDEC_IPT__CFE_EVD) || ev.type != (kind & 0xff)) return -TDEC_IPT_ERR_BAD_CONTEXT;
+    } else {
+        tdec_ipt__ev_zero(&ev);
+        ev.type = (uint8_t)(kind & 0xff);
+    }
+    if (kind & TDEC_IPT__CFE_VECTOR) {
+        ev.a = (uint8_t)e->cur.payload;
+        if (ev.type == TDEC_IPT_EV_VMEXIT) ev.flags |= TDEC_IPT_EVF_HAS_VECTOR;
+    }
+    if ((kind & TDEC_IPT__CFE_NOIP) && ip) return -TDEC_IPT_ERR_BAD_PACKET;
+    if ((kind & TDEC_IPT__CFE_NOIP)) ev.flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+    if (ip) return tdec_ipt__q_put(e, TDEC_IPT__EVB_FUP_BOUND, &ev) < 0 ? -TDEC_IPT_ERR_NOMEM : TDEC_IPT__NEXT;
+    if ((kind & TDEC_IPT__CFE_FUP) && e->enabled)
+        return tdec_ipt__q_put(e, TDEC_IPT__EVB_FUP, &ev) < 0 ? -TDEC_IPT_ERR_NOMEM : TDEC_IPT__NEXT;
+    *out = ev;
+    out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+    tdec_ipt__ev_time(out, &e->cur_stamp);
+    return TDEC_IPT__EV_DONE;
+}
+
+static int tdec_ipt__evd(tdec_ipt_evt_decoder *e)
+{
+    int i = tdec_ipt__q_find(e, TDEC_IPT__EVB_CFE, -1);
+    tdec_ipt_event *q = i >= 0 ? &e->queue[i].ev : NULL;
+    uint8_t want;
+    uint32_t has;
+    switch (e->cur.sub) {
+    case 0: /* CR2: an interrupt's */
+        if (q != NULL) return -TDEC_IPT_ERR_BAD_CONTEXT;
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_CFE)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_INTERRUPT;
+        q->flags |= TDEC_IPT_EVF_HAS_CR2;
+        q->arg = e->cur.payload;
+        return TDEC_IPT__NEXT;
+    case 1: /* VMXQ */
+    case 2: /* VMXR */
+        want = TDEC_IPT_EV_VMEXIT;
+        has = e->cur.sub == 1 ? TDEC_IPT_EVF_HAS_VMXQ : TDEC_IPT_EVF_HAS_VMXR;
+        if (q == NULL) {
+            if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_CFE)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+            q->type = want;
+        }
+        if (q->type != want || (q->flags & has)) return -TDEC_IPT_ERR_BAD_CONTEXT;
+        q->flags |= has;
+        if (e->cur.sub == 1) q->arg = e->cur.payload;
+        else q->arg2 = e->cur.payload;
+        return TDEC_IPT__NEXT;
+    default:
+        return TDEC_IPT__NEXT;
+    }
+}
+
+static int tdec_ipt__trig(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    const tdec_ipt_packet *p = &e->cur;
+    tdec_ipt_event *q;
+    if (p->flags & TDEC_IPT_PF_IP) {
+        if (!(p->flags & TDEC_IPT_PF_ICNTV) || p->aux != 0) return -TDEC_IPT_ERR_BAD_PACKET;
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+    } else {
+        q = tdec_ipt__ev_new(e, out, TDEC_IPT_EV_TRIG);
+        if (p->flags & TDEC_IPT_PF_ICNTV) {
+            if (p->aux != 0 && !e->enabled) return -TDEC_IPT_ERR_BAD_PACKET;
+            q->aux = p->aux;
+        } else {
+            q->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+        }
+    }
+    q->type = TDEC_IPT_EV_TRIG;
+    q->a = (uint8_t)p->payload;
+    if (p->flags & TDEC_IPT_PF_MULT) q->flags |= TDEC_IPT_EVF_MULT;
+    return (p->flags & TDEC_IPT_PF_IP) ? TDEC_IPT__NEXT : TDEC_IPT__EV_DONE;
+}
+
+/* A packet inside PSB+ (libipt's pt_evt_header_*): state and status events
+   bound to PSBEND. */
+static int tdec_ipt__header(tdec_ipt_evt_decoder *e)
+{
+    const tdec_ipt_packet *p = &e->cur;
+    tdec_ipt_event *q;
+    uint32_t iflags = e->pkt.cfg.flags & TDEC_IPT_F_IFLAGS;
+    switch (p->kind) {
+    case TDEC_IPT_FUP: {
+        int enabled = p->sub != TDEC_IPT_IPC_SUPPRESSED;
+        if (e->pkt.cfg.errata & TDEC_IPT_ERRATUM_BDM70) {
+            if (!(e->look_done & TDEC_IPT__L_BDM70)) {
+                e->look = TDEC_IPT__L_BDM70;
+                return TDEC_IPT__WAIT;
+            }
+            e->look_done = 0;
+            if (e->look_res[4] < 0) return e->look_res[4];
+            if (e->look_res[4] > 0) enabled = 0;
+        }
+        e->enabled = (uint8_t)enabled;
+        if (enabled && tdec_ipt_last_ip_update(&e->ip, p) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+        return TDEC_IPT__NEXT;
+    }
+    case TDEC_IPT_MODE_EXEC:
+        if (e->exec_valid) {
+            if (iflags && ((e->exec ^ p->sub) & TDEC_IPT_EXEC_IF)) return -TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+            if ((e->exec ^ p->sub) & (TDEC_IPT_EXEC_CSL | TDEC_IPT_EXEC_CSD))
+                return -TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+        } else {
+            e->exec_valid = 1;
+            e->exec = (uint8_t)(p->sub & (TDEC_IPT_EXEC_CSL | TDEC_IPT_EXEC_CSD | TDEC_IPT_EXEC_IF));
+        }
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->flags = TDEC_IPT_EVF_STATUS;
+        q->type = TDEC_IPT_EV_EXEC_MODE;
+        q->a = tdec_ipt__exec_mode(p->sub);
+        if (iflags) {
+            if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+            q->flags = TDEC_IPT_EVF_STATUS | ((p->sub & TDEC_IPT_EXEC_IF) ? TDEC_IPT_EVF_IFLAG : 0u);
+            q->type = TDEC_IPT_EV_IFLAGS;
+        }
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_MODE_TSX:
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->flags = TDEC_IPT_EVF_STATUS | tdec_ipt__tsx_flags(p->sub);
+        q->type = TDEC_IPT_EV_TSX;
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_PIP:
+    case TDEC_IPT_VMCS:
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->flags = TDEC_IPT_EVF_STATUS;
+        q->type = p->kind == TDEC_IPT_PIP ? TDEC_IPT_EV_ASYNC_PAGING : TDEC_IPT_EV_ASYNC_VMCS;
+        q->arg = p->payload;
+        if (p->kind == TDEC_IPT_PIP && (p->flags & TDEC_IPT_PF_NR)) q->flags |= TDEC_IPT_EVF_NR;
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_MNT: /* not a status update in libipt */
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_MNT;
+        q->arg = p->payload;
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_CBR:
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->flags = TDEC_IPT_EVF_STATUS;
+        q->type = TDEC_IPT_EV_CBR;
+        q->a = (uint8_t)p->payload;
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_TSC:
+    case TDEC_IPT_TMA:
+    case TDEC_IPT_MTC:
+    case TDEC_IPT_CYC:
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_PSBEND:
+    case TDEC_IPT_OVF:
+        /* The status event made at PSB is the first in the queue. */
+        if (e->enabled) {
+            e->queue[0].ev.type = TDEC_IPT_EV_ENABLED;
+        } else if (p->kind == TDEC_IPT_PSBEND) {
+            e->queue[0].ev.type = TDEC_IPT_EV_DISABLED;
+            e->queue[0].ev.flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+        } else { /* OVF: tracing state unknown, no status event */
+            tdec_ipt__q_remove(e, 0);
+        }
+        e->phase = TDEC_IPT__E_RUN;
+        if (e->in_sync) {
+            e->in_sync = 0;
+            return TDEC_IPT__SYNCED;
+        }
+        return TDEC_IPT__REDO;
+    default:
+        return -TDEC_IPT_ERR_BAD_CONTEXT;
+    }
+}
+
+static int tdec_ipt__psb(tdec_ipt_evt_decoder *e)
+{
+    tdec_ipt_event *q;
+    if (e->nq > 0) return -TDEC_IPT_ERR_BAD_CONTEXT; /* no partial events across PSB */
+    tdec_ipt_last_ip_init(&e->ip);
+    e->enabled = 0;
+    e->sync_psb = e->cur_offset;
+    /* The enabled/disabled status event goes first; PSBEND fills it in. */
+    if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PSBEND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+    q->flags = TDEC_IPT_EVF_STATUS;
+    e->phase = TDEC_IPT__E_HEADER;
+    return TDEC_IPT__NEXT;
+}
+
+/* ---- look-ahead (libipt's read-ahead loops, as states) ---- */
+
+#define TDEC_IPT__GO 1000 /* a scan goes on */
+
+/* pt_evt_find_ovf_fup: how an overflow resolved. 1: at a FUP (tracing
+   on), 0: tracing off, < 0: error. */
+static int tdec_ipt__scan_ovf(uint32_t kind, int err)
+{
+    switch (kind) {
+    case TDEC_IPT_FUP:
+        return 1;
+    case TDEC_IPT_PSB: case TDEC_IPT_TIP_PGE: case TDEC_IPT_MODE_EXEC: case TDEC_IPT_MODE_TSX:
+    case TDEC_IPT_PIP: case TDEC_IPT_VMCS: case TDEC_IPT_STOP: case TDEC_IPT_OVF:
+    case TDEC_IPT_EXSTOP: case TDEC_IPT_MWAIT: case TDEC_IPT_PWRE: case TDEC_IPT_PWRX:
+    case TDEC_IPT_PTW: case TDEC_IPT_CFE: case TDEC_IPT_EVD: case TDEC_IPT_TRIG:
+        return 0;
+    case TDEC_IPT_PSBEND: case TDEC_IPT_TIP: case TDEC_IPT_TIP_PGD: case TDEC_IPT_TNT_8:
+    case TDEC_IPT_TNT_64:
+        return -TDEC_IPT_ERR_BAD_CONTEXT;
+    case TDEC_IPT__K_ERROR: case TDEC_IPT__K_EOS:
+        return err;
+    default: /* MNT, CBR, timing, unknown, invalid */
+        return TDEC_IPT__GO;
+    }
+}
+
+/* pt_evt_find_header_fup, from after a PSB: 1 at its FUP, 0 when PSB+
+   ends without one. */
+static int tdec_ipt__scan_header(uint32_t kind, int err)
+{
+    switch (kind) {
+    case TDEC_IPT_FUP:
+        return 1;
+    case TDEC_IPT_MODE_EXEC: case TDEC_IPT_MODE_TSX: case TDEC_IPT_PIP: case TDEC_IPT_VMCS:
+    case TDEC_IPT_MNT: case TDEC_IPT_TSC: case TDEC_IPT_CBR: case TDEC_IPT_TMA: case TDEC_IPT_MTC:
+    case TDEC_IPT_CYC: case TDEC_IPT_INVALID:
+        return TDEC_IPT__GO;
+    case TDEC_IPT_PSBEND: case TDEC_IPT_OVF:
+        return 0;
+    case TDEC_IPT__K_ERROR: case TDEC_IPT__K_EOS:
+        return err;
+    default:
+        return -TDEC_IPT_ERR_BAD_CONTEXT;
+    }
+}
+
+/* Whether a packet kind is one libipt's decoders do not know (PEBS). */
+static int tdec_ipt__foreign(uint32_t kind)
+{
+    return kind == TDEC_IPT_UNKNOWN || kind == TDEC_IPT_INVALID || kind == TDEC_IPT_BBP ||
+           kind == TDEC_IPT_BEP || kind == TDEC_IPT_BIP;
+}
+
+/* pt_evt_handle_skd010: 1 = the erratum does not apply; 0 = recover as
+   look_how[1]/look_at[1] say; < 0 error. */
+static int tdec_ipt__scan_skd010(tdec_ipt_evt_decoder *e, const tdec_ipt__held *h, int err, uint8_t idx)
+{
+    const tdec_ipt_packet *p = &h->pkt;
+    if (e->look & TDEC_IPT__L_HDR_SKD010) {
+        int r = tdec_ipt__scan_header(p->kind, err);
+        if (r == 1) {
+            e->look_how[1] = TDEC_IPT__R_AT_PSB;
+            e->look_fup = *p;
+            return 0;
+        }
+        if (r == 0 || r == -TDEC_IPT_ERR_EOS) return 1;
+        return r;
+    }
+    switch (p->kind) {
+    case TDEC_IPT_TIP_PGE: case TDEC_IPT_TNT_8: case TDEC_IPT_TNT_64: case TDEC_IPT_OVF:
+    case TDEC_IPT_STOP: case TDEC_IPT_MWAIT:
+        return 1;
+    case TDEC_IPT_TIP_PGD:
+        e->look_how[1] = TDEC_IPT__R_DISABLED;
+        e->look_at[1] = idx;
+        return 0;
+    case TDEC_IPT_FUP:
+    case TDEC_IPT_TIP:
+        e->look_how[1] = TDEC_IPT__R_AT_IP;
+        e->look_at[1] = idx;
+        return 0;
+    case TDEC_IPT_MODE_TSX:
+        if (e->tsx_found) return 1;
+        e->tsx_found = 1;
+        e->tsx_bits = p->sub;
+        return TDEC_IPT__GO;
+    case TDEC_IPT_PSB:
+        e->look |= TDEC_IPT__L_HDR_SKD010;
+        e->look_at[1] = idx;
+        return TDEC_IPT__GO;
+    case TDEC_IPT_PSBEND:
+        return -TDEC_IPT_ERR_BAD_CONTEXT;
+    case TDEC_IPT_EXSTOP: case TDEC_IPT_PTW: case TDEC_IPT_CFE:
+        return (p->flags & TDEC_IPT_PF_IP) ? 1 : TDEC_IPT__GO;
+    case TDEC_IPT__K_EOS:
+        return 1;
+    case TDEC_IPT__K_ERROR:
+        return err;
+    default:
+        if (tdec_ipt__foreign(p->kind)) return 1;
+        return err < 0 ? err : TDEC_IPT__GO; /* timing (its errors count), PIP, VMCS, ... */
+    }
+}
+
+/* pt_evt_handle_apl11: 1 = does not apply; 0 = recover after a TIP.PGD. */
+static int tdec_ipt__scan_apl11(tdec_ipt_evt_decoder *e, const tdec_ipt__held *h, int err, uint8_t idx)
+{
+    switch (h->pkt.kind) {
+    case TDEC_IPT_TIP_PGD:
+        e->look_how[2] = TDEC_IPT__R_DISABLED;
+        e->look_at[2] = idx;
+        return 0;
+    case TDEC_IPT_TSC: case TDEC_IPT_CBR: case TDEC_IPT_TMA: case TDEC_IPT_MTC: case TDEC_IPT_CYC:
+        return err < 0 ? err : TDEC_IPT__GO;
+    case TDEC_IPT_MNT: case TDEC_IPT_CFE: case TDEC_IPT_EVD: case TDEC_IPT_TRIG:
+        return TDEC_IPT__GO;
+    case TDEC_IPT__K_ERROR: case TDEC_IPT__K_EOS:
+        return err;
+    default:
+        return 1;
+    }
+}
+
+/* pt_evt_handle_apl12, from after the FUP the overflow scan found: 1 = does
+   not apply; 0 = overflow without IP at that FUP. */
+static int tdec_ipt__scan_apl12(tdec_ipt_evt_decoder *e, const tdec_ipt__held *h, int err)
+{
+    uint32_t kind = h->pkt.kind;
+    if (e->look & TDEC_IPT__L_HDR_APL12) {
+        int r = tdec_ipt__scan_header(kind, err);
+        if (r == 0) return 0;
+        return r == -TDEC_IPT_ERR_EOS ? 1 : r;
+    }
+    switch (kind) {
+    case TDEC_IPT_TNT_8: case TDEC_IPT_TNT_64: case TDEC_IPT_TIP: case TDEC_IPT_TIP_PGD:
+    case TDEC_IPT_PSBEND: case TDEC_IPT_OVF: case TDEC_IPT__K_EOS:
+        return 1;
+    case TDEC_IPT_PSB:
+        e->look |= TDEC_IPT__L_HDR_APL12;
+        return TDEC_IPT__GO;
+    case TDEC_IPT_STOP: case TDEC_IPT_TIP_PGE:
+        return 0;
+    case TDEC_IPT__K_ERROR:
+        return err;
+    default:
+        return tdec_ipt__foreign(kind) ? 1 : TDEC_IPT__GO;
+    }
+}
+
+/* pt_evt_check_bdm70, from after a PSB+ FUP: 1 when a TIP.PGE follows
+   (tracing was off), 0 when not. */
+static int tdec_ipt__scan_bdm70(uint32_t kind, int err)
+{
+    switch (kind) {
+    case TDEC_IPT_TIP_PGE:
+        return 1;
+    case TDEC_IPT_TSC: case TDEC_IPT_CBR: case TDEC_IPT_PSBEND: case TDEC_IPT_PIP:
+    case TDEC_IPT_MODE_EXEC: case TDEC_IPT_MODE_TSX: case TDEC_IPT_VMCS: case TDEC_IPT_TMA:
+    case TDEC_IPT_MTC: case TDEC_IPT_CYC: case TDEC_IPT_MNT:
+        return TDEC_IPT__GO;
+    case TDEC_IPT__K_ERROR:
+        return err;
+    default: /* other packets, and the end */
+        return 0;
+    }
+}
+
+/* Whether the running look-ahead has decided what libipt needs. */
+static int tdec_ipt__look_ready(const tdec_ipt_evt_decoder *e)
+{
+    const uint32_t errata = e->pkt.cfg.errata;
+    if (e->look & TDEC_IPT__L_BDM70) return (e->look_done & TDEC_IPT__L_BDM70) != 0;
+    if (!(e->look_done & TDEC_IPT__L_OVF)) return 0;
+    if (e->look_res[0] > 0)
+        return !(errata & TDEC_IPT_ERRATUM_APL12) || (e->look_done & TDEC_IPT__L_APL12);
+    if (errata & TDEC_IPT_ERRATUM_SKD010) {
+        if (!(e->look_done & TDEC_IPT__L_SKD010)) return 0;
+        if (e->look_res[1] <= 0) return 1;
+    }
+    if ((errata & TDEC_IPT_ERRATUM_APL11) && e->look_res[0] == -TDEC_IPT_ERR_BAD_CONTEXT)
+        return (e->look_done & TDEC_IPT__L_APL11) != 0;
+    return 1;
+}
+
+static void tdec_ipt__look_set(tdec_ipt_evt_decoder *e, uint8_t bit, int slot, int r)
+{
+    if (r == TDEC_IPT__GO) return;
+    e->look_done = (uint8_t)(e->look_done | bit);
+    e->look_res[slot] = r;
+}
+
+/* Feeds one packet (held[idx], or a timing packet not kept) to the scans. */
+static void tdec_ipt__look_feed(tdec_ipt_evt_decoder *e, const tdec_ipt__held *h, int err, uint8_t idx)
+{
+    uint8_t todo = (uint8_t)(e->look & ~e->look_done);
+    if (todo & TDEC_IPT__L_BDM70)
+        tdec_ipt__look_set(e, TDEC_IPT__L_BDM70, 4, tdec_ipt__scan_bdm70(h->pkt.kind, err));
+    if (todo & TDEC_IPT__L_APL12) /* before OVF: it starts after the FUP */
+        tdec_ipt__look_set(e, TDEC_IPT__L_APL12, 3, tdec_ipt__scan_apl12(e, h, err));
+    if (todo & TDEC_IPT__L_OVF) {
+        int r = tdec_ipt__scan_ovf(h->pkt.kind, err);
+        tdec_ipt__look_set(e, TDEC_IPT__L_OVF, 0, r);
+        if (r == 1) {
+            e->look_at[0] = idx;
+            if (e->pkt.cfg.errata & TDEC_IPT_ERRATUM_APL12) e->look |= TDEC_IPT__L_APL12;
+        }
+    }
+    if (todo & TDEC_IPT__L_SKD010)
+        tdec_ipt__look_set(e, TDEC_IPT__L_SKD010, 1, tdec_ipt__scan_skd010(e, h, err, idx));
+    if (todo & TDEC_IPT__L_APL11)
+        tdec_ipt__look_set(e, TDEC_IPT__L_APL11, 2, tdec_ipt__scan_apl11(e, h, err, idx));
+}
+
+/* Runs the look-ahead over the held packets, then over new ones (kept in
+   held[] unless they only carry time), until it is decided. */
+static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
+{
+    tdec_ipt__held h;
+    int err;
+    tdec_status st;
+    while (!tdec_ipt__look_ready(e)) {
+        if (e->scan < e->nheld) {
+            const tdec_ipt__held *k = &e->held[(e->held_head + e->scan) % TDEC_IPT_EVT_HOLD];
+            tdec_ipt__look_feed(e, k, e->held_err[(e->held_head + e->scan) % TDEC_IPT_EVT_HOLD], e->scan);
+            e->scan++;
+            continue;
+        }
+        st = tdec_ipt__pull(e, &h, &err);
+        if (st != TDEC_OK) return st;
+        if (tdec_ipt__time_only(h.pkt.kind) && err == 0) {
+            tdec_ipt__look_feed(e, &h, 0, e->scan);
+            continue;
+        }
+        if (e->nheld >= TDEC_IPT_EVT_HOLD) return TDEC_E_LIMIT;
+        e->held[(e->held_head + e->nheld) % TDEC_IPT_EVT_HOLD] = h;
+        e->held_err[(e->held_head + e->nheld) % TDEC_IPT_EVT_HOLD] = err;
+        e->nheld++;
+        tdec_ipt__look_feed(e, &h, err, e->scan);
+        e->scan++;
+    }
+    e->look = 0;
+    e->scan = 0;
+    return TDEC_OK;
+}
+
+/* Drops the first n held packets. */
+static void tdec_ipt__drop(tdec_ipt_evt_decoder *e, uint8_t n)
+{
+    e->held_head = (uint8_t)((e->held_head + n) % TDEC_IPT_EVT_HOLD);
+    e->nheld = (uint8_t)(e->nheld - n);
+}
+
+static const tdec_ipt__held *tdec_ipt__held_at(const tdec_ipt_evt_decoder *e, uint8_t i)
+{
+    return &e->held[(e->held_head + i) % TDEC_IPT_EVT_HOLD];
+}
+
+/* The overflow event of a recovery: at the OVF's time, with the IP of an
+   IP packet (NULL: suppressed). */
+static int tdec_ipt__ovf_event(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, const tdec_ipt_packet *ip)
+{
+    tdec_ipt__ev_new(e, out, TDEC_IPT_EV_OVERFLOW);
+    if (ip == NULL) {
+        out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+        return TDEC_IPT__EV_DONE;
+    }
+    if (tdec_ipt_last_ip_update(&e->ip, ip) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    tdec_ipt__ev_ip(e, out);
+    e->enabled = 1;
+    return TDEC_IPT__EV_DONE;
+}
+
+/* An erratum recovery decided by scan `slot` (SKD010: 1, APL11: 2). */
+static int tdec_ipt__recover(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, int slot)
+{
+    uint8_t at = e->look_at[slot];
+    const tdec_ipt__held *h = tdec_ipt__held_at(e, at);
+    tdec_ipt_packet ip;
+    int r;
+    switch (e->look_how[slot]) {
+    case TDEC_IPT__R_DISABLED: /* resume after the TIP.PGD */
+        tdec_ipt__drop(e, (uint8_t)(at + 1));
+        return tdec_ipt__ovf_event(e, out, NULL);
+    case TDEC_IPT__R_AT_PSB: /* resume at the PSB, with its FUP's IP */
+        tdec_ipt__drop(e, at);
+        return tdec_ipt__ovf_event(e, out, &e->look_fup);
+    default: /* R_AT_IP: resume at the FUP (processed next), or after the TIP */
+        ip = h->pkt;
+        if (ip.kind == TDEC_IPT_FUP && e->tsx_found) {
+            tdec_ipt_event *q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND);
+            if (q == NULL) return -TDEC_IPT_ERR_NOMEM;
+            q->type = TDEC_IPT_EV_TSX;
+            q->flags = tdec_ipt__tsx_flags(e->tsx_bits);
+        }
+        tdec_ipt__drop(e, (uint8_t)(ip.kind == TDEC_IPT_FUP ? at : at + 1));
+        r = tdec_ipt__ovf_event(e, out, &ip);
+        return r;
+    }
+}
+
+static int tdec_ipt__ovf(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    const uint32_t errata = e->pkt.cfg.errata;
+    tdec_ipt_event ev;
+    tdec_ipt_event *q;
+    int a, r;
+    uint8_t i;
+    if (!(e->look_done & TDEC_IPT__L_OVF)) {
+        r = tdec_ipt__psbend(e, out);
+        if (r != TDEC_IPT__NEXT) return r;
+        /* Tracing off: events still waiting get no IP; tracing on: they
+           are lost with the packets they waited for. */
+        while (!e->enabled && tdec_ipt__q_take(e, TDEC_IPT__EVB_FUP_BOUND | TDEC_IPT__EVB_FUP |
+                                                      TDEC_IPT__EVB_TIP | TDEC_IPT__EVB_EXSTOP |
+                                                      TDEC_IPT__EVB_PWRX, &ev)) {
+            switch (ev.type) {
+            case TDEC_IPT_EV_PWRE:
+            case TDEC_IPT_EV_RSM:
+            case TDEC_IPT_EV_SIPI:
+                *out = ev;
+                return TDEC_IPT__EV_KEEP;
+            case TDEC_IPT_EV_ASYNC_BRANCH:
+            case TDEC_IPT_EV_ASYNC_PAGING:
+            case TDEC_IPT_EV_ASYNC_VMCS:
+            case TDEC_IPT__EV_IGNORE:
+                continue;
+            default:
+                *out = ev;
+                out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+                return TDEC_IPT__EV_KEEP;
+            }
+        }
+        tdec_ipt_last_ip_init(&e->ip);
+        e->enabled = 0;
+        e->bound = 0;
+        e->exec_valid = 0;
+        e->nq = 0;
+        e->tsx_found = 0;
+        e->look = TDEC_IPT__L_OVF;
+        if (errata & TDEC_IPT_ERRATUM_SKD010) e->look |= TDEC_IPT__L_SKD010;
+        if (errata & TDEC_IPT_ERRATUM_APL11) e->look |= TDEC_IPT__L_APL11;
+        e->look_done = 0;
+        return TDEC_IPT__WAIT;
+    }
+    e->look_done = 0;
+    a = e->look_res[0];
+    if (a <= 0) {
+        if (errata & TDEC_IPT_ERRATUM_SKD010) {
+            if (e->look_res[1] < 0) return e->look_res[1];
+            if (e->look_res[1] == 0) return tdec_ipt__recover(e, out, 1);
+        }
+        if ((errata & TDEC_IPT_ERRATUM_APL11) && a == -TDEC_IPT_ERR_BAD_CONTEXT) {
+            if (e->look_res[2] < 0) return e->look_res[2];
+            if (e->look_res[2] == 0) return tdec_ipt__recover(e, out, 2);
+        }
+        if (a < 0 && a != -TDEC_IPT_ERR_EOS) return a;
+        return tdec_ipt__ovf_event(e, out, NULL);
+    }
+    if (errata & TDEC_IPT_ERRATUM_APL12) {
+        if (e->look_res[3] < 0) return e->look_res[3];
+        if (e->look_res[3] == 0) {
+            /* Overflow without IP at the FUP; what lies before it may only
+               carry time. */
+            uint8_t at = e->look_at[0];
+            for (i = 0; i < at; i++) {
+                const tdec_ipt__held *h = tdec_ipt__held_at(e, i);
+                int herr = e->held_err[(e->held_head + i) % TDEC_IPT_EVT_HOLD];
+                if (herr < 0) return herr;
+                if (h->pkt.kind == TDEC_IPT_MODE_EXEC || h->pkt.kind == TDEC_IPT_MODE_TSX ||
+                    h->pkt.kind == TDEC_IPT_PIP || h->pkt.kind == TDEC_IPT_VMCS ||
+                    tdec_ipt__foreign(h->pkt.kind))
+                    return -TDEC_IPT_ERR_INTERNAL;
+            }
+            e->cur_stamp = tdec_ipt__held_at(e, at)->stamp;
+            tdec_ipt__drop(e, (uint8_t)(at + 1));
+            return tdec_ipt__ovf_event(e, out, NULL);
+        }
+    }
+    if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+    q->type = TDEC_IPT_EV_OVERFLOW;
+    tdec_ipt__ev_time(q, &e->cur_stamp);
+    return TDEC_IPT__NEXT;
+}
+
+/* One step on the current packet in the RUN phase (pt_evt_decode_packet). */
+static int tdec_ipt__evt_step(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
+{
+    const tdec_ipt_packet *p = &e->cur;
+    tdec_ipt_event *q;
+    switch (p->kind) {
+    case TDEC_IPT_TNT_8:
+    case TDEC_IPT_TNT_64:
+        if (!e->enabled) return -TDEC_IPT_ERR_BAD_CONTEXT;
+        q = tdec_ipt__ev_new(e, out, TDEC_IPT_EV_TNT);
+        q->arg = p->payload;
+        q->a = p->sub;
+        return TDEC_IPT__EV_DONE;
+    case TDEC_IPT_CBR:
+        tdec_ipt__ev_new(e, out, TDEC_IPT_EV_CBR)->a = (uint8_t)p->payload;
+        return TDEC_IPT__EV_DONE;
+    case TDEC_IPT_FUP:
+        return tdec_ipt__fup(e, out);
+    case TDEC_IPT_TIP:
+        return tdec_ipt__tip(e, out);
+    case TDEC_IPT_TIP_PGE:
+        return tdec_ipt__tip_pge(e, out);
+    case TDEC_IPT_TIP_PGD:
+        return tdec_ipt__tip_pgd(e, out);
+    case TDEC_IPT_MODE_EXEC:
+        return tdec_ipt__mode_exec(e);
+    case TDEC_IPT_MODE_TSX:
+        if (e->enabled) {
+            q = tdec_ipt__q_add(e, (p->sub & TDEC_IPT_TSX_ABRT) ? TDEC_IPT__EVB_FUP : TDEC_IPT__EVB_FUP_BOUND);
+            if (q == NULL) return -TDEC_IPT_ERR_NOMEM;
+            q->type = TDEC_IPT_EV_TSX;
+            q->flags = tdec_ipt__tsx_flags(p->sub);
+            return TDEC_IPT__NEXT;
+        }
+        q = tdec_ipt__ev_new(e, out, TDEC_IPT_EV_TSX);
+        q->flags |= tdec_ipt__tsx_flags(p->sub) | TDEC_IPT_EVF_IP_SUPPRESSED;
+        return TDEC_IPT__EV_DONE;
+    case TDEC_IPT_PIP:
+    case TDEC_IPT_VMCS:
+        return tdec_ipt__pip_vmcs(e, out);
+    case TDEC_IPT_PTW:
+        if (p->flags & TDEC_IPT_PF_IP) {
+            if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        } else {
+            q = tdec_ipt__ev_new(e, out, TDEC_IPT_EV_PTWRITE);
+            q->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
+        }
+        q->type = TDEC_IPT_EV_PTWRITE;
+        q->a = p->sub ? 8 : 4;
+        q->arg = p->payload;
+        return (p->flags & TDEC_IPT_PF_IP) ? TDEC_IPT__NEXT : TDEC_IPT__EV_DONE;
+    case TDEC_IPT_PSB:
+        return tdec_ipt__psb(e);
+    case TDEC_IPT_PSBEND:
+        return tdec_ipt__psbend(e, out);
+    case TDEC_IPT_EXSTOP:
+        return tdec_ipt__exstop(e, out);
+    case TDEC_IPT_MWAIT:
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_EXSTOP)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_MWAIT;
+        q->arg = p->payload;
+        q->aux = p->aux;
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_PWRE:
+        if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_PWRX)) == NULL) return -TDEC_IPT_ERR_NOMEM;
+        q->type = TDEC_IPT_EV_PWRE;
+        q->a = (uint8_t)p->payload;
+        q->b = (uint8_t)p->aux;
+        if (p->flags & TDEC_IPT_PF_HW) q->flags |= TDEC_IPT_EVF_HW;
+        tdec_ipt__ev_time(q, &e->cur_stamp);
+        return TDEC_IPT__NEXT;
+    case TDEC_IPT_PWRX:
+        return tdec_ipt__pwrx(e, out);
+    case TDEC_IPT_OVF:
+        return tdec_ipt__ovf(e, out);
+    case TDEC_IPT_STOP:
+        tdec_ipt__ev_new(e, out, TDEC_IPT_EV_STOP);
+        return TDEC_IPT__EV_DONE;
+    case TDEC_IPT_MNT:
+        tdec_ipt__ev_new(e, out, TDEC_IPT_EV_MNT)->arg = p->payload;
+        return TDEC_IPT__EV_DONE;
+    case TDEC_IPT_CFE:
+        return tdec_ipt__cfe(e, out);
+    case TDEC_IPT_EVD:
+        return tdec_ipt__evd(e);
+    case TDEC_IPT_TRIG:
+        return tdec_ipt__trig(e, out);
+    default: /* timing (applied when read), unknown, invalid, PEBS */
+        return TDEC_IPT__NEXT;
+    }
+}
+
+/* ---- the event decoder's API ---- */
+
+static void tdec_ipt__evt_clear(tdec_ipt_evt_decoder *e)
+{
+    tdec__stream_init(&e->st);
+    e->in_sync = 1;
+    e->phase = TDEC_IPT__E_SYNC;
+    e->have_cur = e->bound = e->enabled = e->exec_valid = e->exec = 0;
+    e->in_psb = e->look = e->look_done = e->start_set = e->tsx_found = e->tsx_bits = 0;
+    e->nq = e->nheld = e->held_head = e->scan = 0;
+    e->cur_err = 0;
+    e->call_offset = e->cur_offset = e->sync_psb = 0;
+    tdec_ipt_last_ip_init(&e->ip);
+    tdec_ipt_time_init(&e->time);
+    tdec_ipt_tcal_init(&e->tcal);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_init(tdec_ipt_evt_decoder *e, const tdec_ipt_config *cfg)
+{
+    if (e == NULL) return TDEC_E_ARG;
+    tdec_ipt_init(&e->pkt, cfg);
+    if (e->pkt.cfg.flags & TDEC_IPT_F_NO_SYNC) { /* events start at a PSB */
+        e->pkt.cfg.flags &= ~TDEC_IPT_F_NO_SYNC;
+        tdec_ipt_reset(&e->pkt);
+    }
+    tdec_ipt__evt_clear(e);
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF void tdec_ipt_evt_reset(tdec_ipt_evt_decoder *e)
+{
+    if (e == NULL) return;
+    tdec_ipt_reset(&e->pkt);
+    tdec_ipt__evt_clear(e);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *data, size_t len)
+{
+    if (e == NULL) return TDEC_E_ARG;
+    if (e->st.err < 0) return e->st.err;
+    return tdec_ipt_feed(&e->pkt, data, len);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e)
+{
+    tdec_status st;
+    if (e == NULL) return TDEC_E_ARG;
+    if (e->st.err < 0) return e->st.err;
+    st = tdec_ipt_finish(&e->pkt);
+    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return st;
+    return TDEC_NEED_INPUT; /* next() drains what is held and meets the end */
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e)
+{
+    if (e == NULL) return TDEC_E_ARG;
+    if (e->st.err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE;
+    if (e->pkt.st.err == TDEC_E_CORRUPT) {
+        tdec_ipt_resync(&e->pkt);
+    } else if (e->pkt.st.err == TDEC_OK && e->pkt.phase != TDEC_IPT__P_DONE) {
+        tdec_ipt__resync_from(&e->pkt, e->pkt.st.pos);
+    }
+    tdec_ipt__evt_clear(e);
+    if (e->pkt.st.err != TDEC_OK || e->pkt.phase == TDEC_IPT__P_DONE) e->phase = TDEC_IPT__E_END;
+    return TDEC_NEED_INPUT;
+}
+
+static tdec_status tdec_ipt__evt_fail(tdec_ipt_evt_decoder *e, int code)
+{
+    if (code == -TDEC_IPT_ERR_EOS) {
+        e->phase = TDEC_IPT__E_END;
+        return TDEC_END;
+    }
+    e->st.err = TDEC_E_CORRUPT;
+    e->st.err_reason = (uint32_t)-code;
+    e->st.err_offset = e->in_sync ? e->cur_offset : e->call_offset;
+    return TDEC_E_CORRUPT;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
+{
+    tdec_status st;
+    int r;
+    if (e == NULL || out == NULL) return TDEC_E_ARG;
+    if (e->st.err < 0) return e->st.err;
+    if (e->phase == TDEC_IPT__E_END) return TDEC_END;
+    for (;;) {
+        if (e->look) {
+            st = tdec_ipt__look(e);
+            if (st == TDEC_E_LIMIT) return tdec_ipt__evt_fail(e, -TDEC_IPT_ERR_NOMEM);
+            if (st != TDEC_OK) return st;
+        }
+        if (!e->have_cur) {
+            tdec_ipt__held h;
+            int err;
+            if (e->nheld > 0) {
+                h = e->held[e->held_head];
+                err = e->held_err[e->held_head];
+                tdec_ipt__drop(e, 1);
+            } else {
+                st = tdec_ipt__pull(e, &h, &err);
+                if (st != TDEC_OK) return st;
+            }
+            e->cur = h.pkt;
+            e->cur_offset = h.offset;
+            e->cur_stamp = h.stamp;
+            e->cur_err = err;
+            e->have_cur = 1;
+        }
+        if (!e->start_set) {
+            e->call_offset = e->cur_offset;
+            e->start_set = 1;
+        }
+        if (e->cur_err < 0) {
+            r = e->cur_err;
+        } else if (e->phase == TDEC_IPT__E_SYNC) {
+            r = e->cur.kind == TDEC_IPT_PSB ? tdec_ipt__psb(e) : -TDEC_IPT_ERR_NOSYNC;
+        } else if (e->phase == TDEC_IPT__E_HEADER) {
+            r = tdec_ipt__header(e);
+        } else {
+            r = tdec_ipt__evt_step(e, &out->ev);
+        }
+        switch (r) {
+        case TDEC_IPT__EV_DONE:
+            e->have_cur = 0;
+            /* fall through */
+        case TDEC_IPT__EV_KEEP:
+            out->kind = TDEC_IPT_EVT_EVENT;
+            out->offset = e->cur_offset;
+            e->start_set = 0;
+            return TDEC_OK;
+        case TDEC_IPT__SYNCED:
+            tdec_ipt__ev_zero(&out->ev);
+            out->kind = TDEC_IPT_EVT_SYNC;
+            out->offset = e->sync_psb;
+            e->start_set = 0;
+            return TDEC_OK;
+        case TDEC_IPT__NEXT:
+            e->bound = 0;
+            e->have_cur = 0;
+            break;
+        case TDEC_IPT__WAIT:
+        case TDEC_IPT__REDO:
+            break;
+        default:
+            return tdec_ipt__evt_fail(e, r);
+        }
+    }
 }
 
 #undef TDEC_IPT__SHL32
