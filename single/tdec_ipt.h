@@ -1132,10 +1132,14 @@ typedef struct tdec_ipt_evt_item {
    TDEC_IPT_ERR_NOMEM, as there). */
 #define TDEC_IPT_EVT_QUEUE 14
 
+/* The time at a packet, as events and queries report it. */
 typedef struct tdec_ipt__stamp {
     uint64_t tsc;
     uint32_t lost_mtc, lost_cyc;
-    uint32_t has_tsc;
+    uint8_t  has_tsc;
+    uint8_t  has_cbr;
+    uint8_t  cbr;
+    uint8_t  reserved;
 } tdec_ipt__stamp;
 
 typedef struct tdec_ipt__held {
@@ -1210,6 +1214,93 @@ TDEC_IPT_DEF void tdec_ipt_evt_reset(tdec_ipt_evt_decoder *e);
 /* Text for an event type: "enabled", "async_branch", ... ("" under
    TDEC_NO_STRINGS). */
 TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type);
+
+
+/* ---- layer 2: queries ------------------------------------------------------- */
+
+/* The query decoder answers an instruction-flow decoder's questions as
+   libipt master's pt_qry_* do, on top of the event decoder: conditional
+   branches from TNT, indirect branch targets from TIP, and the events in
+   between. It reads one event ahead to report TDEC_IPT_QS_EVENT_PENDING;
+   a query that needs an event not yet decodable returns TDEC_NEED_INPUT
+   and changes nothing, so it can simply be asked again after feed() or
+   finish().
+
+       st = tdec_ipt_qry_init(&q, &cfg);
+       loop:
+         st = tdec_ipt_qry_sync(&q, &ip, &status);       once per segment
+         st = tdec_ipt_qry_cond_branch(&q, &taken, &status);
+         st = tdec_ipt_qry_indirect_branch(&q, &ip, &status);
+         st = tdec_ipt_qry_event(&q, &ev, &status);
+         on TDEC_NEED_INPUT: feed() or finish(), then ask again;
+         on TDEC_E_CORRUPT: resync(), then sync() again.
+
+   Every query returns TDEC_OK with *status = TDEC_IPT_QS_* bits;
+   TDEC_NEED_INPUT; TDEC_END (the trace ended: libipt's -pte_eos, after a
+   status with TDEC_IPT_QS_EOS); TDEC_E_SEQUENCE when the next item is not
+   what the query asks for (libipt's -pte_bad_query: nothing changed, not
+   sticky; err_reason is not set); or TDEC_E_CORRUPT (sticky until
+   resync(): err_reason a libipt code, err_offset the packet the event
+   decoder failed at, as pt_qry_get_offset() reports it, or while in_sync
+   the one pt_qry_sync_forward() reports). */
+
+#define TDEC_IPT_QS_EVENT_PENDING 0x1 /* an event must be asked for first    */
+#define TDEC_IPT_QS_IP_SUPPRESSED 0x2 /* no IP (sync, indirect branch)       */
+#define TDEC_IPT_QS_EOS           0x4 /* the trace ends here                 */
+
+/* Events the query decoder reads ahead: a sync point's status events and
+   one more (libipt's event queue bounds the status events). */
+#define TDEC_IPT_QRY_AHEAD 16
+
+typedef struct tdec_ipt__ahead {
+    tdec_ipt_event  ev;
+    tdec_ipt__stamp now;    /* the event decoder's time when it made ev    */
+    uint64_t        offset; /* error: where the event decoder failed       */
+    int32_t         status; /* 0: ev; < 0: libipt's error (-pte_eos: end)  */
+    uint32_t        reserved;
+} tdec_ipt__ahead;
+
+typedef struct tdec_ipt_qry_decoder {
+    tdec_stream          st;        /* public read-only: err, err_offset, err_reason */
+    uint8_t              in_sync;   /* public: an error now is a sync error          */
+    /* private */
+    uint8_t              phase;
+    uint8_t              n;         /* events read ahead, the first at head          */
+    uint8_t              head;
+    uint64_t             tnt;       /* cached TNT bits; tnt_mask: the next one       */
+    uint64_t             tnt_mask;
+    uint64_t             look_offset; /* the sync point's PSBEND (errors while in_sync) */
+    uint64_t             sync_offset;
+    tdec_ipt__stamp      last_time; /* at the last TNT, TIP or event query           */
+    tdec_ipt_evt_decoder evt;
+    tdec_ipt__ahead      ahead[TDEC_IPT_QRY_AHEAD];
+} tdec_ipt_qry_decoder;
+
+/* As the event decoder's init/feed/finish/reset. */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_init(tdec_ipt_qry_decoder *q, const tdec_ipt_config *cfg);
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *data, size_t len);
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q);
+TDEC_IPT_DEF void tdec_ipt_qry_reset(tdec_ipt_qry_decoder *q);
+/* Synchronises on the next PSB (pt_qry_sync_forward): *ip gets the IP
+   tracing starts at unless *status has TDEC_IPT_QS_IP_SUPPRESSED;
+   *sync_offset (may be NULL) the PSB. TDEC_END: no PSB before the end. */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status,
+                                           uint64_t *sync_offset);
+/* The next conditional branch: *taken 1 or 0. */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, int *status);
+/* The next indirect branch's target (*ip unchanged when suppressed). */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip,
+                                                      int *status);
+/* The pending event. */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev, int *status);
+/* The time at the last query (pt_qry_time): 0, or -TDEC_IPT_ERR_NO_TIME
+   (outputs written anyway, as tdec_ipt_time_query_tsc). */
+TDEC_IPT_DEF int tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc, uint32_t *lost_mtc,
+                                   uint32_t *lost_cyc);
+/* The core:bus ratio at the last query: 0 or -TDEC_IPT_ERR_NO_CBR. */
+TDEC_IPT_DEF int tdec_ipt_qry_core_bus_ratio(const tdec_ipt_qry_decoder *q, uint32_t *cbr);
+/* After TDEC_E_CORRUPT: as tdec_ipt_evt_resync; then call sync(). */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 
 #ifdef __cplusplus
 }
@@ -2924,6 +3015,9 @@ static int tdec_ipt__q_put(tdec_ipt_evt_decoder *e, uint32_t binding, const tdec
 static void tdec_ipt__stamp_now(const tdec_ipt_time *t, tdec_ipt__stamp *s)
 {
     s->has_tsc = tdec_ipt_time_query_tsc(t, &s->tsc, &s->lost_mtc, &s->lost_cyc) == 0;
+    s->has_cbr = t->have_cbr;
+    s->cbr = t->cbr;
+    s->reserved = 0;
 }
 
 static void tdec_ipt__ev_time(tdec_ipt_event *ev, const tdec_ipt__stamp *s)
@@ -3015,7 +3109,7 @@ static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt__held *h, in
             h->pkt.payload = 0;
             h->pkt.aux = 0;
             h->pkt.size = h->pkt.sub = h->pkt.flags = 0;
-            h->stamp.has_tsc = 0;
+            h->stamp.has_tsc = h->stamp.has_cbr = 0;
             if (st == TDEC_E_CORRUPT) {
                 h->pkt.kind = TDEC_IPT__K_ERROR;
                 h->offset = e->pkt.st.err_offset;
@@ -3837,22 +3931,26 @@ static int tdec_ipt__ovf_event(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, con
     return TDEC_IPT__EV_DONE;
 }
 
-/* An erratum recovery decided by scan `slot` (SKD010: 1, APL11: 2). */
+/* An erratum recovery decided by scan `slot` (SKD010: 1, APL11: 2). The
+   overflow event has the OVF's time; the decoder's time then is that of
+   the packet it resumes at (what the query layer reports). */
 static int tdec_ipt__recover(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, int slot)
 {
     uint8_t at = e->look_at[slot];
     const tdec_ipt__held *h = tdec_ipt__held_at(e, at);
-    tdec_ipt_packet ip;
+    tdec_ipt__stamp then = h->stamp;
+    tdec_ipt_packet ip = h->pkt;
     int r;
     switch (e->look_how[slot]) {
     case TDEC_IPT__R_DISABLED: /* resume after the TIP.PGD */
         tdec_ipt__drop(e, (uint8_t)(at + 1));
-        return tdec_ipt__ovf_event(e, out, NULL);
+        r = tdec_ipt__ovf_event(e, out, NULL);
+        break;
     case TDEC_IPT__R_AT_PSB: /* resume at the PSB, with its FUP's IP */
         tdec_ipt__drop(e, at);
-        return tdec_ipt__ovf_event(e, out, &e->look_fup);
+        r = tdec_ipt__ovf_event(e, out, &e->look_fup);
+        break;
     default: /* R_AT_IP: resume at the FUP (processed next), or after the TIP */
-        ip = h->pkt;
         if (ip.kind == TDEC_IPT_FUP && e->tsx_found) {
             tdec_ipt_event *q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND);
             if (q == NULL) return -TDEC_IPT_ERR_NOMEM;
@@ -3861,8 +3959,10 @@ static int tdec_ipt__recover(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, int s
         }
         tdec_ipt__drop(e, (uint8_t)(ip.kind == TDEC_IPT_FUP ? at : at + 1));
         r = tdec_ipt__ovf_event(e, out, &ip);
-        return r;
+        break;
     }
+    e->cur_stamp = then;
+    return r;
 }
 
 static int tdec_ipt__ovf(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
@@ -4189,6 +4289,304 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
             return tdec_ipt__evt_fail(e, r);
         }
     }
+}
+
+/* ======== layer 2: queries ================================================= */
+
+#define TDEC_IPT__Q_SYNC  0 /* waiting for the event decoder's SYNC         */
+#define TDEC_IPT__Q_LOOK  1 /* reading the sync point's status events        */
+#define TDEC_IPT__Q_READY 2 /* synchronised: queries                         */
+#define TDEC_IPT__Q_END   3
+
+static void tdec_ipt__qry_clear(tdec_ipt_qry_decoder *q)
+{
+    tdec__stream_init(&q->st);
+    q->in_sync = 1;
+    q->phase = TDEC_IPT__Q_SYNC;
+    q->n = q->head = 0;
+    q->tnt = q->tnt_mask = 0;
+    q->look_offset = q->sync_offset = 0;
+    q->last_time.has_tsc = q->last_time.has_cbr = 0;
+    q->last_time.tsc = 0;
+    q->last_time.lost_mtc = q->last_time.lost_cyc = 0;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_init(tdec_ipt_qry_decoder *q, const tdec_ipt_config *cfg)
+{
+    if (q == NULL) return TDEC_E_ARG;
+    tdec_ipt_evt_init(&q->evt, cfg);
+    tdec_ipt__qry_clear(q);
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF void tdec_ipt_qry_reset(tdec_ipt_qry_decoder *q)
+{
+    if (q == NULL) return;
+    tdec_ipt_evt_reset(&q->evt);
+    tdec_ipt__qry_clear(q);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *data, size_t len)
+{
+    if (q == NULL) return TDEC_E_ARG;
+    if (q->st.err < 0) return q->st.err;
+    return tdec_ipt_evt_feed(&q->evt, data, len);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
+{
+    if (q == NULL) return TDEC_E_ARG;
+    if (q->st.err < 0) return q->st.err;
+    return tdec_ipt_evt_finish(&q->evt);
+}
+
+static tdec_ipt__ahead *tdec_ipt__ahead_at(tdec_ipt_qry_decoder *q, unsigned i)
+{
+    return &q->ahead[(q->head + i) % TDEC_IPT_QRY_AHEAD];
+}
+
+/* Reads events ahead until `depth` are there, or the last one read is the
+   end or an error (nothing follows those). TDEC_OK or TDEC_NEED_INPUT. */
+static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
+{
+    tdec_ipt_evt_item it;
+    tdec_ipt__ahead *a;
+    tdec_status st;
+    while (q->n < depth) {
+        if (q->n > 0 && tdec_ipt__ahead_at(q, q->n - 1u)->status < 0) return TDEC_OK;
+        if (q->n >= TDEC_IPT_QRY_AHEAD) return TDEC_OK; /* not reached: the queue bounds it */
+        st = tdec_ipt_evt_next(&q->evt, &it);
+        if (st == TDEC_NEED_INPUT) return st;
+        a = tdec_ipt__ahead_at(q, q->n);
+        a->reserved = 0;
+        if (st == TDEC_OK) {
+            if (it.kind != TDEC_IPT_EVT_EVENT) continue; /* not reached: SYNC follows resync */
+            a->ev = it.ev;
+            a->now = q->evt.cur_stamp;
+            a->offset = it.offset;
+            a->status = 0;
+        } else {
+            tdec_ipt__ev_zero(&a->ev);
+            a->now = q->evt.cur_stamp;
+            if (st == TDEC_END) {
+                a->status = -TDEC_IPT_ERR_EOS;
+                a->offset = q->evt.cur_offset;
+            } else if (st == TDEC_E_CORRUPT) {
+                a->status = -(int32_t)q->evt.st.err_reason;
+                a->offset = q->evt.cur_offset; /* the packet that failed */
+            } else {
+                return st; /* not reached: the event decoder's own misuse */
+            }
+        }
+        q->n++;
+    }
+    return TDEC_OK;
+}
+
+static void tdec_ipt__qry_pop(tdec_ipt_qry_decoder *q)
+{
+    if (tdec_ipt__ahead_at(q, 0)->status < 0) return; /* the end stays */
+    q->head = (uint8_t)((q->head + 1u) % TDEC_IPT_QRY_AHEAD);
+    q->n--;
+}
+
+/* libipt's pt_qry_status_flags: pending event or end, once no TNT bits are
+   left. */
+static int tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
+{
+    const tdec_ipt__ahead *a;
+    if (q->tnt_mask != 0 || q->n == 0) return 0;
+    a = tdec_ipt__ahead_at(q, 0);
+    if (a->status == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QS_EOS;
+    if (a->status < 0) return TDEC_IPT_QS_EVENT_PENDING;
+    return a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP ? 0 : TDEC_IPT_QS_EVENT_PENDING;
+}
+
+static tdec_status tdec_ipt__qry_fail(tdec_ipt_qry_decoder *q, int32_t code, uint64_t offset)
+{
+    if (code == -TDEC_IPT_ERR_EOS) {
+        q->phase = TDEC_IPT__Q_END;
+        return TDEC_END;
+    }
+    q->st.err = TDEC_E_CORRUPT;
+    q->st.err_reason = (uint32_t)-code;
+    q->st.err_offset = offset;
+    return TDEC_E_CORRUPT;
+}
+
+/* The checks every query starts with. */
+static tdec_status tdec_ipt__qry_ready(tdec_ipt_qry_decoder *q)
+{
+    if (q->st.err < 0) return q->st.err;
+    if (q->phase == TDEC_IPT__Q_END) return TDEC_END;
+    if (q->phase != TDEC_IPT__Q_READY) return TDEC_E_SEQUENCE;
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status,
+                                           uint64_t *sync_offset)
+{
+    tdec_ipt_evt_item it;
+    tdec_status st;
+    unsigned i;
+    if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
+    if (q->st.err < 0) return q->st.err;
+    if (q->phase == TDEC_IPT__Q_END) return TDEC_END;
+    if (q->phase == TDEC_IPT__Q_READY) { /* a new segment: look for the next PSB */
+        q->phase = TDEC_IPT__Q_SYNC;
+        q->n = 0;
+        q->tnt = q->tnt_mask = 0;
+    }
+    while (q->phase == TDEC_IPT__Q_SYNC) {
+        st = tdec_ipt_evt_next(&q->evt, &it);
+        if (st == TDEC_NEED_INPUT) return st;
+        if (st == TDEC_END) {
+            q->phase = TDEC_IPT__Q_END;
+            return TDEC_END;
+        }
+        if (st != TDEC_OK)
+            return tdec_ipt__qry_fail(q, -(int32_t)q->evt.st.err_reason, q->evt.st.err_offset);
+        if (it.kind == TDEC_IPT_EVT_SYNC) {
+            q->sync_offset = it.offset;
+            q->phase = TDEC_IPT__Q_LOOK;
+            q->look_offset = q->evt.cur_offset; /* the PSBEND, for errors below */
+        }
+    }
+    /* pt_qry_start: the status events tell where tracing starts; an error
+       before the first other event fails the sync. */
+    for (;;) {
+        const tdec_ipt__ahead *a;
+        if (q->n > 0) {
+            a = tdec_ipt__ahead_at(q, q->n - 1u);
+            if (a->status == -TDEC_IPT_ERR_EOS) break;
+            if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, q->look_offset);
+            if (!(a->ev.flags & TDEC_IPT_EVF_STATUS) || a->ev.type == TDEC_IPT_EV_ENABLED) break;
+        }
+        st = tdec_ipt__qry_fill(q, q->n + 1u);
+        if (st != TDEC_OK) return st;
+    }
+    *status = TDEC_IPT_QS_IP_SUPPRESSED;
+    for (i = 0; i < q->n; i++) {
+        const tdec_ipt__ahead *a = tdec_ipt__ahead_at(q, i);
+        if (a->status == 0 && a->ev.type == TDEC_IPT_EV_ENABLED && (a->ev.flags & TDEC_IPT_EVF_STATUS)) {
+            *status = 0;
+            *ip = a->ev.ip;
+        }
+    }
+    q->phase = TDEC_IPT__Q_READY;
+    q->in_sync = 0;
+    *status |= tdec_ipt__qry_flags(q);
+    if (sync_offset != NULL) *sync_offset = q->sync_offset;
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, int *status)
+{
+    tdec_ipt__ahead *a;
+    tdec_status st;
+    if (q == NULL || taken == NULL || status == NULL) return TDEC_E_ARG;
+    if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
+    if (q->tnt_mask == 0) {
+        if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
+        a = tdec_ipt__ahead_at(q, 0);
+        if (a->status == 0 && a->ev.type == TDEC_IPT_EV_TNT) {
+            if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
+        }
+        q->last_time = a->now;
+        if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+        if (a->ev.type != TDEC_IPT_EV_TNT || a->ev.a == 0) return TDEC_E_SEQUENCE;
+        q->tnt = a->ev.arg;
+        q->tnt_mask = (uint64_t)1 << (a->ev.a - 1u);
+        tdec_ipt__qry_pop(q);
+    }
+    *taken = (q->tnt & q->tnt_mask) != 0;
+    q->tnt_mask >>= 1;
+    *status = tdec_ipt__qry_flags(q);
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status)
+{
+    tdec_ipt__ahead *a;
+    tdec_status st;
+    unsigned tip = 0; /* where the TIP is: libipt caches one TNT before it */
+    if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
+    if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
+    if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
+    a = tdec_ipt__ahead_at(q, 0);
+    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->ev.type == TDEC_IPT_EV_TNT && q->tnt_mask == 0) {
+        if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
+        tip = 1;
+    }
+    a = tdec_ipt__ahead_at(q, tip);
+    if (a->status == 0 && a->ev.type == TDEC_IPT_EV_TIP) {
+        if ((st = tdec_ipt__qry_fill(q, tip + 2u)) != TDEC_OK) return st;
+    }
+    if (tip) { /* cache the TNT, as libipt does, whatever follows it */
+        const tdec_ipt__ahead *t = tdec_ipt__ahead_at(q, 0);
+        if (t->ev.a == 0) return TDEC_E_SEQUENCE;
+        q->tnt = t->ev.arg;
+        q->tnt_mask = (uint64_t)1 << (t->ev.a - 1u);
+        tdec_ipt__qry_pop(q);
+    }
+    a = tdec_ipt__ahead_at(q, 0);
+    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->ev.type != TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
+    *status = 0;
+    if (a->ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) *status |= TDEC_IPT_QS_IP_SUPPRESSED;
+    else *ip = a->ev.ip;
+    q->last_time = a->now;
+    tdec_ipt__qry_pop(q);
+    *status |= tdec_ipt__qry_flags(q);
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev, int *status)
+{
+    tdec_ipt__ahead *a;
+    tdec_status st;
+    if (q == NULL || ev == NULL || status == NULL) return TDEC_E_ARG;
+    if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
+    if (q->tnt_mask != 0) return TDEC_E_SEQUENCE;
+    if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
+    a = tdec_ipt__ahead_at(q, 0);
+    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
+    if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
+    *ev = a->ev;
+    q->last_time = a->now;
+    tdec_ipt__qry_pop(q);
+    *status = tdec_ipt__qry_flags(q);
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF int tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc, uint32_t *lost_mtc,
+                                   uint32_t *lost_cyc)
+{
+    if (q == NULL || tsc == NULL) return -TDEC_IPT_ERR_INVALID;
+    *tsc = q->last_time.tsc;
+    if (lost_mtc != NULL) *lost_mtc = q->last_time.lost_mtc;
+    if (lost_cyc != NULL) *lost_cyc = q->last_time.lost_cyc;
+    return q->last_time.has_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+}
+
+TDEC_IPT_DEF int tdec_ipt_qry_core_bus_ratio(const tdec_ipt_qry_decoder *q, uint32_t *cbr)
+{
+    if (q == NULL || cbr == NULL) return -TDEC_IPT_ERR_INVALID;
+    if (!q->last_time.has_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    *cbr = q->last_time.cbr;
+    return 0;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
+{
+    tdec_status st;
+    if (q == NULL) return TDEC_E_ARG;
+    if (q->st.err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE;
+    st = q->evt.st.err == TDEC_E_CORRUPT ? tdec_ipt_evt_resync(&q->evt) : TDEC_NEED_INPUT;
+    tdec_ipt__qry_clear(q);
+    return st;
 }
 
 #undef TDEC_IPT__SHL32
