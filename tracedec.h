@@ -9419,6 +9419,7 @@ static int tdec_ipt__header(tdec_ipt_evt_decoder *e)
     case TDEC_IPT_TMA:
     case TDEC_IPT_MTC:
     case TDEC_IPT_CYC:
+    case TDEC_IPT_INVALID: /* SKZ84's bad TMA: libipt skips it here too */
         return TDEC_IPT__NEXT;
     case TDEC_IPT_PSBEND:
     case TDEC_IPT_OVF:
@@ -9991,10 +9992,10 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e)
     return TDEC_NEED_INPUT; /* next() drains what is held and meets the end */
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e)
+/* pt_evt_sync_forward(): forget everything and look for the next PSB from
+   where the packet layer is (after a decode error: from the bad packet). */
+static void tdec_ipt__evt_sync(tdec_ipt_evt_decoder *e)
 {
-    if (e == NULL) return TDEC_E_ARG;
-    if (e->st.err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE;
     if (e->pkt.st.err == TDEC_E_CORRUPT) {
         tdec_ipt_resync(&e->pkt);
     } else if (e->pkt.st.err == TDEC_OK && e->pkt.phase != TDEC_IPT__P_DONE) {
@@ -10002,6 +10003,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e)
     }
     tdec_ipt__evt_clear(e);
     if (e->pkt.st.err != TDEC_OK || e->pkt.phase == TDEC_IPT__P_DONE) e->phase = TDEC_IPT__E_END;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e)
+{
+    if (e == NULL) return TDEC_E_ARG;
+    if (e->st.err != TDEC_E_CORRUPT) return TDEC_E_SEQUENCE;
+    tdec_ipt__evt_sync(e);
     return TDEC_NEED_INPUT;
 }
 
@@ -10229,10 +10237,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
     if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
     if (q->st.err < 0) return q->st.err;
     if (q->phase == TDEC_IPT__Q_END) return TDEC_END;
-    if (q->phase == TDEC_IPT__Q_READY) { /* a new segment: look for the next PSB */
-        q->phase = TDEC_IPT__Q_SYNC;
-        q->n = 0;
-        q->tnt = q->tnt_mask = 0;
+    if (q->phase == TDEC_IPT__Q_READY) { /* skip to the next PSB */
+        tdec_ipt__evt_sync(&q->evt);
+        tdec_ipt__qry_clear(q);
     }
     while (q->phase == TDEC_IPT__Q_SYNC) {
         st = tdec_ipt_evt_next(&q->evt, &it);
