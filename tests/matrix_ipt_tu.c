@@ -118,9 +118,58 @@ static int mx_extras(void)
 #endif
 }
 
+/* Layer 2 on the same trace: events SYNC, enabled and exec_mode (status),
+   tnt, tip; queries: sync at 0x1000, two events, three branches, the TIP. */
+static int mx_layer2(void)
+{
+    static tdec_ipt_evt_decoder e;
+    static tdec_ipt_qry_decoder q;
+    static const unsigned char want[] = {TDEC_IPT_EV_ENABLED, TDEC_IPT_EV_EXEC_MODE, TDEC_IPT_EV_TNT,
+                                         TDEC_IPT_EV_TIP};
+    tdec_ipt_evt_item it;
+    tdec_ipt_event ev;
+    tdec_status st;
+    uint64_t ip = 0;
+    int n = 0, status = 0, taken = 0, bits = 0;
+    st = tdec_ipt_evt_init(&e, NULL);
+    st = tdec_ipt_evt_feed(&e, mx_trace, sizeof mx_trace);
+    while ((st = tdec_ipt_evt_next(&e, &it)) == TDEC_OK || st == TDEC_NEED_INPUT) {
+        if (st == TDEC_NEED_INPUT) {
+            if (tdec_ipt_evt_finish(&e) != TDEC_NEED_INPUT) return 10;
+            continue;
+        }
+        if (n == 0 ? it.kind != TDEC_IPT_EVT_SYNC || it.offset != 2
+                   : n > 4 || it.ev.type != want[n - 1])
+            return 11;
+        n++;
+    }
+    if (st != TDEC_END || n != 5) return 12;
+    tdec_ipt_qry_init(&q, NULL);
+    tdec_ipt_qry_feed(&q, mx_trace, sizeof mx_trace);
+    if (tdec_ipt_qry_sync(&q, &ip, &status, NULL) != TDEC_OK || ip != 0x1000u ||
+        status != TDEC_IPT_QS_EVENT_PENDING)
+        return 14;
+    for (n = 0; n < 2; n++)
+        if (tdec_ipt_qry_event(&q, &ev, &status) != TDEC_OK || ev.type != want[n]) return 15;
+    for (n = 0; n < 3; n++) {
+        if (tdec_ipt_qry_cond_branch(&q, &taken, &status) != TDEC_OK) return 16;
+        bits = bits << 1 | taken;
+    }
+    if (tdec_ipt_qry_cond_branch(&q, &taken, &status) != TDEC_E_SEQUENCE) return 17;
+    /* What follows the TIP is only known at the end. */
+    if (tdec_ipt_qry_indirect_branch(&q, &ip, &status) != TDEC_NEED_INPUT ||
+        tdec_ipt_qry_finish(&q) != TDEC_NEED_INPUT)
+        return 13;
+    if (tdec_ipt_qry_indirect_branch(&q, &ip, &status) != TDEC_OK || ip != 0x2000u ||
+        status != TDEC_IPT_QS_EOS)
+        return 18;
+    return bits == 5 && tdec_ipt_qry_event(&q, &ev, &status) == TDEC_END ? 0 : 19;
+}
+
 int MX_USE(void)
 {
-    return mx_extras();
+    int r = mx_extras();
+    return r ? r : mx_layer2();
 }
 #endif /* MX_PARTIAL */
 
