@@ -6097,7 +6097,8 @@ SOFTWARE.
 
 /* ==== tdec_ipt.h ==== */
 #if !defined(TDEC_NO_IPT) && (!defined(TDEC__ONLY_SOME) || defined(TDEC_ONLY_IPT))
-/* tdec_ipt.h - Intel Processor Trace decoder (packets, sync, last-IP)
+/* tdec_ipt.h - Intel Processor Trace decoder (packets, sync, last-IP,
+   events, queries)
    - tracedec 0.1
    MIT licensed, see the end of this file.
 
@@ -6111,7 +6112,8 @@ SOFTWARE.
        1. packets: tdec_ipt_init/feed/next/finish/reset/resync, the sync
           helpers over a caller buffer, the last-IP value type, the timing
           value types and the CPU errata table;
-       2. events and queries (later);
+       2. events and queries: tdec_ipt_evt_* (libipt's pt_evt_*) and
+          tdec_ipt_qry_* (pt_qry_*), on top of layer 1 (see "layer 2");
        3. instruction flow (later).
 
      The packet loop (the same for every tracedec format):

@@ -1,4 +1,5 @@
-/* tdec_ipt.h - Intel Processor Trace decoder (packets, sync, last-IP)
+/* tdec_ipt.h - Intel Processor Trace decoder (packets, sync, last-IP,
+   events, queries)
    - tracedec 0.1
    MIT licensed, see the end of this file.
 
@@ -12,7 +13,8 @@
        1. packets: tdec_ipt_init/feed/next/finish/reset/resync, the sync
           helpers over a caller buffer, the last-IP value type, the timing
           value types and the CPU errata table;
-       2. events and queries (later);
+       2. events and queries: tdec_ipt_evt_* (libipt's pt_evt_*) and
+          tdec_ipt_qry_* (pt_qry_*), on top of layer 1 (see "layer 2");
        3. instruction flow (later).
 
      The packet loop (the same for every tracedec format):
