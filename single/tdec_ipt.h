@@ -1177,6 +1177,7 @@ typedef struct tdec_ipt_evt_decoder {
     uint8_t          nheld;       /* held packets, the first at held_head           */
     uint8_t          held_head;
     uint8_t          scan;        /* held packets the scans have seen               */
+    uint8_t          cur_live;    /* cur_stamp is not made yet: it is the time now  */
     uint8_t          look_how[3]; /* how a scan recovers, and at which held packet */
     uint8_t          look_at[3];
     int32_t          look_res[5]; /* the scans' results                             */
@@ -3022,6 +3023,17 @@ static void tdec_ipt__stamp_now(const tdec_ipt_time *t, tdec_ipt__stamp *s)
     s->reserved = 0;
 }
 
+/* The time at the current packet: made from the running time the first
+   time it is asked for, which is before any later packet is read. */
+static const tdec_ipt__stamp *tdec_ipt__now(tdec_ipt_evt_decoder *e)
+{
+    if (e->cur_live) {
+        tdec_ipt__stamp_now(&e->time, &e->cur_stamp);
+        e->cur_live = 0;
+    }
+    return &e->cur_stamp;
+}
+
 static void tdec_ipt__ev_time(tdec_ipt_event *ev, const tdec_ipt__stamp *s)
 {
     if (!s->has_tsc) return;
@@ -3044,7 +3056,7 @@ static tdec_ipt_event *tdec_ipt__ev_new(tdec_ipt_evt_decoder *e, tdec_ipt_event 
 {
     tdec_ipt__ev_zero(out);
     out->type = type;
-    tdec_ipt__ev_time(out, &e->cur_stamp);
+    tdec_ipt__ev_time(out, tdec_ipt__now(e));
     return out;
 }
 
@@ -3097,9 +3109,10 @@ static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *
 }
 
 /* Reads the next packet from the packet layer into *h, skipping PAD and
-   gaps, with its time applied. Returns TDEC_OK or TDEC_NEED_INPUT; the end
+   gaps, with its time applied (and, if `stamp`, the time after it in
+   h->stamp). Returns TDEC_OK or TDEC_NEED_INPUT; the end
    and decode errors come as K_EOS / K_ERROR pseudo packets. */
-static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt__held *h, int *err)
+static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt__held *h, int *err, int stamp)
 {
     tdec_ipt_item it;
     tdec_status st;
@@ -3129,7 +3142,7 @@ static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt__held *h, in
         *err = tdec_ipt__apply_time(e, &h->pkt);
         if (h->pkt.kind == TDEC_IPT_PSB) e->in_psb = 1;
         if (h->pkt.kind == TDEC_IPT_PSBEND || h->pkt.kind == TDEC_IPT_OVF) e->in_psb = 0;
-        tdec_ipt__stamp_now(&e->time, &h->stamp);
+        if (stamp) tdec_ipt__stamp_now(&e->time, &h->stamp);
         return TDEC_OK;
     }
 }
@@ -3149,7 +3162,7 @@ static int tdec_ipt__publish(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, const
 {
     *out = *ev;
     if (with_ip) tdec_ipt__ev_ip(e, out);
-    tdec_ipt__ev_time(out, &e->cur_stamp);
+    tdec_ipt__ev_time(out, tdec_ipt__now(e));
     return TDEC_IPT__EV_KEEP;
 }
 
@@ -3246,7 +3259,7 @@ static int tdec_ipt__tip(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
             tdec_ipt__q_remove(e, first);
             *out = ev;
             tdec_ipt__ev_ip(e, out);
-            tdec_ipt__ev_time(out, &e->cur_stamp);
+            tdec_ipt__ev_time(out, tdec_ipt__now(e));
             return TDEC_IPT__EV_KEEP;
         }
         tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_TIP));
@@ -3323,7 +3336,7 @@ static int tdec_ipt__tip_pgd(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
     default:
         return -TDEC_IPT_ERR_BAD_CONTEXT;
     }
-    tdec_ipt__ev_time(out, &e->cur_stamp);
+    tdec_ipt__ev_time(out, tdec_ipt__now(e));
     return TDEC_IPT__EV_KEEP;
 }
 
@@ -3407,7 +3420,7 @@ static int tdec_ipt__exstop(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
             /* Both standalone: MWAIT now, EXSTOP on the next call. */
             *out = ev;
             out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
-            tdec_ipt__ev_time(out, &e->cur_stamp);
+            tdec_ipt__ev_time(out, tdec_ipt__now(e));
             return TDEC_IPT__EV_KEEP;
         }
     }
@@ -3496,7 +3509,7 @@ static int tdec_ipt__cfe(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
         return tdec_ipt__q_put(e, TDEC_IPT__EVB_FUP, &ev) < 0 ? -TDEC_IPT_ERR_NOMEM : TDEC_IPT__NEXT;
     *out = ev;
     out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
-    tdec_ipt__ev_time(out, &e->cur_stamp);
+    tdec_ipt__ev_time(out, tdec_ipt__now(e));
     return TDEC_IPT__EV_DONE;
 }
 
@@ -3882,6 +3895,7 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
     tdec_ipt__held h;
     int err;
     tdec_status st;
+    tdec_ipt__now(e); /* the packet that started the look-ahead keeps its time */
     while (!tdec_ipt__look_ready(e)) {
         if (e->scan < e->nheld) {
             const tdec_ipt__held *k = &e->held[(e->held_head + e->scan) % TDEC_IPT_EVT_HOLD];
@@ -3889,13 +3903,14 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
             e->scan++;
             continue;
         }
-        st = tdec_ipt__pull(e, &h, &err);
+        st = tdec_ipt__pull(e, &h, &err, 0);
         if (st != TDEC_OK) return st;
         if (tdec_ipt__time_only(h.pkt.kind) && err == 0) {
             tdec_ipt__look_feed(e, &h, 0, e->scan);
             continue;
         }
         if (e->nheld >= TDEC_IPT_EVT_HOLD) return TDEC_E_LIMIT;
+        if (h.pkt.kind < TDEC_IPT__K_ERROR) tdec_ipt__stamp_now(&e->time, &h.stamp);
         e->held[(e->held_head + e->nheld) % TDEC_IPT_EVT_HOLD] = h;
         e->held_err[(e->held_head + e->nheld) % TDEC_IPT_EVT_HOLD] = err;
         e->nheld++;
@@ -3965,6 +3980,7 @@ static int tdec_ipt__recover(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, int s
         break;
     }
     e->cur_stamp = then;
+    e->cur_live = 0;
     return r;
 }
 
@@ -4042,13 +4058,14 @@ static int tdec_ipt__ovf(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
                     return -TDEC_IPT_ERR_INTERNAL;
             }
             e->cur_stamp = tdec_ipt__held_at(e, at)->stamp;
+            e->cur_live = 0;
             tdec_ipt__drop(e, (uint8_t)(at + 1));
             return tdec_ipt__ovf_event(e, out, NULL);
         }
     }
     if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_FUP_BOUND)) == NULL) return -TDEC_IPT_ERR_NOMEM;
     q->type = TDEC_IPT_EV_OVERFLOW;
-    tdec_ipt__ev_time(q, &e->cur_stamp);
+    tdec_ipt__ev_time(q, tdec_ipt__now(e));
     return TDEC_IPT__NEXT;
 }
 
@@ -4121,7 +4138,7 @@ static int tdec_ipt__evt_step(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
         q->a = (uint8_t)p->payload;
         q->b = (uint8_t)p->aux;
         if (p->flags & TDEC_IPT_PF_HW) q->flags |= TDEC_IPT_EVF_HW;
-        tdec_ipt__ev_time(q, &e->cur_stamp);
+        tdec_ipt__ev_time(q, tdec_ipt__now(e));
         return TDEC_IPT__NEXT;
     case TDEC_IPT_PWRX:
         return tdec_ipt__pwrx(e, out);
@@ -4155,6 +4172,7 @@ static void tdec_ipt__evt_clear(tdec_ipt_evt_decoder *e)
     e->in_psb = e->look = e->look_done = e->start_set = e->tsx_found = e->tsx_bits = 0;
     e->nq = e->nheld = e->held_head = e->scan = 0;
     e->cur_err = 0;
+    e->cur_live = 0;
     e->call_offset = e->cur_offset = e->sync_psb = 0;
     tdec_ipt_last_ip_init(&e->ip);
     tdec_ipt_time_init(&e->time);
@@ -4250,13 +4268,15 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
                 h = e->held[e->held_head];
                 err = e->held_err[e->held_head];
                 tdec_ipt__drop(e, 1);
+                e->cur_stamp = h.stamp;
+                e->cur_live = 0;
             } else {
-                st = tdec_ipt__pull(e, &h, &err);
+                st = tdec_ipt__pull(e, &h, &err, 0);
                 if (st != TDEC_OK) return st;
+                e->cur_live = 1;
             }
             e->cur = h.pkt;
             e->cur_offset = h.offset;
-            e->cur_stamp = h.stamp;
             e->cur_err = err;
             e->have_cur = 1;
         }
@@ -4372,12 +4392,12 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
         if (st == TDEC_OK) {
             if (it.kind != TDEC_IPT_EVT_EVENT) continue; /* not reached: SYNC follows resync */
             a->ev = it.ev;
-            a->now = q->evt.cur_stamp;
+            a->now = *tdec_ipt__now(&q->evt);
             a->offset = it.offset;
             a->status = 0;
         } else {
             tdec_ipt__ev_zero(&a->ev);
-            a->now = q->evt.cur_stamp;
+            a->now = *tdec_ipt__now(&q->evt);
             if (st == TDEC_END) {
                 a->status = -TDEC_IPT_ERR_EOS;
                 a->offset = q->evt.cur_offset;
