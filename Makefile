@@ -6,7 +6,7 @@ STD     := -std=c99
 B       := build
 
 HEADERS := $(wildcard single/*.h) tools/tdec_core.h
-CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_json.c tools/fe_uftrace_replay.c tools/fe_ovni.c tools/fe_xtrace.c tools/fe_ipt.c tools/uft_dir.c tools/uft_read.c tools/demangle.c
+CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_json.c tools/fe_uftrace_replay.c tools/fe_ovni.c tools/fe_xtrace.c tools/fe_ipt.c tools/fe_ipt_layer2.c tools/uft_dir.c tools/uft_read.c tools/demangle.c
 CLI_HDR := tools/out.h tools/frontends.h tools/uft_dir.h tools/uft_read.h tools/demangle.h
 
 .PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay bench demo clean

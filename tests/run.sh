@@ -42,6 +42,7 @@ test|check)
     section "tolerance: ovni" sh tests/tolerance_ovni.sh
     section "cli: xtrace" sh tests/cli_xtrace.sh
     section "golden: ipt" sh tests/golden_ipt.sh
+    section "golden: ipt events, queries" sh tests/golden_ipt_evq.sh
     section "diff: ipt" sh tests/diff_ipt.sh
     section "live: xray" sh tests/live_xray.sh
     section "live: uftrace" sh tests/live_uftrace.sh

@@ -133,6 +133,11 @@ int fe_ipt_parse_opt(cli_opts *o, int argc, char **argv, int *i, out_buf *err)
         p->given = 1;
         return 1;
     }
+    if (strcmp(a, "--iflags") == 0) { /* events, queries: enable_iflags_events */
+        p->iflags = 1;
+        p->given = 1;
+        return 1;
+    }
     if (strcmp(a, "--cpu") == 0) {
         p->given = 1;
         ++*i;
@@ -195,6 +200,24 @@ int fe_ipt_range(const char *arg, char *path, size_t cap, uint64_t *from, uint64
     *from = begin;
     *size = end ? end - begin : 0;
     return 1;
+}
+
+int fe_ipt_config(const cli_opts *opt, tdec_ipt_config *cfg)
+{
+    const cli_ipt_opts *p = &opt->ipt;
+    memset(cfg, 0, sizeof *cfg);
+    if (p->show & IPT_O_NO_SYNC) cfg->flags |= TDEC_IPT_F_NO_SYNC;
+    if (p->show & IPT_O_KEEP_TCAL_OVF) cfg->flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
+    if (p->iflags) cfg->flags |= TDEC_IPT_F_IFLAGS;
+    cfg->mtc_freq = p->mtc_freq;
+    cfg->nom_freq = p->nom_freq;
+    cfg->cpuid_0x15_eax = p->cpuid_eax;
+    cfg->cpuid_0x15_ebx = p->cpuid_ebx;
+    if (!p->cpu_set) return 1;
+    cfg->cpu_family = (uint8_t)p->cpu_family;
+    cfg->cpu_model = (uint8_t)p->cpu_model;
+    cfg->cpu_stepping = (uint8_t)p->cpu_stepping;
+    return tdec_ipt_cpu_errata(p->cpu_family, p->cpu_model, p->cpu_stepping, &cfg->errata) == TDEC_OK;
 }
 
 int fe_ipt_detect(const uint8_t *p, size_t n)
@@ -284,19 +307,6 @@ typedef struct ipt_line {
     char        trk[17];
 } ipt_line;
 
-static const char ipt_hexd[] = "0123456789abcdef";
-
-/* v in lowercase hex, at least width digits (zero-padded); returns the end. */
-static char *ipt_fmt_hex(char *p, uint64_t v, unsigned width)
-{
-    unsigned n = 1, k;
-    uint64_t t = v;
-    while (t >>= 4) n++;
-    if (n < width) n = width;
-    for (k = n; k-- > 0; v >>= 4) p[k] = ipt_hexd[v & 15u];
-    return p + n;
-}
-
 static void ipt_add(char *buf, size_t *len, size_t cap, const char *s, size_t n)
 {
     if (n > cap - 1 - *len) n = cap - 1 - *len;
@@ -312,7 +322,7 @@ static void pay_mem(ipt_line *l, const char *s, size_t n)
 static void pay_hex(ipt_line *l, uint64_t v, unsigned width)
 {
     char t[24];
-    pay_mem(l, t, (size_t)(ipt_fmt_hex(t, v, width) - t));
+    pay_mem(l, t, (size_t)(fmt_hexw(t, v, width) - t));
 }
 static void pay_dec(ipt_line *l, uint64_t v)
 {
@@ -333,7 +343,7 @@ static void trk_str(ipt_line *l, const char *id, const char *s)
 static void trk_hex16(ipt_line *l, const char *id, uint64_t v)
 {
     char t[24];
-    trk_set(l, id, t, (size_t)(ipt_fmt_hex(t, v, 16) - t));
+    trk_set(l, id, t, (size_t)(fmt_hexw(t, v, 16) - t));
 }
 
 /* ptdump's diag(): "[offset: what]" or "[offset: what: error text]", in the
@@ -369,7 +379,7 @@ static void ipt_print_line(ipt_run *r, const ipt_line *l, uint64_t off, unsigned
     const char *sep = "";
     size_t n, k;
     if (!(r->show & IPT_O_NO_OFFSET)) {
-        p = ipt_fmt_hex(p, off, 16);
+        p = fmt_hexw(p, off, 16);
         *p++ = ' '; /* %-17s */
         sep = " ";
     }
@@ -377,9 +387,7 @@ static void ipt_print_line(ipt_run *r, const ipt_line *l, uint64_t off, unsigned
         p = fmt_mem(p, sep, strlen(sep));
         col = p;
         for (k = 0; k < size && k < 16; k++) {
-            uint8_t b = ipt_byte_at(r, off + k);
-            *p++ = ipt_hexd[b >> 4];
-            *p++ = ipt_hexd[b & 15u];
+            p = fmt_hexw(p, ipt_byte_at(r, off + k), 2);
         }
         while (p < col + 33) *p++ = ' ';
         sep = " ";
@@ -473,10 +481,10 @@ static void ipt_show_time(ipt_run *r, ipt_line *l, uint64_t off)
     }
     if (r->show & IPT_O_TIME_DELTA) {
         *p++ = r->tsc <= tsc ? '+' : '-';
-        p = ipt_fmt_hex(p, r->tsc <= tsc ? tsc - r->tsc : r->tsc - tsc, 0);
+        p = fmt_hexw(p, r->tsc <= tsc ? tsc - r->tsc : r->tsc - tsc, 0);
         r->tsc = tsc;
     } else {
-        p = ipt_fmt_hex(p, tsc, 16);
+        p = fmt_hexw(p, tsc, 16);
     }
     trk_set(l, "tsc", t, (size_t)(p - t));
 }
@@ -1194,21 +1202,10 @@ int fe_ipt_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
     r->json = opt->command == CLI_DUMP && opt->json;
     r->text = opt->command == CLI_DUMP && !opt->json;
     r->track = (p->show & (IPT_O_TIME | IPT_O_TCAL)) != 0;
-    if (p->show & IPT_O_NO_SYNC) r->cfg.flags |= TDEC_IPT_F_NO_SYNC;
-    if (p->show & IPT_O_KEEP_TCAL_OVF) r->cfg.flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
-    r->cfg.mtc_freq = p->mtc_freq;
-    r->cfg.nom_freq = p->nom_freq;
-    r->cfg.cpuid_0x15_eax = p->cpuid_eax;
-    r->cfg.cpuid_0x15_ebx = p->cpuid_ebx;
     ipt_tracking_reset(r);
-    if (p->cpu_set) {
-        r->cfg.cpu_family = (uint8_t)p->cpu_family;
-        r->cfg.cpu_model = (uint8_t)p->cpu_model;
-        r->cfg.cpu_stepping = (uint8_t)p->cpu_stepping;
-        if (tdec_ipt_cpu_errata(p->cpu_family, p->cpu_model, p->cpu_stepping, &r->cfg.errata) != TDEC_OK) {
-            /* ptdump goes on without errata */
-            ipt_diag(r, "failed to determine errata", 0, -TDEC_IPT_ERR_BAD_CPU);
-        }
+    if (!fe_ipt_config(opt, &r->cfg)) {
+        /* ptdump goes on without errata */
+        ipt_diag(r, "failed to determine errata", 0, -TDEC_IPT_ERR_BAD_CPU);
     }
     if (ipt_open(r, in) != 0) {
         out_flush(out);

@@ -12,13 +12,14 @@
 #define CLI_CHUNK (64u * 1024u) /* the CLI reads its input this much at a time */
 #endif
 
-enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP };
+enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP, CLI_EVENTS, CLI_QUERIES };
 
 /* Intel PT: ptdump's options (fe_ipt.c parses them; docs/ipt.md). */
 typedef struct cli_ipt_opts {
     uint32_t show;      /* ptdump's switches, IPT_O_* bits in fe_ipt.c          */
     int      given;     /* a ptdump-only option was given: the file is PT       */
     int      cpu_set;   /* --cpu f/m[/s] (not "none")                           */
+    int      iflags;    /* --iflags: IFLAGS events (events, queries)            */
     uint32_t cpu_family, cpu_model, cpu_stepping;
     uint8_t  mtc_freq, nom_freq;
     uint32_t cpuid_eax, cpuid_ebx;
@@ -90,5 +91,12 @@ int fe_ipt_parse_opt(cli_opts *o, int argc, char **argv, int *i, out_buf *err);
    0 when arg has no range suffix, -1 for TO <= FROM. */
 int fe_ipt_range(const char *arg, char *path, size_t cap, uint64_t *from, uint64_t *size);
 int fe_ipt_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err);
+/* The decoder configuration of the ptdump options: 1, or 0 when --cpu names
+   a CPU libipt does not know (no errata then). */
+struct tdec_ipt_config;
+int fe_ipt_config(const cli_opts *opt, struct tdec_ipt_config *cfg);
+/* `tracedec events FILE` and `tracedec queries FILE`: fe_ipt_layer2.c
+   (libipt's event and query decoder transcripts, docs/ipt.md). */
+int fe_ipt_layer2(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif

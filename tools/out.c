@@ -96,6 +96,13 @@ void out_hex(out_buf *o, uint64_t v)
     out_mem(o, p, (size_t)(end - p));
 }
 
+void out_hexw(out_buf *o, uint64_t v, unsigned width)
+{
+    char tmp[32];
+    if (width > sizeof tmp) width = sizeof tmp;
+    out_mem(o, tmp, (size_t)(fmt_hexw(tmp, v, width) - tmp));
+}
+
 void out_hex_bytes(out_buf *o, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

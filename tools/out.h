@@ -31,6 +31,7 @@ void out_u64(out_buf *o, uint64_t v);
 void out_i64(out_buf *o, int64_t v);
 void out_u64_padded(out_buf *o, uint64_t v, unsigned width, char fill);
 void out_hex(out_buf *o, uint64_t v);                  /* lowercase, no prefix */
+void out_hexw(out_buf *o, uint64_t v, unsigned width); /* zero-padded to width (<= 32) */
 void out_hex_bytes(out_buf *o, const uint8_t *p, size_t n);
 void out_json_chars(out_buf *o, const char *s, size_t n); /* escaped, no quotes */
 /* JSON objects: open writes '{', each helper writes `"key":value` with a
@@ -142,6 +143,16 @@ static inline char *fmt_hex(char *p, uint64_t v) /* lowercase, at most 16 bytes 
         v >>= 8;
     }
     if (e > p) e[-1] = "0123456789abcdef"[v];
+    return p + n;
+}
+/* v in lowercase hex, at least width digits (zero-padded); at most
+   max(width, 16) bytes. */
+static inline char *fmt_hexw(char *p, uint64_t v, unsigned width)
+{
+    unsigned n = (fmt__bits(v) + 3) / 4, k;
+    n += n == 0;
+    if (n < width) n = width;
+    for (k = n; k-- > 0; v >>= 4) p[k] = "0123456789abcdef"[v & 15u];
     return p + n;
 }
 static inline char *fmt_i64(char *p, int64_t v) /* at most 20 bytes */

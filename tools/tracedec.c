@@ -131,6 +131,7 @@ static int usage(void)
                       "       tracedec info [--strict] FILE|DIR\n"
                       "       tracedec replay DIR\n"
                       "       tracedec top DIR\n"
+                      "       tracedec events|queries [--json] [options] FILE   (Intel PT)\n"
                       "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
                       "ovni trace directories (every layout); xtrace files (by name, or --format);\n"
                       "Intel PT traces.\n"
@@ -141,6 +142,8 @@ static int usage(void)
                       "                 docs/ovni.md, docs/ipt.md)\n"
                       "  info           header fields and record counts (ovni: per stream)\n"
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
+                      "  events         Intel PT: libipt's event decoder transcript (docs/ipt.md)\n"
+                      "  queries        Intel PT: libipt's query decoder, drained without an image\n"
                       "  top            ovni: events per MCV, as ovnitop\n"
                       "  xtrace: --format=xtrace|xtrace-snapshot, --vl=BITS, --snap-header=auto|yes|no,\n"
                       "         --time-size=N, --iovec-data, --big-endian, --token-size=TOKEN:BYTES\n"
@@ -175,6 +178,8 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "info") == 0) opt.command = CLI_INFO;
     else if (strcmp(argv[1], "replay") == 0) opt.command = CLI_REPLAY;
     else if (strcmp(argv[1], "top") == 0) opt.command = CLI_TOP;
+    else if (strcmp(argv[1], "events") == 0) opt.command = CLI_EVENTS;
+    else if (strcmp(argv[1], "queries") == 0) opt.command = CLI_QUERIES;
     else return usage();
     for (i = 2; i < argc; i++) {
         if ((rc = fe_ipt_parse_opt(&opt, argc, argv, &i, &cli_err)) != 0) {
@@ -182,7 +187,9 @@ int main(int argc, char **argv)
             out_flush(&cli_err);
             return 1; /* ptdump's status for a bad option value */
         }
-        if (strcmp(argv[i], "--json") == 0 && opt.command == CLI_DUMP) opt.json = 1;
+        if (strcmp(argv[i], "--json") == 0 &&
+            (opt.command == CLI_DUMP || opt.command == CLI_EVENTS || opt.command == CLI_QUERIES))
+            opt.json = 1;
         else if ((strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0) && opt.command == CLI_DUMP) opt.hex = 1;
         else if (strcmp(argv[i], "--ovnidump-ties") == 0) opt.ovnidump_ties = 1;
         else if (parse_xtrace_opt(argv[i], &opt)) continue;
@@ -215,7 +222,7 @@ int main(int argc, char **argv)
     in.buf = cli_chunk;
     in.fd = open(opt.path, O_RDONLY);
     if (in.fd < 0 && (ipt || fe_ipt_maybe(opt.path, NULL, 0)) && opt.command != CLI_REPLAY &&
-        opt.command != CLI_TOP) {
+        opt.command != CLI_TOP && opt.command != CLI_EVENTS && opt.command != CLI_QUERIES) {
         in.open_errno = errno; /* ptdump's message */
         return fe_ipt_run(&opt, &in, &cli_out, &cli_err);
     }
@@ -271,7 +278,9 @@ int main(int argc, char **argv)
         close(in.fd);
         return 2;
     }
-    if (ipt || (opt.format == NULL && fe_ipt_detect(cli_chunk, got))) {
+    if (opt.command == CLI_EVENTS || opt.command == CLI_QUERIES) {
+        rc = fe_ipt_layer2(&opt, &in, &cli_out, &cli_err); /* Intel PT only */
+    } else if (ipt || (opt.format == NULL && fe_ipt_detect(cli_chunk, got))) {
         rc = fe_ipt_run(&opt, &in, &cli_out, &cli_err);
     } else if (opt.format != NULL || fe_xtrace_detect(opt.path)) {
         rc = fe_xtrace_run(&opt, &in, &cli_out, &cli_err);
