@@ -3051,12 +3051,20 @@ static void tdec_ipt__ev_ip(tdec_ipt_evt_decoder *e, tdec_ipt_event *ev)
     }
 }
 
-/* A standalone event in the caller's item, stamped with the packet's time. */
+/* A standalone event in the caller's item, stamped with the packet's time.
+   Every field is written once, as a scalar: reading back a field of a
+   just-zeroed struct stalls on store forwarding. */
 static tdec_ipt_event *tdec_ipt__ev_new(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, uint8_t type)
 {
-    tdec_ipt__ev_zero(out);
+    const tdec_ipt__stamp *s = tdec_ipt__now(e);
+    out->ip = out->arg = out->arg2 = 0;
+    out->tsc = s->has_tsc ? s->tsc : 0;
+    out->lost_mtc = s->has_tsc ? s->lost_mtc : 0;
+    out->lost_cyc = s->has_tsc ? s->lost_cyc : 0;
+    out->flags = s->has_tsc ? TDEC_IPT_EVF_HAS_TSC : 0u;
+    out->aux = 0;
     out->type = type;
-    tdec_ipt__ev_time(out, tdec_ipt__now(e));
+    out->a = out->b = out->reserved = 0;
     return out;
 }
 
@@ -3108,43 +3116,64 @@ static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *
     }
 }
 
-/* Reads the next packet from the packet layer into *h, skipping PAD and
-   gaps, with its time applied (and, if `stamp`, the time after it in
-   h->stamp). Returns TDEC_OK or TDEC_NEED_INPUT; the end
-   and decode errors come as K_EOS / K_ERROR pseudo packets. */
-static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt__held *h, int *err, int stamp)
+/* pull() tells the timing packets by kind ranges. */
+TDEC_STATIC_ASSERT(tdec_ipt_kind_ranges, TDEC_IPT_PSBEND == TDEC_IPT_PSB + 1 && TDEC_IPT_OVF == TDEC_IPT_PSB + 2 &&
+                                             TDEC_IPT_CBR == TDEC_IPT_TSC + 1 && TDEC_IPT_CYC == TDEC_IPT_TSC + 4);
+
+/* Reads the next packet from the packet layer into *pk / *offset, skipping
+   PAD and gaps, with its time applied (*err: 0, or the timing error).
+   Returns TDEC_OK or TDEC_NEED_INPUT; the end and decode errors come as
+   K_EOS / K_ERROR pseudo packets with the error in *err. */
+static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt_packet *pk, uint64_t *offset,
+                                  int32_t *err)
 {
+    tdec_ipt_decoder *d = &e->pkt;
     tdec_ipt_item it;
     tdec_status st;
     for (;;) {
-        st = tdec_ipt_next(&e->pkt, &it);
+        /* tdec_ipt_next()'s fast path, straight into *pk */
+        if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
+            d->st.err == TDEC_OK && d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+            int n = tdec_ipt__decode_fast(d, d->st.win, pk);
+            if (n > 0) {
+                *offset = d->st.pos;
+                d->st.win += n;
+                d->st.win_len -= (size_t)n;
+                d->st.pos += (uint64_t)n;
+                if (pk->kind == TDEC_IPT_PAD) continue;
+                break;
+            }
+        }
+        st = tdec_ipt_next(d, &it);
         if (st == TDEC_NEED_INPUT) return st;
-        *err = 0;
         if (st != TDEC_OK) {
-            h->pkt.payload = 0;
-            h->pkt.aux = 0;
-            h->pkt.size = h->pkt.sub = h->pkt.flags = 0;
-            h->stamp.has_tsc = h->stamp.has_cbr = 0;
+            pk->payload = 0;
+            pk->aux = 0;
+            pk->size = pk->sub = pk->flags = 0;
             if (st == TDEC_E_CORRUPT) {
-                h->pkt.kind = TDEC_IPT__K_ERROR;
-                h->offset = e->pkt.st.err_offset;
-                *err = -(int)e->pkt.st.err_reason;
+                pk->kind = TDEC_IPT__K_ERROR;
+                *offset = d->st.err_offset;
+                *err = -(int32_t)d->st.err_reason;
             } else { /* the end: clean, or inside a packet (libipt's -pte_eos too) */
-                h->pkt.kind = TDEC_IPT__K_EOS;
-                h->offset = st == TDEC_END ? e->pkt.st.pos : e->pkt.st.err_offset;
+                pk->kind = TDEC_IPT__K_EOS;
+                *offset = st == TDEC_END ? d->st.pos : d->st.err_offset;
                 *err = -TDEC_IPT_ERR_EOS;
             }
             return TDEC_OK;
         }
         if (it.kind != TDEC_ITEM_RECORD || it.u.pkt.kind == TDEC_IPT_PAD) continue;
-        h->pkt = it.u.pkt;
-        h->offset = it.offset;
-        *err = tdec_ipt__apply_time(e, &h->pkt);
-        if (h->pkt.kind == TDEC_IPT_PSB) e->in_psb = 1;
-        if (h->pkt.kind == TDEC_IPT_PSBEND || h->pkt.kind == TDEC_IPT_OVF) e->in_psb = 0;
-        if (stamp) tdec_ipt__stamp_now(&e->time, &h->stamp);
-        return TDEC_OK;
+        *pk = it.u.pkt;
+        *offset = it.offset;
+        break;
     }
+    *err = 0;
+    if (pk->kind >= TDEC_IPT_PSB && pk->kind <= TDEC_IPT_OVF) { /* PSB, PSBEND, OVF */
+        e->in_psb = pk->kind == TDEC_IPT_PSB;
+        if (pk->kind == TDEC_IPT_OVF) *err = tdec_ipt__apply_time(e, pk);
+    } else if (pk->kind >= TDEC_IPT_TSC && pk->kind <= TDEC_IPT_CYC) { /* TSC, CBR, TMA, MTC, CYC */
+        *err = tdec_ipt__apply_time(e, pk);
+    }
+    return TDEC_OK;
 }
 
 /* Packets that only carry time (applied when read) need not be kept for a
@@ -3893,7 +3922,7 @@ static void tdec_ipt__look_feed(tdec_ipt_evt_decoder *e, const tdec_ipt__held *h
 static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
 {
     tdec_ipt__held h;
-    int err;
+    int32_t err;
     tdec_status st;
     tdec_ipt__now(e); /* the packet that started the look-ahead keeps its time */
     while (!tdec_ipt__look_ready(e)) {
@@ -3903,8 +3932,9 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
             e->scan++;
             continue;
         }
-        st = tdec_ipt__pull(e, &h, &err, 0);
+        st = tdec_ipt__pull(e, &h.pkt, &h.offset, &err);
         if (st != TDEC_OK) return st;
+        h.stamp.has_tsc = h.stamp.has_cbr = 0;
         if (tdec_ipt__time_only(h.pkt.kind) && err == 0) {
             tdec_ipt__look_feed(e, &h, 0, e->scan);
             continue;
@@ -4262,22 +4292,19 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
             if (st != TDEC_OK) return st;
         }
         if (!e->have_cur) {
-            tdec_ipt__held h;
-            int err;
             if (e->nheld > 0) {
-                h = e->held[e->held_head];
-                err = e->held_err[e->held_head];
-                tdec_ipt__drop(e, 1);
-                e->cur_stamp = h.stamp;
+                const tdec_ipt__held *h = &e->held[e->held_head];
+                e->cur = h->pkt;
+                e->cur_offset = h->offset;
+                e->cur_stamp = h->stamp;
+                e->cur_err = e->held_err[e->held_head];
                 e->cur_live = 0;
+                tdec_ipt__drop(e, 1);
             } else {
-                st = tdec_ipt__pull(e, &h, &err, 0);
+                st = tdec_ipt__pull(e, &e->cur, &e->cur_offset, &e->cur_err);
                 if (st != TDEC_OK) return st;
                 e->cur_live = 1;
             }
-            e->cur = h.pkt;
-            e->cur_offset = h.offset;
-            e->cur_err = err;
             e->have_cur = 1;
         }
         if (!e->start_set) {

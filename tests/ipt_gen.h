@@ -23,6 +23,13 @@
                         10 %, MTC 6 %, TNT-64 3 %, FUP, TIP.PGE/PGD, PIP,
                         CBR/TSC/TMA, MODE, OVF), PSB+ every 4 KiB.
 
+     IPT_GEN_MIX_FLOW   the same mix, but as a trace the event and query
+                        decoders take without an error: packets that need a
+                        partner come with it (FUP then TIP or TIP.PGD+TIP.PGE,
+                        TIP.PGD then TIP.PGE, MODE.Exec then TIP, TSC then
+                        TMA, OVF then FUP), so tracing is on and nothing is
+                        pending between groups and at every PSB.
+
    The generator is splitmix64 from the seed: the same seed, mix and size
    give the same bytes. Counts per libipt packet type are kept in g->count.
 
@@ -46,7 +53,7 @@
 #define IPT_GEN_FN static
 #endif
 
-enum { IPT_GEN_MIX_ALL = 0, IPT_GEN_MIX_BENCH = 1 };
+enum { IPT_GEN_MIX_ALL = 0, IPT_GEN_MIX_BENCH = 1, IPT_GEN_MIX_FLOW = 2 };
 
 #define IPT_GEN_NTYPES 32 /* > every enum pt_packet_type value */
 
@@ -263,6 +270,61 @@ IPT_GEN_FN enum pt_packet_type ipt_gen_pick(ipt_gen *g)
 
 /* ---- writing -------------------------------------------------------------- */
 
+IPT_GEN_FN void ipt_gen_put(ipt_gen *g, struct pt_encoder *e, const struct pt_packet *p);
+IPT_GEN_FN void ipt_gen_put_type(ipt_gen *g, struct pt_encoder *e, enum pt_packet_type t);
+
+/* MIX_FLOW: an IP packet that carries an IP (an asynchronous branch needs
+   its FUP's; libipt 2.0.5 rejects a TIP.PGE without one). */
+IPT_GEN_FN void ipt_gen_put_ip(ipt_gen *g, struct pt_encoder *e, enum pt_packet_type t)
+{
+    struct pt_packet p;
+    enum pt_ip_compression ipc = ipt_gen_ipc(g, 0);
+    if (ipc == pt_ipc_suppressed) ipc = pt_ipc_update_16;
+    memset(&p, 0, sizeof p);
+    ipt_gen_ip(g, &p, t, ipc);
+    ipt_gen_put(g, e, &p);
+}
+
+/* MIX_FLOW: one group of packets for a picked type, complete at the layers
+   above (tracing on before and after). */
+IPT_GEN_FN void ipt_gen_flow_group(ipt_gen *g, struct pt_encoder *e, enum pt_packet_type t)
+{
+    switch (t) {
+    case ppt_fup: /* an asynchronous branch, or tracing stopped there */
+        ipt_gen_put_ip(g, e, ppt_fup);
+        if (ipt_gen_below(g, 4) != 0) {
+            ipt_gen_put_type(g, e, ppt_tip);
+            break;
+        }
+        ipt_gen_put_type(g, e, ppt_tip_pgd);
+        ipt_gen_put_ip(g, e, ppt_tip_pge);
+        break;
+    case ppt_tip_pge:
+    case ppt_tip_pgd:
+        ipt_gen_put_type(g, e, ppt_tip_pgd);
+        ipt_gen_put_ip(g, e, ppt_tip_pge);
+        break;
+    case ppt_mode:
+        ipt_gen_put_type(g, e, ppt_mode);
+        ipt_gen_put_type(g, e, ppt_tip);
+        break;
+    case ppt_tsc:
+        ipt_gen_put_type(g, e, ppt_tsc);
+        ipt_gen_put_type(g, e, ppt_tma);
+        break;
+    case ppt_tma: /* comes with its TSC */
+        break;
+    case ppt_ovf:
+        ipt_gen_put_type(g, e, ppt_ovf);
+        ipt_gen_put_ip(g, e, ppt_fup);
+        break;
+    default:
+        ipt_gen_put_type(g, e, t);
+        break;
+    }
+}
+
+
 /* Encodes one packet; a failure is a generator bug (the buffer has room). */
 IPT_GEN_FN void ipt_gen_put(ipt_gen *g, struct pt_encoder *e, const struct pt_packet *p)
 {
@@ -296,7 +358,7 @@ IPT_GEN_FN void ipt_gen_psb_plus(ipt_gen *g, struct pt_encoder *e)
     memset(&p, 0, sizeof p);
     p.type = ppt_psb;
     ipt_gen_put(g, e, &p);
-    if (g->mix == IPT_GEN_MIX_BENCH) {
+    if (g->mix != IPT_GEN_MIX_ALL) {
         ipt_gen_put_type(g, e, ppt_tsc);
         ipt_gen_put_type(g, e, ppt_tma);
         ipt_gen_put_type(g, e, ppt_cbr);
@@ -336,6 +398,8 @@ IPT_GEN_FN size_t ipt_gen_fill(ipt_gen *g, uint8_t *buf, size_t cap, uint64_t ma
             ipt_gen_psb_plus(g, e);
             g->psb_at = (size_t)g->bytes +
                         (g->mix == IPT_GEN_MIX_ALL ? 1024u + ipt_gen_below(g, 3072) : 4096u);
+        } else if (g->mix == IPT_GEN_MIX_FLOW) {
+            ipt_gen_flow_group(g, e, ipt_gen_pick(g));
         } else {
             ipt_gen_put_type(g, e, ipt_gen_pick(g));
         }

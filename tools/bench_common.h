@@ -46,6 +46,19 @@ BENCH_FN uint8_t *bench_read(const char *path, size_t *len)
     return buf;
 }
 
+static int bench__cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0, n) (sorts v). */
+BENCH_FN double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench__cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The memory-scan baseline: a byte sum the compiler can vectorise. */
 BENCH_FN uint64_t bench_memsum(const uint8_t *buf, size_t len)
 {

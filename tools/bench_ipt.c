@@ -127,18 +127,6 @@ static int bi_libipt(uint8_t *buf, size_t len, bi_count *c)
     return 0;
 }
 
-static int bi_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double bi_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, bi_cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 enum { BI_SCAN, BI_NEXT, BI_NEXT_N, BI_CHUNK, BI_LIBIPT, BI_CASES };
 
 int main(int argc, char **argv)
@@ -232,7 +220,7 @@ int main(int argc, char **argv)
         best[k] = 1e30;
         for (r = 0; r < runs; r++)
             if (secs[k][r] < best[k]) best[k] = secs[k][r];
-        med[k] = bi_median(secs[k], runs);
+        med[k] = bench_median(secs[k], runs);
     }
     for (k = 0; k < BI_CASES; k++) {
         if (k == BI_SCAN)

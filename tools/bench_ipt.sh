@@ -10,7 +10,10 @@
 #      in one process on that buffer: tdec_ipt_next, tdec_ipt_next_n,
 #      tdec_ipt_next in 64 KiB chunks, libipt's pt_pkt_next (the system
 #      library, Debian's 2.0.5) and a memory scan; medians of RUNS rounds.
-#   2. The CLI on that file, when build/tracedec has the PT front end:
+#   2. Layers 2: tools/bench_ipt_evq.c generates the same mix as a trace
+#      valid for events and queries (IPT_GEN_MIX_FLOW) and times our event
+#      decoder, our query drain and libipt's query drain on it.
+#   3. The CLI on that file, when build/tracedec has the PT front end:
 #      `tracedec dump` and `dump --no-pad` in MB/s (no ptdump binary ships
 #      with Debian; REPORT.md measured libipt's ptdump at 4.1-5.3 MB/s on
 #      the same mix), and the peak RSS.
@@ -40,6 +43,13 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc 2>/dev/nu
 $O/bench_ipt -m "$MB" -n "$RUNS" -o "$F" | tee $O/lib.out || exit 1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 size=$(wc -c < "$F")
+
+echo
+echo "== Intel PT layer 2: tools/bench_ipt_evq.c ($CC -O2): events and queries against libipt's query decoder"
+$CC -std=c99 $WARN -O2 -I. tools/bench_ipt_evq.c -lipt -o $O/bench_ipt_evq || exit 1
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+$O/bench_ipt_evq -m "$MB" -n "$RUNS" | tee $O/evq.out || exit 1
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "== Intel PT CLI: build/tracedec on $F ($size bytes)"
