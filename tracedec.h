@@ -10314,6 +10314,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
             if (a->status == -TDEC_IPT_ERR_EOS) break;
             if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, q->look_offset);
             if (!(a->ev.flags & TDEC_IPT_EVF_STATUS) || a->ev.type == TDEC_IPT_EV_ENABLED) break;
+            if (q->n == TDEC_IPT_QRY_AHEAD) break; /* not reached: the event queue holds 14 */
         }
         st = tdec_ipt__qry_fill(q, q->n + 1u);
         if (st != TDEC_OK) return st;

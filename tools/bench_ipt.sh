@@ -10,7 +10,7 @@
 #      in one process on that buffer: tdec_ipt_next, tdec_ipt_next_n,
 #      tdec_ipt_next in 64 KiB chunks, libipt's pt_pkt_next (the system
 #      library, Debian's 2.0.5) and a memory scan; medians of RUNS rounds.
-#   2. Layers 2: tools/bench_ipt_evq.c generates the same mix as a trace
+#   2. Layer 2: tools/bench_ipt_evq.c generates the same mix as a trace
 #      valid for events and queries (IPT_GEN_MIX_FLOW) and times our event
 #      decoder, our query drain and libipt's query drain on it.
 #   3. The CLI on that file, when build/tracedec has the PT front end:
