@@ -41,16 +41,20 @@ $(B)/test_ipt_time: tests/test_ipt_time.c tests/testlib.h $(HEADERS)
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt_time.c
 
+$(B)/test_ipt_evt: tests/test_ipt_evt.c tests/testlib.h $(HEADERS)
+	@mkdir -p $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt_evt.c
+
 $(B)/test_demangle: tests/test_demangle.c tools/demangle.c tools/demangle.h tests/testlib.h
 	@mkdir -p $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_demangle.c tools/demangle.c
 
 # The whole test suite; ends with "N passed, N failed".
-test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_demangle
+test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_ipt_evt $(B)/test_demangle
 	@sh tests/run.sh test
 
 # What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
-check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_demangle
+check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_ipt_evt $(B)/test_demangle
 	@sh tests/run.sh check
 
 matrix:

@@ -35,6 +35,7 @@ test|check)
     section "unit: xtrace" build/test_xtrace
     section "unit: ipt" build/test_ipt
     section "unit: ipt timing" build/test_ipt_time
+    section "unit: ipt events, queries" build/test_ipt_evt
     section "unit: demangle" build/test_demangle
     section "golden: xray" sh tests/golden_xray.sh
     section "golden: uftrace" sh tests/golden_uftrace.sh
