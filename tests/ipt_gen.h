@@ -252,11 +252,24 @@ static const ipt_gen_weight ipt_gen_mix_bench[] = {
     {ppt_cbr, 1900},     {ppt_tsc, 1900},    {ppt_tma, 1900},     {ppt_mode, 1000},  {ppt_ovf, 66},
 };
 
+/* MIX_FLOW: the bench mix, plus the packets that make events (each comes
+   with its partner, see ipt_gen_flow_group). */
+static const ipt_gen_weight ipt_gen_mix_flow[] = {
+    {ppt_tnt_8, 446000}, {ppt_pad, 223500},  {ppt_tip, 100500},   {ppt_cyc, 97900}, {ppt_mtc, 56200},
+    {ppt_tnt_64, 33700}, {ppt_fup, 9500},    {ppt_tip_pge, 8400}, {ppt_tip_pgd, 8400}, {ppt_pip, 6100},
+    {ppt_cbr, 1900},     {ppt_tsc, 1900},    {ppt_tma, 1900},     {ppt_mode, 1000},  {ppt_ovf, 66},
+    {ppt_ptw, 500},      {ppt_exstop, 300},  {ppt_mwait, 200},    {ppt_pwre, 200},   {ppt_vmcs, 200},
+    {ppt_mnt, 100},      {ppt_stop, 50},
+};
+
 IPT_GEN_FN enum pt_packet_type ipt_gen_pick(ipt_gen *g)
 {
-    const ipt_gen_weight *w = g->mix == IPT_GEN_MIX_ALL ? ipt_gen_mix_all : ipt_gen_mix_bench;
-    size_t n = g->mix == IPT_GEN_MIX_ALL ? sizeof ipt_gen_mix_all / sizeof ipt_gen_mix_all[0]
-                                         : sizeof ipt_gen_mix_bench / sizeof ipt_gen_mix_bench[0];
+    const ipt_gen_weight *w = g->mix == IPT_GEN_MIX_ALL   ? ipt_gen_mix_all
+                              : g->mix == IPT_GEN_MIX_FLOW ? ipt_gen_mix_flow
+                                                           : ipt_gen_mix_bench;
+    size_t n = g->mix == IPT_GEN_MIX_ALL    ? sizeof ipt_gen_mix_all / sizeof ipt_gen_mix_all[0]
+               : g->mix == IPT_GEN_MIX_FLOW ? sizeof ipt_gen_mix_flow / sizeof ipt_gen_mix_flow[0]
+                                            : sizeof ipt_gen_mix_bench / sizeof ipt_gen_mix_bench[0];
     uint32_t total = 0, r;
     size_t i;
     for (i = 0; i < n; i++) total += w[i].weight;
@@ -289,6 +302,7 @@ IPT_GEN_FN void ipt_gen_put_ip(ipt_gen *g, struct pt_encoder *e, enum pt_packet_
    above (tracing on before and after). */
 IPT_GEN_FN void ipt_gen_flow_group(ipt_gen *g, struct pt_encoder *e, enum pt_packet_type t)
 {
+    struct pt_packet p;
     switch (t) {
     case ppt_fup: /* an asynchronous branch, or tracing stopped there */
         ipt_gen_put_ip(g, e, ppt_fup);
@@ -317,6 +331,24 @@ IPT_GEN_FN void ipt_gen_flow_group(ipt_gen *g, struct pt_encoder *e, enum pt_pac
     case ppt_ovf:
         ipt_gen_put_type(g, e, ppt_ovf);
         ipt_gen_put_ip(g, e, ppt_fup);
+        break;
+    case ppt_ptw: /* PTW.IP and EXSTOP.IP are bound to the next FUP */
+    case ppt_exstop:
+        ipt_gen_packet(g, &p, t);
+        ipt_gen_put(g, e, &p);
+        if (t == ppt_ptw ? p.payload.ptw.ip : p.payload.exstop.ip) ipt_gen_put_ip(g, e, ppt_fup);
+        break;
+    case ppt_mwait: /* MWAIT waits for an EXSTOP, here with IP and its FUP
+                       (2.0.5 drops an MWAIT whose EXSTOP has no IP) */
+        ipt_gen_put_type(g, e, ppt_mwait);
+        ipt_gen_packet(g, &p, ppt_exstop);
+        p.payload.exstop.ip = 1;
+        ipt_gen_put(g, e, &p);
+        ipt_gen_put_ip(g, e, ppt_fup);
+        break;
+    case ppt_pwre: /* PWRE waits for a PWRX */
+        ipt_gen_put_type(g, e, ppt_pwre);
+        ipt_gen_put_type(g, e, ppt_pwrx);
         break;
     default:
         ipt_gen_put_type(g, e, t);

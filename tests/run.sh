@@ -45,6 +45,7 @@ test|check)
     section "golden: ipt" sh tests/golden_ipt.sh
     section "golden: ipt events, queries" sh tests/golden_ipt_evq.sh
     section "diff: ipt" sh tests/diff_ipt.sh
+    section "diff: ipt queries" sh tests/diff_ipt_qry.sh
     section "live: xray" sh tests/live_xray.sh
     section "live: uftrace" sh tests/live_uftrace.sh
     ;;
