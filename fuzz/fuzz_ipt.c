@@ -15,7 +15,11 @@
                 bit 5 no resync(): stop at the first error; bits 6-7 pull
                 with next() (0) or next_n() with cap 1, 7 or 64
      bytes 2-5  seed (u32 LE) of the schedule
-     bytes 6-7  reserved (0)
+     byte 6     layer 2: bit 0 erratum BDM70, 1 SKD010, 2 APL11, 3 APL12,
+                4 TDEC_IPT_F_IFLAGS, 5 TDEC_IPT_F_KEEP_TCAL_OVF, 6-7 mtc_freq
+                (0, 3, 8, 9)
+     byte 7     layer 2: bits 0-3 nom_freq, bits 4-5 cpuid 0x15 eax - 1,
+                bits 6-7 cpuid 0x15 ebx (0: none)
    The trace is decoded whole (one chunk, next()) and chunked, with the
    same config; both runs are checked against fuzz/ipt_check.h's reference
    walk (every item, error and the end) and their logs must be identical.
@@ -32,6 +36,15 @@
    has since-fixed bugs). Skipped for inputs libipt 2.0.5 cannot know:
    TDEC_IPT_F_PEBS, erratum SKD007 (2.0.5 has no workaround), and bytes
    02 13 (CFE), 02 53 (EVD) or D9 (TRIG) anywhere.
+
+   Layer 2: the event decoder and the query drain (sync; event query while
+   one is pending, else cond_branch, indirect_branch when that is
+   TDEC_E_SEQUENCE; resync after errors) run with the config of bytes 0, 6
+   and 7, fed whole and in the chunks of byte 1's schedule, from a buffer
+   scribbled over at each NEED_INPUT: every item, answer, status and error
+   (with its offset) must be the same, and the calls stay under
+   64 * (length + 16) + 1000 (no loop). No time invariant is asserted:
+   libipt's time may go back (a TSC resets it, a TMA moves the base back).
 
    Every violation abort()s; nothing is tolerated. Both runs feed their
    chunks from one buffer that is scribbled over at each NEED_INPUT, and
@@ -252,6 +265,194 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
 }
 #endif
 
+/* ---- layer 2 ---- */
+
+typedef struct l2_run {
+    uint64_t hash, items, calls;
+} l2_run;
+
+static tdec_ipt_evt_decoder l2_evt;
+static tdec_ipt_qry_decoder l2_qry;
+static void l2_mix(l2_run *r, uint64_t v)
+{
+    int i;
+    for (i = 0; i < 8; i++, v >>= 8) r->hash = (r->hash ^ (v & 0xffu)) * 1099511628211ull;
+    r->items++;
+}
+
+static void l2_event(l2_run *r, const tdec_ipt_event *ev)
+{
+    l2_mix(r, ev->type);
+    l2_mix(r, ev->flags);
+    l2_mix(r, ev->ip);
+    l2_mix(r, ev->arg);
+    l2_mix(r, ev->arg2);
+    l2_mix(r, ev->tsc);
+    l2_mix(r, (uint64_t)ev->lost_mtc << 32 | ev->lost_cyc);
+    l2_mix(r, (uint64_t)ev->aux << 16 | (uint64_t)ev->a << 8 | ev->b);
+}
+
+static uint8_t *l2_copy; /* the current chunk: its own allocation, freed at
+                            the next NEED_INPUT so ASan sees stale reads */
+
+/* The next chunk (the rest when sched is NULL), or NULL at the end. */
+static const uint8_t *l2_chunk(const uint8_t *in, size_t len, size_t *fed, const cc_sched *sched, uint32_t *rng,
+                               size_t *ci, size_t *n)
+{
+    free(l2_copy);
+    l2_copy = NULL;
+    if (*fed >= len) return NULL;
+    *n = sched ? cc_chunk(sched, *fed, len, rng, ci) : len - *fed;
+    if (*n == 0) *n = 1;
+    l2_copy = (uint8_t *)malloc(*n);
+    if (l2_copy == NULL) abort();
+    memcpy(l2_copy, in + *fed, *n);
+    *fed += *n;
+    return l2_copy;
+}
+
+static void l2_bound(const l2_run *r, size_t len)
+{
+    if (r->calls > 64u * (len + 16u) + 1000u) {
+        fprintf(stderr, "fuzz_ipt: layer 2 takes %llu calls for %zu bytes\n", (unsigned long long)r->calls, len);
+        abort();
+    }
+}
+
+static void l2_events(const uint8_t *in, size_t len, const tdec_ipt_config *cfg, const cc_sched *sched, l2_run *r)
+{
+    tdec_ipt_evt_decoder *e = &l2_evt;
+    tdec_ipt_evt_item it;
+    tdec_status st;
+    const uint8_t *c;
+    size_t fed = 0, ci = 0, n = 0;
+    uint32_t rng = sched ? sched->seed : 0;
+    r->hash = CC_FNV_BASIS;
+    tdec_ipt_evt_init(e, cfg);
+    for (;;) {
+        r->calls++;
+        l2_bound(r, len);
+        st = tdec_ipt_evt_next(e, &it);
+        if (st == TDEC_OK) {
+            l2_mix(r, it.kind);
+            l2_mix(r, it.offset);
+            if (it.kind == TDEC_IPT_EVT_EVENT) l2_event(r, &it.ev);
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            c = l2_chunk(in, len, &fed, sched, &rng, &ci, &n);
+            st = c ? tdec_ipt_evt_feed(e, c, n) : tdec_ipt_evt_finish(e);
+            if (st == TDEC_NEED_INPUT) continue;
+        }
+        l2_mix(r, (uint64_t)(int64_t)st);
+        if (st != TDEC_E_CORRUPT) break;
+        l2_mix(r, e->st.err_reason);
+        l2_mix(r, e->st.err_offset);
+        l2_mix(r, e->in_sync);
+        if (tdec_ipt_evt_resync(e) != TDEC_NEED_INPUT) abort();
+    }
+    free(l2_copy);
+    l2_copy = NULL;
+}
+
+static void l2_queries(const uint8_t *in, size_t len, const tdec_ipt_config *cfg, const cc_sched *sched, l2_run *r)
+{
+    tdec_ipt_qry_decoder *q = &l2_qry;
+    tdec_ipt_event ev;
+    tdec_status st;
+    const uint8_t *c;
+    size_t fed = 0, ci = 0, n = 0;
+    uint32_t rng = sched ? sched->seed : 0, mtc = 0, cyc = 0;
+    uint64_t ip = 0, off = 0, tsc = 0;
+    int status = 0, taken = 0, synced = 0;
+    r->hash = CC_FNV_BASIS;
+    tdec_ipt_qry_init(q, cfg);
+    for (;;) {
+        r->calls++;
+        l2_bound(r, len);
+        if (!synced) {
+            st = tdec_ipt_qry_sync(q, &ip, &status, &off);
+            if (st == TDEC_OK) {
+                synced = 1;
+                l2_mix(r, off);
+                l2_mix(r, (uint64_t)status << 32 | ((status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : ip));
+                continue;
+            }
+        } else if (status & TDEC_IPT_QS_EVENT_PENDING) {
+            st = tdec_ipt_qry_event(q, &ev, &status);
+            if (st == TDEC_OK) {
+                l2_event(r, &ev);
+                l2_mix(r, (uint64_t)status);
+                continue;
+            }
+        } else {
+            st = tdec_ipt_qry_cond_branch(q, &taken, &status);
+            if (st == TDEC_E_SEQUENCE) {
+                st = tdec_ipt_qry_indirect_branch(q, &ip, &status);
+                taken = 2 + ((status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : 1);
+                if (st == TDEC_OK && (status & TDEC_IPT_QS_IP_SUPPRESSED) == 0) l2_mix(r, ip);
+            }
+            if (st == TDEC_OK) {
+                l2_mix(r, (uint64_t)status << 8 | (uint64_t)taken);
+                if (tdec_ipt_qry_time(q, &tsc, &mtc, &cyc) == 0) l2_mix(r, tsc ^ ((uint64_t)mtc << 32 | cyc));
+                continue;
+            }
+        }
+        if (st == TDEC_NEED_INPUT) {
+            c = l2_chunk(in, len, &fed, sched, &rng, &ci, &n);
+            st = c ? tdec_ipt_qry_feed(q, c, n) : tdec_ipt_qry_finish(q);
+            if (st == TDEC_NEED_INPUT) continue;
+        }
+        l2_mix(r, (uint64_t)(int64_t)st);
+        if (st != TDEC_E_CORRUPT) break;
+        l2_mix(r, q->st.err_reason);
+        l2_mix(r, q->st.err_offset);
+        l2_mix(r, q->in_sync);
+        synced = 0;
+        if (tdec_ipt_qry_resync(q) != TDEC_NEED_INPUT) abort();
+    }
+    free(l2_copy);
+    l2_copy = NULL;
+}
+
+static l2_run l2_evt_whole, l2_qry_whole;
+
+static void check_layer2(const uint8_t *data, const uint8_t *in, size_t len, const cc_sched *sched)
+{
+    static const uint8_t mtc[4] = {0, 3, 8, 9};
+    tdec_ipt_config cfg;
+    l2_run b;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = (data[0] & 2u) ? TDEC_IPT_F_PEBS : 0u;
+    cfg.errata = ((data[0] & 4u) ? TDEC_IPT_ERRATUM_SKD007 : 0u) | ((data[0] & 8u) ? TDEC_IPT_ERRATUM_SKZ84 : 0u) |
+                 ((data[6] & 1u) ? TDEC_IPT_ERRATUM_BDM70 : 0u) | ((data[6] & 2u) ? TDEC_IPT_ERRATUM_SKD010 : 0u) |
+                 ((data[6] & 4u) ? TDEC_IPT_ERRATUM_APL11 : 0u) | ((data[6] & 8u) ? TDEC_IPT_ERRATUM_APL12 : 0u);
+    if (data[6] & 0x10u) cfg.flags |= TDEC_IPT_F_IFLAGS;
+    if (data[6] & 0x20u) cfg.flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
+    cfg.mtc_freq = mtc[data[6] >> 6];
+    cfg.nom_freq = (uint8_t)(data[7] & 15u);
+    cfg.cpuid_0x15_eax = 1u + ((data[7] >> 4) & 3u);
+    cfg.cpuid_0x15_ebx = (uint32_t)(data[7] >> 6);
+    memset(&l2_evt_whole, 0, sizeof l2_evt_whole);
+    memset(&b, 0, sizeof b);
+    l2_events(in, len, &cfg, NULL, &l2_evt_whole);
+    l2_events(in, len, &cfg, sched, &b);
+    if (b.hash != l2_evt_whole.hash || b.items != l2_evt_whole.items) {
+        fprintf(stderr, "fuzz_ipt: events differ whole / chunked (%llu / %llu items)\n",
+                (unsigned long long)l2_evt_whole.items, (unsigned long long)b.items);
+        abort();
+    }
+    memset(&l2_qry_whole, 0, sizeof l2_qry_whole);
+    memset(&b, 0, sizeof b);
+    l2_queries(in, len, &cfg, NULL, &l2_qry_whole);
+    l2_queries(in, len, &cfg, sched, &b);
+    if (b.hash != l2_qry_whole.hash || b.items != l2_qry_whole.items) {
+        fprintf(stderr, "fuzz_ipt: query answers differ whole / chunked (%llu / %llu items)\n",
+                (unsigned long long)l2_qry_whole.items, (unsigned long long)b.items);
+        abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -301,12 +502,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((bad = iptc_decode(in, len, &chunked)) != NULL) die(bad, &chunked, NULL);
     if (!iptc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
     check_helpers(in, len);
+    {
+        cc_sched l2 = {chunked.cuts, chunked.ncuts, chunked.step, chunked.seed};
+        check_layer2(data, in, len, &l2);
+    }
 #ifdef TDEC_FUZZ_LIBIPT
     compare_libipt(in, len, &whole);
 #endif
 #ifdef IPC_PRINT_HASH
-    printf("log %zu %016llx status %d packets %zu gaps %zu errors %zu\n", whole.log_len,
-           (unsigned long long)whole.log_hash, (int)whole.status, whole.packets, whole.gaps, whole.errors);
+    printf("log %zu %016llx status %d packets %zu gaps %zu errors %zu events %016llx %llu queries %016llx %llu\n",
+           whole.log_len, (unsigned long long)whole.log_hash, (int)whole.status, whole.packets, whole.gaps,
+           whole.errors, (unsigned long long)l2_evt_whole.hash, (unsigned long long)l2_evt_whole.items,
+           (unsigned long long)l2_qry_whole.hash, (unsigned long long)l2_qry_whole.items);
 #endif
     return 0;
 }
