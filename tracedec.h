@@ -10258,14 +10258,25 @@ static int tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
 
 static tdec_status tdec_ipt__qry_fail(tdec_ipt_qry_decoder *q, int32_t code, uint64_t offset)
 {
-    if (code == -TDEC_IPT_ERR_EOS) {
-        q->phase = TDEC_IPT__Q_END;
-        return TDEC_END;
-    }
+    if (code == -TDEC_IPT_ERR_EOS) return TDEC_END; /* cached TNT bits stay answerable */
     q->st.err = TDEC_E_CORRUPT;
     q->st.err_reason = (uint32_t)-code;
     q->st.err_offset = offset;
     return TDEC_E_CORRUPT;
+}
+
+/* libipt's pt_tnt_cache_add: appends a TNT's bits behind the cached ones
+   (the oldest is read first). 0 when they do not fit in 64 bits (libipt's
+   -pte_overflow) or there are none. */
+static int tdec_ipt__qry_cache(tdec_ipt_qry_decoder *q, uint64_t bits, uint8_t size)
+{
+    uint64_t mask;
+    if (size == 0 || size > 63) return 0;
+    mask = q->tnt_mask ? q->tnt_mask << size : (uint64_t)1 << (size - 1u);
+    if (mask == 0) return 0;
+    q->tnt_mask = mask;
+    q->tnt = (q->tnt << size) | (bits & (((uint64_t)1 << size) - 1u));
+    return 1;
 }
 
 /* The checks every query starts with. */
@@ -10348,9 +10359,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *
         }
         q->last_time = a->now;
         if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
-        if (a->ev.type != TDEC_IPT_EV_TNT || a->ev.a == 0) return TDEC_E_SEQUENCE;
-        q->tnt = a->ev.arg;
-        q->tnt_mask = (uint64_t)1 << (a->ev.a - 1u);
+        if (a->ev.type != TDEC_IPT_EV_TNT || !tdec_ipt__qry_cache(q, a->ev.arg, a->ev.a)) return TDEC_E_SEQUENCE;
         tdec_ipt__qry_pop(q);
     }
     *taken = (q->tnt & q->tnt_mask) != 0;
@@ -10363,13 +10372,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
 {
     tdec_ipt__ahead *a;
     tdec_status st;
-    unsigned tip = 0; /* where the TIP is: libipt caches one TNT before it */
+    unsigned tip = 0; /* where the TIP is: libipt caches a TNT before it */
     if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
     a = tdec_ipt__ahead_at(q, 0);
     if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
-    if (a->ev.type == TDEC_IPT_EV_TNT && q->tnt_mask == 0) {
+    if (a->ev.type == TDEC_IPT_EV_TNT) {
         if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
         tip = 1;
     }
@@ -10379,9 +10388,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
     }
     if (tip) { /* cache the TNT, as libipt does, whatever follows it */
         const tdec_ipt__ahead *t = tdec_ipt__ahead_at(q, 0);
-        if (t->ev.a == 0) return TDEC_E_SEQUENCE;
-        q->tnt = t->ev.arg;
-        q->tnt_mask = (uint64_t)1 << (t->ev.a - 1u);
+        if (!tdec_ipt__qry_cache(q, t->ev.arg, t->ev.a)) return tdec_ipt__qry_fail(q, -TDEC_IPT_ERR_OVERFLOW, t->offset);
         tdec_ipt__qry_pop(q);
     }
     a = tdec_ipt__ahead_at(q, 0);
