@@ -650,6 +650,7 @@ typedef struct tdec_ipt_decoder {
     uint8_t         gap_reason;
     uint8_t         ended;       /* finish() was called                                 */
     uint8_t         pebs_ctx;    /* 0, or 4/8: inside a PEBS block of that item size    */
+    uint8_t         skip_sync;   /* search for a PSB once the UNKNOWN is stepped over   */
     uint8_t         hist_len;
     uint8_t         hist[32];    /* the stream bytes right before `chunk`              */
 } tdec_ipt_decoder;
@@ -1126,9 +1127,11 @@ typedef struct tdec_ipt_evt_item {
 
 /* Look-ahead capacity: packets that libipt reads ahead over and that the
    decoder must keep until it can place them (not counting PAD, TSC, TMA,
-   MTC and CYC, which are applied as they come). More than this in one
-   look-ahead is TDEC_E_CORRUPT with TDEC_IPT_ERR_NOMEM. */
+   MTC and CYC, which are applied as they come, nor the end of the input or
+   a decode error). More than this in one look-ahead is TDEC_E_CORRUPT with
+   TDEC_IPT_ERR_NOMEM. */
 #define TDEC_IPT_EVT_HOLD 16
+#define TDEC_IPT__HOLD_SLOTS (TDEC_IPT_EVT_HOLD + 1) /* + the end or a decode error */
 
 /* Pending events (libipt's event queue holds up to 14; one more is
    TDEC_IPT_ERR_NOMEM, as there). */
@@ -1193,8 +1196,8 @@ typedef struct tdec_ipt_evt_decoder {
     tdec_ipt_tcal    tcal;
     tdec_ipt_decoder pkt;         /* the packet layer                               */
     tdec_ipt__queued queue[TDEC_IPT_EVT_QUEUE];
-    tdec_ipt__held   held[TDEC_IPT_EVT_HOLD];
-    int32_t          held_err[TDEC_IPT_EVT_HOLD];
+    tdec_ipt__held   held[TDEC_IPT__HOLD_SLOTS];
+    int32_t          held_err[TDEC_IPT__HOLD_SLOTS];
 } tdec_ipt_evt_decoder;
 
 /* Starts an event decoder (cfg as for tdec_ipt_init, plus TDEC_IPT_F_IFLAGS
@@ -1860,6 +1863,7 @@ TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d)
     d->left = 0;
     d->ended = 0;
     d->pebs_ctx = 0;
+    d->skip_sync = 0;
     d->hist_len = 0;
     for (i = 0; i < TDEC_IPT__HIST; i++) d->hist[i] = 0;
     if (d->cfg.flags & TDEC_IPT_F_NO_SYNC) {
@@ -2031,6 +2035,7 @@ static void tdec_ipt__resync_from(tdec_ipt_decoder *d, uint64_t failed)
     s->err_reason = 0;
     d->left = 0;
     d->pebs_ctx = 0;
+    d->skip_sync = 0;
     tdec_ipt__start_search(d, failed, TDEC_IPT_GAP_RESYNC);
 }
 
@@ -2140,6 +2145,7 @@ static tdec_status tdec_ipt__step(tdec_ipt_decoder *d, tdec_ipt_item *out)
                 return TDEC_E_TRUNCATED;
             }
             d->phase = TDEC_IPT__P_PACKETS;
+            if (d->skip_sync) tdec_ipt__resync_from(d, d->st.pos); /* the layer above resynced */
             break;
         case TDEC_IPT__P_TAIL:
             d->phase = TDEC_IPT__P_DONE;
@@ -3927,8 +3933,8 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
     tdec_ipt__now(e); /* the packet that started the look-ahead keeps its time */
     while (!tdec_ipt__look_ready(e)) {
         if (e->scan < e->nheld) {
-            const tdec_ipt__held *k = &e->held[(e->held_head + e->scan) % TDEC_IPT_EVT_HOLD];
-            tdec_ipt__look_feed(e, k, e->held_err[(e->held_head + e->scan) % TDEC_IPT_EVT_HOLD], e->scan);
+            const tdec_ipt__held *k = &e->held[(e->held_head + e->scan) % TDEC_IPT__HOLD_SLOTS];
+            tdec_ipt__look_feed(e, k, e->held_err[(e->held_head + e->scan) % TDEC_IPT__HOLD_SLOTS], e->scan);
             e->scan++;
             continue;
         }
@@ -3939,10 +3945,11 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
             tdec_ipt__look_feed(e, &h, 0, e->scan);
             continue;
         }
-        if (e->nheld >= TDEC_IPT_EVT_HOLD) return TDEC_E_LIMIT;
+        /* the end or a decode error always fits: it only decides */
+        if (e->nheld >= TDEC_IPT_EVT_HOLD + (h.pkt.kind >= TDEC_IPT__K_ERROR ? 1 : 0)) return TDEC_E_LIMIT;
         if (h.pkt.kind < TDEC_IPT__K_ERROR) tdec_ipt__stamp_now(&e->time, &h.stamp);
-        e->held[(e->held_head + e->nheld) % TDEC_IPT_EVT_HOLD] = h;
-        e->held_err[(e->held_head + e->nheld) % TDEC_IPT_EVT_HOLD] = err;
+        e->held[(e->held_head + e->nheld) % TDEC_IPT__HOLD_SLOTS] = h;
+        e->held_err[(e->held_head + e->nheld) % TDEC_IPT__HOLD_SLOTS] = err;
         e->nheld++;
         tdec_ipt__look_feed(e, &h, err, e->scan);
         e->scan++;
@@ -3955,13 +3962,13 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
 /* Drops the first n held packets. */
 static void tdec_ipt__drop(tdec_ipt_evt_decoder *e, uint8_t n)
 {
-    e->held_head = (uint8_t)((e->held_head + n) % TDEC_IPT_EVT_HOLD);
+    e->held_head = (uint8_t)((e->held_head + n) % TDEC_IPT__HOLD_SLOTS);
     e->nheld = (uint8_t)(e->nheld - n);
 }
 
 static const tdec_ipt__held *tdec_ipt__held_at(const tdec_ipt_evt_decoder *e, uint8_t i)
 {
-    return &e->held[(e->held_head + i) % TDEC_IPT_EVT_HOLD];
+    return &e->held[(e->held_head + i) % TDEC_IPT__HOLD_SLOTS];
 }
 
 /* The overflow event of a recovery: at the OVF's time, with the IP of an
@@ -4080,7 +4087,7 @@ static int tdec_ipt__ovf(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
             uint8_t at = e->look_at[0];
             for (i = 0; i < at; i++) {
                 const tdec_ipt__held *h = tdec_ipt__held_at(e, i);
-                int herr = e->held_err[(e->held_head + i) % TDEC_IPT_EVT_HOLD];
+                int herr = e->held_err[(e->held_head + i) % TDEC_IPT__HOLD_SLOTS];
                 if (herr < 0) return herr;
                 if (h->pkt.kind == TDEC_IPT_MODE_EXEC || h->pkt.kind == TDEC_IPT_MODE_TSX ||
                     h->pkt.kind == TDEC_IPT_PIP || h->pkt.kind == TDEC_IPT_VMCS ||
@@ -4251,6 +4258,8 @@ static void tdec_ipt__evt_sync(tdec_ipt_evt_decoder *e)
 {
     if (e->pkt.st.err == TDEC_E_CORRUPT) {
         tdec_ipt_resync(&e->pkt);
+    } else if (e->pkt.phase == TDEC_IPT__P_SKIP) {
+        e->pkt.skip_sync = 1; /* libipt searches from the end of that UNKNOWN packet */
     } else if (e->pkt.st.err == TDEC_OK && e->pkt.phase != TDEC_IPT__P_DONE) {
         tdec_ipt__resync_from(&e->pkt, e->pkt.st.pos);
     }

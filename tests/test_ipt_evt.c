@@ -17,9 +17,9 @@
         offsets, every field, errors, answers) as the whole buffer; the
         chunks come from one reused buffer scribbled over at each
         TDEC_NEED_INPUT, or (splits, alternately) from an exact-size copy
-        that is scribbled and freed (ASan sees stale reads); a query that
-        returned TDEC_NEED_INPUT must return it again when asked again
-        before feeding;
+        that is scribbled and freed (ASan sees stale reads); a next() or a
+        query that returned TDEC_NEED_INPUT must return it again when asked
+        again before feeding, and neither may change the query time;
      3. every prefix of every vector: the run ends with TDEC_END (after
         resync() past errors) within 64*(len+16)+1000 calls, and
           events:  the records up to and including the prefix run's last
@@ -35,10 +35,17 @@
         that later bytes decide otherwise: an OVF becomes a standalone
         overflow, BDM70 status events change), and so may the last sync
         answer of the query decoder (its IP and status come from status
-        events a BDM70 look-ahead decides). Also, on every prefix where
-        neither layer met an error, the layers agree: the query drain's
-        event answers are the event items other than TNT and TIP, its
-        cond answers the TNT bits, its indirect answers the TIPs' IPs;
+        events a BDM70 look-ahead decides). Beyond that, the first record
+        where a prefix run differs from the whole run must be one the cut
+        decides (prefix_cut_rule: the end, but not before an event whose
+        packet is inside the prefix; an overflow or PSB+ status event; for
+        queries also the last answer saying TDEC_IPT_QS_EOS, or a sync).
+        Also, on every prefix where neither layer met an error, the layers
+        agree: the query drain's event answers are the event items other
+        than TNT and TIP, its cond answers the TNT bits, its indirect
+        answers the TIPs' IPs;
+     3b. time: within a segment the events' time and the query time after
+        each answer never go back, except at an overflow or across a TSC;
      4. hand-made streams with libipt's results. Each expectation was
         worked out from pt_event_decoder.c / pt_query_decoder.c (comments
         say which rule) and checked against libipt master 8978561f built
@@ -47,9 +54,11 @@
         position); error and sync offsets are;
      5. the API: NULL arguments, calls out of sequence.
 
-   Usage: test_ipt_evt [vector-dir]; default tests/data/ipt (run from the
-   repository root); evt.txt and qry.txt are read from the vector's
-   directory, else from ../shared/formats/ipt/vectors/ptt/<name>/. */
+   Usage: test_ipt_evt [vector-dir]; default tests/data/ipt (or
+   tests/data/ipt/ptt) if it has INDEX.tsv, else
+   ../shared/formats/ipt/vectors/ptt (run from the repository root);
+   evt.txt and qry.txt are read from the vector's directory, else from
+   ../shared/formats/ipt/vectors/ptt/<name>/. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -268,7 +277,9 @@ static void feeder_free(feeder *f)
 static tdec_ipt_evt_decoder g_evt;
 static tdec_ipt_qry_decoder g_qry;
 
-/* Events: every item, every error (then resync), the end. */
+/* Events: every item, every error (then resync), the end. A next() that
+   returns TDEC_NEED_INPUT is called once more before feeding: it must say
+   TDEC_NEED_INPUT again (an R_REASK record if not). */
 static void run_events(run *w, const uint8_t *p, size_t len, const tdec_ipt_config *cfg, const tl_sched *s, int how)
 {
     tdec_ipt_evt_decoder *e = &g_evt;
@@ -291,6 +302,9 @@ static void run_events(run *w, const uint8_t *p, size_t len, const tdec_ipt_conf
             continue;
         }
         if (st == TDEC_NEED_INPUT) {
+            /* asked again before feeding: TDEC_NEED_INPUT again, nothing consumed */
+            tdec_status again = tdec_ipt_evt_next(e, &it);
+            if (again != TDEC_NEED_INPUT) run_add(w, rec_simple(R_REASK, 0, again, 'n'));
             chunk = feeder_next(&f, &n);
             st = chunk ? tdec_ipt_evt_feed(e, chunk, n) : tdec_ipt_evt_finish(e);
             if (st == TDEC_NEED_INPUT) continue;
@@ -305,11 +319,36 @@ static void run_events(run *w, const uint8_t *p, size_t len, const tdec_ipt_conf
     feeder_free(&f);
 }
 
+/* What pt_qry_time() and pt_qry_core_bus_ratio() report. */
+typedef struct qclock {
+    int      tq, rq;
+    uint64_t tsc;
+    uint32_t mtc, cyc, cbr;
+} qclock;
+
+static qclock qclock_of(const tdec_ipt_qry_decoder *q)
+{
+    qclock k;
+    memset(&k, 0, sizeof k);
+    k.tq = tdec_ipt_qry_time(q, &k.tsc, &k.mtc, &k.cyc);
+    k.rq = tdec_ipt_qry_core_bus_ratio(q, &k.cbr);
+    return k;
+}
+
+static int qclock_same(const qclock *a, const qclock *b)
+{
+    return a->tq == b->tq && a->rq == b->rq && a->tsc == b->tsc && a->mtc == b->mtc && a->cyc == b->cyc &&
+           a->cbr == b->cbr;
+}
+
 /* Queries: the image-less drain of vectors/README.md: sync; then the event
    while one is pending, else cond_branch, and indirect_branch when that is
    the wrong question; on an error resync() and sync again. A query that
    returns TDEC_NEED_INPUT is asked once more before feeding: it must say
-   TDEC_NEED_INPUT again (an R_REASK record if not). */
+   TDEC_NEED_INPUT again, and neither call may change what pt_qry_time /
+   pt_qry_core_bus_ratio report (an R_REASK record if not). (A cond_branch
+   that is the wrong question does change it, as libipt's does: it keeps
+   the time at the event it looked at.) */
 static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_config *cfg, const tl_sched *s, int how)
 {
     tdec_ipt_qry_decoder *q = &g_qry;
@@ -322,6 +361,7 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
     uint32_t mtc = 0, cyc = 0;
     int synced = 0, status = 0, taken = 0, asked = 0;
     rec x;
+    qclock before;
     feeder_init(&f, p, len, s, how);
     tdec_ipt_qry_init(q, cfg);
     for (;;) {
@@ -329,6 +369,7 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
             run_add(w, rec_simple(R_LIMIT, 0, 0, 0));
             break;
         }
+        before = qclock_of(q);
         if (!synced) {
             asked = 's';
             st = tdec_ipt_qry_sync(q, &ip, &status, &off);
@@ -355,6 +396,7 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
             x.a = (uint32_t)taken;
             if (st == TDEC_E_SEQUENCE) {
                 asked = 'i';
+                before = qclock_of(q);
                 st = tdec_ipt_qry_indirect_branch(q, &ip, &status);
                 x = rec_simple(R_INDIRECT, 0, status, 0);
                 x.ip = (status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : ip;
@@ -375,6 +417,7 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
             int s2 = 0, t2 = 0;
             uint64_t ip2 = 0;
             tdec_ipt_event ev2;
+            qclock now;
             w->need_input_answers++;
             switch (asked) {
             case 's': again = tdec_ipt_qry_sync(q, &ip2, &s2, NULL); break;
@@ -382,7 +425,10 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
             case 'c': again = tdec_ipt_qry_cond_branch(q, &t2, &s2); break;
             default: again = tdec_ipt_qry_indirect_branch(q, &ip2, &s2); break;
             }
+            now = qclock_of(q);
             if (again != TDEC_NEED_INPUT) run_add(w, rec_simple(R_REASK, 0, again, (uint32_t)asked));
+            if (!qclock_same(&before, &now)) /* the time changed */
+                run_add(w, rec_simple(R_REASK, 0, 1000, (uint32_t)asked));
             chunk = feeder_next(&f, &n);
             st = chunk ? tdec_ipt_qry_feed(q, chunk, n) : tdec_ipt_qry_finish(q);
             if (st == TDEC_NEED_INPUT) continue;
@@ -577,8 +623,11 @@ static void render(txt *t, const run *w, int queries, int stop_at_sync_error)
             tx_printf(t, "(call bound hit)\n");
             break;
         case R_REASK:
-            tx_printf(t, "(query '%c' asked again before feeding returned %d, not TDEC_NEED_INPUT)\n", (int)r->where,
-                      r->status);
+            if (r->status == 1000)
+                tx_printf(t, "(query '%c' changed the time and returned TDEC_NEED_INPUT)\n", (int)r->where);
+            else
+                tx_printf(t, "(call '%c' asked again before feeding returned %d, not TDEC_NEED_INPUT)\n", (int)r->where,
+                          r->status);
             break;
         default:
             tx_printf(t, "(record %u)\n", r->what);
@@ -844,15 +893,72 @@ static const char *layers_agree(const run *ev, const run *qr)
 
 /* ---- 3: prefixes ------------------------------------------------------------------------- */
 
+/* Where a prefix run p may first differ from the whole run f (c: the
+   index of the first differing record). Until the decoder needs a byte at
+   or after the cut, both runs are the same calls on the same bytes; only
+   what the end decides can differ. libipt decides at the end of its
+   buffer:
+     - a packet cut by the end: -pte_eos, the prefix run just ends
+       (R_END, after which the whole run goes on). It may not end before
+       an event whose packet lies inside the prefix: events carry the
+       offset of the packet that completed them, and a packet is at most
+       16 bytes, so the whole run's next event must be at k - 15 or later
+       (at most 10 on the vectors: a cut MNT);
+     - a pending look-ahead: the OVF scan (the end counts as "tracing off":
+       a standalone overflow without IP where the whole trace may give the
+       overflow at a FUP, or an error), the BDM70 / SKD010 / APL11 / APL12
+       scans of a PSB+ (its status events: enabled vs disabled, IPs
+       suppressed or not);
+     - the query decoder's one event of read-ahead: the last answer before
+       the cut says TDEC_IPT_QS_EOS where the whole run says event pending
+       or nothing (same answer otherwise, and nothing after it), and a
+       sync's IP and status come from the sync point's status events.
+   So the first difference must be one of those records; anything else
+   (another event, another error, another answer) is a decision the cut
+   should not have changed. Returns NULL or what is wrong. (libipt master
+   itself, run on every prefix of every vector, gives exactly our
+   transcripts, so this is libipt's rule too.) */
+static const char *prefix_cut_rule(const run *p, const run *f, size_t c, int queries, size_t k)
+{
+    const rec *x, *y;
+    rec a, b;
+    if (c >= p->n) return NULL; /* equal */
+    x = &p->r[c];
+    y = c < f->n ? &f->r[c] : NULL;
+    if (x->what == R_END) {
+        if (x->status != TDEC_END) return "the prefix run ends with an error status";
+        if (y && y->what == R_EVENT && y->offset + 16 <= k)
+            return "it ends before an event completed inside the prefix";
+        return NULL;
+    }
+    if ((x->what == R_EVENT || x->what == R_QEVENT) &&
+        (x->type == TDEC_IPT_EV_OVERFLOW || (x->flags & TDEC_IPT_EVF_STATUS)))
+        return NULL;
+    if (!queries) return "an event or error no look-ahead decides";
+    if (x->what == R_SYNC)
+        return y && ((y->what == R_SYNC && y->offset == x->offset) || (y->what == R_ERROR && y->where == 1))
+                   ? NULL
+                   : "a sync the whole run does not have";
+    if (y == NULL || x->what != y->what || (x->what != R_COND && x->what != R_INDIRECT && x->what != R_QEVENT))
+        return "another record";
+    a = *x;
+    b = *y;
+    a.status = b.status = 0;
+    if (memcmp(&a, &b, sizeof a) != 0) return "another answer";
+    if (!(x->status & TDEC_IPT_QS_EOS) || (y->status & TDEC_IPT_QS_EOS)) return "another status, not the end";
+    if (c + 1 >= p->n || p->r[c + 1].what != R_END) return "more answers after TDEC_IPT_QS_EOS";
+    return NULL;
+}
+
 static void test_prefixes(const char *what, runner fn, int queries)
 {
     tl_case c;
     unsigned i;
-    size_t k, runs = 0, stride = tl_quick(), related = 0;
-    tl_begin(&c,
-             "%s: every prefix of every vector ends with TDEC_END within the call bound; %s", what,
-             queries ? "records before its last sync answer == the whole run's"
-                     : "records through its last SYNC item == the whole run's");
+    size_t k, runs = 0, stride = tl_quick(), related = 0, exact = 0;
+    tl_begin(&c, "%s: every prefix ends with TDEC_END within the call bound; %s; first difference: one the cut decides",
+             what,
+             queries ? "records before its last sync == the whole run's"
+                     : "records through its last SYNC == the whole run's");
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
         tl_sched whole = {NULL, 0, 0, 0};
@@ -877,13 +983,20 @@ static void test_prefixes(const char *what, runner fn, int queries)
                         k, run_diff_n(&w, &full, upto), last_sync);
                 related += upto;
             }
+            {
+                size_t d = run_diff(&w, &full);
+                const char *why = prefix_cut_rule(&w, &full, d == (size_t)-1 ? w.n : d, queries, k);
+                TL_TRUE(&c, why == NULL, "%s: prefix %zu, first difference at record %zu: %s", v->name, k, d, why);
+                exact += d == (size_t)-1 || d + 1 >= w.n; /* only the end differs */
+            }
             if (k == v->len) TL_TRUE(&c, run_diff(&w, &full) == (size_t)-1, "%s: the whole prefix differs", v->name);
             run_free(&w);
         }
         run_free(&full);
     }
     tl_end(&c);
-    printf("# %s: %zu prefix runs, %zu records matched the whole run\n", what, runs, related);
+    printf("# %s: %zu prefix runs, %zu records matched the whole run, %zu runs a prefix of the whole run\n", what,
+           runs, related, exact);
 }
 
 
@@ -912,6 +1025,113 @@ static void test_layers_agree(void)
     }
     tl_end(&c);
     printf("# layers: %zu prefix runs without errors compared\n", checked);
+}
+
+/* ---- 3b: time ---------------------------------------------------------------------------- */
+
+/* Offsets of the TSC packets of a trace (layer 1, resyncing after errors);
+   returns how many, up to cap. */
+static size_t tsc_offsets(const vec *v, uint64_t *at, size_t cap)
+{
+    tdec_ipt_decoder d;
+    tdec_ipt_item it;
+    tdec_status st;
+    size_t n = 0;
+    int fed = 0;
+    tdec_ipt_init(&d, &v->cfg);
+    for (;;) {
+        st = tdec_ipt_next(&d, &it);
+        if (st == TDEC_OK) {
+            if (it.kind == TDEC_ITEM_RECORD && it.u.pkt.kind == TDEC_IPT_TSC && n < cap) at[n++] = it.offset;
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            st = fed ? tdec_ipt_finish(&d) : tdec_ipt_feed(&d, v->pt, v->len);
+            fed = 1;
+            if (st == TDEC_NEED_INPUT) continue;
+        }
+        if (st == TDEC_E_CORRUPT && tdec_ipt_resync(&d) == TDEC_NEED_INPUT) continue;
+        return n;
+    }
+}
+
+/* Time never goes back within a segment (between a sync and the next
+   error), except where the trace says so: at an overflow event (libipt
+   stamps it with the time at the OVF, after the packets its look-ahead
+   read over were processed), or with a TSC packet in between (a TSC sets
+   the estimate, which MTC/CYC may have run ahead of). Events: their own
+   tsc, the TSC between the two events' offsets. Queries: pt_qry_time
+   after each cond/indirect answer and the events' tsc; answers carry no
+   offset, so a second TSC packet anywhere in the trace excuses a step
+   back there. */
+static void test_time(void)
+{
+    tl_case c;
+    unsigned i, timed = 0;
+    size_t j, checked = 0, back = 0;
+    static uint64_t tscs[4096];
+    tl_begin(&c, "time: events' and answers' time never goes back within a segment except at an overflow or a TSC");
+    for (i = 0; i < nvecs; i++) {
+        const vec *v = &vecs[i];
+        tl_sched whole = {NULL, 0, 0, 0};
+        run e = {NULL, 0, 0, 0, 0}, q = {NULL, 0, 0, 0, 0};
+        size_t ntsc = tsc_offsets(v, tscs, sizeof tscs / sizeof tscs[0]), t;
+        uint64_t last = 0, last_off = 0;
+        int have = 0, any = 0;
+        run_events(&e, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+        for (j = 0; j < e.n; j++) {
+            const rec *r = &e.r[j];
+            if (r->what != R_EVENT) {
+                have = 0;
+                continue;
+            }
+            if (!(r->flags & TDEC_IPT_EVF_HAS_TSC)) continue;
+            any = 1;
+            checked++;
+            if (have && r->tsc < last) {
+                int tsc_between = 0;
+                back++;
+                for (t = 0; t < ntsc; t++)
+                    tsc_between |= (tscs[t] > last_off && tscs[t] <= r->offset) ||
+                                   (tscs[t] > r->offset && tscs[t] <= last_off);
+                TL_TRUE(&c, r->type == TDEC_IPT_EV_OVERFLOW || tsc_between,
+                        "%s: event %zu (%s, packet at %llx) has tsc %llx after %llx", v->name, j,
+                        tdec_ipt_event_str(r->type), (unsigned long long)r->offset, (unsigned long long)r->tsc,
+                        (unsigned long long)last);
+            }
+            have = 1;
+            last = r->tsc;
+            last_off = r->offset;
+        }
+        run_queries(&q, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+        have = 0;
+        for (j = 0; j < q.n; j++) {
+            const rec *r = &q.r[j];
+            int has = r->what == R_QEVENT ? (r->flags & TDEC_IPT_EVF_HAS_TSC) != 0
+                                          : (r->what == R_COND || r->what == R_INDIRECT) && r->where == 1;
+            if (r->what == R_SYNC || r->what == R_ERROR) {
+                have = 0;
+                continue;
+            }
+            if (!has) continue;
+            checked++;
+            if (have && r->tsc < last) {
+                back++;
+                TL_TRUE(&c, (r->what == R_QEVENT && r->type == TDEC_IPT_EV_OVERFLOW) || ntsc > 1,
+                        "%s: answer %zu has tsc %llx after %llx", v->name, j, (unsigned long long)r->tsc,
+                        (unsigned long long)last);
+            }
+            have = 1;
+            last = r->tsc;
+        }
+        timed += (unsigned)any;
+        run_free(&e);
+        run_free(&q);
+    }
+    TL_TRUE(&c, timed >= 13, "only %u vectors with timed events", timed); /* 13 of the ptt vectors have timing */
+    tl_end(&c);
+    printf("# time: %zu timed events and answers over %u vectors, %zu steps back (at an overflow or TSC)\n",
+           checked, timed, back);
 }
 
 /* ---- 4: hand-made streams ------------------------------------------------------------- */
@@ -1157,6 +1377,32 @@ static void test_bad_context(void)
                   "EOS\n");
     tl_end(&c);
 
+    /* The same at every PSB: a MODE.Exec before each of 10 more PSB+.
+       PSB j is at 0x1d * j. The error at PSB 2i+1 (events: for the call
+       that started at the PSBEND before it; queries: at that PSB) makes
+       resync skip that PSB; the next sync point is PSB 2i+2. */
+    tl_begin(&c, "hostile: a MODE.Exec before each of 10 PSBs: bad context at every other PSB, a sync at the rest");
+    s.n = 0;
+    psb_on(&s);
+    for (i = 0; i < 10; i++) {
+        mode32(&s);
+        psb_on(&s);
+    }
+    for (i = 0; i <= 10; i += 2) {
+        tx_printf(&we, "SYNC @%x\n" ON_EVENTS, 0x1d * i);
+        tx_printf(&wq, "SYNC @%x ip=0000000000001000 [st: evp]\n" ON_QUERIES, 0x1d * i);
+        if (i < 10) {
+            tx_printf(&we, "ERROR evt_next @%x: unexpected packet context\n", 0x1d * i + 0x19);
+            tx_printf(&wq, "ERROR query @%x: unexpected packet context\n", 0x1d * (i + 1));
+        }
+    }
+    tx_printf(&we, "EOS\n");
+    tx_printf(&wq, "EOS\n");
+    expect_layers(&c, &s, &cfg, tx_str(&we), tx_str(&wq));
+    tl_end(&c);
+    tx_free(&we);
+    tx_free(&wq);
+
     /* TNT while tracing is off (a PSB+ without FUP: disabled):
        pt_evt_decode_tnt is -pte_bad_context. The query decoder's sync reads
        past the status events (pt_qry_start) and fails: a sync error. */
@@ -1347,30 +1593,82 @@ static void test_limits(void)
     tl_end(&c);
     tx_free(&we);
 
-    /* The decoder's own limit (docs/ipt.md "Limits"; libipt has none and
-       would decode these): 16 CBRs plus the deciding packet or the end are
-       17 kept packets: TDEC_IPT_ERR_NOMEM, reported for the call that
-       started at the PSBEND. resync() then searches from the last packet
-       read (docs/ipt.md: libipt would search from the OVF): with 16 CBRs
-       that is the PSB that did not fit, so there is no further sync
-       point; with 17, the 17th CBR, and the PSB at 0x61 follows. */
-    tl_begin(&c, "look-ahead limit: OVF then 16 or 17 CBRs before FUP / TIP.PGE / PSB / the end: TDEC_IPT_ERR_NOMEM");
-    for (n = 16; n <= 17; n++) {
+    /* The decoder's own limit (docs/ipt.md "Limits": "more than 16 kept
+       packets in one look-ahead (say 16 CBRs between an OVF and its FUP,
+       which is kept too) is TDEC_IPT_ERR_NOMEM"; libipt has none and would
+       decode these): 16 CBRs plus the deciding packet are 17 kept packets:
+       TDEC_IPT_ERR_NOMEM, reported for the call that started at the
+       PSBEND. resync() then searches from the last packet read (docs/ipt.md:
+       libipt would search from the OVF): with 16 CBRs that is the PSB that
+       did not fit, so there is no further sync point; with 17 or 20, the
+       17th CBR, and the PSB after the CBRs follows. 16 CBRs and then the
+       end are only 16 packets: see the next check. The query decoder
+       reports the error at the OVF (0x1b). */
+    tl_begin(&c, "look-ahead limit: OVF then 16 CBRs before FUP / TIP.PGE / PSB, or 17 or 20 before anything: "
+                 "TDEC_IPT_ERR_NOMEM (events, queries)");
+    for (n = 16; n <= 20; n += n == 17 ? 3 : 1) { /* 16, 17, 20 */
         unsigned k;
         for (k = 0; k < 4; k++) {
+            size_t psb_at;
+            if (n == 16 && k == 3) continue;
             s.n = 0;
             psb_on(&s);
             ovf(&s);
             for (i = 0; i < n; i++) cbr(&s);
+            psb_at = s.n;
             if (k == 0) fup_1000(&s);
             if (k == 1) pge_2000(&s);
             if (k == 2) psb_on(&s);
-            expect_layers(&c, &s, &cfg,
-                          k == 2 && n == 17 ? "SYNC @0\n" ON_EVENTS "ERROR evt_next @19: out of memory\nSYNC @61\n" ON_EVENTS "EOS\n"
-                                            : "SYNC @0\n" ON_EVENTS "ERROR evt_next @19: out of memory\n",
-                          NULL);
+            tx_printf(&we, "SYNC @0\n" ON_EVENTS "ERROR evt_next @19: out of memory\n");
+            tx_printf(&wq, "SYNC @0 ip=0000000000001000 [st: evp]\n" ON_QUERIES "ERROR query @1b: out of memory\n");
+            if (k == 2 && n > 16) { /* 0x61 for 17 */
+                tx_printf(&we, "SYNC @%zx\n" ON_EVENTS "EOS\n", psb_at);
+                tx_printf(&wq, "SYNC @%zx ip=0000000000001000 [st: evp]\n" ON_QUERIES "EOS\n", psb_at);
+            }
+            expect_layers(&c, &s, &cfg, tx_str(&we), tx_str(&wq));
+            tx_free(&we);
+            tx_free(&wq);
         }
     }
+    tl_end(&c);
+
+    /* OVF, 16 CBRs, then the end of the trace (or a packet cut by it): the
+       look-ahead keeps the 16 CBRs, and the end is not a packet, so this is
+       not "more than 16 kept packets" (docs/ipt.md) and must decode as
+       libipt does: the end is "tracing off", a standalone overflow without
+       IP, then the 16 cbr events. The same with a decode error (an unknown
+       opcode) after the 16 CBRs: libipt's find_ovf_fup fails with it, the
+       call that started at the PSBEND reports it (the query decoder: at
+       the OVF), and resync finds the PSB after it. (libipt master's
+       transcripts for these bytes.) */
+    tl_begin(&c,
+             "look-ahead limit: OVF, 16 CBRs, then the end, a cut packet or a decode error: fits, libipt's results");
+    for (n = 0; n < 2; n++) {
+        s.n = 0;
+        psb_on(&s);
+        ovf(&s);
+        for (i = 0; i < 16; i++) cbr(&s);
+        if (n == 1) PUT(&s, 0x02, 0x03); /* a CBR cut by the end */
+        tx_printf(&we, "SYNC @0\n" ON_EVENTS "overflow ip=<suppressed>\n");
+        rep(&we, "cbr ratio=32\n", 16);
+        tx_printf(&we, "EOS\n");
+        tx_printf(&wq, "SYNC @0 ip=0000000000001000 [st: evp]\n" ON_QUERIES "event overflow ip=<suppressed>\n");
+        rep(&wq, "event cbr ratio=32\n", 16);
+        tx_printf(&wq, "EOS\n");
+        expect_layers(&c, &s, &cfg, tx_str(&we), tx_str(&wq));
+        tx_free(&we);
+        tx_free(&wq);
+    }
+    s.n = 0;
+    psb_on(&s);
+    ovf(&s);
+    for (i = 0; i < 16; i++) cbr(&s);
+    PUT(&s, 0x02, 0xff); /* 0x5d */
+    psb_on(&s);          /* 0x5f */
+    expect_layers(&c, &s, &cfg,
+                  "SYNC @0\n" ON_EVENTS "ERROR evt_next @19: unknown opcode\nSYNC @5f\n" ON_EVENTS "EOS\n",
+                  "SYNC @0 ip=0000000000001000 [st: evp]\n" ON_QUERIES
+                  "ERROR query @1b: unknown opcode\nSYNC @5f ip=0000000000001000 [st: evp]\n" ON_QUERIES "EOS\n");
     tl_end(&c);
 }
 
@@ -1622,6 +1920,29 @@ static void test_query_order(void)
                   "c ok taken [st:]\n"
                   "i ok 3000 [st:]\n"
                   "c ok not-taken [st:]\nc ok taken [st: eos]\nc END\n");
+    /* With an empty cache and two TNTs before the TIP, libipt's
+       indirect_branch caches the first TNT, sees another TNT and returns
+       -pte_bad_query: not an error, but the first TNT is now cached (its
+       bits are the next cond answers); the next indirect_branch caches the
+       second... here the third TNT and answers the TIP. */
+    q2.n = 0;
+    psb_on(&q2);
+    tnt_tn(&q2);
+    tnt_t(&q2);
+    tnt_tn(&q2);
+    tip_3000(&q2);
+    expect_script(&c, &q2, "seeicccicci",
+                  "s ok 1000 [st: evp]\ne ok enabled [st: evp]\ne ok exec_mode [st:]\n"
+                  "i SEQ\n"
+                  "c ok taken [st:]\nc ok not-taken [st:]\n" /* the first TNT, cached by the failed query */
+                  "c ok taken [st:]\n"                       /* the second */
+                  "i ok 3000 [st:]\n"                        /* caches the third, answers the TIP */
+                  "c ok taken [st:]\nc ok not-taken [st: eos]\ni END\n");
+    q2.n = 0;
+    psb_on(&q2);
+    tnt_tn(&q2);
+    tnt_t(&q2);
+    tip_3000(&q2);
     /* The drain order (all bits first) is answered by both. */
     expect_script(&c, &q2, "seeccci", "s ok 1000 [st: evp]\ne ok enabled [st: evp]\ne ok exec_mode [st:]\n"
                                       "c ok taken [st:]\nc ok not-taken [st:]\nc ok taken [st:]\ni ok 3000 [st: eos]\n");
@@ -1716,6 +2037,9 @@ static void test_api(void)
     TL_EQI(&c, tdec_ipt_qry_time(&g_qry, NULL, NULL, NULL), -TDEC_IPT_ERR_INVALID);
     TL_EQI(&c, tdec_ipt_qry_time(&g_qry, &tsc, NULL, NULL), -TDEC_IPT_ERR_NO_TIME);
     TL_EQI(&c, tdec_ipt_qry_core_bus_ratio(NULL, &cbr), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_qry_core_bus_ratio(&g_qry, NULL), -TDEC_IPT_ERR_INVALID);
+    tdec_ipt_evt_reset(NULL); /* no effect, no crash */
+    tdec_ipt_qry_reset(NULL);
     TL_EQI(&c, tdec_ipt_qry_core_bus_ratio(&g_qry, &cbr), -TDEC_IPT_ERR_NO_CBR);
     TL_EQI(&c, tdec_ipt_qry_resync(&g_qry), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_ipt_qry_event(&g_qry, &ev, &st), TDEC_E_SEQUENCE); /* before sync */
@@ -1725,6 +2049,46 @@ static void test_api(void)
                     strcmp(tdec_ipt_event_str(TDEC_IPT_EV_ASYNC_BRANCH), "async_branch") == 0 &&
                     strcmp(tdec_ipt_event_str(TDEC_IPT_EV_SYSCALL), "syscall") == 0,
             "event names");
+    tl_end(&c);
+
+    /* The input contract (as tdec_ipt_feed / tdec_ipt_finish): feed() and
+       finish() while fed bytes are unread, and feed() after finish(), are
+       TDEC_E_SEQUENCE; finish() again is harmless; after the end every
+       call says TDEC_END. */
+    tl_begin(&c, "api: feed/finish with bytes unread, feed after finish: TDEC_E_SEQUENCE; after the end: TDEC_END");
+    {
+        static const uint8_t half_psb[4] = {0x02, 0x82, 0x02, 0x82};
+        tdec_ipt_evt_decoder *e = &g_evt;
+        tdec_ipt_qry_decoder *q = &g_qry;
+        TL_EQI(&c, tdec_ipt_evt_init(e, NULL), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_feed(e, half_psb, 2), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_feed(e, half_psb, 2), TDEC_E_SEQUENCE); /* unread */
+        TL_EQI(&c, tdec_ipt_evt_finish(e), TDEC_E_SEQUENCE);
+        TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_feed(e, half_psb + 2, 0), TDEC_NEED_INPUT); /* nothing */
+        TL_EQI(&c, tdec_ipt_evt_feed(e, half_psb + 2, 2), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_finish(e), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_finish(e), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_feed(e, half_psb, 2), TDEC_E_SEQUENCE); /* after finish() */
+        TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_END); /* a cut PSB: no sync point */
+        TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_evt_resync(e), TDEC_E_SEQUENCE);
+        TL_EQI(&c, tdec_ipt_qry_init(q, NULL), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_qry_feed(q, half_psb, 4), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_qry_feed(q, half_psb, 4), TDEC_E_SEQUENCE);
+        TL_EQI(&c, tdec_ipt_qry_finish(q), TDEC_E_SEQUENCE);
+        TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &st, NULL), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_qry_finish(q), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_qry_feed(q, half_psb, 4), TDEC_E_SEQUENCE);
+        TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &st, NULL), TDEC_END); /* no PSB */
+        TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &st, NULL), TDEC_END);
+        TL_EQI(&c, tdec_ipt_qry_cond_branch(q, &taken, &st), TDEC_END);
+        TL_EQI(&c, tdec_ipt_qry_indirect_branch(q, &ip, &st), TDEC_END);
+        TL_EQI(&c, tdec_ipt_qry_event(q, &ev, &st), TDEC_END);
+        TL_EQI(&c, tdec_ipt_qry_resync(q), TDEC_E_SEQUENCE);
+        TL_EQI(&c, q->st.err, TDEC_OK);
+    }
     tl_end(&c);
 
     /* Errors are sticky until resync (evt), reset() gives the state after
@@ -1765,8 +2129,22 @@ static void test_api(void)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : "tests/data/ipt";
+    const char *dir = argc > 1 ? argv[1] : NULL;
     unsigned i;
+    if (dir == NULL) { /* as test_ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
+        static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
+                                            "../shared/formats/ipt/vectors/ptt"};
+        char path[256];
+        FILE *f;
+        for (i = 0; i < 3 && dir == NULL; i++) {
+            snprintf(path, sizeof path, "%s/INDEX.tsv", dirs[i]);
+            if ((f = fopen(path, "r")) != NULL) {
+                fclose(f);
+                dir = dirs[i];
+            }
+        }
+        if (dir == NULL) dir = dirs[2];
+    }
     test_api();
     load_vectors(dir);
     test_transcripts();
@@ -1775,6 +2153,7 @@ int main(int argc, char **argv)
     test_prefixes("events", run_events, 0);
     test_prefixes("queries", run_queries, 1);
     test_layers_agree();
+    test_time();
     test_endless_ovf();
     test_bad_context();
     test_limits();
