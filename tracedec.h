@@ -7442,7 +7442,17 @@ static int tdec_ipt__decode(const tdec_ipt_decoder *d, const uint8_t *p, size_t 
     }
 
 unknown:
-    if (d->cfg.unknown == NULL) return -TDEC_IPT_ERR_BAD_OPC;
+    return -TDEC_IPT_ERR_BAD_OPC; /* the only source of BAD_OPC: decode_hooked() asks the hook */
+#undef TDEC_IPT__NEED
+#undef TDEC_IPT__SET
+}
+
+/* decode(), and an unknown opcode passed to the config's hook. */
+static int tdec_ipt__decode_hooked(const tdec_ipt_decoder *d, const uint8_t *p, size_t avail,
+                                   int at_end, tdec_ipt_packet *pk, size_t *need)
+{
+    int n = tdec_ipt__decode(d, p, avail, at_end, pk, need);
+    if (n != -TDEC_IPT_ERR_BAD_OPC || d->cfg.unknown == NULL) return n;
     if (avail < TDEC_IPT__MAX_SIZE && !at_end) {
         *need = TDEC_IPT__MAX_SIZE;
         return 0;
@@ -7450,10 +7460,9 @@ unknown:
     n = d->cfg.unknown(d->cfg.unknown_ctx, p, avail, d->st.pos);
     if (n <= 0) return -TDEC_IPT_ERR_BAD_OPC;
     if (n > 255) return -TDEC_IPT_ERR_INVALID;
-    TDEC_IPT__SET(TDEC_IPT_UNKNOWN, n);
+    pk->kind = TDEC_IPT_UNKNOWN;
+    pk->size = (uint8_t)n;
     return n;
-#undef TDEC_IPT__NEED
-#undef TDEC_IPT__SET
 }
 
 /* ---- the fast path ---------------------------------------------------------- */
@@ -7593,6 +7602,13 @@ static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, td
     const tdec_ipt__first *e = &tdec_ipt__first_byte[p[0]];
     uint64_t after = tdec__rd_u64le(p + 1);
     unsigned size = e->size;
+    if (size == 0) {
+        /* The general decoder, for packets that change no decoder state. */
+        size_t need;
+        int r = tdec_ipt__decode(d, p, TDEC_IPT__MAX_SIZE, 0, pk, &need);
+        if (r <= 0 || pk->kind == TDEC_IPT_PSB || pk->kind == TDEC_IPT_BBP) return 0;
+        return r;
+    }
     if (size == TDEC_IPT__CYC_EXT) {
         /* Continuation bytes have bit 0 set; the first with it clear is the
            last. Gather their 7-bit groups above the opcode's 5 bits. */
@@ -7853,7 +7869,7 @@ static tdec_status tdec_ipt__packet(tdec_ipt_decoder *d, tdec_ipt_item *out)
     int r;
 
     if (s->carry_len == 0 && s->win_len >= TDEC_IPT__MAX_SIZE) {
-        r = tdec_ipt__decode(d, s->win, s->win_len, d->ended, pk, &need);
+        r = tdec_ipt__decode_hooked(d, s->win, s->win_len, d->ended, pk, &need);
     } else {
         for (;;) {
             const uint8_t *p = tdec__stream_peek(s, need);
@@ -7867,8 +7883,8 @@ static tdec_status tdec_ipt__packet(tdec_ipt_decoder *d, tdec_ipt_item *out)
                 return tdec__stream_fail(s, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
             }
             avail = p == s->carry ? s->carry_len : s->win_len;
-            r = tdec_ipt__decode(d, p, avail, d->ended && (p != s->carry || s->win_len == 0), pk,
-                                 &need);
+            r = tdec_ipt__decode_hooked(d, p, avail, d->ended && (p != s->carry || s->win_len == 0),
+                                        pk, &need);
             if (r != 0) break;
         }
     }
