@@ -3142,6 +3142,19 @@ static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *
 TDEC_STATIC_ASSERT(tdec_ipt_kind_ranges, TDEC_IPT_PSBEND == TDEC_IPT_PSB + 1 && TDEC_IPT_OVF == TDEC_IPT_PSB + 2 &&
                                              TDEC_IPT_CBR == TDEC_IPT_TSC + 1 && TDEC_IPT_CYC == TDEC_IPT_TSC + 4);
 
+/* What reading a packet does before it is processed: the PSB+ bounds and
+   the time. Returns 0 or the timing error. */
+static int tdec_ipt__took(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *pk)
+{
+    if (pk->kind >= TDEC_IPT_PSB && pk->kind <= TDEC_IPT_OVF) { /* PSB, PSBEND, OVF */
+        e->in_psb = pk->kind == TDEC_IPT_PSB;
+        if (pk->kind == TDEC_IPT_OVF) return tdec_ipt__apply_time(e, pk);
+    } else if (pk->kind >= TDEC_IPT_TSC && pk->kind <= TDEC_IPT_CYC) { /* TSC, CBR, TMA, MTC, CYC */
+        return tdec_ipt__apply_time(e, pk);
+    }
+    return 0;
+}
+
 /* Reads the next packet from the packet layer into *pk / *offset, skipping
    PAD and gaps, with its time applied (*err: 0, or the timing error).
    Returns TDEC_OK or TDEC_NEED_INPUT; the end and decode errors come as
@@ -3188,13 +3201,7 @@ static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt_packet *pk, 
         *offset = it.offset;
         break;
     }
-    *err = 0;
-    if (pk->kind >= TDEC_IPT_PSB && pk->kind <= TDEC_IPT_OVF) { /* PSB, PSBEND, OVF */
-        e->in_psb = pk->kind == TDEC_IPT_PSB;
-        if (pk->kind == TDEC_IPT_OVF) *err = tdec_ipt__apply_time(e, pk);
-    } else if (pk->kind >= TDEC_IPT_TSC && pk->kind <= TDEC_IPT_CYC) { /* TSC, CBR, TMA, MTC, CYC */
-        *err = tdec_ipt__apply_time(e, pk);
-    }
+    *err = tdec_ipt__took(e, pk);
     return TDEC_OK;
 }
 
@@ -4303,6 +4310,79 @@ static tdec_status tdec_ipt__evt_fail(tdec_ipt_evt_decoder *e, int code)
     return TDEC_E_CORRUPT;
 }
 
+/* The RUN phase's common packets, read straight from the packet layer's
+   window with its position in a register: PAD, MTC and CYC (time only),
+   TNT and a TIP that binds nothing make their events here, exactly as
+   pull() and evt_step() would. Returns 1 with *out filled; 0 when the
+   general loop must go on, with the packet that stopped this one as cur
+   (or none: the window ends, or the packet needs tdec_ipt_next()). */
+static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
+{
+    tdec_ipt_decoder *d = &e->pkt;
+    const uint8_t *p = d->st.win, *last = p + (d->st.win_len - TDEC_IPT__MAX_SIZE);
+    uint64_t pos = d->st.pos, off = 0;
+    tdec_ipt_packet pk;
+    tdec_ipt_event *ev;
+    int n, r = 0, err;
+    while (p <= last) {
+        n = tdec_ipt__decode_fast(d, p, &pk);
+        if (n == 0) break;
+        off = pos;
+        p += n;
+        pos += (uint64_t)n;
+        if (pk.kind == TDEC_IPT_PAD) continue;
+        if (!e->start_set) {
+            e->call_offset = off;
+            e->start_set = 1;
+        }
+        if (pk.kind == TDEC_IPT_MTC || pk.kind == TDEC_IPT_CYC) {
+            err = tdec_ipt__apply_time(e, &pk);
+            if (err == 0) {
+                e->bound = 0; /* evt_step()'s TDEC_IPT__NEXT */
+                continue;
+            }
+        } else if ((pk.kind == TDEC_IPT_TNT_8 || pk.kind == TDEC_IPT_TNT_64) && e->enabled) {
+            e->cur_offset = off;
+            e->cur_live = 1;
+            ev = tdec_ipt__ev_new(e, &out->ev, TDEC_IPT_EV_TNT);
+            ev->arg = pk.payload;
+            ev->a = pk.sub;
+            r = 1;
+            break;
+        } else if (pk.kind == TDEC_IPT_TIP && e->enabled && !e->bound && e->nq == 0 &&
+                   tdec_ipt_last_ip_update(&e->ip, &pk) == 0) {
+            /* tip(): the event now; the packet stays cur, bound, as there */
+            e->cur = pk;
+            e->cur_offset = off;
+            e->cur_err = 0;
+            e->cur_live = 1;
+            e->have_cur = 1;
+            e->bound = 1;
+            tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, &out->ev, TDEC_IPT_EV_TIP));
+            r = 1;
+            break;
+        } else {
+            err = tdec_ipt__took(e, &pk);
+        }
+        /* for the general loop, as pull() leaves it */
+        e->cur = pk;
+        e->cur_offset = off;
+        e->cur_err = err;
+        e->cur_live = 1;
+        e->have_cur = 1;
+        break;
+    }
+    d->st.win_len -= (size_t)(p - d->st.win);
+    d->st.win = p;
+    d->st.pos = pos;
+    if (r) {
+        out->kind = TDEC_IPT_EVT_EVENT;
+        out->offset = off;
+        e->start_set = 0;
+    }
+    return r;
+}
+
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
 {
     tdec_status st;
@@ -4311,6 +4391,20 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
     if (e->st.err < 0) return e->st.err;
     if (e->phase == TDEC_IPT__E_END) return TDEC_END;
     for (;;) {
+        if (e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 &&
+            !e->look && e->phase == TDEC_IPT__E_RUN) {
+            /* tip()'s second step with nothing queued: TDEC_IPT__NEXT */
+            if (!e->start_set) {
+                e->call_offset = e->cur_offset;
+                e->start_set = 1;
+            }
+            e->bound = 0;
+            e->have_cur = 0;
+        }
+        if (!e->have_cur && !e->look && e->nheld == 0 && e->phase == TDEC_IPT__E_RUN &&
+            e->pkt.phase == TDEC_IPT__P_PACKETS && e->pkt.st.err == TDEC_OK && e->pkt.st.carry_len == 0 &&
+            e->pkt.pebs_ctx == 0 && e->pkt.st.win_len >= TDEC_IPT__MAX_SIZE && tdec_ipt__evt_run(e, out))
+            return TDEC_OK;
         if (e->look) {
             st = tdec_ipt__look(e);
             if (st == TDEC_E_LIMIT) return tdec_ipt__evt_fail(e, -TDEC_IPT_ERR_NOMEM);
