@@ -382,6 +382,7 @@ static void l2_scan(l2_facts *f, const tdec_ipt_config *l2cfg)
     iptc_hook hook;
     size_t p, cap = 0, starts = 0;
     uint64_t o;
+    int finished;
     f->no_mtc = f->no_cyc = f->no_tma = 1;
     f->time_on = f->cut_unknown = 0;
     f->tsc = NULL;
@@ -393,8 +394,15 @@ static void l2_scan(l2_facts *f, const tdec_ipt_config *l2cfg)
         l2_hook_cfg(&hook, &cfg, f->hook, f->in + p, f->len - p);
         if (tdec_ipt_init(&l2_pkt, &cfg) != TDEC_NEED_INPUT) l2_fail("tdec_ipt_init", 0, 0);
         tdec_ipt_feed(&l2_pkt, f->in + p, f->len - p);
-        tdec_ipt_finish(&l2_pkt);
-        while (tdec_ipt_next(&l2_pkt, &it) == TDEC_OK) {
+        for (finished = 0;;) {
+            tdec_status st = tdec_ipt_next(&l2_pkt, &it);
+            /* finish() only once the window is used up (else E_SEQUENCE, and
+               the packets in the last 15 bytes were never seen) */
+            if (st == TDEC_NEED_INPUT && !finished) {
+                finished = 1;
+                if (tdec_ipt_finish(&l2_pkt) == TDEC_NEED_INPUT) continue;
+            }
+            if (st != TDEC_OK) break;
             if (it.kind != TDEC_ITEM_RECORD) continue;
             o = p + it.offset;
             if (o != p && iptc__pairs(f->in, f->len, o, 8)) break;
