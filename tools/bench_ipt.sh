@@ -20,7 +20,10 @@
 #
 #   sh tools/bench_ipt.sh [MiB]
 # Environment: CC (default gcc), RUNS (library rounds, default 5), CLI_RUNS
-# (timed runs per command, default 3).
+# (timed runs per command, default 3), LIBIPT_DIR (a libipt build directory
+# you made yourself, e.g. of master: steps 1 and 2 link it instead of the
+# system library, for figures side by side with that version; step 2 then
+# also times its pt_evt_next).
 cd "$(dirname "$0")/.." || exit 2
 O=build/bench/ipt
 MB=${1:-256}
@@ -34,11 +37,18 @@ F=$O/stream.pt
 rm -rf "$O"
 mkdir -p "$O"
 echo "== Intel PT library: tools/bench_ipt.c ($CC -O2) against libipt's packet decoder"
-if [ ! -f /usr/include/intel-pt.h ]; then
+LIBIPT="-lipt"
+if [ -n "$LIBIPT_DIR" ]; then
+    if [ ! -f "$LIBIPT_DIR/libipt/include/intel-pt.h" ]; then
+        echo "LIBIPT_DIR=$LIBIPT_DIR has no libipt/include/intel-pt.h (a libipt cmake build directory is expected)"
+        exit 1
+    fi
+    LIBIPT="-I$LIBIPT_DIR/libipt/include -L$LIBIPT_DIR/lib -Wl,-rpath,$LIBIPT_DIR/lib -lipt"
+elif [ ! -f /usr/include/intel-pt.h ]; then
     echo "libipt not installed (apt-get install libipt-dev): the PT benchmark needs its encoder and decoder; skipped"
     exit 0
 fi
-$CC -std=c99 $WARN -O2 -I. tools/bench_ipt.c -lipt -o $O/bench_ipt || exit 1
+$CC -std=c99 $WARN -O2 -I. tools/bench_ipt.c $LIBIPT -o $O/bench_ipt || exit 1
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc 2>/dev/null || echo '?') CPUs"
 $O/bench_ipt -m "$MB" -n "$RUNS" -o "$F" | tee $O/lib.out || exit 1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -46,7 +56,7 @@ size=$(wc -c < "$F")
 
 echo
 echo "== Intel PT layer 2: tools/bench_ipt_evq.c ($CC -O2): events and queries against libipt's query decoder"
-$CC -std=c99 $WARN -O2 -I. tools/bench_ipt_evq.c -lipt -o $O/bench_ipt_evq || exit 1
+$CC -std=c99 $WARN -O2 -I. tools/bench_ipt_evq.c $LIBIPT -o $O/bench_ipt_evq || exit 1
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 $O/bench_ipt_evq -m "$MB" -n "$RUNS" | tee $O/evq.out || exit 1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

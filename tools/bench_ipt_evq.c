@@ -14,6 +14,9 @@
                         tdec_ipt_qry_time after every query
      libipt pt_qry      the same drain through pt_qry_* (the library this
                         process links: Debian's 2.0.5 by default)
+     libipt pt_evt      every event through pt_evt_next, when the linked
+                        libipt has it (2.1 and later: a local build of
+                        master, tools/bench_ipt.sh's LIBIPT_DIR)
 
    Both drains must end without a decoding error. Their item counts differ
    by design (libipt master reports the tracing state after each sync as an
@@ -136,18 +139,52 @@ static void be_libipt(uint8_t *buf, size_t len, be_count *c)
     pt_qry_free_decoder(q);
 }
 
-enum { BE_EVT, BE_EVT_CHUNK, BE_QRY, BE_LIBIPT, BE_CASES };
+#if defined(LIBIPT_VERSION) && LIBIPT_VERSION >= 0x201
+/* libipt's event decoder (2.1 and later: a local build of master through
+   tools/bench_ipt.sh's LIBIPT_DIR; Debian's 2.0.5 has none). */
+#define BE_HAVE_LIBIPT_EVT 1
+static void be_libipt_evt(uint8_t *buf, size_t len, be_count *c)
+{
+    struct pt_config cfg;
+    struct pt_event_decoder *d;
+    struct pt_event ev;
+    int st;
+    pt_config_init(&cfg);
+    cfg.begin = buf;
+    cfg.end = buf + len;
+    d = pt_evt_alloc_decoder(&cfg);
+    if (d == NULL) {
+        c->errors++;
+        return;
+    }
+    for (st = pt_evt_sync_forward(d); st != -pte_eos;) {
+        if (st < 0) {
+            c->errors++;
+            st = pt_evt_sync_forward(d);
+            continue;
+        }
+        st = pt_evt_next(d, &ev, sizeof ev);
+        if (st >= 0) c->items++;
+    }
+    pt_evt_free_decoder(d);
+}
+#else
+#define BE_HAVE_LIBIPT_EVT 0
+#endif
+
+enum { BE_EVT, BE_EVT_CHUNK, BE_QRY, BE_LIBIPT, BE_LIBIPT_EVT, BE_ALL };
 
 int main(int argc, char **argv)
 {
-    static const char *names[BE_CASES] = {"tdec_ipt_evt, one chunk", "tdec_ipt_evt, 64 KiB", "tdec_ipt_qry drain",
-                                          "libipt pt_qry drain"};
-    double mib = 256, t, *secs[BE_CASES], med[BE_CASES];
+    static const char *names[BE_ALL] = {"tdec_ipt_evt, one chunk", "tdec_ipt_evt, 64 KiB", "tdec_ipt_qry drain",
+                                        "libipt pt_qry drain", "libipt pt_evt_next"};
+    const int ncases = BE_LIBIPT_EVT + BE_HAVE_LIBIPT_EVT;
+    double mib = 256, t, *secs[BE_ALL], med[BE_ALL];
     int runs = 3, i, r, k;
     ipt_gen g;
     uint8_t *buf;
     size_t cap, len;
-    be_count c[BE_CASES];
+    be_count c[BE_ALL];
     struct pt_version v = pt_library_version();
 
     for (i = 1; i < argc; i++) {
@@ -161,8 +198,8 @@ int main(int argc, char **argv)
     }
     cap = (size_t)(mib * 1048576.0) + 4096;
     buf = (uint8_t *)malloc(cap);
-    for (k = 0; k < BE_CASES; k++) secs[k] = (double *)malloc((size_t)runs * sizeof(double));
-    if (!buf || !secs[BE_CASES - 1]) {
+    for (k = 0; k < ncases; k++) secs[k] = (double *)malloc((size_t)runs * sizeof(double));
+    if (!buf || !secs[ncases - 1]) {
         fprintf(stderr, "bench_ipt_evq: out of memory\n");
         return 1;
     }
@@ -175,13 +212,16 @@ int main(int argc, char **argv)
            len, (double)len / 1e6, (unsigned long long)g.packets, (double)len / (double)g.packets, t);
     printf("libipt %d.%d.%d; %d rounds, each case once a round in turn\n", v.major, v.minor, v.patch, runs);
     for (r = 0; r < runs; r++) {
-        for (k = 0; k < BE_CASES; k++) {
+        for (k = 0; k < ncases; k++) {
             memset(&c[k], 0, sizeof c[k]);
             t = bench_now();
             switch (k) {
             case BE_EVT: be_events(buf, len, 0, &c[k]); break;
             case BE_EVT_CHUNK: be_events(buf, len, 65536, &c[k]); break;
             case BE_QRY: be_queries(buf, len, &c[k]); break;
+#if BE_HAVE_LIBIPT_EVT
+            case BE_LIBIPT_EVT: be_libipt_evt(buf, len, &c[k]); break;
+#endif
             default: be_libipt(buf, len, &c[k]); break;
             }
             secs[k][r] = bench_now() - t;
@@ -198,7 +238,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%-26s %9s %9s %12s\n", "case", "median s", "MB/s", "M items/s");
-    for (k = 0; k < BE_CASES; k++) {
+    for (k = 0; k < ncases; k++) {
         med[k] = bench_median(secs[k], runs);
         printf("%-26s %9.4f %9.1f %12.1f   (%llu items)\n", names[k], med[k], (double)len / 1e6 / med[k],
                (double)c[k].items / 1e6 / med[k], (unsigned long long)c[k].items);
@@ -208,7 +248,10 @@ int main(int argc, char **argv)
            (double)len / 1e6 / med[BE_QRY] / 27.5 >= 3 ? "met" : "NOT met");
     printf("events: %.1fx libipt master's 57.8 MB/s (REPORT.md; target >= 3x: %s)\n",
            (double)len / 1e6 / med[BE_EVT] / 57.8, (double)len / 1e6 / med[BE_EVT] / 57.8 >= 3 ? "met" : "NOT met");
-    for (k = 0; k < BE_CASES; k++) free(secs[k]);
+    if (BE_HAVE_LIBIPT_EVT)
+        printf("events: %.1fx libipt %d.%d.%d's pt_evt_next side by side\n", med[BE_LIBIPT_EVT] / med[BE_EVT],
+               v.major, v.minor, v.patch);
+    for (k = 0; k < ncases; k++) free(secs[k]);
     free(buf);
     return 0;
 }
