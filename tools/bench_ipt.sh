@@ -14,9 +14,10 @@
 #      valid for events and queries (IPT_GEN_MIX_FLOW) and times our event
 #      decoder, our query drain and libipt's query drain on it.
 #   3. The CLI on that file, when build/tracedec has the PT front end:
-#      `tracedec dump` and `dump --no-pad` in MB/s (no ptdump binary ships
-#      with Debian; REPORT.md measured libipt's ptdump at 4.1-5.3 MB/s on
-#      the same mix), and the peak RSS.
+#      `tracedec dump` and `dump --no-pad` in MB/s, and the peak RSS; beside
+#      ptdump when PTDUMP names one you built (or LIBIPT_DIR has bin/ptdump:
+#      no ptdump ships with Debian; REPORT.md measured it at 4.1-5.3 MB/s
+#      on the same mix), after checking that both print the same bytes.
 #
 #   sh tools/bench_ipt.sh [MiB]
 # Environment: CC (default gcc), RUNS (library rounds, default 5), CLI_RUNS
@@ -76,4 +77,18 @@ for mode in dump dump--no-pad; do
     td=$(timing "ipt-$mode" "build/tracedec $args --format=ipt $F") && rate_row "tracedec $args" "$td" "$size"
 done
 echo "tracedec dump peak RSS: $(peak_rss "build/tracedec dump --format=ipt $F") KiB"
+PTDUMP=${PTDUMP:-${LIBIPT_DIR:+$LIBIPT_DIR/bin/ptdump}}
+if [ -n "$PTDUMP" ] && [ -x "$PTDUMP" ]; then
+    echo
+    echo "== the same beside $PTDUMP (the output must be the same bytes)"
+    for mode in dump dump--no-pad; do
+        args=$(echo "$mode" | sed 's/--/ --/')
+        popt=$(echo "$args" | sed 's/^dump//')
+        echo "tracedec $args == ptdump$popt: $(same_output "ipt-$mode" "build/tracedec $args --format=ipt $F" "$PTDUMP$popt $F")"
+        tp=$(timing "ptdump-$mode" "$PTDUMP$popt $F") && rate_row "ptdump$popt" "$tp" "$size"
+    done
+    echo "ptdump peak RSS: $(peak_rss "$PTDUMP $F") KiB"
+else
+    echo "no ptdump (PTDUMP or LIBIPT_DIR/bin/ptdump): REPORT.md measured libipt's at 4.1-5.3 MB/s on this mix"
+fi
 exit 0
