@@ -7973,6 +7973,14 @@ static tdec_status tdec_ipt__step(tdec_ipt_decoder *d, tdec_ipt_item *out)
     }
 }
 
+/* Whether the next packet is wholly in the window with nothing carried,
+   no error and no PEBS block: decode_fast() may read it there. */
+static int tdec_ipt__fast_ready(const tdec_ipt_decoder *d)
+{
+    return d->phase == TDEC_IPT__P_PACKETS && d->st.err == TDEC_OK && d->st.carry_len == 0 &&
+           d->pebs_ctx == 0 && d->st.win_len >= TDEC_IPT__MAX_SIZE;
+}
+
 /* next() without its fast path; out of line, so that the fast path does
    not pay for the registers of the step functions. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -7990,8 +7998,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out)
     if (d == NULL || out == NULL) return TDEC_E_ARG;
     if (d->st.err < 0) return d->st.err;
     /* Most packets: whole in the window and decoded from their first byte. */
-    if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
-        d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+    if (tdec_ipt__fast_ready(d)) {
         int n = tdec_ipt__decode_fast(d, d->st.win, &out->u.pkt);
         if (n > 0) {
             out->kind = TDEC_ITEM_RECORD;
@@ -8012,8 +8019,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out
     tdec_status st = TDEC_OK;
     if (d == NULL || out == NULL || count == NULL) return TDEC_E_ARG;
     while (n < cap) {
-        if (d->phase == TDEC_IPT__P_PACKETS && d->st.err == TDEC_OK && d->st.carry_len == 0 &&
-            d->pebs_ctx == 0 && d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+        if (tdec_ipt__fast_ready(d)) {
             const uint8_t *p = d->st.win, *last = p + (d->st.win_len - TDEC_IPT__MAX_SIZE);
             uint64_t pos = d->st.pos;
             while (n < cap && p <= last) {
@@ -8964,8 +8970,7 @@ static tdec_status tdec_ipt__pull(tdec_ipt_evt_decoder *e, tdec_ipt_packet *pk, 
     tdec_status st;
     for (;;) {
         /* tdec_ipt_next()'s fast path, straight into *pk */
-        if (d->phase == TDEC_IPT__P_PACKETS && d->st.carry_len == 0 && d->pebs_ctx == 0 &&
-            d->st.err == TDEC_OK && d->st.win_len >= TDEC_IPT__MAX_SIZE) {
+        if (tdec_ipt__fast_ready(d)) {
             int n = tdec_ipt__decode_fast(d, d->st.win, pk);
             if (n > 0) {
                 *offset = d->st.pos;
@@ -10107,6 +10112,16 @@ static tdec_status tdec_ipt__evt_fail(tdec_ipt_evt_decoder *e, int code)
     return TDEC_E_CORRUPT;
 }
 
+/* The first packet (PAD aside) a next() call processes is where its error
+   is reported (libipt's pt_evt_next offset). */
+static void tdec_ipt__call_start(tdec_ipt_evt_decoder *e, uint64_t offset)
+{
+    if (!e->start_set) {
+        e->call_offset = offset;
+        e->start_set = 1;
+    }
+}
+
 /* The RUN phase's common packets, read straight from the packet layer's
    window with its position in a register: PAD, MTC and CYC (time only),
    TNT and a TIP that binds nothing make their events here, exactly as
@@ -10128,10 +10143,7 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
         p += n;
         pos += (uint64_t)n;
         if (pk.kind == TDEC_IPT_PAD) continue;
-        if (!e->start_set) {
-            e->call_offset = off;
-            e->start_set = 1;
-        }
+        tdec_ipt__call_start(e, off);
         if (pk.kind == TDEC_IPT_MTC || pk.kind == TDEC_IPT_CYC) {
             err = tdec_ipt__apply_time(e, &pk);
             if (err == 0) {
@@ -10148,25 +10160,21 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
             break;
         } else if (pk.kind == TDEC_IPT_TIP && e->enabled && !e->bound && e->nq == 0 &&
                    tdec_ipt_last_ip_update(&e->ip, &pk) == 0) {
-            /* tip(): the event now; the packet stays cur, bound, as there */
-            e->cur = pk;
-            e->cur_offset = off;
-            e->cur_err = 0;
-            e->cur_live = 1;
-            e->have_cur = 1;
-            e->bound = 1;
-            tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, &out->ev, TDEC_IPT_EV_TIP));
+            err = 0;
             r = 1;
-            break;
         } else {
             err = tdec_ipt__took(e, &pk);
         }
-        /* for the general loop, as pull() leaves it */
+        /* cur, as pull() leaves it for the general loop */
         e->cur = pk;
         e->cur_offset = off;
         e->cur_err = err;
         e->cur_live = 1;
         e->have_cur = 1;
+        if (r) { /* tip(): the event now; the TIP stays cur, bound, as there */
+            e->bound = 1;
+            tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, &out->ev, TDEC_IPT_EV_TIP));
+        }
         break;
     }
     d->st.win_len -= (size_t)(p - d->st.win);
@@ -10191,16 +10199,12 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
         if (e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 &&
             !e->look && e->phase == TDEC_IPT__E_RUN) {
             /* tip()'s second step with nothing queued: TDEC_IPT__NEXT */
-            if (!e->start_set) {
-                e->call_offset = e->cur_offset;
-                e->start_set = 1;
-            }
+            tdec_ipt__call_start(e, e->cur_offset);
             e->bound = 0;
             e->have_cur = 0;
         }
         if (!e->have_cur && !e->look && e->nheld == 0 && e->phase == TDEC_IPT__E_RUN &&
-            e->pkt.phase == TDEC_IPT__P_PACKETS && e->pkt.st.err == TDEC_OK && e->pkt.st.carry_len == 0 &&
-            e->pkt.pebs_ctx == 0 && e->pkt.st.win_len >= TDEC_IPT__MAX_SIZE && tdec_ipt__evt_run(e, out))
+            tdec_ipt__fast_ready(&e->pkt) && tdec_ipt__evt_run(e, out))
             return TDEC_OK;
         if (e->look) {
             st = tdec_ipt__look(e);
@@ -10223,10 +10227,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
             }
             e->have_cur = 1;
         }
-        if (!e->start_set) {
-            e->call_offset = e->cur_offset;
-            e->start_set = 1;
-        }
+        tdec_ipt__call_start(e, e->cur_offset);
         if (e->cur_err < 0) {
             r = e->cur_err;
         } else if (e->phase == TDEC_IPT__E_SYNC) {
