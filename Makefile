@@ -1,81 +1,173 @@
-# tracedec: every entry point. All build output goes under build/.
-CC      ?= gcc
-WARN    := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
-CFLAGS  ?= -O2 -g
-STD     := -std=c99
-B       := build
+# tracedec: every entry point. Every binary is a target here; the scripts
+# under tests/, fuzz/ and tools/bench/ only run what this file builds.
+# All build output goes under build/.
+#
+#   make CFLAGS='-O1 -g -fsanitize=address,undefined'   a sanitizer build of all
+#   make CC=clang                                       another compiler
+#
+# CC and CFLAGS given on the command line reach every build, the scripts
+# included (they get them, and WARN, from the environment).
 
-HEADERS := $(wildcard single/*.h) tools/tdec_core.h
-CLI_SRC := tools/tracedec.c tools/out.c tools/fe_xray.c tools/fe_uftrace.c tools/fe_uftrace_json.c tools/fe_uftrace_replay.c tools/fe_ovni.c tools/fe_xtrace.c tools/fe_ipt.c tools/fe_ipt_layer2.c tools/uft_dir.c tools/uft_read.c tools/demangle.c
-CLI_HDR := tools/out.h tools/frontends.h tools/uft_dir.h tools/uft_read.h tools/demangle.h
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CFLAGS ?= -O2 -g
+WARN   := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
+STD    := -std=c99
+B      := build
+export CC CFLAGS WARN
 
-.PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay bench demo clean
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -I.
+SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+FORMATS := xray uftrace ovni xtrace ipt
+CORE    := tools/core/tdec_core.h
+SINGLE  := $(patsubst %,single/tdec_%.h,$(FORMATS))
+HEADERS := $(SINGLE) $(CORE)
+TESTLIB := $(wildcard tests/lib/*.h)
+GEN     := $(wildcard tests/gen/*.h)
+
+CLI_SRC := $(wildcard tools/cli/*.c tools/cli/*/*.c)
+CLI_HDR := $(wildcard tools/cli/*.h tools/cli/*/*.h)
+
+UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt demangle
+EXAMPLES := $(patsubst tools/examples/%.c,%,$(wildcard tools/examples/*.c))
+BENCH    := xray uftrace ovni xtrace ipt
+
+# Tools beyond gcc and make: their binaries join `check` when present, and
+# the scripts print a loud SKIP when they are not.
+have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
+HAVE_LIBIPT := $(shell test -f /usr/include/intel-pt.h && echo yes)
+
+.PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay \
+        bench demo examples clean
+.DELETE_ON_ERROR:
 
 all: $(B)/tracedec
 
+# ---- the shared core, stamped into single/ and tracedec.h -----------------
+# Edit tools/core/tdec_core.h (or a single/ header): the next make re-stamps,
+# so `make test` always tests what will ship.
+$(SINGLE) &: $(CORE)
+	@sh tools/core/amalgamate.sh
+tracedec.h: $(SINGLE) $(CORE) tools/core/amalgamate.sh
+	@sh tools/core/amalgamate.sh
+
+amalgamate:
+	@sh tools/core/amalgamate.sh
+
+check-amalgamation:
+	@sh tools/core/amalgamate.sh --check
+
+# ---- the CLI ---------------------------------------------------------------
 $(B)/tracedec: $(CLI_SRC) $(CLI_HDR) $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ $(CLI_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_SRC)
 
-$(B)/test_xray: tests/test_xray.c tests/testlib.h fuzz/xray_check.h fuzz/check_common.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_xray.c
+# The same CLI reading N bytes at a time (chunk invariance through the CLI).
+$(B)/cli/tracedec-chunk%: $(CLI_SRC) $(CLI_HDR) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DCLI_CHUNK=$*u -o $@ $(CLI_SRC)
 
-$(B)/test_uftrace: tests/test_uftrace.c tests/testlib.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_uftrace.c
+# The CLI under ASan+UBSan: the golden and live CLI tests run it too.
+$(B)/cli/tracedec-san: $(CLI_SRC) $(CLI_HDR) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $(CLI_SRC)
 
-$(B)/test_ovni: tests/test_ovni.c tests/testlib.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ovni.c
+CLI_BINS := $(B)/tracedec $(B)/cli/tracedec-san $(B)/cli/tracedec-chunk1 \
+            $(B)/cli/tracedec-chunk5 $(B)/cli/tracedec-chunk7
 
-$(B)/test_xtrace: tests/test_xtrace.c tests/xtrace_encoder.h tests/testlib.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_xtrace.c
+# ---- unit tests ------------------------------------------------------------
+$(B)/unit/%: tests/unit/%.c $(TESTLIB) $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/test_ipt: tests/test_ipt.c tests/testlib.h fuzz/ipt_check.h fuzz/check_common.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt.c
+$(B)/unit/demangle: tools/cli/uftrace/demangle.c tools/cli/uftrace/demangle.h
 
-$(B)/test_ipt_time: tests/test_ipt_time.c tests/testlib.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt_time.c
+# ---- generators --------------------------------------------------------------
+$(B)/gen/%: tests/gen/%.c $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/test_ipt_evt: tests/test_ipt_evt.c tests/testlib.h $(HEADERS)
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_ipt_evt.c
+# ---- examples: the first program a user copies -----------------------------
+$(B)/examples/%: tools/examples/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
 
-$(B)/test_demangle: tests/test_demangle.c tools/demangle.c tools/demangle.h tests/testlib.h
-	@mkdir -p $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ tests/test_demangle.c tools/demangle.c
+examples: $(patsubst %,$(B)/examples/%,$(EXAMPLES))
 
-# The whole test suite; ends with "N passed, N failed".
-test: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_ipt_evt $(B)/test_demangle
+# ---- fuzz harnesses ----------------------------------------------------------
+FUZZ_CFLAGS = $(STD) $(WARN) -g -I. -DTDEC_FUZZING
+
+# Replay driver under ASan+UBSan (plain gcc): runs corpus and regressions.
+$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/standalone_main.c $(TESTLIB) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FUZZ_CFLAGS) -O1 $(SAN) -o $@ fuzz/standalone_main.c $<
+
+# ipt against libipt's packet decoder (TDEC_FUZZ_LIBIPT).
+$(B)/fuzz/replay_ipt_libipt: fuzz/fuzz_ipt.c fuzz/standalone_main.c $(TESTLIB) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(FUZZ_CFLAGS) -DTDEC_FUZZ_LIBIPT -O1 $(SAN) -o $@ fuzz/standalone_main.c $< -lipt
+
+$(B)/fuzz/fuzz_%_libfuzzer: fuzz/fuzz_%.c $(TESTLIB) $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $<
+
+# AFL++'s libFuzzer-compatible driver; UBSan traps, so it stays cheap.
+$(B)/fuzz/fuzz_%_afl: fuzz/fuzz_%.c $(TESTLIB) $(HEADERS)
+	@mkdir -p $(@D)
+	AFL_QUIET=1 afl-clang-fast $(FUZZ_CFLAGS) -O2 -fsanitize=fuzzer -fsanitize=undefined \
+	    -fsanitize-trap=undefined -o $@ $<
+
+REPLAY_BINS := $(patsubst %,$(B)/fuzz/replay_%,$(FORMATS))
+FUZZ_BINS   := $(if $(call have,clang),$(patsubst %,$(B)/fuzz/fuzz_%_libfuzzer,$(FORMATS))) \
+               $(if $(call have,afl-clang-fast),$(patsubst %,$(B)/fuzz/fuzz_%_afl,$(FORMATS)))
+
+fuzz-build: $(FUZZ_BINS)
+	@sh fuzz/replay.sh built
+
+fuzz-replay: $(REPLAY_BINS)
+	@sh fuzz/replay.sh run
+
+# ---- differential tests against libipt ---------------------------------------
+$(B)/diff/ipt: tests/diff/ipt.c $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
+$(B)/diff/ipt-clang: tests/diff/ipt.c $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
+$(B)/diff/ipt_qry: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
+$(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
+
+DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
+               $(if $(call have,clang),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang))
+
+# ---- benchmarks ----------------------------------------------------------------
+$(B)/bench/%: tools/bench/%.c tools/bench/common.h $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+bench: $(B)/tracedec $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/ipt_evq
+	@sh tools/bench/bench.sh
+
+# ---- the suites ------------------------------------------------------------------
+TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \
+             $(DIFF_BINS)
+
+# Unit, golden, live and differential tests; ends with "N passed, N failed".
+test: $(TEST_BINS) tracedec.h
 	@sh tests/run.sh test
 
-# What CI runs: tests, compile matrix, amalgamation drift, fuzz replay.
-check: $(B)/tracedec $(B)/test_xray $(B)/test_uftrace $(B)/test_ovni $(B)/test_xtrace $(B)/test_ipt $(B)/test_ipt_time $(B)/test_ipt_evt $(B)/test_demangle
+# What CI runs: test + examples + compile matrix + amalgamation + fuzz replay.
+check: $(TEST_BINS) tracedec.h examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt)
 	@sh tests/run.sh check
 
 matrix:
 	@sh tests/run.sh matrix
-
-amalgamate:
-	@sh tools/amalgamate.sh
-
-check-amalgamation:
-	@sh tools/amalgamate.sh --check
-
-# libFuzzer (clang) and AFL++ (afl-clang-fast) builds of every harness.
-fuzz-build:
-	@sh fuzz/build.sh all
-
-# Replays fuzz/corpus/ and fuzz/regressions/ under ASan+UBSan (plain gcc).
-fuzz-replay:
-	@sh fuzz/build.sh replay-run
-
-bench: $(B)/tracedec
-	@sh tools/bench.sh
 
 # The README's main job: build the CLI and dump a bundled sample trace.
 demo: $(B)/tracedec

@@ -4,7 +4,7 @@
    Input: 8 control bytes, then the trace.
      byte 0     bit 0 TDEC_IPT_F_NO_SYNC, bit 1 TDEC_IPT_F_PEBS, bit 2
                 erratum SKD007, bit 3 erratum SKZ84; bits 4-6 the unknown
-                hook (fuzz/ipt_check.h IPTC_HOOK_*: 0 none, 1 size from the
+                hook (tests/lib/ipt_check.h IPTC_HOOK_*: 0 none, 1 size from the
                 first byte, 2 from the second, 3 always rejects, 4 200
                 bytes; 5-7 none); bit 7 resync() after E_TRUNCATED too
                 (it must be refused with E_SEQUENCE)
@@ -21,7 +21,7 @@
      byte 7     layer 2: bits 0-3 nom_freq, bits 4-5 cpuid 0x15 eax - 1,
                 bits 6-7 cpuid 0x15 ebx (0: none)
    The trace is decoded whole (one chunk, next()) and chunked, with the
-   same config; both runs are checked against fuzz/ipt_check.h's reference
+   same config; both runs are checked against tests/lib/ipt_check.h's reference
    walk (every item, error and the end) and their logs must be identical.
    The buffer helpers run on the trace too: sync_forward from every offset
    of the trace (up to 4 KiB) against the reference search, psb_list against
@@ -75,10 +75,10 @@
    err_offset was the end of the input, not the packet: fixed; l2-*: the
    event decoder resyncs inside an UNKNOWN the hook sized past the end
    when fed in chunks, not when fed whole: open). With
-   -DIPC_PRINT_HASH each input prints one line of hashes (tests/matrix.sh
+   -DIPC_PRINT_HASH each input prints one line of hashes (tests/matrix/matrix.sh
    compares them across hosts). */
 #define TDEC_IPT_IMPLEMENTATION
-#include "fuzz/ipt_check.h"
+#include "tests/lib/ipt_check.h"
 #include <stdio.h>
 
 #ifdef TDEC_FUZZ_LIBIPT

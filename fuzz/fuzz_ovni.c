@@ -13,7 +13,7 @@
    The data is used three ways:
    1. as a stream.obs: decoded whole (one chunk, no max_fragment) and
       chunked (with max_fragment), both with the same flags; the logs must
-      be identical and every invariant of fuzz/ovni_check.h must hold;
+      be identical and every invariant of tests/lib/ovni_check.h must hold;
    2. as JSON text: tdec_ovni_json_parse with a small and a large token
       array, lookups and meta_read (oc_json_check);
    3. as a signature and template: the text up to the first '\n' is the
@@ -22,9 +22,9 @@
       (tdec_ovni_sig_find) and with that one; so is a synthetic event
       whose payload is the data's last bytes and whose blob is the data.
    Anything else abort()s. With -DOC_PRINT_HASH each input prints one line
-   of hashes (tests/matrix.sh compares them across hosts). */
+   of hashes (tests/matrix/matrix.sh compares them across hosts). */
 #define TDEC_OVNI_IMPLEMENTATION
-#include "fuzz/ovni_check.h"
+#include "tests/lib/ovni_check.h"
 
 #define LOG_CAP         (1024 * 1024)
 #define OV_MAX_DESCRIBE 64

@@ -19,10 +19,10 @@
    A .dat record that needs a spec gets spec (addr % table size). The data
    is decoded whole (one chunk, no max_fragment) and chunked (with
    max_fragment), both with the same flags and specs; the logs must be
-   identical and every invariant of fuzz/uftrace_check.h must hold.
+   identical and every invariant of tests/lib/uftrace_check.h must hold.
    Anything else abort()s. */
 #define TDEC_UFTRACE_IMPLEMENTATION
-#include "fuzz/uftrace_check.h"
+#include "tests/lib/uftrace_check.h"
 
 #define LOG_CAP (1024 * 1024)
 #define PREFIX  32u

@@ -11,9 +11,9 @@
      bytes 4-7 seed (u32 LE) for the schedule
    The trace is decoded whole (one chunk, no max_fragment) and chunked (with
    max_fragment), both with the same flags; the logs must be identical and
-   every invariant of fuzz/xray_check.h must hold. Anything else abort()s. */
+   every invariant of tests/lib/xray_check.h must hold. Anything else abort()s. */
 #define TDEC_XRAY_IMPLEMENTATION
-#include "fuzz/xray_check.h"
+#include "tests/lib/xray_check.h"
 
 #define LOG_CAP (1024 * 1024)
 

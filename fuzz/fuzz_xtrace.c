@@ -22,7 +22,7 @@
    The data is used three ways:
    1. as the file: decoded whole (one chunk, no max_fragment) and chunked
       (with max_fragment), both with the same config; the logs must be
-      identical and every invariant of fuzz/xtrace_check.h must hold (each
+      identical and every invariant of tests/lib/xtrace_check.h must hold (each
       record as a reference walk of the data reads it);
    2. as a snapshot file for tdec_xtrace_snap_detect (with the kind's
       header mode) and tdec_xtrace_snap_view (at offsets 0 and 24, with the
@@ -30,9 +30,9 @@
    3. its first line as a file name for tdec_xtrace_parse_name,
       tdec_xtrace_is_pair and tdec_xtrace_pair_name.
    Anything else abort()s. With -DXTC_PRINT_HASH each input prints one line
-   of hashes (tests/matrix.sh compares them across hosts). */
+   of hashes (tests/matrix/matrix.sh compares them across hosts). */
 #define TDEC_XTRACE_IMPLEMENTATION
-#include "fuzz/xtrace_check.h"
+#include "tests/lib/xtrace_check.h"
 
 #define LOG_CAP (1024 * 1024)
 #define CONTROL 12u

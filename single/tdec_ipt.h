@@ -78,7 +78,7 @@
 
    MEMORY
      No allocation. sizeof(tdec_ipt_decoder) is 256 bytes on LP64 targets
-     (tests/test_ipt.c checks it); no pointer into itself except the borrowed
+     (tests/unit/ipt.c checks it); no pointer into itself except the borrowed
      window, may be copied with memcpy.
 
    OPTIONS
@@ -96,7 +96,7 @@
 #ifndef TDEC_IPT_H_INCLUDED
 #define TDEC_IPT_H_INCLUDED
 
-/* tdec:core:begin -- the tracedec shared core. Edit tools/tdec_core.h only:
+/* tdec:core:begin -- the tracedec shared core. Edit tools/core/tdec_core.h only:
    `make amalgamate` stamps it into every single/ header and tracedec.h. */
 #if defined(TDEC_CORE_REV) && TDEC_CORE_REV != 1
 #error "tracedec: headers from different tracedec releases mixed in one translation unit"

@@ -67,7 +67,7 @@
 
    MEMORY
      No allocation. sizeof(tdec_ovni_decoder) is 176 bytes on LP64 targets
-     (tests/test_ovni.c checks it, tests/matrix.sh reports the others); no
+     (tests/unit/ovni.c checks it, tests/matrix/matrix.sh reports the others); no
      pointer into itself, may be copied with memcpy. The signature table is
      static const data (about 13 KiB of strings; empty under TDEC_NO_STRINGS).
 
@@ -88,7 +88,7 @@
 #ifndef TDEC_OVNI_H_INCLUDED
 #define TDEC_OVNI_H_INCLUDED
 
-/* tdec:core:begin -- the tracedec shared core. Edit tools/tdec_core.h only:
+/* tdec:core:begin -- the tracedec shared core. Edit tools/core/tdec_core.h only:
    `make amalgamate` stamps it into every single/ header and tracedec.h. */
 #if defined(TDEC_CORE_REV) && TDEC_CORE_REV != 1
 #error "tracedec: headers from different tracedec releases mixed in one translation unit"

@@ -55,7 +55,7 @@
      No allocation. The decoder holds a copy of the current spec (at most
      TDEC_UFTRACE_MAX_ARGS items) and nothing points into it: memcpy-able.
      sizeof(tdec_uftrace_decoder) is stated by TDEC_UFTRACE_DECODER_SIZE_LP64
-     below and checked by tests/test_uftrace.c.
+     below and checked by tests/unit/uftrace.c.
 
    OPTIONS
      TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU]
@@ -70,7 +70,7 @@
 #ifndef TDEC_UFTRACE_H_INCLUDED
 #define TDEC_UFTRACE_H_INCLUDED
 
-/* tdec:core:begin -- the tracedec shared core. Edit tools/tdec_core.h only:
+/* tdec:core:begin -- the tracedec shared core. Edit tools/core/tdec_core.h only:
    `make amalgamate` stamps it into every single/ header and tracedec.h. */
 #if defined(TDEC_CORE_REV) && TDEC_CORE_REV != 1
 #error "tracedec: headers from different tracedec releases mixed in one translation unit"

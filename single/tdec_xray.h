@@ -46,7 +46,7 @@
    MEMORY
      No allocation. sizeof(tdec_xray_decoder) is 248 bytes on LP64 targets
      (x86-64, s390x), 240 on 32-bit ARM (Cortex-M) and 232 on i386, where
-     uint64_t is 4-byte aligned (tests/matrix.sh reports them, tests/test_xray.c
+     uint64_t is 4-byte aligned (tests/matrix/matrix.sh reports them, tests/unit/xray.c
      checks the LP64 figure); the struct holds no pointer into itself and may
      be copied with memcpy.
 
@@ -87,7 +87,7 @@
 #ifndef TDEC_XRAY_H_INCLUDED
 #define TDEC_XRAY_H_INCLUDED
 
-/* tdec:core:begin -- the tracedec shared core. Edit tools/tdec_core.h only:
+/* tdec:core:begin -- the tracedec shared core. Edit tools/core/tdec_core.h only:
    `make amalgamate` stamps it into every single/ header and tracedec.h. */
 #if defined(TDEC_CORE_REV) && TDEC_CORE_REV != 1
 #error "tracedec: headers from different tracedec releases mixed in one translation unit"

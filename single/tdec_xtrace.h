@@ -79,7 +79,7 @@
 
    MEMORY
      No allocation. sizeof(tdec_xtrace_decoder) is 264 bytes on LP64 targets
-     (tests/test_xtrace.c checks it); cfg.token_size is the only pointer kept
+     (tests/unit/xtrace.c checks it); cfg.token_size is the only pointer kept
      (the caller's table, which must outlive the decoder). memcpy-able.
 
    OPTIONS
@@ -98,7 +98,7 @@
 #ifndef TDEC_XTRACE_H_INCLUDED
 #define TDEC_XTRACE_H_INCLUDED
 
-/* tdec:core:begin -- the tracedec shared core. Edit tools/tdec_core.h only:
+/* tdec:core:begin -- the tracedec shared core. Edit tools/core/tdec_core.h only:
    `make amalgamate` stamps it into every single/ header and tracedec.h. */
 #if defined(TDEC_CORE_REV) && TDEC_CORE_REV != 1
 #error "tracedec: headers from different tracedec releases mixed in one translation unit"

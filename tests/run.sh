@@ -5,8 +5,11 @@
 # TDEC_REQUIRE_TOOLS=1 (set by .ci/run) it counts as a failure.
 #
 #   sh tests/run.sh test     unit, golden and live tests
-#   sh tests/run.sh check    test + compile matrix + amalgamation + fuzz replay
+#   sh tests/run.sh check    test + the CLI tests under ASan+UBSan + compile matrix
+#                            + examples + amalgamation + fuzz replay
 #   sh tests/run.sh matrix   the compile matrix alone
+#
+# It runs binaries only: `make test` / `make check` build them first.
 cd "$(dirname "$0")/.." || exit 2
 mode=${1:-test}
 log=build/test-log.txt
@@ -29,37 +32,40 @@ section() {
 
 case "$mode" in
 test|check)
-    section "unit: xray" build/test_xray
-    section "unit: uftrace" build/test_uftrace
-    section "unit: ovni" build/test_ovni
-    section "unit: xtrace" build/test_xtrace
-    section "unit: ipt" build/test_ipt
-    section "unit: ipt timing" build/test_ipt_time
-    section "unit: ipt events, queries" build/test_ipt_evt
-    section "unit: demangle" build/test_demangle
-    section "golden: xray" sh tests/golden_xray.sh
-    section "golden: uftrace" sh tests/golden_uftrace.sh
-    section "golden: ovni" sh tests/golden_ovni.sh
-    section "tolerance: ovni" sh tests/tolerance_ovni.sh
-    section "cli: xtrace" sh tests/cli_xtrace.sh
-    section "golden: ipt" sh tests/golden_ipt.sh
-    section "golden: ipt events, queries" sh tests/golden_ipt_evq.sh
-    section "diff: ipt" sh tests/diff_ipt.sh
-    section "diff: ipt queries" sh tests/diff_ipt_qry.sh
-    section "live: xray" sh tests/live_xray.sh
-    section "live: uftrace" sh tests/live_uftrace.sh
-    ;;
-esac
-case "$mode" in
-check|matrix)
-    section "compile matrix" sh tests/matrix.sh
+    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt demangle; do
+        section "unit: $t" build/unit/$t
+    done
+    for t in xray uftrace ovni ovni_tolerance xtrace ipt ipt_evq; do
+        section "golden: $t" sh tests/golden/$t.sh
+    done
+    section "diff: ipt" sh tests/diff/ipt.sh
+    section "diff: ipt queries" sh tests/diff/ipt_qry.sh
+    section "live: xray" sh tests/live/xray.sh
+    section "live: uftrace" sh tests/live/uftrace.sh
     ;;
 esac
 case "$mode" in
 check)
-    section "amalgamation" sh -c 'sh tools/amalgamate.sh --check >/dev/null && echo "PASS amalgamation up to date" || echo "FAIL amalgamation drift (run make amalgamate)"'
-    section "fuzz replay" sh fuzz/build.sh replay-run
-    section "fuzz differential: ipt" sh fuzz/build.sh differential
+    # The golden and live CLI tests again, against the CLI built with
+    # ASan+UBSan (build/cli/tracedec-san): same outputs, no report.
+    for t in xray uftrace ovni ovni_tolerance xtrace ipt ipt_evq; do
+        section "golden (ASan+UBSan CLI): $t" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/golden/$t.sh
+    done
+    section "live (ASan+UBSan CLI): xray" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/xray.sh
+    section "live (ASan+UBSan CLI): uftrace" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/uftrace.sh
+    ;;
+esac
+case "$mode" in
+check|matrix)
+    section "compile matrix" sh tests/matrix/matrix.sh
+    ;;
+esac
+case "$mode" in
+check)
+    section "examples" sh tools/examples/run.sh
+    section "amalgamation" sh tools/core/amalgamate.sh --check
+    section "fuzz replay" sh fuzz/replay.sh run
+    section "fuzz differential: ipt" sh fuzz/replay.sh differential
     ;;
 esac
 

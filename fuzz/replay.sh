@@ -1,0 +1,97 @@
+#!/bin/sh
+# Runs the fuzz harnesses the Makefile built (one per format, fuzz/fuzz_FMT.c).
+#
+#   sh fuzz/replay.sh run           build/fuzz/replay_FMT (gcc, ASan+UBSan, standalone_main.c)
+#                                   over fuzz/corpus/FMT and fuzz/regressions/FMT
+#   sh fuzz/replay.sh differential  build/fuzz/replay_ipt_libipt (ipt against libipt's
+#                                   pt_pkt_next, TDEC_FUZZ_LIBIPT) over the ipt corpus;
+#                                   SKIP without libipt-dev
+#   sh fuzz/replay.sh built         which libFuzzer / AFL++ builds `make fuzz-build` made
+#
+# Every step prints one line: "PASS ...", "FAIL ..." or "SKIP ... (why)".
+#
+# Fuzzing (AFL++, one core), after `make fuzz-build`:
+#   AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 afl-fuzz \
+#     -i fuzz/corpus/xray -o build/afl-xray -x fuzz/xray.dict -- build/fuzz/fuzz_xray_afl
+# libFuzzer:
+#   build/fuzz/fuzz_xray_libfuzzer -dict=fuzz/xray.dict build/lf-xray fuzz/corpus/xray
+# The same for uftrace (<tid>.dat and perf-cpuN.dat), ovni (stream.obs, its
+# JSON metadata and event descriptions), xtrace (instruction streams,
+# snapshot files, file names) and ipt (Intel PT packet streams, the sync
+# helpers, the event and query decoders).
+cd "$(dirname "$0")/.." || exit 2
+
+formats="xray uftrace ovni xtrace ipt"
+B=build/fuzz
+status=0
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# replay NAME BINARY DIRS...: one PASS/FAIL line for BINARY over DIRS.
+replay() {
+    name=$1 bin=$2
+    shift 2
+    if [ ! -x "$bin" ]; then
+        echo "FAIL $name ($bin is not built: make $bin)"
+        status=1
+        return
+    fi
+    if out=$(ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$bin" "$@" 2>"$bin.err"); then
+        echo "PASS $name (${out% inputs} inputs)"
+    else
+        echo "FAIL $name (see $bin.err)"
+        tail -n 20 "$bin.err"
+        status=1
+    fi
+}
+
+run_replay() {
+    for f in $formats; do
+        dirs=""
+        for d in "fuzz/corpus/$f" "fuzz/regressions/$f"; do
+            [ -d "$d" ] && dirs="$dirs $d"
+        done
+        if [ -z "$dirs" ]; then
+            echo "FAIL fuzz replay $f (no corpus)"
+            status=1
+            continue
+        fi
+        # shellcheck disable=SC2086
+        replay "fuzz replay $f" "$B/replay_$f" $dirs
+    done
+}
+
+differential() {
+    if ! [ -f /usr/include/intel-pt.h ]; then
+        echo "SKIP fuzz differential ipt (libipt-dev not found)"
+        return
+    fi
+    replay "fuzz differential ipt against libipt" "$B/replay_ipt_libipt" fuzz/corpus/ipt fuzz/regressions/ipt
+}
+
+built() {
+    for f in $formats; do
+        for kind in libfuzzer:clang afl:afl-clang-fast; do
+            k=${kind%%:*} tool=${kind#*:}
+            if ! have "$tool"; then
+                echo "SKIP fuzz build $f $k ($tool not found)"
+            elif [ -x "$B/fuzz_${f}_$k" ]; then
+                echo "PASS fuzz build $f $k ($B/fuzz_${f}_$k)"
+            else
+                echo "FAIL fuzz build $f $k"
+                status=1
+            fi
+        done
+    done
+}
+
+case "${1:-}" in
+run) run_replay ;;
+differential) differential ;;
+built) built ;;
+*)
+    echo "usage: sh fuzz/replay.sh run|differential|built" >&2
+    exit 2
+    ;;
+esac
+exit $status

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Golden tests of `tracedec dump DIR` and `tracedec replay DIR` on the uftrace
+# recordings: stdout must be byte-identical to uftrace 0.13's own
+# `uftrace dump` (ref/dump.txt) and `uftrace replay` (ref/replay.txt).
+# `tracedec dump --json DIR` (docs/uftrace.md): valid JSON lines with the
+# records of ref/dump.txt (kind, tid, time, name, order) and, for the args
+# sample, its values (tests/golden/uftrace_json.py), and the reviewed
+# args/ref/tracedec.dump.json byte for byte.
+cd "$(dirname "$0")/../.." || exit 2
+T=build/golden-uftrace${TDEC_TAG:+-$TDEC_TAG}
+D=tests/data/uftrace
+X=${TRACEDEC:-build/tracedec}
+rm -rf "$T"
+mkdir -p "$T"
+for dir in "$D"/*/; do
+    n=$(basename "$dir")
+    [ -f "$dir/ref/dump.txt" ] || continue
+    "$X" dump "$dir/uftrace.data" > "$T/$n.dump" 2> "$T/$n.err"
+    rc=$?
+    if [ $rc -eq 0 ] && cmp -s "$T/$n.dump" "$dir/ref/dump.txt"; then
+        echo "PASS uftrace dump $n == uftrace dump"
+    else
+        echo "FAIL uftrace dump $n != uftrace dump (exit $rc; diff $T/$n.dump $dir/ref/dump.txt; $(head -c 200 "$T/$n.err"))"
+    fi
+done
+for dir in "$D"/*/; do
+    n=$(basename "$dir")
+    [ -f "$dir/ref/replay.txt" ] || continue
+    "$X" replay "$dir/uftrace.data" > "$T/$n.replay" 2> "$T/$n.replay.err"
+    rc=$?
+    if [ $rc -eq 0 ] && cmp -s "$T/$n.replay" "$dir/ref/replay.txt"; then
+        echo "PASS uftrace replay $n == uftrace replay"
+    else
+        echo "FAIL uftrace replay $n != uftrace replay (exit $rc; diff $T/$n.replay $dir/ref/replay.txt; $(head -c 200 "$T/$n.replay.err"))"
+    fi
+done
+PY=$(command -v python3)
+for dir in "$D"/*/; do
+    n=$(basename "$dir")
+    [ -f "$dir/ref/dump.txt" ] || continue
+    "$X" dump --json "$dir/uftrace.data" > "$T/$n.json" 2> "$T/$n.json.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL uftrace dump --json $n (exit $rc; $(head -c 200 "$T/$n.json.err"))"
+    elif [ -z "$PY" ]; then
+        echo "SKIP uftrace dump --json $n == dump.txt records (python3 not found)"
+    elif msg=$("$PY" tests/golden/uftrace_json.py "$T/$n.json" "$dir/ref/dump.txt" "$n" 2>&1); then
+        echo "PASS uftrace dump --json $n: JSON lines, records == dump.txt ($msg)"
+    else
+        echo "FAIL uftrace dump --json $n: $msg"
+    fi
+done
+if cmp -s "$T/args.json" "$D/args/ref/tracedec.dump.json"; then
+    echo "PASS uftrace dump --json args == ref/tracedec.dump.json"
+else
+    echo "FAIL uftrace dump --json args != ref/tracedec.dump.json (diff $T/args.json $D/args/ref/tracedec.dump.json)"
+fi
+# Twelve perf files: uftrace 0.13 opens them in glob order (0, 1, 10, 11,
+# 2, ...) and dump labels each by its index. The directory is the forkexec
+# recording with copies of its perf files (perf-cpu5.dat empty); the
+# references were made by uftrace 0.13 on exactly that directory.
+M=$T/twelve-cpus
+cp -r "$D/forkexec/uftrace.data" "$M" && chmod -R u+w "$M"
+for i in 2 3 4 5 6 7 8 9 10 11; do cp "$M/perf-cpu$((i % 2)).dat" "$M/perf-cpu$i.dat"; done
+: > "$M/perf-cpu5.dat"
+for cmd in dump replay; do
+    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/forkexec/ref/$cmd-12cpus.txt"; then
+        echo "PASS uftrace $cmd with 12 perf files (glob order) == uftrace $cmd"
+    else
+        echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
+    fi
+done
+exit 0

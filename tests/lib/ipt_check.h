@@ -1,0 +1,912 @@
+/* ipt_check.h - decode a buffer through the public Intel PT packet API
+   (single/tdec_ipt.h) with a chosen chunk schedule, write a canonical log of
+   the items, and check the decoder's contract on the way against a small,
+   slow reference walk of the input. The sibling of tests/lib/xtrace_check.h
+   (generic parts in tests/lib/check_common.h), for fuzz/fuzz_ipt.c and
+   tests/unit/ipt.c. Include-only; the includer defines
+   TDEC_IPT_IMPLEMENTATION first (or links the implementation) and builds
+   with -I<repo root>. Prefix iptc_.
+
+   The log has one line per event and does not depend on chunking:
+     P off=.. k=<kind> sz=.. pl=<hex> aux=.. sub=.. fl=..    a packet
+     G off=.. len=.. why=..                                   a gap item
+     X st=.. off=.. why=..                                    an error (the
+                                                              run resyncs)
+     E st=.. off=.. why=.. pos=..                             the final status
+   Long logs are cut at the caller's capacity; length and FNV-1a hash always
+   cover the whole log, so two runs compare exactly.
+
+   The reference walk (iptc_ref_*) is written from FACTS.md and libipt's
+   sources (pt_packet.c, pt_packet_decoder.c, pt_sync.c), not from the
+   decoder: at each packet offset it decides kind and size, or the error
+   libipt returns there (-pte_eos, -pte_bad_opc, -pte_bad_packet,
+   -pte_invalid), in libipt's check order; errata SKD007 and SKZ84; Linux
+   perf's PEBS block context for BIP; the unknown-packet hook. Its PSB
+   search is the plain definition of pt_sync_forward: the first offset p >=
+   from where 8 pairs 02 82 start and no further whole pair 02 82 follows
+   (pt_find_psb walks to the end of a run and steps back 16). Its resync is
+   pt_pkt_sync_forward: from the failed packet (16 further if that is the
+   PSB it last synchronised on), up to 15 bytes back.
+
+   Invariants checked by iptc_decode() (the first violation ends the run
+   with a message): every item is the reference's next event (offset, kind,
+   size; gaps with their exact extent and reason), so offsets only go back
+   right after a resync and by at most 15 bytes, gaps tile the bytes no
+   packet covers, and the decoder's errors (status, err_offset, err_reason)
+   are the reference's; sync_offset follows the PSBs; the hook sees at least
+   min(16, bytes left) bytes equal to the input at the offset it is given;
+   NEED_INPUT leaves nothing unread (pos + carry == bytes fed); feed() with
+   an unread window is E_SEQUENCE and changes nothing; the decoder survives
+   a memcpy to another address at every NEED_INPUT (the old copy is
+   scribbled over); reset() after a partial decode gives a decoder as after
+   init(); errors are sticky in next/next_n/feed/finish (err_offset fixed)
+   until resync(), which is E_SEQUENCE without an error; END stays END and
+   a second finish() agrees; next() never spins (items and calls bounded by
+   the input's length); the carry never holds more than TDEC_CARRY_CAP
+   bytes (after every item and every resync); resync() after E_TRUNCATED
+   (run option) is refused with E_SEQUENCE and leaves the error as it was.
+
+   Every run feeds its chunks from one reused buffer (the canonical loop)
+   that is scribbled over at each NEED_INPUT, so a decoder that reads a
+   chunk after NEED_INPUT gave the buffer back is caught; a run may also
+   call finish() right after the item that used up the input (before
+   NEED_INPUT), which must give the same events. The decoder bugs these
+   checks found (a reused chunk read by feed(), finish() ending with
+   E_TRUNCATED on carried bytes, a cut UNKNOWN's err_offset at the end of
+   the input) are fixed; their inputs are in fuzz/regressions/ipt and
+   tests/unit/ipt.c's regression section. */
+#ifndef IPT_CHECK_H
+#define IPT_CHECK_H
+
+#include "single/tdec_ipt.h"
+#include "tests/lib/check_common.h"
+
+#define IPTC_NONE UINT64_MAX
+
+/* ---- the deterministic unknown-packet hook -------------------------------- */
+
+/* Hook modes. Each size depends only on the first byte, and on the second
+   when the stream has one more byte: those the decoder must always show. */
+enum {
+    IPTC_HOOK_NONE = 0,
+    IPTC_HOOK_FIRST,   /* 1 + (b0 >> 5): 1..8 bytes                             */
+    IPTC_HOOK_SECOND,  /* b1: 0 rejects (0), 1 rejects (-1), 2 is too big (300),  */
+                       /* 3..255 that size; 1 when b0 is the stream's last byte  */
+    IPTC_HOOK_REJECT,  /* always a negative number                               */
+    IPTC_HOOK_BIG,     /* 200 bytes                                              */
+    IPTC_HOOK_COUNT
+};
+
+/* The size the hook returns for bytes b[0..left) (left > 0). */
+static int iptc_hook_size(unsigned mode, const uint8_t *b, uint64_t left)
+{
+    switch (mode) {
+    case IPTC_HOOK_FIRST: return 1 + (b[0] >> 5);
+    case IPTC_HOOK_SECOND:
+        if (left < 2) return 1;
+        return b[1] == 0 ? 0 : b[1] == 1 ? -1 : b[1] == 2 ? 300 : (int)b[1];
+    case IPTC_HOOK_REJECT: return -1 - (int)(b[0] & 7u);
+    case IPTC_HOOK_BIG: return 200;
+    default: return 0;
+    }
+}
+
+typedef struct iptc_hook {
+    unsigned       mode;
+    const uint8_t *in;    /* the whole stream, to check what the hook is shown */
+    uint64_t       len;
+    unsigned long  calls;
+    const char    *bad;   /* the first contract violation the hook saw         */
+} iptc_hook;
+
+static int iptc_hook_fn(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset)
+{
+    iptc_hook *h = (iptc_hook *)ctx;
+    uint64_t left, want;
+    h->calls++;
+    if (offset >= h->len) {
+        if (!h->bad) h->bad = "hook called at an offset beyond the input";
+        return -1;
+    }
+    left = h->len - offset;
+    want = left < 16 ? left : 16;
+    if (bytes == NULL || avail < want || avail > left) {
+        if (!h->bad) h->bad = "hook shown fewer than min(16, bytes left) bytes, or more than exist";
+        return -1;
+    }
+    if (memcmp(bytes, h->in + offset, avail) != 0) {
+        if (!h->bad) h->bad = "hook shown bytes that differ from the input at its offset";
+        return -1;
+    }
+    return iptc_hook_size(h->mode, bytes, left);
+}
+
+/* ---- the reference walk ------------------------------------------------------ */
+
+/* One packet decision at an offset. */
+typedef struct iptc_rpkt {
+    uint32_t err;      /* 0, or the TDEC_IPT_ERR_* libipt returns there       */
+    uint8_t  kind;
+    uint8_t  size;     /* the packet's size as reported                       */
+    uint32_t consumed; /* bytes the decoder steps over (SKD007: 3)            */
+    uint64_t item_off; /* where the item is reported (SKD007: one later)      */
+    int      cut;      /* an UNKNOWN longer than the bytes left               */
+    int      skd007;   /* an OVF that erratum SKD007 moved one byte on        */
+} iptc_rpkt;
+
+static int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
+{
+    unsigned i;
+    if (len < p || len - p < 2u * n) return 0;
+    for (i = 0; i < n; i++)
+        if (in[p + 2 * i] != 0x02 || in[p + 2 * i + 1] != 0x82) return 0;
+    return 1;
+}
+
+/* pt_sync_forward(): the first PSB at or after `from`, or IPTC_NONE. */
+static uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
+{
+    uint64_t p;
+    for (p = from; p + 16 <= len; p++)
+        if (iptc__pairs(in, len, p, 8) && !iptc__pairs(in, len, p + 16, 1)) return p;
+    return IPTC_NONE;
+}
+
+/* pt_sync_backward(): windows of 8 bytes below `from` aligned down to 8,
+   highest first; the first that is PSB pattern in either phase leads, as
+   pt_find_psb walks, to the end of its run of whole 02 82 pairs and 16
+   back. IPTC_NONE if none. */
+static uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from)
+{
+    uint64_t w = from & ~(uint64_t)7, q;
+    while (w >= 8) {
+        w -= 8;
+        if (!iptc__pairs(in, len, w, 4) && !(in[w] == 0x82 && iptc__pairs(in, len, w + 1, 3) && in[w + 7] == 0x02))
+            continue;
+        q = in[w] == 0x02 ? w : w + 1;
+        while (iptc__pairs(in, len, q, 1)) q += 2;
+        if (q >= 16 && iptc__pairs(in, len, q - 16, 8)) return q - 16;
+    }
+    return IPTC_NONE;
+}
+
+static uint64_t iptc__le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* The packet at in[off] (off < len). pebs_ctx: 0, or 4/8 inside a PEBS
+   block. Written as a table walk over FACTS.md section 1 and 2. */
+static iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, uint32_t flags,
+                                 uint32_t errata, unsigned hook, unsigned pebs_ctx)
+{
+    iptc_rpkt r;
+    const uint8_t *p = in + off;
+    uint64_t left = len - off;
+    unsigned need = 0, kind = 0, b0 = p[0], b1;
+    memset(&r, 0, sizeof r);
+    r.item_off = off;
+
+#define IPTC__SIZE(k, n) do { kind = (k); need = (n); goto sized; } while (0)
+#define IPTC__BAD(e) do { r.err = (e); return r; } while (0)
+#define IPTC__HAVE(n) do { if (left < (n)) IPTC__BAD(TDEC_IPT_ERR_EOS); } while (0)
+    /* Linux perf: inside a block xxxxx100 is a BIP with the block's size. */
+    if ((flags & TDEC_IPT_F_PEBS) && pebs_ctx && (b0 & 7u) == 4u) IPTC__SIZE(TDEC_IPT_BIP, 1 + pebs_ctx);
+    if (b0 == 0x00) IPTC__SIZE(TDEC_IPT_PAD, 1);
+    if (b0 == 0x19) IPTC__SIZE(TDEC_IPT_TSC, 8);
+    if (b0 == 0x59) IPTC__SIZE(TDEC_IPT_MTC, 2);
+    if (b0 == 0x99) { /* pt_pkt_read_mode: size first, then the leaf */
+        IPTC__HAVE(2);
+        if ((p[1] >> 5) > 1) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET);
+        IPTC__SIZE((p[1] >> 5) ? TDEC_IPT_MODE_TSX : TDEC_IPT_MODE_EXEC, 2);
+    }
+    if (b0 == 0xd9) { /* pt_pkt_read_trig: 3 bytes, 5 with ICNTV */
+        IPTC__HAVE(3);
+        IPTC__SIZE(TDEC_IPT_TRIG, (p[1] & 0x40) ? 5 : 3);
+    }
+    if (b0 == 0x02) {
+        IPTC__HAVE(2);
+        b1 = p[1];
+        switch (b1) {
+        case 0x82: /* pt_pkt_read_psb: the size, then every pair */
+            IPTC__HAVE(16);
+            if (!iptc__pairs(in, len, off, 8)) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET);
+            IPTC__SIZE(TDEC_IPT_PSB, 16);
+        case 0xf3: IPTC__SIZE(TDEC_IPT_OVF, 2);
+        case 0x23: IPTC__SIZE(TDEC_IPT_PSBEND, 2);
+        case 0x83: IPTC__SIZE(TDEC_IPT_STOP, 2);
+        case 0x62: case 0xe2: IPTC__SIZE(TDEC_IPT_EXSTOP, 2);
+        case 0xa3: /* pt_pkt_read_tnt_64: no stop bit above bit 0 -> bad */
+            IPTC__HAVE(8);
+            if (iptc__le(p + 2, 6) < 2) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET);
+            IPTC__SIZE(TDEC_IPT_TNT_64, 8);
+        case 0x43: IPTC__SIZE(TDEC_IPT_PIP, 8);
+        case 0x03: IPTC__SIZE(TDEC_IPT_CBR, 4);
+        case 0x73: /* pt_pkt_read_tma; pt_pkt_decode_tma for SKZ84 */
+            IPTC__HAVE(7);
+            if (p[4] != 0 || (p[6] & 0xfe) != 0) {
+                if (!(errata & TDEC_IPT_ERRATUM_SKZ84)) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET);
+                /* libipt returns the 8 bytes without looking for the 8th;
+                   a stream decoder cannot report bytes it does not have */
+                IPTC__SIZE(TDEC_IPT_INVALID, 8);
+            }
+            IPTC__SIZE(TDEC_IPT_TMA, 7);
+        case 0xc8: IPTC__SIZE(TDEC_IPT_VMCS, 7);
+        case 0xc3:
+            IPTC__HAVE(3);
+            if (p[2] == 0x88) IPTC__SIZE(TDEC_IPT_MNT, 11);
+            goto unknown;
+        case 0xc2: IPTC__SIZE(TDEC_IPT_MWAIT, 10);
+        case 0x22: IPTC__SIZE(TDEC_IPT_PWRE, 4);
+        case 0xa2: IPTC__SIZE(TDEC_IPT_PWRX, 7);
+        case 0x13: IPTC__SIZE(TDEC_IPT_CFE, 4);
+        case 0x53: IPTC__SIZE(TDEC_IPT_EVD, 11);
+        case 0x63:
+            if (flags & TDEC_IPT_F_PEBS) IPTC__SIZE(TDEC_IPT_BBP, 3);
+            goto unknown;
+        case 0x33: case 0xb3:
+            if (flags & TDEC_IPT_F_PEBS) IPTC__SIZE(TDEC_IPT_BEP, 2);
+            goto unknown;
+        default:
+            if ((b1 & 0x1f) == 0x12) { /* PTW: the payload code before the size */
+                if (b1 & 0x40) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET);
+                IPTC__SIZE(TDEC_IPT_PTW, (b1 & 0x20) ? 10 : 6);
+            }
+            goto unknown;
+        }
+    }
+    if ((b0 & 3u) == 3u) { /* CYC: pt_pkt_read_cyc */
+        unsigned n = 1, more = b0 & 4u;
+        while (more) {
+            IPTC__HAVE(n + 1u);
+            more = p[n] & 1u;
+            n++;
+            if (n > 9) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET); /* shl > 64 */
+        }
+        /* pt_pkt_handle_skd007: a 2-byte CYC with payload 0x20..0x3f (second
+           byte 0x02) followed by 0xf3 is an OVF one byte on; at the end of
+           the buffer it stays a CYC. */
+        if ((errata & TDEC_IPT_ERRATUM_SKD007) && n == 2 && p[1] == 0x02 && left > 2 && p[2] == 0xf3) {
+            r.kind = TDEC_IPT_OVF;
+            r.size = 2;
+            r.skd007 = 1;
+            r.consumed = 3;
+            r.item_off = off + 1;
+            return r;
+        }
+        IPTC__SIZE(TDEC_IPT_CYC, n);
+    }
+    if ((b0 & 1u) == 0) IPTC__SIZE(TDEC_IPT_TNT_8, 1); /* b0 >> 1 >= 2: a stop bit and a branch */
+    {
+        static const int ipb[8] = {0, 2, 4, 6, 6, -1, 8, -1};
+        unsigned low = b0 & 0x1fu;
+        if (low == 0x1d || low == 0x0d || low == 0x11 || low == 0x01) {
+            int n = ipb[b0 >> 5];
+            if (n < 0) IPTC__BAD(TDEC_IPT_ERR_BAD_PACKET); /* pt_pkt_ip_size before the size check */
+            IPTC__SIZE(low == 0x1d ? TDEC_IPT_FUP : low == 0x0d ? TDEC_IPT_TIP
+                       : low == 0x11 ? TDEC_IPT_TIP_PGE : TDEC_IPT_TIP_PGD, 1u + (unsigned)n);
+        }
+    }
+unknown: /* pt_pkt_read_unknown */
+    if (hook == IPTC_HOOK_NONE) IPTC__BAD(TDEC_IPT_ERR_BAD_OPC);
+    {
+        int n = iptc_hook_size(hook, p, left);
+        if (n <= 0) IPTC__BAD(TDEC_IPT_ERR_BAD_OPC);
+        if (n > 255) IPTC__BAD(TDEC_IPT_ERR_INVALID);
+        r.kind = TDEC_IPT_UNKNOWN;
+        r.size = (uint8_t)n;
+        r.consumed = (uint32_t)n;
+        r.cut = (uint64_t)n > left;
+        return r;
+    }
+sized:
+    IPTC__HAVE(need);
+    r.kind = (uint8_t)kind;
+    r.size = (uint8_t)need;
+    r.consumed = need;
+    return r;
+#undef IPTC__SIZE
+#undef IPTC__BAD
+#undef IPTC__HAVE
+}
+
+/* Packets after which a PEBS block is over (Linux perf's
+   intel_pt_upd_pkt_ctx: everything but PAD, TSC, TMA, MTC, FUP, CYC, CBR,
+   MNT, EXSTOP, PWRE, PWRX, BIP; TRIG, UNKNOWN and INVALID keep it too). */
+static int iptc_ends_block(unsigned k)
+{
+    switch (k) {
+    case TDEC_IPT_PAD: case TDEC_IPT_TSC: case TDEC_IPT_TMA: case TDEC_IPT_MTC: case TDEC_IPT_FUP:
+    case TDEC_IPT_CYC: case TDEC_IPT_CBR: case TDEC_IPT_MNT: case TDEC_IPT_EXSTOP: case TDEC_IPT_PWRE:
+    case TDEC_IPT_PWRX: case TDEC_IPT_BIP: case TDEC_IPT_BBP: case TDEC_IPT_TRIG: case TDEC_IPT_UNKNOWN:
+    case TDEC_IPT_INVALID:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* An event: what a decode produces, in order. */
+enum { IPTC_EV_PACKET = 1, IPTC_EV_GAP, IPTC_EV_ERROR, IPTC_EV_END };
+
+typedef struct iptc_ev {
+    uint32_t        what;   /* IPTC_EV_*                                   */
+    int             st;     /* ERROR, END: the status                      */
+    uint64_t        offset; /* item offset, or err_offset                  */
+    uint64_t        len;    /* GAP                                         */
+    uint32_t        reason; /* GAP reason, or err_reason                   */
+    tdec_ipt_packet pkt;    /* PACKET                                      */
+} iptc_ev;
+
+enum { IPTC_R_SYNC, IPTC_R_PACKETS, IPTC_R_CUT, IPTC_R_DONE };
+
+typedef struct iptc_ref {
+    const uint8_t *in;
+    uint64_t       len;
+    uint32_t       flags, errata;
+    unsigned       hook;
+    int            phase;
+    uint64_t       at;            /* PACKETS: the next packet's offset       */
+    uint64_t       mark, psb;     /* SYNC: where the gap starts, the PSB     */
+    uint32_t       gap_reason;
+    int            gap_done;
+    uint64_t       last_sync;     /* offset of the last PSB, or IPTC_NONE    */
+    uint64_t       cut_off;       /* CUT: err_offset of the E_TRUNCATED      */
+    unsigned       pebs_ctx;
+} iptc_ref;
+
+static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t reason)
+{
+    R->phase = IPTC_R_SYNC;
+    R->psb = iptc_ref_sync(R->in, R->len, from);
+    R->mark = mark;
+    R->gap_reason = reason;
+    R->gap_done = 0;
+    R->pebs_ctx = 0;
+}
+
+static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec_ipt_config *cfg,
+                          unsigned hook)
+{
+    memset(R, 0, sizeof *R);
+    R->in = in;
+    R->len = len;
+    R->flags = cfg->flags;
+    R->errata = cfg->errata;
+    R->hook = hook;
+    if (cfg->flags & TDEC_IPT_F_NO_SYNC) {
+        R->phase = IPTC_R_PACKETS;
+        R->at = 0;
+        R->last_sync = 0; /* ptdump --no-sync: pt_pkt_sync_set(0) */
+    } else {
+        R->last_sync = IPTC_NONE;
+        iptc__ref_search(R, 0, 0, TDEC_IPT_GAP_SYNC);
+    }
+}
+
+/* The next event the decoder must produce. */
+static iptc_ev iptc_ref_next(iptc_ref *R)
+{
+    iptc_ev e;
+    iptc_rpkt k;
+    memset(&e, 0, sizeof e);
+    switch (R->phase) {
+    case IPTC_R_SYNC:
+        if (!R->gap_done) {
+            uint64_t end = R->psb == IPTC_NONE ? R->len : R->psb;
+            R->gap_done = 1;
+            if (end > R->mark) {
+                e.what = IPTC_EV_GAP;
+                e.offset = R->mark;
+                e.len = end - R->mark;
+                e.reason = R->gap_reason;
+                return e;
+            }
+        }
+        if (R->psb == IPTC_NONE) {
+            R->phase = IPTC_R_DONE;
+            e.what = IPTC_EV_END;
+            e.st = TDEC_END;
+            return e;
+        }
+        e.what = IPTC_EV_PACKET;
+        e.offset = R->psb;
+        e.pkt.kind = TDEC_IPT_PSB;
+        e.pkt.size = 16;
+        R->last_sync = R->psb;
+        R->at = R->psb + 16;
+        R->phase = IPTC_R_PACKETS;
+        return e;
+    case IPTC_R_PACKETS:
+        if (R->at >= R->len) {
+            R->phase = IPTC_R_DONE;
+            e.what = IPTC_EV_END;
+            e.st = TDEC_END;
+            return e;
+        }
+        k = iptc_ref_packet(R->in, R->len, R->at, R->flags, R->errata, R->hook, R->pebs_ctx);
+        if (k.err != 0) {
+            e.what = IPTC_EV_ERROR;
+            e.st = k.err == TDEC_IPT_ERR_EOS ? TDEC_E_TRUNCATED : TDEC_E_CORRUPT;
+            e.offset = R->at;
+            e.reason = k.err;
+            R->phase = IPTC_R_DONE;
+            return e;
+        }
+        e.what = IPTC_EV_PACKET;
+        e.offset = k.item_off;
+        e.pkt.kind = k.kind;
+        e.pkt.size = k.size;
+        e.pkt.flags = k.skd007 ? (uint8_t)TDEC_IPT_PF_SKD007 : 0u;
+        if (k.kind == TDEC_IPT_PSB) R->last_sync = R->at;
+        if (k.kind == TDEC_IPT_BBP) R->pebs_ctx = (R->in[R->at + 2] & 0x80) ? 4u : 8u;
+        else if (iptc_ends_block(k.kind)) R->pebs_ctx = 0;
+        if (k.cut) {
+            R->phase = IPTC_R_CUT;
+            R->cut_off = R->at;
+        }
+        R->at += k.consumed;
+        return e;
+    case IPTC_R_CUT:
+        R->phase = IPTC_R_DONE;
+        e.what = IPTC_EV_ERROR;
+        e.st = TDEC_E_TRUNCATED;
+        e.offset = R->cut_off; /* the cut packet, not the end of the input */
+        e.reason = TDEC_IPT_ERR_EOS;
+        return e;
+    default:
+        e.what = IPTC_EV_END;
+        e.st = TDEC_END;
+        return e;
+    }
+}
+
+/* resync() after the error at err_off: pt_pkt_sync_forward. */
+static void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
+{
+    uint64_t from = err_off;
+    if (from == R->last_sync) from += 16;
+    from -= from < 15 ? from : 15;
+    iptc__ref_search(R, from, err_off, TDEC_IPT_GAP_RESYNC);
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+typedef struct iptc_run {
+    /* in: config (cfg.unknown and unknown_ctx are set from `hook`) and chunk
+       schedule (see cc_sched) */
+    tdec_ipt_config cfg;
+    unsigned        hook;         /* IPTC_HOOK_*                                 */
+    const size_t   *cuts;
+    size_t          ncuts;
+    size_t          step;
+    uint32_t        seed;
+    int             resync;       /* resync() after E_CORRUPT (else stop there)   */
+    int             resync_trunc; /* ... and try it after E_TRUNCATED (refused)   */
+    unsigned        next_n;       /* 0: next(); else next_n() with this cap       */
+    int             reset_first;  /* decode a few items, reset(), then decode     */
+    int             finish_early; /* finish() right after the item that used up   */
+                                  /* the last chunk, before NEED_INPUT             */
+    char           *log;          /* may be NULL (hash only)                       */
+    size_t          log_cap;
+    iptc_ev        *evs;          /* may be NULL: the events, in order             */
+    size_t          ev_cap;
+    /* out */
+    size_t          log_len;
+    uint64_t        log_hash;
+    tdec_status     status;       /* the final status                              */
+    size_t          nev;          /* events (even past ev_cap)                     */
+    size_t          items, packets, gaps, errors;
+    unsigned long   hook_calls;
+    char            msg[1200];    /* the violation, if any                         */
+    /* private */
+    int             pay_line;
+} iptc_run;
+
+static cc_log iptc__sink(iptc_run *r)
+{
+    cc_log l;
+    l.log = r->log;
+    l.cap = r->log_cap;
+    l.len = &r->log_len;
+    l.hash = &r->log_hash;
+    l.pay_line = &r->pay_line;
+    return l;
+}
+
+static void iptc__line(iptc_run *r, const char *fmt, ...)
+{
+    cc_log l = iptc__sink(r);
+    va_list ap;
+    va_start(ap, fmt);
+    cc_vline(&l, fmt, ap);
+    va_end(ap);
+}
+
+static const char *iptc__fail(iptc_run *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cc_vfail(r->msg, sizeof r->msg, fmt, ap);
+    va_end(ap);
+    return r->msg;
+}
+
+/* One event as text (also the log line). */
+static void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
+{
+    switch (e->what) {
+    case IPTC_EV_PACKET:
+        snprintf(s, cap, "P off=%llu k=%s sz=%u pl=%llx aux=%lu sub=%u fl=%u\n", (unsigned long long)e->offset,
+                 tdec_ipt_kind_str(e->pkt.kind), (unsigned)e->pkt.size, (unsigned long long)e->pkt.payload,
+                 (unsigned long)e->pkt.aux, (unsigned)e->pkt.sub, (unsigned)e->pkt.flags);
+        break;
+    case IPTC_EV_GAP:
+        snprintf(s, cap, "G off=%llu len=%llu why=%u\n", (unsigned long long)e->offset, (unsigned long long)e->len,
+                 (unsigned)e->reason);
+        break;
+    case IPTC_EV_ERROR:
+        snprintf(s, cap, "X st=%d off=%llu why=%u\n", e->st, (unsigned long long)e->offset, (unsigned)e->reason);
+        break;
+    default:
+        snprintf(s, cap, "E st=%d\n", e->st);
+        break;
+    }
+}
+
+static void iptc__push(iptc_run *r, const iptc_ev *e)
+{
+    if (r->evs && r->nev < r->ev_cap) r->evs[r->nev] = *e;
+    r->nev++;
+}
+
+/* Checks an item against the reference's next event; logs it. */
+static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, const tdec_ipt_item *it,
+                              uint64_t *last_off, int *after_resync, int settled)
+{
+    iptc_ev e, want;
+    char got_s[200], want_s[200];
+    cc_log lg = iptc__sink(r);
+    memset(&e, 0, sizeof e);
+    e.offset = it->offset;
+    if (it->kind == TDEC_ITEM_RECORD) {
+        e.what = IPTC_EV_PACKET;
+        e.pkt = it->u.pkt;
+        r->packets++;
+    } else if (it->kind == TDEC_ITEM_GAP) {
+        e.what = IPTC_EV_GAP;
+        e.len = it->u.gap.len;
+        e.reason = it->u.gap.reason;
+        r->gaps++;
+    } else {
+        return iptc__fail(r, "item of kind %u at %llu", (unsigned)it->kind, (unsigned long long)it->offset);
+    }
+    /* offsets: in stream order, except a PSB found behind a failed packet */
+    if (it->offset < *last_off && !(*after_resync && *last_off - it->offset <= 15 && e.what == IPTC_EV_PACKET &&
+                                    e.pkt.kind == TDEC_IPT_PSB))
+        return iptc__fail(r, "item at %llu after one at %llu", (unsigned long long)it->offset,
+                          (unsigned long long)*last_off);
+    *after_resync = 0;
+    iptc_ev_str(got_s, sizeof got_s, &e);
+    want = iptc_ref_next(R);
+    if (want.what == IPTC_EV_PACKET && e.what == IPTC_EV_PACKET) {
+        if (want.offset != e.offset || want.pkt.kind != e.pkt.kind || want.pkt.size != e.pkt.size) {
+            iptc_ev_str(want_s, sizeof want_s, &want);
+            return iptc__fail(r, "packet differs from the reference walk:\n  decoder   %s  reference %s", got_s,
+                              want_s);
+        }
+        if (e.pkt.kind == TDEC_IPT_OVF && (e.pkt.flags & TDEC_IPT_PF_SKD007) != (want.pkt.flags & TDEC_IPT_PF_SKD007))
+            return iptc__fail(r, "OVF at %llu: SKD007 flag %u, the reference says %u", (unsigned long long)e.offset,
+                              (unsigned)(e.pkt.flags & TDEC_IPT_PF_SKD007),
+                              (unsigned)(want.pkt.flags & TDEC_IPT_PF_SKD007));
+        if (e.pkt.kind == TDEC_IPT_PSB && settled && d->sync_offset != e.offset)
+            return iptc__fail(r, "sync_offset %llu after the PSB at %llu", (unsigned long long)d->sync_offset,
+                              (unsigned long long)e.offset);
+        if (e.pkt.kind >= TDEC_IPT_KIND_COUNT || tdec_ipt_kind_str(e.pkt.kind)[0] == 0)
+            return iptc__fail(r, "packet kind %u has no name", (unsigned)e.pkt.kind);
+    } else if (want.what != e.what || want.offset != e.offset || want.len != e.len || want.reason != e.reason) {
+        iptc_ev_str(want_s, sizeof want_s, &want);
+        return iptc__fail(r, "item differs from the reference walk:\n  decoder   %s  reference %s", got_s, want_s);
+    }
+    if (e.what == IPTC_EV_PACKET) *last_off = e.offset;
+    else *last_off = e.offset + e.len;
+    iptc__push(r, &e);
+    cc_close_pay(&lg);
+    cc_put(&lg, got_s, strlen(got_s));
+    return NULL;
+}
+
+/* An error (or the final status) against the reference. */
+static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, tdec_status st, int final)
+{
+    iptc_ev e, want;
+    char got_s[200], want_s[200];
+    memset(&e, 0, sizeof e);
+    e.what = st == TDEC_END ? IPTC_EV_END : IPTC_EV_ERROR;
+    e.st = st;
+    if (st != TDEC_END) {
+        e.offset = d->st.err_offset;
+        e.reason = d->st.err_reason;
+    }
+    want = iptc_ref_next(R);
+    iptc_ev_str(got_s, sizeof got_s, &e);
+    iptc_ev_str(want_s, sizeof want_s, &want);
+    if (want.what != e.what || want.st != e.st || want.offset != e.offset || want.reason != e.reason)
+        return iptc__fail(r, "%s differs from the reference walk:\n  decoder   %s  reference %s",
+                          st == TDEC_END ? "the end" : "an error", got_s, want_s);
+    if (st != TDEC_END && d->st.err != st) return iptc__fail(r, "status %d but st.err %d", st, d->st.err);
+    if (st != TDEC_END && d->st.err_offset > R->len) return iptc__fail(r, "err_offset beyond the input");
+    if (st != TDEC_END && tdec_ipt_error_str((int)e.reason)[0] == 0)
+        return iptc__fail(r, "err_reason %u has no text", (unsigned)e.reason);
+    iptc__push(r, &e);
+    if (!final) {
+        r->errors++;
+        iptc__line(r, "X st=%d off=%llu why=%u\n", st, (unsigned long long)e.offset, (unsigned)e.reason);
+    }
+    return NULL;
+}
+
+/* The error must be sticky in every call but resync(). */
+static const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st)
+{
+    static const uint8_t one = 0;
+    tdec_ipt_item it, many[2];
+    tdec_status s;
+    size_t n = 7;
+    uint64_t eo = d->st.err_offset;
+    uint32_t why = d->st.err_reason;
+    if ((s = tdec_ipt_next(d, &it)) != st) return iptc__fail(r, "error %d not sticky in next: %d", st, s);
+    if ((s = tdec_ipt_next_n(d, many, 2, &n)) != st || n != 0)
+        return iptc__fail(r, "error %d not sticky in next_n: %d (%zu items)", st, s, n);
+    if ((s = tdec_ipt_feed(d, &one, 1)) != st) return iptc__fail(r, "error %d not sticky in feed: %d", st, s);
+    if ((s = tdec_ipt_finish(d)) != st) return iptc__fail(r, "error %d not sticky in finish: %d", st, s);
+    if ((s = tdec_ipt_next(d, &it)) != st) return iptc__fail(r, "error %d not sticky in next (2): %d", st, s);
+    if (d->st.err_offset != eo || d->st.err_reason != why) return iptc__fail(r, "err_offset moved after the error");
+    return NULL;
+}
+
+/* Feeds the whole input, takes up to 3 items, resets: the decoder must be
+   as after init() (and must not touch the freed window again). */
+static const char *iptc__warm_reset(iptc_run *r, tdec_ipt_decoder *d, const uint8_t *in, size_t len)
+{
+    tdec_ipt_item it;
+    uint8_t *tmp = (uint8_t *)malloc(len ? len : 1);
+    int k;
+    if (tmp == NULL) return iptc__fail(r, "out of memory");
+    memcpy(tmp, in, len);
+    if (tdec_ipt_feed(d, tmp, len) != TDEC_NEED_INPUT) {
+        free(tmp);
+        return iptc__fail(r, "first feed refused");
+    }
+    for (k = 0; k < 3; k++)
+        if (tdec_ipt_next(d, &it) != TDEC_OK) break;
+    tdec_ipt_reset(d);
+    memset(tmp, 0xA5, len);
+    free(tmp);
+    if (d->st.pos || d->st.err || d->st.err_offset || d->st.err_reason || d->st.win_len || d->st.carry_len ||
+        d->st.finished || d->sync_offset != ((r->cfg.flags & TDEC_IPT_F_NO_SYNC) ? 0 : UINT64_MAX))
+        return iptc__fail(r, "reset() left state behind");
+    return NULL;
+}
+
+/* The decoder moves to the other slot of dd (the old copy scribbled). */
+static tdec_ipt_decoder *iptc__move(tdec_ipt_decoder dd[2], tdec_ipt_decoder *d)
+{
+    tdec_ipt_decoder *to = d == &dd[0] ? &dd[1] : &dd[0];
+    memcpy(to, d, sizeof *d);
+    memset(d, 0xA5, sizeof *d);
+    return to;
+}
+
+/* Decodes in[0..len) with r's config and schedule; fills r's outputs.
+   Returns NULL, or a description of the first broken invariant. */
+static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
+{
+    static const uint8_t dummy = 0x00;
+    static tdec_ipt_decoder dd[2], saved;
+    static tdec_ipt_item batch[64];
+    tdec_ipt_decoder *d = &dd[0];
+    tdec_ipt_item it;
+    tdec_status st, s, pending = TDEC_OK;
+    uint8_t *buf = NULL; /* the one reused chunk buffer (the canonical loop) */
+    size_t chunk_len = 0, fed = 0, cut_i = 0, n, nb = 0, bi = 0, chunks = 0;
+    uint32_t rng = r->seed;
+    uint64_t last_off = 0, calls = 0, err_off;
+    int after_resync = 0, finished = 0, final_checked = 0;
+    cc_sched sc;
+    iptc_ref R;
+    iptc_hook hk;
+    const char *bad = NULL;
+
+    sc.cuts = r->cuts;
+    sc.ncuts = r->ncuts;
+    sc.step = r->step;
+    sc.seed = r->seed;
+    r->log_len = 0;
+    r->log_hash = CC_FNV_BASIS;
+    r->items = r->packets = r->gaps = r->errors = 0;
+    r->nev = 0;
+    r->msg[0] = 0;
+    r->pay_line = 0;
+    r->hook_calls = 0;
+    if (r->log && r->log_cap) r->log[0] = 0;
+    memset(&hk, 0, sizeof hk);
+    hk.mode = r->hook;
+    hk.in = in;
+    hk.len = len;
+    r->cfg.unknown = r->hook != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
+    r->cfg.unknown_ctx = &hk;
+    if ((buf = (uint8_t *)malloc(len ? len : 1)) == NULL) return iptc__fail(r, "out of memory");
+
+    st = tdec_ipt_init(d, &r->cfg);
+    if (st != TDEC_NEED_INPUT) bad = iptc__fail(r, "init gave %d", st);
+    if (!bad && r->reset_first) bad = iptc__warm_reset(r, d, in, len);
+    if (!bad && hk.bad) bad = iptc__fail(r, "%s", hk.bad);
+    iptc_ref_init(&R, in, len, &r->cfg, r->hook);
+    hk.calls = 0;
+    while (bad == NULL) {
+        int settled; /* the decoder's state is the one after `it` */
+        if (++calls > 4u * (uint64_t)len + 8u * chunks + 32u * r->errors + 64u) {
+            bad = iptc__fail(r, "next() spins: %llu calls for %zu bytes", (unsigned long long)calls, len);
+            break;
+        }
+        /* the next item or status: from next(), or from next_n()'s batch */
+        if (bi < nb) {
+            it = batch[bi++];
+            st = TDEC_OK;
+        } else if (pending != TDEC_OK) {
+            st = pending;
+            pending = TDEC_OK;
+        } else if (r->next_n) {
+            size_t cap = r->next_n < 64 ? r->next_n : 64;
+            nb = 7777;
+            bi = 0;
+            s = tdec_ipt_next_n(d, batch, cap, &nb);
+            if (nb > cap) { bad = iptc__fail(r, "next_n gave %zu items for cap %zu", nb, cap); break; }
+            if (s == TDEC_OK && nb != cap) { bad = iptc__fail(r, "next_n gave OK with %zu of %zu", nb, cap); break; }
+            pending = s;
+            if (nb > 0) {
+                it = batch[bi++];
+                st = TDEC_OK;
+            } else {
+                st = pending;
+                pending = TDEC_OK;
+            }
+        } else {
+            st = tdec_ipt_next(d, &it);
+        }
+        settled = bi == nb && pending == TDEC_OK;
+        if (hk.bad) { bad = iptc__fail(r, "%s", hk.bad); break; }
+        if (st == TDEC_OK) {
+            if (++r->items > 2u * (uint64_t)len + 2u * r->errors + 4u) {
+                bad = iptc__fail(r, "more items than input bytes");
+                break;
+            }
+            if ((bad = iptc__item(r, &R, d, &it, &last_off, &after_resync, settled)) != NULL) break;
+            if (d->st.carry_len > TDEC_CARRY_CAP) {
+                bad = iptc__fail(r, "carry of %u bytes", (unsigned)d->st.carry_len);
+                break;
+            }
+            if (settled && d->st.win_len > 0) { /* feed() now is a caller bug and must change nothing */
+                memcpy(&saved, d, sizeof *d);
+                s = tdec_ipt_feed(d, &dummy, 1);
+                if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0) {
+                    bad = iptc__fail(r, "feed with unread window gave %d or changed the decoder", s);
+                    break;
+                }
+            }
+            if (r->finish_early && settled && !finished && fed == len && d->st.win_len == 0) {
+                st = tdec_ipt_finish(d); /* allowed: the window is used up */
+                if (st != TDEC_NEED_INPUT) goto status;
+                finished = 1;
+            }
+            continue;
+        }
+        nb = bi = 0;
+    status:
+        /* NEED_INPUT: feed the next chunk, or finish() */
+        while (st == TDEC_NEED_INPUT && bad == NULL) {
+            if (d->st.win_len != 0 || d->st.pos + d->st.carry_len != fed || d->st.carry_len > TDEC_CARRY_CAP) {
+                bad = iptc__fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)",
+                                 (unsigned long long)d->st.pos, (unsigned)d->st.carry_len, fed);
+                break;
+            }
+            if (finished) { bad = iptc__fail(r, "NEED_INPUT after finish()"); break; }
+            if (chunk_len) memset(buf, 0xA5, chunk_len); /* the caller may reuse its buffer now */
+            d = iptc__move(dd, d); /* memcpy-able: no pointer into itself */
+            if (fed == len) {
+                st = tdec_ipt_finish(d);
+                if (st == TDEC_OK) { bad = iptc__fail(r, "finish gave OK"); break; }
+                if (st != TDEC_NEED_INPUT) break;
+                /* a search ends here: next() drains it */
+                finished = 1;
+                if ((s = tdec_ipt_finish(d)) != TDEC_NEED_INPUT) {
+                    bad = iptc__fail(r, "second finish while draining gave %d", s);
+                    break;
+                }
+                if ((s = tdec_ipt_feed(d, &dummy, 1)) != TDEC_E_SEQUENCE) {
+                    bad = iptc__fail(r, "feed after finish gave %d", s);
+                    break;
+                }
+                st = TDEC_OK; /* back to next() */
+                break;
+            }
+            n = cc_chunk(&sc, fed, len, &rng, &cut_i);
+            memcpy(buf, in + fed, n);
+            chunk_len = n;
+            st = tdec_ipt_feed(d, n ? buf : NULL, n);
+            if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "feed after NEED_INPUT gave %d", st); break; }
+            fed += n;
+            chunks++;
+            st = TDEC_OK; /* back to next() */
+            break;
+        }
+        if (bad) break;
+        if (st == TDEC_OK) continue;
+        if (st == TDEC_E_CORRUPT || st == TDEC_E_TRUNCATED) {
+            if ((bad = iptc__status(r, &R, d, st, 0)) != NULL) break;
+            final_checked = 1;
+            if ((bad = iptc__sticky(r, d, st)) != NULL) break;
+            if (!r->resync || (st == TDEC_E_TRUNCATED && !r->resync_trunc)) break;
+            if (st == TDEC_E_TRUNCATED) { /* nothing to resync after the end: refused, nothing changed */
+                memcpy(&saved, d, sizeof *d);
+                s = tdec_ipt_resync(d);
+                if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0)
+                    bad = iptc__fail(r, "resync after E_TRUNCATED gave %d or changed the decoder", s);
+                break;
+            }
+            err_off = d->st.err_offset;
+            st = tdec_ipt_resync(d);
+            if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "resync gave %d", st); break; }
+            if (d->st.carry_len > TDEC_CARRY_CAP) {
+                bad = iptc__fail(r, "resync overflowed the carry: %u bytes", (unsigned)d->st.carry_len);
+                break;
+            }
+            iptc_ref_resync(&R, err_off);
+            if (d->st.err != TDEC_OK) { bad = iptc__fail(r, "resync left the error"); break; }
+            if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) {
+                bad = iptc__fail(r, "resync without an error gave %d", s);
+                break;
+            }
+            final_checked = 0;
+            after_resync = 1;
+            last_off = err_off; /* a PSB up to 15 bytes before it may come */
+            continue;
+        }
+        break; /* END, or a misuse status */
+    }
+    r->hook_calls = hk.calls;
+    r->status = st;
+    free(buf);
+    if (bad) return bad;
+    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return iptc__fail(r, "loop ended in misuse status %d", st);
+    if (!final_checked && (bad = iptc__status(r, &R, d, st, 1)) != NULL) return bad;
+    iptc__line(r, "E st=%d off=%llu why=%u pos=%llu\n", st, (unsigned long long)(st == TDEC_END ? 0 : d->st.err_offset),
+               (unsigned)(st == TDEC_END ? 0 : d->st.err_reason), (unsigned long long)d->st.pos);
+    if (st == TDEC_END) {
+        if (d->st.pos != len) return iptc__fail(r, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
+        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return iptc__fail(r, "next after END gave %d", s);
+        if ((s = tdec_ipt_finish(d)) != TDEC_END) return iptc__fail(r, "second finish gave %d", s);
+        if ((s = tdec_ipt_feed(d, &dummy, 1)) != TDEC_E_SEQUENCE) return iptc__fail(r, "feed after END gave %d", s);
+        if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) return iptc__fail(r, "resync after END gave %d", s);
+        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return iptc__fail(r, "next after END (2) gave %d", s);
+    }
+    return NULL;
+}
+
+/* 1 if two runs produced the same log (compared by length, hash and text). */
+static int iptc_same_log(const iptc_run *a, const iptc_run *b)
+{
+    return cc_same_log(a->log, a->log_len, a->log_cap, a->log_hash, b->log, b->log_len, b->log_cap, b->log_hash);
+}
+
+/* Prints the first differing line of two logs to f (for failure reports). */
+static void iptc_print_diff(FILE *f, const iptc_run *a, const iptc_run *b)
+{
+    cc_print_diff(f, a->log, a->log_len, b->log, b->log_len);
+}
+
+#endif /* IPT_CHECK_H */

@@ -1,0 +1,855 @@
+/* fe_ovni.c - the ovni front end: finds every stream of a trace directory in
+   each layout ovni has used, merges the streams by clock with one small
+   cursor per stream, and prints as ovnidump (descriptions, or -x hex),
+   ovnitop, JSON lines (docs/ovni.md) or a per-stream summary.
+
+   Layouts (../shared/formats/ovni/FACTS.md section 2):
+     v3  any directory holding stream.json (+ stream.obs); path printed: that
+         directory relative to DIR
+     v2  loom.L/proc.P/thread.T.obs + thread.T.json (+ proc metadata.json)
+     v1  loom.L/proc.P/thread.T.obs, or thread.T (1.0.0), + metadata.json
+         old layouts: path printed is the stream file relative to DIR, as
+         ovnidump 1.10 printed it
+   Streams are sorted by that path (strcmp); equal clocks across streams
+   come out in that order (or in ovnidump's, --ovnidump-ties), and within a
+   stream in file order. */
+#define _XOPEN_SOURCE 700
+#include "tools/cli/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TDEC_OVNI_IMPLEMENTATION
+#include "single/tdec_ovni.h"
+
+/* Longest description ovnidump prints: its buffer is 1024 bytes. */
+#define OVNI_DESC_CAP 1024u
+/* Blob bytes kept for a description: a field never needs more. */
+#define OVNI_BLOB_PREFIX (OVNI_DESC_CAP + 32u)
+
+typedef struct ovni_stream {
+    char             *relpath;  /* printed path                               */
+    size_t            relpath_len;
+    char             *obs_path; /* the binary stream file                     */
+    char             *json_path; /* stream.json / thread.T.json / NULL         */
+    char             *meta_path; /* v1/v2: proc.P/metadata.json, or NULL       */
+    int               layout;   /* 3, 2 or 1                                  */
+    tdec_ovni_meta    meta;     /* from json_path (v3) or meta_path           */
+    char              loom[256]; /* v3: ovni.loom; v1/v2: from loom.L         */
+    tdec_ovni_decoder dec;
+    uint8_t          *buf;      /* CLI_CHUNK bytes of the file                 */
+    uint64_t          file_pos; /* next byte to read                          */
+    int               eof;
+    int               active;   /* head holds an event                        */
+    tdec_ovni_event   head;     /* the next event of this stream              */
+    uint64_t          head_offset;
+    uint64_t          file_size; /* at load: an event past it is incomplete  */
+    /* per-stream counts, for `info` */
+    uint64_t          events, jumbos, payload_bytes, backwards, first_clock, last_clock;
+} ovni_stream;
+
+typedef struct ovni_trace {
+    const char  *root;
+    ovni_stream *s;
+    size_t       n, cap;
+    char        *orphan;   /* the first stream.obs without stream.json      */
+    size_t       norphans; /* how many (skipped, as ovni's tools skip them) */
+} ovni_trace;
+
+typedef struct ovni_run {
+    const cli_opts *opt;
+    out_buf        *out, *err;
+    ovni_trace      t;
+    size_t         *heap; /* stream indexes, min-heap by clock (heap_less) */
+    size_t          nheap;
+    int64_t         last_clock; /* of the previous event printed (merge order) */
+    uint64_t        unknown;    /* events printed as UNKNOWN (no definition)   */
+    /* Signatures by MCV, direct-mapped: the same few events repeat. */
+    struct {
+        uint32_t             key;   /* MCV + 1; 0: empty                        */
+        const tdec_ovni_sig *sig;
+        int                  fixed; /* the description has no fields: as is   */
+    } sig_cache[256];
+    /* The first blob bytes of the event being printed: whole fragments
+       (each at most OVNI_BLOB_PREFIX bytes) until OVNI_BLOB_PREFIX is reached. */
+    uint8_t         blob[2 * OVNI_BLOB_PREFIX];
+    size_t          blob_len;
+} ovni_run;
+
+/* ---- discovery ------------------------------------------------------------ */
+
+static ovni_trace *walk_trace; /* nftw() has no user pointer */
+
+static char *join(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    char *p = malloc(na + nb + 2);
+    if (p == NULL) return NULL;
+    memcpy(p, a, na);
+    p[na] = '/';
+    memcpy(p + na + 1, b, nb + 1);
+    return p;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* "thread.<digits>": a libovni 1.0.0 stream file. */
+static int is_bare_thread_name(const char *name)
+{
+    const char *p = name + 7;
+    if (strncmp(name, "thread.", 7) != 0 || *p == '\0') return 0;
+    while (*p >= '0' && *p <= '9') p++;
+    return *p == '\0';
+}
+
+/* The path of `path` relative to the trace root ("" for the root). */
+static const char *relative(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/') n--;
+    if (strncmp(path, root, n) != 0) return path;
+    path += n;
+    while (*path == '/') path++;
+    return path;
+}
+
+static int add_stream(ovni_trace *t, const char *relpath, char *obs, char *json, char *meta, int layout)
+{
+    ovni_stream *s;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        ovni_stream *p = realloc(t->s, cap * sizeof *p);
+        if (p == NULL) return -1;
+        t->s = p;
+        t->cap = cap;
+    }
+    s = &t->s[t->n];
+    memset(s, 0, sizeof *s);
+    s->relpath = strdup(relpath);
+    s->obs_path = obs;
+    s->json_path = json;
+    s->meta_path = meta;
+    s->layout = layout;
+    if (s->relpath == NULL || obs == NULL) return -1;
+    s->relpath_len = strlen(s->relpath);
+    t->n++;
+    return 0;
+}
+
+static int walk_visit(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    ovni_trace *t = walk_trace;
+    const char *name = path + ftw->base;
+    char *dir, *json = NULL, *meta = NULL, *obs;
+    size_t dlen;
+    struct stat mb;
+    int rc = 0;
+    (void)sb;
+    if (type != FTW_F) return 0;
+    dlen = (size_t)ftw->base > 0 ? (size_t)ftw->base - 1 : 0;
+    dir = strndup(path, dlen);
+    if (dir == NULL) return -1;
+    if (strcmp(name, "stream.obs") == 0) {
+        json = join(dir, "stream.json");
+        if (json && stat(json, &mb) != 0) {
+            if (t->norphans++ == 0) t->orphan = strdup(path);
+        }
+        free(json);
+    } else if (strcmp(name, "stream.json") == 0) {
+        /* v3: the directory is the stream. */
+        rc = add_stream(t, relative(t->root, dir), join(dir, "stream.obs"), strdup(path), NULL, 3);
+    } else if ((has_suffix(name, ".obs") && strcmp(name, "stream.obs") != 0) || is_bare_thread_name(name)) {
+        /* v1/v2: thread.T.obs, its thread.T.json (v2) and proc metadata. */
+        obs = strdup(path);
+        if (has_suffix(name, ".obs")) {
+            size_t stem = strlen(path) - 4;
+            json = malloc(stem + sizeof ".json");
+            if (json) {
+                memcpy(json, path, stem);
+                memcpy(json + stem, ".json", sizeof ".json");
+            }
+            if (json && stat(json, &mb) != 0) {
+                free(json);
+                json = NULL;
+            }
+        }
+        meta = join(dir, "metadata.json");
+        if (meta && stat(meta, &mb) != 0) {
+            free(meta);
+            meta = NULL;
+        }
+        rc = add_stream(t, relative(t->root, path), obs, json, meta, json ? 2 : 1);
+    }
+    free(dir);
+    return rc;
+}
+
+static int by_relpath(const void *a, const void *b)
+{
+    return strcmp(((const ovni_stream *)a)->relpath, ((const ovni_stream *)b)->relpath);
+}
+
+/* Finds the streams under root (following symbolic links, as ovni does). */
+static int discover(ovni_trace *t, const char *root)
+{
+    memset(t, 0, sizeof *t);
+    t->root = root;
+    walk_trace = t;
+    if (nftw(root, walk_visit, 32, 0) != 0) return -1;
+    if (t->n > 1) qsort(t->s, t->n, sizeof t->s[0], by_relpath);
+    return 0;
+}
+
+int fe_ovni_detect_dir(const char *path)
+{
+    ovni_trace t;
+    int found = discover(&t, path) == 0 && (t.n > 0 || t.norphans > 0);
+    size_t i;
+    free(t.orphan);
+    for (i = 0; i < t.n; i++) {
+        free(t.s[i].relpath);
+        free(t.s[i].obs_path);
+        free(t.s[i].json_path);
+        free(t.s[i].meta_path);
+    }
+    free(t.s);
+    return found;
+}
+
+/* ---- loading ---------------------------------------------------------------- */
+
+static void diag(ovni_run *r, const char *level, int64_t offset, const char *path, const char *msg)
+{
+    cli_diag(r->err, level, offset, path, msg);
+}
+
+/* Reads a whole (small) JSON file and checks its version; fills *m. */
+static int load_json(ovni_run *r, const char *path, int want_min, int want_max, tdec_ovni_meta *m,
+                     char *loom, size_t loom_cap)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    tdec_ovni_json_token *tok = NULL;
+    tdec_ovni_json j;
+    long size;
+    size_t got;
+    uint32_t cap;
+    tdec_status st;
+    int rc = -1;
+    char msg[160];
+
+    if (f == NULL) {
+        diag(r, "error", -1, path, strerror(errno));
+        return -1;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        size >= (long)UINT32_MAX / 2) {
+        diag(r, "error", -1, path, "cannot size the file");
+        goto done;
+    }
+    text = malloc((size_t)size + 1);
+    cap = (uint32_t)size / 2 + 2; /* a token needs at least 2 bytes of text */
+    tok = malloc(cap * sizeof *tok);
+    if (text == NULL || tok == NULL) {
+        diag(r, "error", -1, path, "out of memory");
+        goto done;
+    }
+    got = fread(text, 1, (size_t)size, f);
+    st = tdec_ovni_json_parse(&j, text, got, tok, cap);
+    if (st != TDEC_OK) {
+        snprintf(msg, sizeof msg, "JSON %s", st == TDEC_E_FORMAT ? "syntax error" : tdec_status_str(st));
+        diag(r, "error", (int64_t)j.err_offset, path, msg);
+        goto done;
+    }
+    if (tdec_ovni_meta_read(&j, m) != TDEC_OK) {
+        diag(r, "error", -1, path, "metadata is not a JSON object");
+        goto done;
+    }
+    if (!(m->present & TDEC_OVNI_META_VERSION) || m->version < want_min || m->version > want_max) {
+        if (m->present & TDEC_OVNI_META_VERSION)
+            snprintf(msg, sizeof msg, "metadata version %lld (expected %d%s)", (long long)m->version, want_min,
+                     want_max > want_min ? " or 2" : "");
+        else
+            snprintf(msg, sizeof msg, "metadata has no numeric \"version\" (expected %d%s)", want_min,
+                     want_max > want_min ? " or 2" : "");
+        diag(r, "error", -1, path, msg);
+        goto done;
+    }
+    if (loom && (m->present & TDEC_OVNI_META_LOOM)) tdec_ovni_json_string(&j, m->loom, loom, loom_cap, NULL);
+    rc = 0;
+done:
+    free(text);
+    free(tok);
+    fclose(f);
+    return rc;
+}
+
+/* Old layouts keep loom, pid and tid in the names: loom.L/proc.P/thread.T. */
+static void ids_from_path(ovni_stream *s)
+{
+    const char *p = s->relpath, *q;
+    size_t n;
+    for (; *p; p = *q ? q + 1 : q) {
+        q = strchr(p, '/');
+        if (q == NULL) q = p + strlen(p);
+        n = (size_t)(q - p);
+        if (strncmp(p, "loom.", 5) == 0 && n - 5 < sizeof s->loom) {
+            memcpy(s->loom, p + 5, n - 5);
+            s->loom[n - 5] = '\0';
+        } else if (strncmp(p, "proc.", 5) == 0) {
+            s->meta.pid = strtoll(p + 5, NULL, 10);
+            s->meta.present |= TDEC_OVNI_META_PID;
+        } else if (strncmp(p, "thread.", 7) == 0) {
+            s->meta.tid = strtoll(p + 7, NULL, 10);
+            s->meta.present |= TDEC_OVNI_META_TID;
+        }
+    }
+}
+
+/* Refills and pulls the stream's next item: TDEC_OK, TDEC_END or an error. */
+static tdec_status pull(ovni_run *r, ovni_stream *s, tdec_ovni_item *it)
+{
+    tdec_status st;
+    ssize_t k;
+    int fd;
+    for (;;) {
+        st = tdec_ovni_next(&s->dec, it);
+        if (st != TDEC_NEED_INPUT) return st;
+        if (s->eof) {
+            st = tdec_ovni_finish(&s->dec);
+            if (st != TDEC_NEED_INPUT) return st;
+            continue;
+        }
+        /* One open per refill: any number of streams, no descriptor limit. */
+        fd = open(s->obs_path, O_RDONLY);
+        k = fd < 0 ? -1 : pread(fd, s->buf, CLI_CHUNK, (off_t)s->file_pos);
+        if (fd >= 0) close(fd);
+        if (k < 0) {
+            diag(r, "error", (int64_t)s->file_pos, s->obs_path, strerror(errno));
+            return TDEC_E_ARG;
+        }
+        if (k == 0) {
+            s->eof = 1;
+            continue;
+        }
+        s->file_pos += (uint64_t)k;
+        st = tdec_ovni_feed(&s->dec, s->buf, (size_t)k);
+        if (st < 0) return st;
+    }
+}
+
+/* Reports a decoding error of stream s. */
+static void stream_error(ovni_run *r, ovni_stream *s)
+{
+    const char *why = tdec_ovni_reason_str(s->dec.st.err_reason);
+    char msg[200];
+    if (s->dec.st.err_reason == TDEC_OVNI_R_EVENT || s->dec.st.err_reason == TDEC_OVNI_R_JUMBO) {
+        snprintf(msg, sizeof msg, "stream ends with an incomplete event (%s)", why);
+        why = msg;
+    }
+    diag(r, "error", (int64_t)s->dec.st.err_offset, s->obs_path, why);
+}
+
+/* Moves s to its next event, passing the blob of the current one (if any)
+   to `blob_sink`. Returns 0 (s->active says whether an event is there) or
+   -1 after an error (reported). */
+typedef void (*blob_sink)(ovni_run *r, const tdec_frag *f);
+
+static int advance(ovni_run *r, ovni_stream *s, blob_sink sink)
+{
+    tdec_ovni_item it;
+    tdec_status st;
+    for (;;) {
+        st = pull(r, s, &it);
+        if (st == TDEC_END) {
+            s->active = 0;
+            return 0;
+        }
+        if (st != TDEC_OK) {
+            s->active = 0;
+            if (st != TDEC_E_ARG) stream_error(r, s); /* E_ARG: read error, reported */
+            return -1;
+        }
+        if (it.kind == TDEC_ITEM_FRAGMENT) {
+            if (sink) sink(r, &it.u.frag);
+            continue;
+        }
+        if (it.u.ev.type != TDEC_OVNI_REC_EVENT) continue; /* the header */
+        s->head = it.u.ev;
+        s->head_offset = it.offset;
+        /* As ovni: an event that the file cannot hold whole is an error
+           before it is printed (the decoder would find out only at its end). */
+        if (it.offset + it.u.ev.size > s->file_size) {
+            s->active = 0;
+            diag(r, "error", (int64_t)it.offset, s->obs_path,
+                 it.u.ev.jumbo ? "stream ends with an incomplete event (input ends inside a jumbo event's blob)"
+                               : "stream ends with an incomplete event (input ends inside an event)");
+            return -1;
+        }
+        s->active = 1;
+        return 0;
+    }
+}
+
+static void stream_free(ovni_stream *s)
+{
+    free(s->relpath);
+    free(s->obs_path);
+    free(s->json_path);
+    free(s->meta_path);
+    free(s->buf);
+}
+
+/* Loads every stream: metadata checked, header and first event read. As
+   ovni's tools, any failure here rejects the whole trace. */
+static int load(ovni_run *r)
+{
+    tdec_ovni_config cfg;
+    size_t i;
+    struct stat sb;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.max_fragment = OVNI_BLOB_PREFIX;
+    if (r->opt->strict) cfg.flags |= TDEC_OVNI_F_STRICT_CLOCK;
+    for (i = 0; i < r->t.n; i++) {
+        ovni_stream *s = &r->t.s[i];
+        tdec_ovni_meta pm;
+        s->buf = malloc(CLI_CHUNK);
+        if (s->buf == NULL) {
+            diag(r, "error", -1, s->obs_path, "out of memory");
+            return -1;
+        }
+        if (s->layout == 3) {
+            if (load_json(r, s->json_path, 3, 3, &s->meta, s->loom, sizeof s->loom) != 0) return -1;
+        } else {
+            if (s->json_path && load_json(r, s->json_path, 2, 2, &s->meta, NULL, 0) != 0) return -1;
+            if (s->meta_path && load_json(r, s->meta_path, 1, 2, &pm, NULL, 0) != 0) return -1;
+            ids_from_path(s);
+        }
+        if (stat(s->obs_path, &sb) != 0) {
+            diag(r, "error", -1, s->obs_path, strerror(errno));
+            return -1;
+        }
+        s->file_size = (uint64_t)sb.st_size;
+        tdec_ovni_init(&s->dec, &cfg);
+        if (advance(r, s, NULL) != 0) return -1;
+        if (!s->active && s->dec.st.pos == 8) /* the header alone: valid, as in ovni */
+            diag(r, "warning", -1, s->obs_path, "stream has zero events");
+        if (s->dec.big_endian)
+            diag(r, "note", -1, s->obs_path,
+                 "stream written big-endian (ovni's tools reject it): decoded in that byte order");
+    }
+    return 0;
+}
+
+/* ---- the merge ------------------------------------------------------------ */
+
+/* The merge order. Clocks compare as signed numbers, as in ovni. Equal
+   clocks: by stream index (= path order), or, with --ovnidump-ties, not at
+   all: this heap then makes exactly the moves of ovni 1.14's (the same
+   sift rules, the streams inserted in the same order, one pop and one push
+   per event), so ties come out in ovnidump's order. */
+static int heap_less(const ovni_run *r, size_t a, size_t b)
+{
+    int64_t ca = (int64_t)r->t.s[a].head.clock, cb = (int64_t)r->t.s[b].head.clock;
+    return ca < cb || (ca == cb && !r->opt->ovnidump_ties && a < b);
+}
+
+static void heap_push(ovni_run *r, size_t idx)
+{
+    size_t k = r->nheap++, parent;
+    while (k > 0) {
+        parent = (k - 1) / 2;
+        if (!heap_less(r, idx, r->heap[parent])) break;
+        r->heap[k] = r->heap[parent];
+        k = parent;
+    }
+    r->heap[k] = idx;
+}
+
+static size_t heap_pop(ovni_run *r)
+{
+    size_t top = r->heap[0], last = r->heap[--r->nheap], k = 0, c;
+    while ((c = 2 * k + 1) < r->nheap) {
+        if (c + 1 < r->nheap && heap_less(r, r->heap[c + 1], r->heap[c])) c++;
+        if (!heap_less(r, r->heap[c], last)) break;
+        r->heap[k] = r->heap[c];
+        k = c;
+    }
+    if (r->nheap > 0) r->heap[k] = last;
+    return top;
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+static void sink_hex(ovni_run *r, const tdec_frag *f)
+{
+    const uint8_t *p = f->data;
+    size_t i;
+    char *w;
+    for (i = 0; i < f->len; i++) {
+        w = out_reserve(r->out, 3);
+        *w++ = ':';
+        w = fmt_mem(w, fmt__hexpairs + 2 * p[i], 2);
+        out_commit(r->out, w);
+    }
+}
+
+static void sink_json_hex(ovni_run *r, const tdec_frag *f)
+{
+    out_hex_bytes(r->out, f->data, f->len);
+}
+
+/* Pulls the first blob bytes of s->head into r->blob. Returns 0, or -1
+   after an error (reported). */
+static int collect_blob_prefix(ovni_run *r, ovni_stream *s)
+{
+    tdec_ovni_item it;
+    tdec_status st;
+    uint64_t want = s->head.jumbo ? s->head.jumbo_len : 0;
+    r->blob_len = 0;
+    if (want > OVNI_BLOB_PREFIX) want = OVNI_BLOB_PREFIX;
+    while (r->blob_len < want) {
+        st = pull(r, s, &it);
+        if (st != TDEC_OK) {
+            s->active = 0;
+            if (st != TDEC_E_ARG) stream_error(r, s);
+            return -1;
+        }
+        /* Fragments are at most OVNI_BLOB_PREFIX bytes (max_fragment). */
+        memcpy(r->blob + r->blob_len, it.u.frag.data, it.u.frag.len);
+        r->blob_len += it.u.frag.len;
+    }
+    return 0;
+}
+
+/* The description of ev (in buf, or the signature's own text when it has
+   no fields), or NULL where ovnidump prints UNKNOWN. */
+static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_event *ev, uint64_t offset,
+                            char *buf, size_t *len)
+{
+    uint32_t key = ((uint32_t)ev->mcv[0] << 16 | (uint32_t)ev->mcv[1] << 8 | ev->mcv[2]) + 1u;
+    unsigned slot = (ev->mcv[1] * 31u + ev->mcv[2]) & 255u;
+    const tdec_ovni_sig *sig;
+    tdec_status st;
+    char msg[160];
+    if (r->sig_cache[slot].key != key) {
+        r->sig_cache[slot].key = key;
+        r->sig_cache[slot].sig = sig = tdec_ovni_sig_find(ev->mcv);
+        r->sig_cache[slot].fixed = sig && strchr(sig->description, '%') == NULL;
+    }
+    sig = r->sig_cache[slot].sig;
+    if (sig == NULL) {
+        r->unknown++;
+        return NULL;
+    }
+    if (r->sig_cache[slot].fixed) { /* short: ovni's room rule cannot bite */
+        *len = strlen(sig->description);
+        return sig->description;
+    }
+    st = tdec_ovni_describe(sig, ev, r->blob, r->blob_len, buf, OVNI_DESC_CAP, len);
+    if (st == TDEC_OK) return buf;
+    if (st == TDEC_E_LIMIT) { /* too long for ovnidump's buffer too */
+        r->unknown++;
+        return NULL;
+    }
+    r->unknown++;
+    snprintf(msg, sizeof msg, "%.3s: %s for the signature %s (printed UNKNOWN)", (const char *)ev->mcv,
+             st == TDEC_E_CORRUPT ? "payload too short" : tdec_status_str(st), sig->signature);
+    diag(r, "warning", (int64_t)offset, s->obs_path, msg);
+    return NULL;
+}
+
+/* "%10lld  MCV  path  " */
+static void print_line_head(ovni_run *r, const ovni_stream *s, const tdec_ovni_event *ev)
+{
+    char *w = out_reserve(r->out, 40);
+    w = fmt_i64w(w, (int64_t)ev->clock, 10);
+    w = fmt_lit(w, "  ");
+    w = fmt_mem(w, (const char *)ev->mcv, 3);
+    w = fmt_lit(w, "  ");
+    out_commit(r->out, w);
+    out_mem(r->out, s->relpath, s->relpath_len);
+    out_lit(r->out, "  ");
+}
+
+static void json_mcv(out_buf *o, const uint8_t *mcv)
+{
+    char esc[8];
+    int k;
+    for (k = 0; k < 3; k++) {
+        if (mcv[k] < 0x80) {
+            out_json_chars(o, (const char *)mcv + k, 1);
+        } else { /* as the Latin-1 character: the output stays UTF-8 */
+            snprintf(esc, sizeof esc, "\\u%04x", mcv[k]);
+            out_str(o, esc);
+        }
+    }
+}
+
+/* Prints s->head (consuming its blob) and moves s to its next event.
+   Returns 0, or -1 after an error in s (reported). */
+static int emit(ovni_run *r, ovni_stream *s)
+{
+    tdec_ovni_event ev = s->head;
+    uint64_t offset = s->head_offset;
+    char desc[OVNI_DESC_CAP];
+    size_t dlen = 0;
+    const char *text;
+    int rc;
+    blob_sink rest = NULL;
+
+    if (collect_blob_prefix(r, s) != 0) return -1;
+    if (r->opt->json) {
+        out_json_open(r->out);
+        out_json_str(r->out, "type", "event");
+        out_json_i64(r->out, "clock", (int64_t)ev.clock);
+        out_json_key(r->out, "mcv");
+        out_char(r->out, '"');
+        json_mcv(r->out, ev.mcv);
+        out_char(r->out, '"');
+        out_json_str(r->out, "stream", s->relpath);
+        out_json_u64(r->out, "offset", offset);
+        out_json_u64(r->out, "size", ev.size);
+        if (ev.jumbo) out_json_bool(r->out, "jumbo", 1);
+        if (ev.clock_backwards) out_json_bool(r->out, "clock_backwards", 1);
+        text = describe(r, s, &ev, offset, desc, &dlen);
+        out_json_key(r->out, "desc");
+        if (text) {
+            out_char(r->out, '"');
+            out_json_chars(r->out, text, dlen);
+            out_char(r->out, '"');
+        } else {
+            out_lit(r->out, "null");
+        }
+        out_json_key(r->out, "payload");
+        out_char(r->out, '"');
+        out_hex_bytes(r->out, ev.payload, ev.payload_len);
+        out_hex_bytes(r->out, r->blob, r->blob_len);
+        rest = sink_json_hex;
+    } else {
+        print_line_head(r, s, &ev);
+        if (r->opt->hex) {
+            tdec_frag f;
+            f.data = ev.payload;
+            f.len = ev.payload_len;
+            sink_hex(r, &f);
+            f.data = r->blob;
+            f.len = r->blob_len;
+            sink_hex(r, &f);
+            rest = sink_hex;
+        } else if ((text = describe(r, s, &ev, offset, desc, &dlen)) != NULL) {
+            out_mem(r->out, text, dlen);
+        } else {
+            out_lit(r->out, "UNKNOWN");
+        }
+    }
+    rc = advance(r, s, rest);
+    if (r->opt->json) out_lit(r->out, "\"}\n");
+    else out_char(r->out, '\n');
+    return rc;
+}
+
+/* ---- commands -------------------------------------------------------------- */
+
+/* ovnitop: count per MCV, most frequent first, then by MCV bytes. */
+typedef struct mcv_count {
+    uint32_t key; /* M << 16 | C << 8 | V, + 1 (0: empty slot) */
+    uint64_t count;
+} mcv_count;
+
+static int by_count(const void *a, const void *b)
+{
+    const mcv_count *x = a, *y = b;
+    if (x->count != y->count) return x->count < y->count ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void print_top(ovni_run *r, mcv_count *tab, size_t cap)
+{
+    size_t i, n = 0;
+    char *w;
+    for (i = 0; i < cap; i++)
+        if (tab[i].key) tab[n++] = tab[i];
+    qsort(tab, n, sizeof tab[0], by_count);
+    for (i = 0; i < n; i++) {
+        uint32_t k = tab[i].key - 1;
+        w = out_reserve(r->out, 40);
+        *w++ = (char)(k >> 16);
+        *w++ = (char)(k >> 8);
+        *w++ = (char)k;
+        *w++ = ' ';
+        w = fmt_u64w(w, tab[i].count, 10, ' ');
+        *w++ = '\n';
+        out_commit(r->out, w);
+    }
+}
+
+/* Open addressing over a power-of-two table; grows at half load. */
+static int count_mcv(mcv_count **tab, size_t *cap, size_t *used, const uint8_t *mcv)
+{
+    uint32_t key = ((uint32_t)mcv[0] << 16 | (uint32_t)mcv[1] << 8 | mcv[2]) + 1u;
+    size_t i, mask;
+    if (2 * (*used + 1) > *cap) {
+        size_t ncap = *cap ? 2 * *cap : 256, k;
+        mcv_count *nt = calloc(ncap, sizeof *nt);
+        if (nt == NULL) return -1;
+        for (k = 0; k < *cap; k++) {
+            if (!(*tab)[k].key) continue;
+            i = ((*tab)[k].key * 2654435761u) & (ncap - 1);
+            while (nt[i].key) i = (i + 1) & (ncap - 1);
+            nt[i] = (*tab)[k];
+        }
+        free(*tab);
+        *tab = nt;
+        *cap = ncap;
+    }
+    mask = *cap - 1;
+    i = (key * 2654435761u) & mask;
+    while ((*tab)[i].key && (*tab)[i].key != key) i = (i + 1) & mask;
+    if (!(*tab)[i].key) {
+        (*tab)[i].key = key;
+        (*used)++;
+    }
+    (*tab)[i].count++;
+    return 0;
+}
+
+static void json_stream(ovni_run *r, const ovni_stream *s)
+{
+    out_json_open(r->out);
+    out_json_str(r->out, "type", "stream");
+    out_json_str(r->out, "stream", s->relpath);
+    out_json_str(r->out, "file", s->obs_path);
+    out_json_u64(r->out, "layout", (uint64_t)s->layout);
+    if (s->loom[0]) out_json_str(r->out, "loom", s->loom);
+    if (s->meta.present & TDEC_OVNI_META_PID) out_json_i64(r->out, "pid", s->meta.pid);
+    if (s->meta.present & TDEC_OVNI_META_TID) out_json_i64(r->out, "tid", s->meta.tid);
+    out_json_bool(r->out, "big_endian", s->dec.big_endian);
+    out_json_close(r->out);
+}
+
+/* `tracedec info DIR`: per stream, what MANIFEST.txt files list. */
+static int run_info(ovni_run *r)
+{
+    size_t i;
+    int rc = 0;
+    for (i = 0; i < r->t.n; i++) {
+        ovni_stream *s = &r->t.s[i];
+        while (s->active) {
+            const tdec_ovni_event *ev = &s->head;
+            if (s->events == 0) s->first_clock = ev->clock;
+            s->backwards += ev->clock_backwards; /* a first clock below 0 too, as ovni */
+            s->last_clock = ev->clock;
+            s->events++;
+            s->jumbos += ev->jumbo;
+            s->payload_bytes += ev->payload_len + (uint64_t)ev->jumbo_len;
+            if (advance(r, s, NULL) != 0) {
+                rc = 1;
+                break;
+            }
+        }
+        out_str(r->out, s->relpath);
+        out_lit_u64(r->out, ": layout=v", (uint64_t)s->layout);
+        out_lit_u64(r->out, " events=", s->events);
+        out_lit_u64(r->out, " jumbo=", s->jumbos);
+        out_lit_u64(r->out, " payload_bytes=", s->payload_bytes);
+        if (s->events) {
+            out_lit(r->out, " first="); /* signed, as ovni prints clocks */
+            out_i64(r->out, (int64_t)s->first_clock);
+            out_lit(r->out, " last=");
+            out_i64(r->out, (int64_t)s->last_clock);
+        } else {
+            out_lit(r->out, " first=- last=-");
+        }
+        out_lit_u64(r->out, " backward_steps=", s->backwards);
+        if (s->dec.big_endian) out_lit(r->out, " big_endian");
+        out_char(r->out, '\n');
+    }
+    return rc;
+}
+
+/* The merge: the stream with the smallest head clock goes next. */
+static int run_merge(ovni_run *r)
+{
+    mcv_count *tab = NULL;
+    size_t cap = 0, used = 0, i, idx;
+    int rc = 0, top = r->opt->command == CLI_TOP, first = 1;
+    char msg[200];
+
+    r->heap = malloc((r->t.n + 1) * sizeof *r->heap);
+    if (r->heap == NULL) return 2;
+    for (i = 0; i < r->t.n; i++) {
+        if (r->opt->json) json_stream(r, &r->t.s[i]);
+        if (r->t.s[i].active) heap_push(r, i);
+    }
+    while (r->nheap > 0) {
+        ovni_stream *s;
+        idx = heap_pop(r);
+        s = &r->t.s[idx];
+        if (!first && (int64_t)s->head.clock < r->last_clock) {
+            snprintf(msg, sizeof msg, "backwards jump in time %lld -> %lld in stream '%s'",
+                     (long long)r->last_clock, (long long)(int64_t)s->head.clock, s->relpath);
+            diag(r, "warning", (int64_t)s->head_offset, s->obs_path, msg);
+        }
+        r->last_clock = (int64_t)s->head.clock;
+        first = 0;
+        if (top) {
+            if (count_mcv(&tab, &cap, &used, s->head.mcv) != 0) {
+                rc = 2;
+                break;
+            }
+            if (advance(r, s, NULL) != 0) rc = 1;
+        } else if (emit(r, s) != 0) {
+            rc = 1;
+        }
+        if (rc) break;
+        if (s->active) heap_push(r, idx);
+    }
+    if (top) print_top(r, tab, cap); /* ovnitop reports even after an error */
+    free(tab);
+    free(r->heap);
+    return rc;
+}
+
+int fe_ovni_run(const cli_opts *opt, out_buf *out, out_buf *err)
+{
+    ovni_run *r = calloc(1, sizeof *r);
+    size_t i;
+    int rc;
+    char msg[120];
+    if (r == NULL) return 2;
+    r->opt = opt;
+    r->out = out;
+    r->err = err;
+    if (discover(&r->t, opt->path) != 0) {
+        diag(r, "error", -1, opt->path, "cannot walk the directory");
+        rc = 2;
+    } else {
+        if (r->t.norphans > 0) {
+            snprintf(msg, sizeof msg, "%zu stream.obs file(s) without stream.json beside skipped, as ovni's tools do",
+                     r->t.norphans);
+            diag(r, "warning", -1, r->t.orphan, msg);
+        }
+        rc = load(r) != 0 ? 1 : opt->command == CLI_INFO ? run_info(r) : run_merge(r);
+    }
+    if (r->unknown > 0) {
+        snprintf(msg, sizeof msg, "%llu events printed as UNKNOWN (no definition in ovni 1.14's models, or see the warnings)",
+                 (unsigned long long)r->unknown);
+        diag(r, "note", -1, opt->path, msg);
+    }
+    for (i = 0; i < r->t.n; i++) stream_free(&r->t.s[i]);
+    free(r->t.s);
+    free(r->t.orphan);
+    free(r);
+    return rc;
+}

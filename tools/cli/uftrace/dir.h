@@ -1,0 +1,207 @@
+/* uft_dir.h - the CLI's model of a uftrace data directory: the info file,
+   tasks and sessions from task.txt, the memory maps and symbol tables of
+   each session, dlopen()ed libraries, and argument-spec resolution. Built
+   on the zero-allocation parsers of single/tdec_uftrace.h; this part of the
+   CLI allocates freely (symbol tables are not the trace). */
+#ifndef TDEC_TOOLS_UFT_DIR_H
+#define TDEC_TOOLS_UFT_DIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "single/tdec_uftrace.h"
+
+/* A rare path of a hot function, kept out of line: inlined, it would make
+   the hot function save more registers on every call. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UFT_COLD __attribute__((noinline, cold))
+#else
+#define UFT_COLD
+#endif
+
+/* Keeps the value of variable x in a register, loaded by itself. For
+   copies of fields stored a moment ago one by one (a record the decoder
+   just wrote): the compiler would otherwise merge loads of neighbouring
+   fields into one wider load, which waits until all the stores it spans
+   are written out (in uft_task_next() that stall cost more than the
+   decoding itself). */
+#if defined(__GNUC__) || defined(__clang__)
+#define UFT_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define UFT_OPAQUE(x) (void)0
+#endif
+
+typedef struct uft_sym {
+    uint64_t addr, size; /* relative to the module base */
+    char     type;
+    char    *name;       /* as uftrace shows it (demangled) */
+    size_t   name_len;
+} uft_sym;
+
+typedef struct uft_module {
+    char    *path;
+    char    *build_id;
+    int      loaded;
+    uft_sym *syms; /* sorted by address */
+    size_t   nsyms;
+    struct uft_dbg_func *dbg; /* .dbg F:/A:/R: entries, sorted by address */
+    size_t   ndbg;
+    char    *enums;  /* .dbg E: definitions joined by ';', or NULL */
+} uft_module;
+
+typedef struct uft_dbg_func {
+    uint64_t addr;
+    char    *args;   /* A: specs after '@', or NULL */
+    char    *retval; /* R: spec after '@', or NULL */
+} uft_dbg_func;
+
+typedef struct uft_map {
+    uint64_t    start, end;
+    uft_module *mod;
+} uft_map;
+
+typedef struct uft_dlopen {
+    uint64_t    time, base;
+    uft_module *mod;
+} uft_dlopen;
+
+typedef struct uft_session {
+    char        sid[17];
+    int32_t     pid;
+    uint64_t    start;
+    char       *exename;
+    uft_map    *maps;
+    size_t      nmaps;
+    uft_dlopen *dl; /* in time order */
+    size_t      ndl;
+} uft_session;
+
+typedef struct uft_sref {
+    uft_session *sess;
+    uint64_t     start, end;
+} uft_sref;
+
+typedef struct uft_task {
+    int32_t   tid, pid, ppid;
+    uft_sref *refs;
+    size_t    nrefs;
+} uft_task;
+
+/* One resolved argument/return spec: the decoder's layout plus what only
+   printing needs. */
+typedef struct uft_spec {
+    tdec_uftrace_argspec layout;
+    char                 type_name[TDEC_UFTRACE_MAX_ARGS][32]; /* enum / struct names */
+} uft_spec;
+
+/* A symbol lookup, reused while it is still the answer. */
+typedef struct uft_sym_hit {
+    const uft_task *task;
+    uint64_t        from, to; /* its session reference's time window */
+    uint64_t        lo, size; /* the symbol's absolute address range */
+    const uft_sym  *sym;
+    const uft_map  *map;
+} uft_sym_hit;
+
+#define UFT_SYM_HITS 16
+
+typedef struct uft_dir {
+    char                    *path;
+    tdec_uftrace_info_header hdr;
+    tdec_uftrace_config      cfg;       /* byte order for the decoders            */
+    int32_t                 *tids;      /* taskinfo:tids, in that order            */
+    size_t                   ntids;
+    char                    *exename;
+    char                    *argspec, *retspec, *argauto, *retauto;
+    char                    *enumauto;  /* info enumauto: (applies with FEAT_AUTO_ARGS) */
+    int                      auto_args;
+    int                      pattern;   /* 'r' regex, 'g' glob, 's' simple          */
+    unsigned                 long_size, f80_size;
+    uft_session            **sess;
+    size_t                   nsess;
+    uft_task                *tasks;
+    size_t                   ntasks;
+    uft_module             **mods;
+    size_t                   nmods;
+    struct uft_event_def    *events;    /* events.txt */
+    size_t                   nevents;
+    struct uft_spec_cache   *cache;     /* resolved specs by (session, function)  */
+    size_t                   ncache;
+    uft_sym_hit              hits[UFT_SYM_HITS]; /* recent lookups by address: see uft_find_sym_map */
+    char                   **perf_files; /* perf-cpu*.dat names, in glob order */
+    size_t                   nperf_files;
+} uft_dir;
+
+typedef struct uft_event_def {
+    uint32_t id;
+    char    *name;
+} uft_event_def;
+
+/* Opens DIR: reads info, task.txt, the maps, events.txt. Returns 0, or -1
+   with a message in err. */
+int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen);
+
+/* The task of tid, or NULL. */
+const uft_task *uft_find_task(const uft_dir *d, int32_t tid);
+
+/* The session of task at time (inheriting from parent or leader). */
+const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_t time);
+/* The same, with the time window [*from, *to) of the task's own session
+   reference the answer came from (empty when it came from a parent). */
+const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
+                                        uint64_t *to);
+
+/* The symbol at addr for task at time, or NULL. */
+static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);
+
+/* As uft_find_sym; *map (may be NULL) is set to the session map holding
+   addr, or NULL when addr is in none (a dlopen()ed library, or unknown). */
+static inline const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr,
+                                             const uft_map **map);
+
+/* The lookup behind uft_find_sym_map, which fills d->hits. */
+const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map);
+
+static inline uft_sym_hit *uft_sym_hit_slot(uft_dir *d, uint64_t addr)
+{
+    return &d->hits[(addr ^ addr >> 4 ^ addr >> 8) % UFT_SYM_HITS];
+}
+
+static inline const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr,
+                                             const uft_map **map)
+{
+    const uft_sym_hit *c = uft_sym_hit_slot(d, addr);
+    /* Records mostly hit a symbol looked up a moment before (entry and
+       exit records carry the function's own address): the answer holds
+       while the task's session reference and the symbol's address range
+       hold (map symbols only: dlopen ones depend on time). */
+    if (c->sym != NULL && c->task == t && time >= c->from && time < c->to && addr >= c->lo && addr - c->lo < c->size) {
+        if (map) *map = c->map;
+        return c->sym;
+    }
+    return uft_find_sym_slow(d, t, time, addr, map);
+}
+
+static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr)
+{
+    return uft_find_sym_map(d, t, time, addr, NULL);
+}
+
+/* Value val of enum `name` as uftrace 0.13 shows it, into buf: the
+   definitions of module m (.dbg E: lines; m may be NULL) first, then info
+   enumauto. An exact value gives its name, else bit flags "A|B" (with
+   "+0x.." for what is left), else the number. */
+void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t val, char *buf, size_t len);
+
+/* Resolves the argument (is_exit == 0) or return-value spec of the
+   function at addr. Returns 1 with *out filled, 0 when no spec applies. */
+int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, int is_exit,
+                     uft_spec *out);
+
+/* Event name as uftrace prints it, into buf. */
+const char *uft_event_name(const uft_dir *d, uint64_t id, char *buf, size_t len);
+
+/* Reads a whole file (NUL-terminated); NULL if it cannot. */
+char *uft_read_file(const char *path, size_t *len);
+
+#endif

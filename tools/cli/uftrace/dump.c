@@ -1,0 +1,329 @@
+/* fe_uftrace.c - the CLI's uftrace front end.
+
+   dump: what `uftrace dump` (0.13, raw mode) prints for a data directory:
+   the info header, then every <tid>.dat in taskinfo order with symbol
+   names, argument/return values and event data, then every perf-cpuN.dat.
+   Each file is read in CLI_CHUNK pieces through the streaming decoders
+   (uft_read.h, shared with `tracedec replay`). */
+#define _POSIX_C_SOURCE 200809L
+#include "tools/cli/cli.h"
+#include "tools/cli/uftrace/dir.h"
+#include "tools/cli/uftrace/read.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The end of a record line, "name(addr) depth: D\n", kept for reuse. */
+typedef struct uft_tail {
+    const uft_sym *sym;
+    uint64_t       addr;
+    uint32_t       depth, len;
+    char           text[104];
+} uft_tail;
+
+typedef struct uft_printer {
+    uft_dir        *dir;
+    const uft_task *task;
+    int32_t         tid;
+    out_buf        *out, *err;
+    uint64_t        prev_time;
+    char            tid_col[24]; /* "%5d: [" of tid */
+    size_t          tid_col_len;
+    uft_tail        tails[8];    /* by address */
+    uint64_t        time_key;    /* time / 10000 of time_text, "S.NNNNN"  */
+    char            time_text[24];
+    size_t          time_len;
+} uft_printer;
+
+static void uft_pr_time(out_buf *o, uint64_t t)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%u.%09u  ", (unsigned)(t / 1000000000u), (unsigned)(t % 1000000000u));
+    out_str(o, buf);
+}
+
+static const char *uft_type_name(uint32_t type)
+{
+    static const char *const names[] = {"entry", "exit ", "lost ", "event"};
+    return type <= TDEC_UFTRACE_EVENT ? names[type] : "?????";
+}
+
+/* One value of a block, as uftrace dump's pr_args/pr_retval word it. */
+static void uft_value_line(uft_printer *p, const uft_rec *rec, unsigned k)
+{
+    const uft_val *val = &rec->vals[k];
+    const tdec_uftrace_arg *a = &val->arg;
+    const uint8_t *bytes = rec->bytes + val->off;
+    int is_exit = rec->rec.type == TDEC_UFTRACE_EXIT;
+    char label[32], line[512], tname[40];
+    uint64_t v = val->value;
+    const uft_sym *sym;
+    unsigned i;
+    if (is_exit) snprintf(label, sizeof label, "  retval");
+    else snprintf(label, sizeof label, "  args[%u]", k);
+
+    if (a->kind == TDEC_UFTRACE_V_STRING || a->kind == TDEC_UFTRACE_V_STDSTRING) {
+        /* uftrace copies with strncpy: the text ends at a NUL; 0xffffffff
+           is the pre-2017 NULL marker */
+        size_t n = strnlen((const char *)bytes, val->len);
+        int null4 = val->len >= 4 && bytes[0] == 0xff && bytes[1] == 0xff && bytes[2] == 0xff && bytes[3] == 0xff;
+        out_str(p->out, label);
+        out_str(p->out, a->kind == TDEC_UFTRACE_V_STDSTRING ? " std::string: " : " str: ");
+        if (null4) out_lit(p->out, "NULL");
+        else out_mem(p->out, bytes, n);
+        out_char(p->out, '\n');
+        return;
+    }
+    if (a->kind == TDEC_UFTRACE_V_STRUCT) {
+        snprintf(line, sizeof line, "%s struct %s:", label, uft_val_type_name(rec, val, tname, sizeof tname));
+        out_str(p->out, line);
+        for (i = 0; i < val->len; i++) {
+            if (i % 16 == 0) out_lit(p->out, "\n\t");
+            snprintf(line, sizeof line, "%02x ", bytes[i]);
+            out_str(p->out, line);
+            if (i % 8 == 7) out_char(p->out, ' ');
+        }
+        out_char(p->out, '\n');
+        return;
+    }
+    if (a->kind == TDEC_UFTRACE_V_FLOAT) {
+        /* printed as raw bits, like every other number */
+        v = 0;
+        for (i = a->size < 8 ? a->size : 8; i > 0; i--) v = (v << 8) | val->raw[i - 1];
+    }
+    if (a->format == 'p') {
+        sym = uft_find_sym(p->dir, p->task, rec->rec.time, v);
+        if (sym) snprintf(line, sizeof line, "%s p: %llx (&%s)\n", label, (unsigned long long)v, sym->name);
+        else if (v) snprintf(line, sizeof line, "%s p: 0x%llx\n", label, (unsigned long long)v);
+        else snprintf(line, sizeof line, "%s p: %s\n", label, is_exit ? "(nil)" : "0");
+        out_str(p->out, line);
+        return;
+    }
+    snprintf(line, sizeof line, "%s %c%u: 0x%0*llx\n", label, a->format == 'o' ? 'o' : a->format,
+             (unsigned)a->size * 8u, (int)a->size * 2, (unsigned long long)v);
+    out_str(p->out, line);
+}
+
+/* "read:proc/statm: vmsize=..." style text of builtin event data. */
+static void uft_event_data(uft_printer *p, const uft_rec *rec)
+{
+    char name[256], line[256];
+    uft_event_data_text(p->dir, rec->rec.addr, rec->bytes, rec->nbytes, 0, line, sizeof line);
+    out_str(p->out, "  ");
+    out_str(p->out, uft_event_name(p->dir, rec->rec.addr, name, sizeof name));
+    if (line[0]) {
+        out_str(p->out, ": ");
+        out_str(p->out, line);
+    }
+    out_char(p->out, '\n');
+}
+
+static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
+{
+    char name[256];
+    const char *nm;
+    char *w, *start;
+    size_t nmlen;
+    const uft_sym *sym = NULL;
+    uft_tail *tail;
+    if (p->prev_time > r->time)
+        out_str(p->out, "\n*************************************\n"
+                        "* inverted time - data seems broken *\n"
+                        "*************************************\n\n");
+    p->prev_time = r->time;
+    if (r->type == TDEC_UFTRACE_EVENT) {
+        nm = uft_event_name(p->dir, r->addr, name, sizeof name);
+        nmlen = strlen(nm);
+    } else {
+        sym = uft_find_sym(p->dir, p->task, r->time, r->addr);
+        if (sym) {
+            nm = sym->name;
+            nmlen = sym->name_len;
+        } else {
+            snprintf(name, sizeof name, "<%llx>", (unsigned long long)r->addr);
+            nm = name;
+            nmlen = strlen(nm);
+        }
+    }
+    /* the hot line, formatted in place: "S.NNNNNNNNN    TID: [type] name(addr) depth: D" */
+    if (nmlen > OUT_BUF_SIZE / 2) nmlen = OUT_BUF_SIZE / 2;
+    w = out_reserve(p->out, nmlen + 96);
+    if (r->time / 10000u != p->time_key || p->time_len == 0) { /* records close in time share it */
+        char *t = fmt_u64(p->time_text, (uint32_t)(r->time / 1000000000u)); /* uftrace prints seconds as unsigned */
+        *t++ = '.';
+        t = fmt_u64w(t, r->time % 1000000000u / 10000u, 5, '0');
+        p->time_key = r->time / 10000u;
+        p->time_len = (size_t)(t - p->time_text);
+    }
+    w = fmt_mem(w, p->time_text, p->time_len);
+    w = fmt_u64w(w, r->time % 10000u, 4, '0');
+    w = fmt_lit(w, "  ");
+    w = fmt_mem(w, p->tid_col, p->tid_col_len);
+    w = fmt_mem(w, uft_type_name(r->type), 5);
+    w = fmt_lit(w, "] ");
+    tail = &p->tails[(r->addr ^ r->addr >> 4 ^ r->depth) % 8];
+    if (sym != NULL && tail->sym == sym && tail->addr == r->addr && tail->depth == r->depth) {
+        out_commit(p->out, fmt_mem(w, tail->text, tail->len));
+        return;
+    }
+    start = w;
+    w = fmt_mem(w, nm, nmlen);
+    *w++ = '(';
+    w = fmt_hex(w, r->addr);
+    w = fmt_lit(w, ") depth: ");
+    w = fmt_u64(w, r->depth);
+    *w++ = '\n';
+    out_commit(p->out, w);
+    if (sym != NULL && (size_t)(w - start) <= sizeof tail->text) {
+        tail->sym = sym;
+        tail->addr = r->addr;
+        tail->depth = r->depth;
+        tail->len = (uint32_t)(w - start);
+        memcpy(tail->text, start, tail->len);
+    }
+}
+
+/* One <tid>.dat file. */
+static int uft_dump_task(uft_printer *p, uft_rec *rec)
+{
+    uft_task_reader rd;
+    char line[128];
+    unsigned k;
+    int rc;
+    char *w;
+    if (uft_task_open(&rd, p->dir, p->tid) < 0)
+        return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
+    p->prev_time = 0;
+    w = fmt_lit(fmt_i64w(p->tid_col, p->tid, 5), ": [");
+    p->tid_col_len = (size_t)(w - p->tid_col);
+    while ((rc = uft_task_next(&rd, rec)) > 0) {
+        const tdec_uftrace_record *r = &rec->rec;
+        uft_record_line(p, r);
+        if (r->type == TDEC_UFTRACE_EVENT && r->more) {
+            uft_pr_time(p->out, r->time);
+            snprintf(line, sizeof line, "%5d: [data ] length = %llu\n", p->tid, (unsigned long long)r->payload_size);
+            out_str(p->out, line);
+            if (!rec->incomplete) uft_event_data(p, rec);
+        } else if (r->more && !rec->incomplete && r->type != TDEC_UFTRACE_LOST) {
+            uft_pr_time(p->out, r->time);
+            snprintf(line, sizeof line, "%5d: [%s] length = %u\n", p->tid,
+                     r->type == TDEC_UFTRACE_EXIT ? "retval" : "args ", rec->block_len);
+            out_str(p->out, line);
+            for (k = 0; k < rec->nvals; k++) uft_value_line(p, rec, k);
+        }
+    }
+    uft_task_close(&rd);
+    if (rc < 0) return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
+    return 0;
+}
+
+/* One perf-cpuN.dat file: scheduler and task events of traced tasks. */
+static int uft_dump_perf(uft_printer *p, const char *path)
+{
+    uft_perf_reader rd;
+    tdec_uftrace_perf_record r;
+    char name[128], line[256];
+    size_t i;
+    int rc;
+    if (uft_perf_open(&rd, p->dir, path) < 0)
+        return uft_fail(p->out, p->err, path, rd.err.offset, rd.err.what, rd.err.detail);
+    while ((rc = uft_perf_next(&rd, &r)) > 0) {
+        uint32_t id = uft_perf_event_id(&r);
+        int32_t tid = (int32_t)r.tid;
+        int traced = 0;
+        /* uftrace shows events of the traced tasks only */
+        for (i = 0; i < p->dir->ntids; i++) traced |= p->dir->tids[i] == tid;
+        if (!traced) continue;
+        uft_pr_time(p->out, r.time);
+        snprintf(line, sizeof line, "%5d: [event] %s(%llu)\n", tid, uft_event_name(p->dir, id, name, sizeof name),
+                 (unsigned long long)id);
+        out_str(p->out, line);
+    }
+    uft_perf_close(&rd);
+    if (rc < 0) return uft_fail(p->out, p->err, path, rd.err.offset, rd.err.what, rd.err.detail);
+    return 0;
+}
+
+static void uft_header_mask(out_buf *o, uint64_t mask, const char *(*name)(unsigned))
+{
+    unsigned bit;
+    int first = 1;
+    for (bit = 0; bit < 64; bit++) {
+        const char *s;
+        if (!(mask & ((uint64_t)1 << bit)) || (s = name(bit)) == NULL) continue;
+        if (!first) out_str(o, " | ");
+        out_str(o, s);
+        first = 0;
+    }
+}
+
+static void uft_dump_header(uft_printer *p)
+{
+    const tdec_uftrace_info_header *h = &p->dir->hdr;
+    char line[128];
+    out_buf *o = p->out;
+    out_str(o, "uftrace file header: magic         = 4674726163652100\n");
+    snprintf(line, sizeof line, "uftrace file header: version       = %u\n", h->version);
+    out_str(o, line);
+    snprintf(line, sizeof line, "uftrace file header: header size   = %u\n", h->header_size);
+    out_str(o, line);
+    snprintf(line, sizeof line, "uftrace file header: endian        = %u (%s)\n", h->endian,
+             h->endian == 1 ? "little" : "big");
+    out_str(o, line);
+    snprintf(line, sizeof line, "uftrace file header: class         = %u (%s bit)\n", h->elf_class,
+             h->elf_class == 2 ? "64" : "32");
+    out_str(o, line);
+    snprintf(line, sizeof line, "uftrace file header: features      = %#llx (", (unsigned long long)h->feat_mask);
+    out_str(o, line);
+    uft_header_mask(o, h->feat_mask, tdec_uftrace_feat_name);
+    snprintf(line, sizeof line, ")\nuftrace file header: info          = %#llx (", (unsigned long long)h->info_mask);
+    out_str(o, line);
+    uft_header_mask(o, h->info_mask, tdec_uftrace_info_name);
+    out_str(o, ")\n\n");
+}
+
+int fe_uftrace_detect_dir(const char *path)
+{
+    char file[4096];
+    struct stat sb;
+    snprintf(file, sizeof file, "%s/info", path);
+    return stat(file, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err)
+{
+    static uft_dir dir;
+    static uft_printer p;
+    static uft_rec rec;
+    char msg[512], path[4096];
+    struct stat sb;
+    size_t i;
+
+    if (uft_open_dir(&dir, opt->path, err)) return 1;
+    memset(&p, 0, sizeof p);
+    p.dir = &dir;
+    p.out = out;
+    p.err = err;
+    uft_dump_header(&p);
+    for (i = 0; i < dir.ntids; i++) {
+        p.tid = dir.tids[i];
+        p.task = uft_find_task(&dir, p.tid);
+        snprintf(msg, sizeof msg, "reading %d.dat\n", p.tid);
+        out_str(out, msg);
+        if (uft_dump_task(&p, &rec)) return 1;
+    }
+    /* uftrace 0.13 opens perf-cpu*.dat in glob order and labels each by
+       its index in that list (perf-cpu10.dat is "perf-cpu2.dat" when there
+       are 11 or more); empty files are skipped */
+    for (i = 0; i < dir.nperf_files; i++) {
+        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
+        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
+        if (i == 0) out_char(out, '\n');
+        snprintf(msg, sizeof msg, "reading perf-cpu%zu.dat\n", i);
+        out_str(out, msg);
+        if (uft_dump_perf(&p, path)) return 1;
+    }
+    out_flush(out);
+    return 0;
+}

@@ -1,0 +1,456 @@
+/* fe_xray.c - the CLI's XRay front end.
+
+   dump (text): FDR logs print exactly what `llvm-xray fdr-dump` prints for
+   them; where llvm-xray gives up (zero-size custom events, a v1 buffer tail
+   of odd length, records cut by the runtime's typed-event bug) the right
+   records go to stdout and a note with the byte offset to stderr. Basic
+   logs, which fdr-dump cannot read, use the same style (docs/xray.md).
+   dump --json: one object per record, payloads folded in as hex.
+   info: header fields and record counts. */
+#include "tools/cli/cli.h"
+
+#define TDEC_XRAY_IMPLEMENTATION
+#include "single/tdec_xray.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct xray_printer {
+    const cli_opts *opt;
+    out_buf        *out, *err;
+    tdec_xray_header hdr;
+    uint32_t        pay_type;    /* record type whose payload is being printed */
+    uint64_t        pay_offset;  /* that record's offset                       */
+    uint64_t        pay_size;
+    int             pay_open;    /* its line / object still waits for bytes    */
+    int             pad_nonzero; /* a v1 buffer tail holds a non-zero byte     */
+    uint64_t        count[TDEC_XRAY_REC_UNKNOWN + 1];
+    uint64_t        gaps, gap_bytes, notes;
+} xray_printer;
+
+static const char *const xray_rec_names[TDEC_XRAY_REC_UNKNOWN + 1] = {
+    "", "header", "function", "call-arg", "new-buffer", "end-of-buffer", "new-cpu",
+    "tsc-wrap", "wall-time", "custom-event", "buffer-extents", "typed-event", "pid",
+    "padding", "unknown",
+};
+
+/* The text of each function action, with its length for the hot path. */
+typedef struct xray_name {
+    const char *text;
+    size_t      len;
+} xray_name;
+
+#define XRAY_NAME(s) {s, sizeof(s) - 1}
+static const xray_name xray_action_names[TDEC_XRAY_ENTER_ARGS + 2] = {
+    XRAY_NAME("Function Enter"), XRAY_NAME("Function Exit"), XRAY_NAME("Function Tail Exit"),
+    XRAY_NAME("Function Enter With Arg"), XRAY_NAME("Function Unknown Action"),
+};
+#undef XRAY_NAME
+
+static const xray_name *xray_action_name(uint32_t action)
+{
+    return &xray_action_names[action <= TDEC_XRAY_ENTER_ARGS ? action : TDEC_XRAY_ENTER_ARGS + 1];
+}
+
+static const char *xray_action_json(uint32_t action)
+{
+    static const char *const text[] = {"enter", "exit", "tail-exit", "enter-args"};
+    return action <= TDEC_XRAY_ENTER_ARGS ? text[action] : "unknown";
+}
+
+static void xray_note(xray_printer *p, const char *level, uint64_t offset, const char *msg,
+                      const char *detail)
+{
+    p->notes++;
+    out_flush(p->out); /* keep stdout and stderr in file order on a terminal */
+    cli_diag(p->err, level, (int64_t)offset, msg, detail);
+}
+
+/* ---- text, in llvm-xray fdr-dump's words -------------------------------- */
+
+/* "<Function Enter: #7" and the like, shared by both text styles; returns
+   the end of what it wrote into room reserved by the caller (< 64 bytes). */
+static char *xray_fmt_function_head(char *w, const tdec_xray_record *r)
+{
+    const xray_name *name = xray_action_name(r->action);
+    *w++ = '<';
+    w = fmt_mem(w, name->text, name->len);
+    w = fmt_lit(w, ": #");
+    return fmt_u64(w, r->fid);
+}
+
+static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
+{
+    out_buf *o = p->out;
+    switch (r->type) {
+    case TDEC_XRAY_REC_HEADER:
+        out_lit_u64(o, "<Basic Log: version = ", p->hdr.version);
+        out_lit_u64(o, ", cycle frequency = ", p->hdr.cycle_frequency);
+        out_lit(o, ">\n");
+        return;
+    case TDEC_XRAY_REC_FUNCTION: {
+        char *w = xray_fmt_function_head(out_reserve(o, 64), r);
+        out_commit(o, fmt_u64(fmt_lit(w, " tsc = "), r->tsc));
+        out_lit_u64(o, ", cpu = ", r->cpu);
+        break;
+    }
+    case TDEC_XRAY_REC_CALL_ARG:
+        out_lit_u64(o, "<Call Argument: #", r->fid);
+        out_lit_u64(o, " data = ", r->value);
+        out_lit(o, " (hex = 0x");
+        out_hex(o, r->value);
+        out_char(o, ')');
+        break;
+    default:
+        out_lit_u64(o, "<Unknown Record: type = ", r->meta_kind);
+        out_lit(o, ">\n");
+        return;
+    }
+    out_lit_u64(o, ", thread = ", r->tid);
+    out_lit_u64(o, ", process = ", r->pid);
+    out_lit(o, ">\n");
+}
+
+static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
+{
+    out_buf *o = p->out;
+    switch (r->type) {
+    case TDEC_XRAY_REC_HEADER:
+        return;
+    case TDEC_XRAY_REC_BUFFER_EXTENTS:
+        out_lit_u64(o, "<Buffer: size = ", r->value);
+        out_lit(o, " bytes>\n");
+        return;
+    case TDEC_XRAY_REC_NEW_BUFFER:
+        out_lit(o, "<Thread ID: ");
+        out_i64(o, (int32_t)r->tid);
+        out_lit(o, ">\n");
+        return;
+    case TDEC_XRAY_REC_WALLTIME:
+        out_lit_u64(o, "<Wall Time: seconds = ", (uint64_t)r->wall_sec);
+        out_char(o, '.');
+        out_u64_padded(o, r->wall_usec, 6, '0');
+        out_lit(o, ">\n");
+        return;
+    case TDEC_XRAY_REC_PID:
+        out_lit(o, "<PID: ");
+        out_i64(o, (int32_t)r->pid);
+        out_lit(o, ">\n");
+        return;
+    case TDEC_XRAY_REC_NEW_CPU:
+        out_lit_u64(o, "<CPU: id = ", r->cpu);
+        out_lit_u64(o, ", tsc = ", r->tsc);
+        out_lit(o, ">\n");
+        return;
+    case TDEC_XRAY_REC_TSC_WRAP:
+        out_lit_u64(o, "<TSC Wrap: base = ", r->tsc);
+        out_lit(o, ">\n");
+        return;
+    case TDEC_XRAY_REC_FUNCTION: {
+        /* the hot line: at most 1 + 23 + 3 + 10 + 10 + 20 + 2 bytes */
+        char *w = xray_fmt_function_head(out_reserve(o, 80), r);
+        w = fmt_i64(fmt_lit(w, " delta = +"), r->delta);
+        out_commit(o, fmt_lit(w, ">\n"));
+        if (r->action > TDEC_XRAY_ENTER_ARGS)
+            xray_note(p, "warning", offset, "function record with unknown action", "llvm-xray rejects it");
+        return;
+    }
+    case TDEC_XRAY_REC_CALL_ARG:
+        out_lit_u64(o, "<Call Argument: data = ", r->value);
+        out_lit(o, " (hex = 0x");
+        out_hex(o, r->value);
+        out_lit(o, ")>\n");
+        return;
+    case TDEC_XRAY_REC_CUSTOM_EVENT:
+        if (p->hdr.version >= 5) {
+            out_lit(o, "<Custom Event: delta = +");
+            out_i64(o, r->delta);
+        } else {
+            /* The marker of v1-v3 has no CPU: llvm-xray prints 0. */
+            out_lit_u64(o, "<Custom Event: tsc = ", r->tsc);
+            out_lit_u64(o, ", cpu = ", p->hdr.version >= 4 ? r->cpu : 0);
+        }
+        out_lit_u64(o, ", size = ", r->payload_size);
+        out_lit(o, ", data = '");
+        if (r->payload_size == 0) {
+            out_lit(o, "'>\n");
+            xray_note(p, "note", offset, "zero-size custom event",
+                      "valid (the XRay runtime writes them); llvm-xray rejects the file here");
+        }
+        return;
+    case TDEC_XRAY_REC_TYPED_EVENT:
+        out_lit(o, "<Typed Event: delta = +");
+        out_i64(o, r->delta);
+        out_lit_u64(o, ", type = ", r->event_type);
+        out_lit_u64(o, ", size = ", r->payload_size);
+        out_lit(o, ", data = '");
+        if (r->payload_size == 0) out_lit(o, "'\n"); /* sic: fdr-dump prints no '>' here */
+        return;
+    case TDEC_XRAY_REC_END_OF_BUFFER:
+        out_lit(o, "<End of Buffer>\n");
+        if (p->hdr.version >= 2)
+            xray_note(p, "warning", offset, "EndOfBuffer record in a version 2+ log", "llvm-xray rejects it");
+        return;
+    case TDEC_XRAY_REC_PADDING:
+        return; /* printed when its bytes have been seen */
+    default:
+        out_lit_u64(o, "<Unknown Metadata: kind = ", r->meta_kind);
+        out_lit(o, ">\n");
+        xray_note(p, "warning", offset, "unknown metadata record kind", "llvm-xray rejects it");
+        return;
+    }
+}
+
+/* The unparsed tail of a v1 buffer. llvm-xray parses it as records: zero
+   bytes come out as "Function Enter: #0" lines, one per 8 bytes, which we
+   reproduce; anything else makes it lose sync, which we explain instead. */
+static void xray_text_padding_done(xray_printer *p)
+{
+    uint64_t i;
+    if (!p->pad_nonzero && p->pay_size % 8 == 0) {
+        for (i = 0; i < p->pay_size / 8; i++) out_lit(p->out, "<Function Enter: #0 delta = +0>\n");
+        return;
+    }
+    xray_note(p, "note", p->pay_offset, "v1 buffer tail after EndOfBuffer skipped, not parsed",
+              p->pay_size % 8 != 0
+                  ? "its length is not a multiple of 8: llvm-xray parses it as records and loses sync here"
+                  : "it holds non-zero bytes, which llvm-xray would print as records");
+}
+
+/* ---- JSON lines ----------------------------------------------------------- */
+
+static void xray_json_record(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
+{
+    out_buf *o = p->out;
+    out_json_open(o);
+    out_json_u64(o, "off", offset);
+    out_json_str(o, "kind", xray_rec_names[r->type]);
+    if (r->type == TDEC_XRAY_REC_HEADER) {
+        out_json_str(o, "format", p->hdr.file_type == TDEC_XRAY_FDR ? "xray-fdr" : "xray-basic");
+        out_json_u64(o, "version", p->hdr.version);
+        out_json_u64(o, "cycle_frequency", p->hdr.cycle_frequency);
+        out_json_bool(o, "constant_tsc", (p->hdr.flags & TDEC_XRAY_TSC_CONSTANT) != 0);
+        out_json_bool(o, "nonstop_tsc", (p->hdr.flags & TDEC_XRAY_TSC_NONSTOP) != 0);
+        out_json_u64(o, "buffer_size", p->hdr.buffer_size);
+        out_json_close(o);
+        return;
+    }
+    out_json_u64(o, "tid", r->tid);
+    out_json_u64(o, "pid", r->pid);
+    out_json_u64(o, "cpu", r->cpu);
+    switch (r->type) {
+    case TDEC_XRAY_REC_FUNCTION:
+        out_json_str(o, "action", xray_action_json(r->action));
+        if (r->action > TDEC_XRAY_ENTER_ARGS) out_json_u64(o, "action_code", r->action);
+        out_json_u64(o, "fid", r->fid);
+        if (p->hdr.file_type == TDEC_XRAY_FDR) out_json_i64(o, "delta", r->delta);
+        out_json_u64(o, "tsc", r->tsc);
+        break;
+    case TDEC_XRAY_REC_CALL_ARG:
+        if (p->hdr.file_type == TDEC_XRAY_BASIC) {
+            out_json_u64(o, "fid", r->fid);
+            out_json_u64(o, "tsc", r->tsc);
+        }
+        out_json_u64(o, "arg", r->value);
+        break;
+    case TDEC_XRAY_REC_NEW_CPU:
+    case TDEC_XRAY_REC_TSC_WRAP:
+        out_json_u64(o, "tsc", r->tsc);
+        break;
+    case TDEC_XRAY_REC_WALLTIME:
+        out_json_i64(o, "sec", r->wall_sec);
+        out_json_u64(o, "usec", r->wall_usec);
+        break;
+    case TDEC_XRAY_REC_BUFFER_EXTENTS:
+        out_json_u64(o, "size", r->value);
+        break;
+    case TDEC_XRAY_REC_CUSTOM_EVENT:
+    case TDEC_XRAY_REC_TYPED_EVENT:
+        if (r->type == TDEC_XRAY_REC_TYPED_EVENT) out_json_u64(o, "type", r->event_type);
+        if (r->type == TDEC_XRAY_REC_TYPED_EVENT || p->hdr.version >= 5) out_json_i64(o, "delta", r->delta);
+        out_json_u64(o, "tsc", r->tsc);
+        out_json_u64(o, "size", r->payload_size);
+        out_json_key(o, "data_hex");
+        out_char(o, '"');
+        if (r->payload_size > 0) return; /* fragments follow */
+        out_char(o, '"');
+        break;
+    case TDEC_XRAY_REC_PADDING:
+        out_json_u64(o, "size", r->payload_size);
+        return; /* all_zero follows once the bytes were seen */
+    case TDEC_XRAY_REC_UNKNOWN:
+        out_json_u64(o, "record_kind", r->meta_kind);
+        out_json_key(o, "raw_hex");
+        out_char(o, '"');
+        out_hex_bytes(o, r->raw, r->raw_len);
+        out_char(o, '"');
+        break;
+    default:
+        break;
+    }
+    out_json_close(o);
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+static void xray_record(xray_printer *p, const tdec_xray_item *it)
+{
+    const tdec_xray_record *r = &it->u.rec;
+    p->count[r->type]++;
+    if (r->type == TDEC_XRAY_REC_PADDING || r->payload_size > 0) {
+        p->pay_type = r->type;
+        p->pay_offset = it->offset;
+        p->pay_size = r->payload_size;
+        p->pay_open = r->payload_size > 0;
+        p->pad_nonzero = 0;
+    }
+    if (p->opt->command == CLI_INFO) return;
+    if (p->opt->json) xray_json_record(p, r, it->offset);
+    else if (p->hdr.file_type == TDEC_XRAY_BASIC) xray_text_basic(p, r);
+    else xray_text_fdr(p, r, it->offset);
+    if (r->type == TDEC_XRAY_REC_PADDING && r->payload_size == 0 && p->opt->json) {
+        out_json_bool(p->out, "all_zero", 1);
+        out_json_close(p->out);
+    }
+}
+
+static void xray_fragment(xray_printer *p, const tdec_frag *f)
+{
+    size_t i;
+    if (f->flags & TDEC_FRAG_LAST) p->pay_open = 0;
+    if (p->pay_type == TDEC_XRAY_REC_PADDING)
+        for (i = 0; i < f->len && !p->pad_nonzero; i++) p->pad_nonzero = f->data[i] != 0;
+    if (p->opt->command == CLI_INFO) return;
+    if (p->opt->json) {
+        if (p->pay_type != TDEC_XRAY_REC_PADDING) out_hex_bytes(p->out, f->data, f->len);
+        if (f->flags & TDEC_FRAG_LAST) {
+            if (p->pay_type == TDEC_XRAY_REC_PADDING) out_json_bool(p->out, "all_zero", !p->pad_nonzero);
+            else out_char(p->out, '"');
+            out_json_close(p->out);
+        }
+        return;
+    }
+    if (p->pay_type != TDEC_XRAY_REC_PADDING) out_mem(p->out, f->data, f->len);
+    if (!(f->flags & TDEC_FRAG_LAST)) return;
+    if (p->pay_type == TDEC_XRAY_REC_CUSTOM_EVENT) out_lit(p->out, "'>\n");
+    else if (p->pay_type == TDEC_XRAY_REC_TYPED_EVENT) out_lit(p->out, "'\n");
+    else xray_text_padding_done(p);
+}
+
+static void xray_gap(xray_printer *p, const tdec_xray_item *it)
+{
+    char msg[64], detail[256];
+    const char *hint = "";
+    p->gaps++;
+    p->gap_bytes += it->u.gap.len;
+    if (p->opt->command == CLI_DUMP && p->opt->json) {
+        out_json_open(p->out);
+        out_json_u64(p->out, "off", it->offset);
+        out_json_str(p->out, "kind", "gap");
+        out_json_u64(p->out, "len", it->u.gap.len);
+        out_json_str(p->out, "reason", tdec_xray_reason_str(it->u.gap.reason));
+        out_json_close(p->out);
+    }
+    if (it->u.gap.reason == TDEC_XRAY_R_OVERRUN)
+        hint = " (the XRay runtime under-counts a buffer's extents by 16 bytes per typed event,"
+               " cutting its last records; llvm-xray fails here)";
+    snprintf(msg, sizeof msg, "%llu bytes skipped", (unsigned long long)it->u.gap.len);
+    snprintf(detail, sizeof detail, "%s%s", tdec_xray_reason_str(it->u.gap.reason), hint);
+    xray_note(p, "warning", it->offset, msg, detail);
+}
+
+static void xray_info(xray_printer *p)
+{
+    out_buf *o = p->out;
+    uint32_t t;
+    out_lit(o, "format:          ");
+    out_str(o, p->hdr.file_type == TDEC_XRAY_FDR ? "xray fdr (flight data recorder)\n" : "xray basic\n");
+    out_lit_u64(o, "version:         ", p->hdr.version);
+    out_lit_u64(o, "\ncycle frequency: ", p->hdr.cycle_frequency);
+    out_lit(o, " Hz\ntsc flags:       ");
+    out_str(o, (p->hdr.flags & TDEC_XRAY_TSC_CONSTANT) ? "constant" : "-");
+    out_str(o, (p->hdr.flags & TDEC_XRAY_TSC_NONSTOP) ? " nonstop\n" : " -\n");
+    if (p->hdr.file_type == TDEC_XRAY_FDR) {
+        out_lit_u64(o, "buffer size:     ", p->hdr.buffer_size);
+        out_char(o, '\n');
+    }
+    out_lit(o, "records:\n");
+    for (t = TDEC_XRAY_REC_FUNCTION; t <= TDEC_XRAY_REC_UNKNOWN; t++) {
+        if (p->count[t] == 0) continue;
+        out_lit(o, "  ");
+        out_str(o, xray_rec_names[t]);
+        out_lit_u64(o, ": ", p->count[t]);
+        out_char(o, '\n');
+    }
+    out_lit_u64(o, "gaps:            ", p->gaps);
+    out_lit_u64(o, " (", p->gap_bytes);
+    out_lit(o, " bytes)\n");
+}
+
+int fe_xray_detect(const uint8_t *p, size_t n)
+{
+    uint16_t version, type;
+    if (n < 4) return 0;
+    version = tdec__rd_u16le(p);
+    type = tdec__rd_u16le(p + 2);
+    if (type <= TDEC_XRAY_FDR && version >= 1 && version <= 5) return 1;
+    /* a byte-swapped (big-endian) log: let the decoder say so */
+    version = tdec__rd_u16be(p);
+    type = tdec__rd_u16be(p + 2);
+    return type <= TDEC_XRAY_FDR && version >= 1 && version <= 5;
+}
+
+int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
+{
+    static xray_printer p; /* large counters table; one run per process */
+    tdec_xray_decoder d;
+    tdec_xray_config cfg;
+    tdec_xray_item it;
+    tdec_status st;
+    size_t n;
+
+    memset(&p, 0, sizeof p);
+    p.opt = opt;
+    p.out = out;
+    p.err = err;
+    memset(&cfg, 0, sizeof cfg);
+    if (opt->strict) cfg.flags |= TDEC_XRAY_F_STRICT;
+    st = tdec_xray_init(&d, &cfg);
+    while (st >= 0) {
+        st = tdec_xray_next(&d, &it);
+        if (st == TDEC_OK) {
+            if (it.kind == TDEC_ITEM_RECORD) {
+                if (it.u.rec.type == TDEC_XRAY_REC_HEADER) p.hdr = d.hdr;
+                xray_record(&p, &it);
+            } else if (it.kind == TDEC_ITEM_FRAGMENT) {
+                xray_fragment(&p, &it.u.frag);
+            } else {
+                xray_gap(&p, &it);
+            }
+            continue;
+        }
+        if (st != TDEC_NEED_INPUT) break;
+        n = cli_read(in);
+        if (in->failed) break;
+        st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
+    }
+    if (opt->command == CLI_INFO && d.st.err == TDEC_OK) xray_info(&p);
+    out_flush(out);
+    if (in->failed) {
+        cli_diag(err, "error", -1, "read error", opt->path);
+        return 1;
+    }
+    if (st < 0) {
+        if (p.pay_open && opt->command == CLI_DUMP) {
+            /* a cut payload's line is still open: end it, stdout stays line-based */
+            if (!opt->json) out_char(out, '\n');
+            else if (p.pay_type == TDEC_XRAY_REC_PADDING) out_json_close(out);
+            else out_lit(out, "\"}\n");
+            out_flush(out);
+        }
+        cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st),
+                 tdec_xray_reason_str(d.st.err_reason));
+        return 1;
+    }
+    return 0;
+}
