@@ -1,14 +1,14 @@
-/* fe_uftrace.c - the CLI's uftrace front end.
+/* dump.c - `tracedec dump DIR` for uftrace data directories.
 
    dump: what `uftrace dump` (0.13, raw mode) prints for a data directory:
    the info header, then every <tid>.dat in taskinfo order with symbol
    names, argument/return values and event data, then every perf-cpuN.dat.
    Each file is read in CLI_CHUNK pieces through the streaming decoders
-   (uft_read.h, shared with `tracedec replay`). */
+   (read.h, shared with `tracedec replay`). */
 #define _POSIX_C_SOURCE 200809L
-#include "tools/cli/cli.h"
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -283,24 +283,16 @@ static void uft_dump_header(uft_printer *p)
     out_str(o, ")\n\n");
 }
 
-int fe_uftrace_detect_dir(const char *path)
-{
-    char file[4096];
-    struct stat sb;
-    snprintf(file, sizeof file, "%s/info", path);
-    return stat(file, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err)
+int uft_dump(const char *path, out_buf *out, out_buf *err)
 {
     static uft_dir dir;
     static uft_printer p;
     static uft_rec rec;
-    char msg[512], path[4096];
+    char msg[512], file[4096];
     struct stat sb;
     size_t i;
 
-    if (uft_open_dir(&dir, opt->path, err)) return 1;
+    if (uft_open_dir(&dir, path, err)) return 1;
     memset(&p, 0, sizeof p);
     p.dir = &dir;
     p.out = out;
@@ -317,12 +309,12 @@ int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err)
        its index in that list (perf-cpu10.dat is "perf-cpu2.dat" when there
        are 11 or more); empty files are skipped */
     for (i = 0; i < dir.nperf_files; i++) {
-        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
-        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
+        snprintf(file, sizeof file, "%s/%s", path, dir.perf_files[i]);
+        if (stat(file, &sb) != 0 || sb.st_size == 0) continue;
         if (i == 0) out_char(out, '\n');
         snprintf(msg, sizeof msg, "reading perf-cpu%zu.dat\n", i);
         out_str(out, msg);
-        if (uft_dump_perf(&p, path)) return 1;
+        if (uft_dump_perf(&p, file)) return 1;
     }
     out_flush(out);
     return 0;

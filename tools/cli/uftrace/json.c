@@ -1,14 +1,15 @@
-/* fe_uftrace_json.c - `tracedec dump --json DIR` for uftrace data directories.
+/* json.c - `tracedec dump --json DIR` for uftrace data directories.
 
    One JSON object per line: a header object, then one object per record of
    every <tid>.dat (taskinfo order) and every non-empty perf-cpuN.dat, the
-   files in the order of the text dump (fe_uftrace.c). Argument / return
+   files in the order of the text dump (dump.c). Argument / return
    values and event data are folded into their record. Records come from
-   the shared readers of uft_read.h; the schema is in docs/uftrace.md. */
+   the shared readers of read.h; the schema is in docs/uftrace.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/cli.h"
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,14 +112,14 @@ static void uj_float(uj_printer *p, const uft_val *val)
     const uint8_t *b = val->raw;
     unsigned i;
     if (val->arg.size == 4) {
-        uint32_t bits = uj_big(p) ? tdec__rd_u32be(b) : tdec__rd_u32le(b);
+        uint32_t bits = (uint32_t)cli_get_uint(b, 4, uj_big(p));
         float f;
         memcpy(&f, &bits, sizeof f);
         out_json_key(o, "value");
         uj_number(o, (double)f, 1);
         uj_hex_str(o, "bits", bits);
     } else if (val->arg.size == 8) {
-        uint64_t bits = uj_big(p) ? tdec__rd_u64be(b) : tdec__rd_u64le(b);
+        uint64_t bits = cli_get_uint(b, 8, uj_big(p));
         double d;
         memcpy(&d, &bits, sizeof d);
         out_json_key(o, "value");
@@ -127,7 +128,7 @@ static void uj_float(uj_printer *p, const uft_val *val)
     } else {
         /* x87 80-bit extended (little-endian): 64-bit mantissa with an
            explicit integer bit, then sign and 15-bit exponent */
-        uint64_t mant = tdec__rd_u64le(b);
+        uint64_t mant = cli_get_uint(b, 8, 0);
         unsigned se = (unsigned)b[8] | (unsigned)b[9] << 8;
         int exp = (int)(se & 0x7fffu);
         double d = (double)mant;
@@ -245,7 +246,7 @@ static void uj_event_data(uj_printer *p, uint64_t id, const uint8_t *data, size_
     if (id == 100011 && n >= 4) {
         out_json_key(o, "data");
         out_json_open(o);
-        out_json_i64(o, "cpu", (int32_t)(big ? tdec__rd_u32be(data) : tdec__rd_u32le(data)));
+        out_json_i64(o, "cpu", (int32_t)(uint32_t)cli_get_uint(data, 4, big));
         out_char(o, '}');
         o->json_first = 0;
         return;
@@ -258,7 +259,7 @@ static void uj_event_data(uj_printer *p, uint64_t id, const uint8_t *data, size_
             out_json_key(o, "data");
             out_json_open(o);
             for (i = 0; i < nf; i++) {
-                uint64_t v = big ? tdec__rd_u64be(data + i * 8) : tdec__rd_u64le(data + i * 8);
+                uint64_t v = cli_get_uint(data + i * 8, 8, big);
                 if (diff) out_json_i64(o, fields[k][i], (int64_t)v);
                 else out_json_u64(o, fields[k][i], v);
             }
@@ -430,16 +431,16 @@ static void uj_header(uj_printer *p)
     out_json_close(o);
 }
 
-int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err)
+int uft_dump_json(const char *path, out_buf *out, out_buf *err)
 {
     static uft_dir dir;
     static uj_printer p;
     static uft_rec rec;
-    char path[4096], file[64];
+    char perf[4096], file[64];
     struct stat sb;
     size_t i;
 
-    if (uft_open_dir(&dir, opt->path, err)) return 1;
+    if (uft_open_dir(&dir, path, err)) return 1;
     memset(&p, 0, sizeof p);
     p.dir = &dir;
     p.out = out;
@@ -454,10 +455,10 @@ int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err)
     }
     p.task = NULL;
     for (i = 0; i < dir.nperf_files; i++) {
-        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
-        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
+        snprintf(perf, sizeof perf, "%s/%s", path, dir.perf_files[i]);
+        if (stat(perf, &sb) != 0 || sb.st_size == 0) continue;
         snprintf(file, sizeof file, "%s", dir.perf_files[i]);
-        if (uj_perf(&p, path)) return 1;
+        if (uj_perf(&p, perf)) return 1;
     }
     out_flush(out);
     return out->failed ? 1 : 0;

@@ -1,6 +1,7 @@
-/* uft_read.c - record files of a uftrace data directory; see uft_read.h. */
+/* read.c - record files of a uftrace data directory; see read.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -293,7 +294,7 @@ void uft_event_data_text(const uft_dir *d, uint64_t id, const uint8_t *data, siz
     const char *sign = verbose && diff ? "+" : "";
     unsigned long long a, b, c;
     for (i = 0; i < 3 && (i + 1) * 8 <= n; i++)
-        v[i] = big ? tdec__rd_u64be(data + i * 8) : tdec__rd_u64le(data + i * 8);
+        v[i] = cli_get_uint(data + i * 8, 8, big);
     a = (unsigned long long)v[0];
     b = (unsigned long long)v[1];
     c = (unsigned long long)v[2];
@@ -324,7 +325,7 @@ void uft_event_data_text(const uft_dir *d, uint64_t id, const uint8_t *data, siz
             snprintf(buf, len, "branch=%llu misses=%llu", a, b);
         break;
     case 100011: {
-        uint32_t cpu = n >= 4 ? (big ? tdec__rd_u32be(data) : tdec__rd_u32le(data)) : 0;
+        uint32_t cpu = n >= 4 ? (uint32_t)cli_get_uint(data, 4, big) : 0;
         snprintf(buf, len, "cpu=%d", (int32_t)cpu);
         break;
     }

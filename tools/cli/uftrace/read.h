@@ -1,17 +1,17 @@
-/* uft_read.h - reading the record files of a uftrace data directory, shared
-   by `tracedec dump` (fe_uftrace.c) and `tracedec replay`
-   (fe_uftrace_replay.c): a <tid>.dat file as complete records (with their
-   argument values or event data, specs resolved through uft_dir), a
-   perf-cpuN.dat file as its scheduler/task records, the text of builtin
-   event data, and the error line. Each reader streams its file through
-   its own CLI_CHUNK buffer; nothing holds more than one record. */
+/* read.h - reading the record files of a uftrace data directory, shared
+   by `tracedec dump` (dump.c, json.c) and `tracedec replay` (replay.c): a
+   <tid>.dat file as complete records (with their argument values or event
+   data, specs resolved through uft_dir), a perf-cpuN.dat file as its
+   scheduler/task records, the text of builtin event data, and the error
+   line. Each reader streams its file through its own CLI_CHUNK buffer;
+   nothing holds more than one record. */
 #ifndef TDEC_TOOLS_UFT_READ_H
 #define TDEC_TOOLS_UFT_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tools/cli/cli.h"
+#include "tools/cli/out.h"
 #include "tools/cli/uftrace/dir.h"
 
 /* Event data bytes kept per record (the largest builtin event has 24). */
