@@ -702,7 +702,7 @@ static void print_top(ovni_run *r, mcv_count *tab, size_t cap)
     char *w;
     for (i = 0; i < cap; i++)
         if (tab[i].key) tab[n++] = tab[i];
-    qsort(tab, n, sizeof tab[0], by_count);
+    if (n > 1) qsort(tab, n, sizeof tab[0], by_count); /* none: tab may be NULL */
     for (i = 0; i < n; i++) {
         uint32_t k = tab[i].key - 1;
         w = out_reserve(r->out, 40);
