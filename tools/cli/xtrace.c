@@ -163,15 +163,6 @@ static void xt_hex64(out_buf *o, const char *label, uint64_t v)
     out_hex(o, v);
 }
 
-/* An instruction word as 8 hex digits. */
-static void xt_hex32(out_buf *o, uint32_t v)
-{
-    char *w = out_reserve(o, 8);
-    int k;
-    for (k = 28; k >= 0; k -= 4) *w++ = "0123456789abcdef"[(v >> k) & 15u];
-    out_commit(o, w);
-}
-
 /* Closes a line whose data bytes were being printed. */
 static void xt_close_data(xt_run *r)
 {
@@ -194,7 +185,7 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
         if (x->flags & TDEC_XTRACE_PC_KNOWN) xt_hex64(o, " pc=", x->pc);
         else out_lit(o, " pc=?");
         out_lit(o, " insn=");
-        xt_hex32(o, x->insn);
+        out_hexw(o, x->insn, 8);
         if (x->type == TDEC_XTRACE_T_PCINST) out_lit(o, " (PCINST)");
         out_char(o, '\n');
         return;
@@ -251,8 +242,7 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
             out_str(o, x->reg % 4u == 0 ? "      " : " ");
             out_str(o, reg);
             out_lit(o, "=");
-            xt_hex32(o, (uint32_t)(x->value >> 32));
-            xt_hex32(o, (uint32_t)x->value);
+            out_hexw(o, x->value, 16);
             if (x->reg % 4u == 3u) out_char(o, '\n');
             return;
         }
@@ -291,13 +281,6 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
 
 /* ---- JSON -------------------------------------------------------------------- */
 
-static void xt_json_hex(out_buf *o, const char *key, uint64_t v)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-    out_json_str(o, key, buf);
-}
-
 static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
 {
     const tdec_xtrace_record *x = &it->u.rec;
@@ -310,39 +293,36 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
     if (x->flags & TDEC_XTRACE_HAS_INSN) {
         out_json_u64(o, "index", x->index);
         out_json_u64(o, "el", x->el);
-        out_json_key(o, "pc");
         if (x->flags & TDEC_XTRACE_PC_KNOWN) {
-            out_char(o, '"');
-            out_lit(o, "0x");
-            out_hex(o, x->pc);
-            out_char(o, '"');
+            out_json_hex(o, "pc", x->pc);
         } else {
+            out_json_key(o, "pc");
             out_lit(o, "null");
         }
     }
     switch (x->type) {
     case TDEC_XTRACE_T_INST:
     case TDEC_XTRACE_T_PCINST:
-        xt_json_hex(o, "insn", x->insn);
+        out_json_hex(o, "insn", x->insn);
         break;
     case TDEC_XTRACE_T_LOAD:
     case TDEC_XTRACE_T_STORE:
-        xt_json_hex(o, "addr", x->addr);
+        out_json_hex(o, "addr", x->addr);
         out_json_u64(o, "size", (uint64_t)1 << x->size_log2);
-        if (x->data_len == 0) xt_json_hex(o, "value", x->value);
+        if (x->data_len == 0) out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_VAL:
         out_json_str(o, "kind", tdec_xtrace_val_name(x->val_kind));
-        xt_json_hex(o, "value", x->value);
+        out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_MISC_FLAGS:
-        xt_json_hex(o, "value", x->value);
+        out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_SYSCALL_VEC:
         out_json_u64(o, "count", x->value);
         break;
     case TDEC_XTRACE_T_IOVEC:
-        xt_json_hex(o, "base", x->addr);
+        out_json_hex(o, "base", x->addr);
         out_json_u64(o, "len", x->value);
         break;
     case TDEC_XTRACE_T_TIME:
@@ -351,13 +331,13 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
     case TDEC_XTRACE_T_REG:
         out_json_str(o, "reg", reg ? reg : "?");
         if (x->reg == TDEC_XTRACE_REG_VL) out_json_u64(o, "value", x->value);
-        else xt_json_hex(o, "value", x->value);
+        else out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_VREG:
         out_json_str(o, "reg", reg ? reg : "?");
         break;
     case TDEC_XTRACE_T_SNAP_HEADER:
-        xt_json_hex(o, "magic", x->addr);
+        out_json_hex(o, "magic", x->addr);
         out_json_u64(o, "point", x->value2);
         out_json_u64(o, "version", x->value);
         out_json_u64(o, "split", x->snap_split);

@@ -836,14 +836,6 @@ static void ipt_txt_pebs(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, uin
 
 typedef void (*ipt_json_fn)(ipt_run *r, const tdec_ipt_packet *pk);
 
-static void ipt_json_hex(out_buf *o, const char *key, uint64_t v)
-{
-    out_json_key(o, key);
-    out_lit(o, "\"0x");
-    out_hex(o, v);
-    out_char(o, '"');
-}
-
 static void ipt_js_sync(ipt_run *r, const tdec_ipt_packet *pk)
 {
     if (pk->kind == TDEC_IPT_PSB || pk->kind == TDEC_IPT_OVF) tdec_ipt_last_ip_init(&r->json_ip);
@@ -855,10 +847,10 @@ static void ipt_js_ip(ipt_run *r, const tdec_ipt_packet *pk)
     out_buf *o = r->out;
     uint64_t ip;
     out_json_u64(o, "ipc", pk->sub);
-    if (pk->sub != TDEC_IPT_IPC_SUPPRESSED) ipt_json_hex(o, "ip", tdec_ipt_ip_payload(pk));
+    if (pk->sub != TDEC_IPT_IPC_SUPPRESSED) out_json_hex(o, "ip", tdec_ipt_ip_payload(pk));
     tdec_ipt_last_ip_update(&r->json_ip, pk);
     if (tdec_ipt_last_ip_query(&r->json_ip, &ip) == 0) {
-        ipt_json_hex(o, "last_ip", ip);
+        out_json_hex(o, "last_ip", ip);
     } else {
         out_json_key(o, "last_ip");
         out_lit(o, "null");
@@ -892,10 +884,10 @@ static void ipt_js_mode(ipt_run *r, const tdec_ipt_packet *pk)
 static void ipt_js_vmx(ipt_run *r, const tdec_ipt_packet *pk)
 {
     if (pk->kind == TDEC_IPT_PIP) {
-        ipt_json_hex(r->out, "cr3", pk->payload);
+        out_json_hex(r->out, "cr3", pk->payload);
         out_json_bool(r->out, "nr", (pk->flags & TDEC_IPT_PF_NR) != 0);
     } else {
-        ipt_json_hex(r->out, "base", pk->payload);
+        out_json_hex(r->out, "base", pk->payload);
     }
 }
 
@@ -942,10 +934,10 @@ static void ipt_js_data(ipt_run *r, const tdec_ipt_packet *pk)
 {
     if (pk->kind == TDEC_IPT_PTW) {
         out_json_u64(r->out, "plc", pk->sub);
-        ipt_json_hex(r->out, "payload", pk->payload);
+        out_json_hex(r->out, "payload", pk->payload);
         out_json_bool(r->out, "ip_bit", (pk->flags & TDEC_IPT_PF_IP) != 0);
     } else {
-        ipt_json_hex(r->out, "payload", pk->payload);
+        out_json_hex(r->out, "payload", pk->payload);
     }
 }
 
@@ -955,7 +947,7 @@ static void ipt_js_event(ipt_run *r, const tdec_ipt_packet *pk)
     out_json_u64(o, "type", pk->sub);
     if (pk->kind == TDEC_IPT_EVD) {
         out_json_str(o, "type_name", ipt_evd_name(pk->sub));
-        ipt_json_hex(o, "payload", pk->payload);
+        out_json_hex(o, "payload", pk->payload);
     } else {
         out_json_str(o, "type_name", ipt_cfe_name(pk->sub));
         out_json_u64(o, "vector", pk->payload);
@@ -982,7 +974,7 @@ static void ipt_js_pebs(ipt_run *r, const tdec_ipt_packet *pk)
         break;
     case TDEC_IPT_BIP:
         out_json_u64(o, "id", pk->sub);
-        ipt_json_hex(o, "value", pk->payload);
+        out_json_hex(o, "value", pk->payload);
         break;
     default: out_json_bool(o, "ip_bit", (pk->flags & TDEC_IPT_PF_IP) != 0); break;
     }
