@@ -1,7 +1,7 @@
 /* layer2.c - `tracedec events FILE` and `tracedec queries FILE`: the
    Intel PT event and query decoders (single/tdec_ipt.h, layer 2) as
    transcripts in the format of the reference files evt.txt and qry.txt
-   (../shared/formats/ipt/vectors/README.md), or as JSON lines (--json).
+   of tests/data/ipt/NAME/ (docs/ipt.md), or as JSON lines (--json).
 
    Text (docs/ipt.md, "tracedec events / queries"):
      SYNC @<hex offset>[ ip=<ip>][ [st: ...]]     a sync point
@@ -354,7 +354,9 @@ static long l2_events(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
     }
 }
 
-/* Queries: the image-less drain of vectors/README.md. */
+/* Queries: the image-less drain of docs/ipt.md (sync; an event query while
+   one is pending, else a conditional-branch query, and an indirect-branch
+   query when no TNT bit is next). */
 static long l2_queries(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
 {
     tdec_ipt_qry_decoder *q = &l2_qry;
