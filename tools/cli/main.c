@@ -130,34 +130,42 @@ static int parse_args(int argc, char **argv, cli_args *a)
     return a->path == NULL ? usage() : -1;
 }
 
+/* Appends s to the string in buf[cap]. */
+static void cli_append(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    if (n + 1 < cap) snprintf(buf + n, cap - n, "%s", s);
+}
+
 /* No row took the input: say why. Returns the exit status. */
 static int no_format(const cli_args *a, const cli_probe *p, const cli_reader *in)
 {
     char msg[256];
     const char *sep = "";
-    size_t k, len;
+    size_t k;
+    int some; /* the command is one that only some formats have */
     if (!p->opened) {
         cli_diag(&cli_err, "error", -1, a->path, strerror(in->open_errno));
         return 2;
     }
     for (k = 0; k < CLI_NFORMATS && (cli_formats[k]->commands & CLI_CMD(a->command)); k++) continue;
-    if (k < CLI_NFORMATS) { /* a command that only some formats have: name them */
-        len = (size_t)snprintf(msg, sizeof msg, "%s reads", cli_commands[a->command].name);
-        for (k = 0; k < CLI_NFORMATS; k++) {
-            if (!(cli_formats[k]->commands & CLI_CMD(a->command)) || len >= sizeof msg) continue;
-            len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s", sep, cli_formats[k]->inputs);
-            sep = ",";
-        }
-        if (len < sizeof msg) snprintf(msg + len, sizeof msg - len, " only");
-        cli_diag(&cli_err, "error", -1, a->path, msg);
-    } else if (p->dir) {
+    some = k < CLI_NFORMATS;
+    if (p->dir && !some) {
         cli_diag(&cli_err, "error", -1, a->path,
                  "directory of no known format (uftrace: needs an info file; ovni: no stream found)");
-    } else {
-        cli_diag(&cli_err, "error", -1, a->path,
-                 "unrecognised trace format (known files: LLVM XRay logs, Intel PT traces, "
-                 "xtrace files by name or --format)");
+        return 2;
     }
+    /* "replay reads uftrace data directories only", or the file formats */
+    snprintf(msg, sizeof msg, some ? "%s reads " : "unrecognised trace format (known: ",
+             cli_commands[a->command].name);
+    for (k = 0; k < CLI_NFORMATS; k++) {
+        if (some ? !(cli_formats[k]->commands & CLI_CMD(a->command)) : cli_formats[k]->dir) continue;
+        cli_append(msg, sizeof msg, sep);
+        cli_append(msg, sizeof msg, cli_formats[k]->inputs);
+        sep = ", ";
+    }
+    cli_append(msg, sizeof msg, some ? " only" : ")");
+    cli_diag(&cli_err, "error", -1, a->path, msg);
     return 2;
 }
 

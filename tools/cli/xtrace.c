@@ -529,7 +529,7 @@ static int xt_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *
 
 const cli_format cli_xtrace = {
     .name = "xtrace",
-    .inputs = "xtrace files",
+    .inputs = "xtrace files (by name or --format)",
     .dir = 0,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
     .format_names = xt_format_names,
