@@ -2,12 +2,15 @@
    format, defined by that format's front end, and what main hands a row.
 
    main (tools/cli/main.c) parses the command and the common options into a
-   cli_args and offers every other argument to the rows' parse_opt; it then
+   cli_args and offers every other argument to the rows' parse_opt. It then
    opens the path and asks detect of every row that reads that kind of
-   input (files or directories) and runs that command; the highest answer
-   wins, the first row on a tie; run gets the input. A front end keeps its
-   own options (static in its file) and uses only cli.h and out.h besides
-   the library: nothing here calls back into main. */
+   input (files or directories) and runs that command: the highest answer
+   wins, the earlier row on a tie, and its run gets the input. A front end
+   keeps its own options (static in its file) and uses only cli.h and out.h
+   besides the library: nothing calls back into main.
+
+   A new format: a front end that defines its row, and a place for it in
+   main's list (the detection order). */
 #ifndef TDEC_TOOLS_FORMATS_H
 #define TDEC_TOOLS_FORMATS_H
 

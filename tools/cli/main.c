@@ -103,6 +103,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
     if (k == CLI_NCOMMANDS) return usage();
     a->command = (cli_command)k;
     for (i = 2; i < argc; i++) {
+        /* the output mode (formats.h: CLI_OUT_CHROME will be chosen here too) */
         if (strcmp(argv[i], "--json") == 0 && cli_commands[a->command].json) {
             a->output = CLI_OUT_JSON;
             continue;
