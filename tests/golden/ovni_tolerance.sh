@@ -55,7 +55,7 @@ cd "$(dirname "$0")/../.." || exit 2
 T=build/tolerance-ovni${TDEC_TAG:+-$TDEC_TAG}
 S01=tests/data/ovni/s01-minimal
 REL=loom.node0/proc.4311/thread.4311
-X=${TRACEDEC:-build/tracedec} # TRACEDEC: another binary (to check this script)
+X=${TRACEDEC:-build/tracedec} # TRACEDEC: another build of the CLI (make check: the sanitized one)
 rm -rf "$T"
 mkdir -p "$T"
 

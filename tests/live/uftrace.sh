@@ -14,8 +14,8 @@
 # (uftrace may read it) and after deleting it (as the references under
 # tests/data/uftrace were made).
 # Needs gcc, uftrace (Debian package uftrace; 0.13 is the version tracedec
-# follows) and build/tracedec (made first if missing). Outputs go to
-# build/live-uftrace/.
+# follows) and build/tracedec, or the CLI $TRACEDEC names (make builds both).
+# Outputs go to build/live-uftrace/ (with TDEC_TAG: build/live-uftrace-TAG/).
 cd "$(dirname "$0")/../.." || exit 2
 O=build/live-uftrace${TDEC_TAG:+-$TDEC_TAG}
 rm -rf "$O"

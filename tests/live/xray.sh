@@ -11,7 +11,8 @@
 # The JSON/YAML comparison takes (thread, function id, kind, tsc) of every
 # function record from both, sorted: same records, same absolute TSCs.
 # Needs clang with its XRay runtime (libclang-rt-14-dev), llvm-xray (llvm-14)
-# and build/tracedec (made first if missing). Outputs go to build/live/.
+# and build/tracedec, or the CLI $TRACEDEC names (make builds both). Outputs
+# go to build/live/ (build/live-$TDEC_TAG/ when TDEC_TAG is set).
 cd "$(dirname "$0")/../.." || exit 2
 O=build/live${TDEC_TAG:+-$TDEC_TAG}
 rm -rf "$O"

@@ -1,11 +1,13 @@
-/* tracedec - the demo CLI: detects the trace format, then hands the file to
-   that format's front end, which reads it in CLI_CHUNK pieces through the
-   library's public API (never the whole file at once).
+/* tracedec - the demo CLI: picks the trace format from the table of
+   formats (tools/cli/formats.h), then hands the input to that format's
+   front end, which reads it in CLI_CHUNK pieces through the library's
+   public API (never the whole file at once).
 
      tracedec dump [--json] [--hex] [--strict] FILE|DIR
      tracedec info [--strict] FILE|DIR
      tracedec replay DIR          (uftrace data: as `uftrace replay`)
      tracedec top DIR             (ovni trace: as `ovnitop`)
+     tracedec events|queries [--json] [options] FILE   (Intel PT)
      --ovnidump-ties              (ovni: equal clocks in ovnidump's order)
      [ptdump options] FILE[:FROM[-TO]]  (Intel PT: as libipt's ptdump)
 
@@ -14,116 +16,32 @@
    Intel PT follows ptdump instead: decoding errors are lines in the dump
    (exit 0; 1 with --strict), file and option errors exit 1 (docs/ipt.md). */
 #define _POSIX_C_SOURCE 200809L
-#include "tools/cli/cli.h"
+#include "tools/cli/formats.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Detection order: on equal answers the earlier row wins. Files: Intel PT
+   first (a PSB at offset 0, or chosen), xtrace (by name), XRay (its
+   header), Intel PT's guess last; directories: uftrace, then ovni. */
+static const cli_format *const cli_formats[] = {&cli_ipt, &cli_xtrace, &cli_xray, &cli_uftrace, &cli_ovni};
+#define CLI_NFORMATS (sizeof cli_formats / sizeof cli_formats[0])
+
+/* The commands, by cli_command. */
+static const struct {
+    const char *name;
+    int         json; /* takes --json */
+} cli_commands[] = {
+    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1},
+};
+#define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
+
 static out_buf cli_out, cli_err;
 static uint8_t cli_chunk[CLI_CHUNK];
-static uint32_t cli_token_size[256]; /* xtrace --token-size */
-static char cli_path[4096];          /* Intel PT: FILE of FILE:FROM[-TO] */
-
-/* "--name=VALUE": VALUE if arg is that option, else NULL. */
-static const char *opt_value(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
-/* A number option (decimal or 0x hex) into *v; 0 when malformed. */
-static int opt_number(const char *s, uint32_t *v)
-{
-    char *end;
-    unsigned long x;
-    if (s == NULL || *s == '\0') return 0;
-    errno = 0;
-    x = strtoul(s, &end, 0);
-    if (errno || *end != '\0' || x > UINT32_MAX) return 0;
-    *v = (uint32_t)x;
-    return 1;
-}
-
-/* --token-size=TOKEN:BYTES (xtrace: pass tokens of unknown size through). */
-static int opt_token_size(const char *s)
-{
-    char tok[16];
-    const char *colon = strchr(s, ':');
-    uint32_t t, n;
-    if (colon == NULL || (size_t)(colon - s) >= sizeof tok) return 0;
-    memcpy(tok, s, (size_t)(colon - s));
-    tok[colon - s] = '\0';
-    if (!opt_number(tok, &t) || t > 255 || !opt_number(colon + 1, &n) || n == 0) return 0;
-    cli_token_size[t] = n;
-    return 1;
-}
-
-/* The xtrace and --format options; 0 when arg is none of them or malformed. */
-static int parse_xtrace_opt(const char *arg, cli_opts *o)
-{
-    const char *v;
-    if ((v = opt_value(arg, "--format")) != NULL) {
-        o->format = v;
-        return strcmp(v, "xtrace") == 0 || strcmp(v, "xtrace-snapshot") == 0 || strcmp(v, "ipt") == 0;
-    }
-    if ((v = opt_value(arg, "--vl")) != NULL) return opt_number(v, &o->xt_vl);
-    if ((v = opt_value(arg, "--time-size")) != NULL) return opt_number(v, &o->xt_time_size);
-    if ((v = opt_value(arg, "--snap-header")) != NULL) {
-        /* The library's TDEC_XTRACE_HDR_AUTO (0), _PRESENT (1), _ABSENT (2). */
-        o->xt_snap_header = strcmp(v, "yes") == 0 ? 1u : strcmp(v, "no") == 0 ? 2u : 0u;
-        return strcmp(v, "yes") == 0 || strcmp(v, "no") == 0 || strcmp(v, "auto") == 0;
-    }
-    if ((v = opt_value(arg, "--token-size")) != NULL) {
-        o->xt_token_size = cli_token_size;
-        return opt_token_size(v);
-    }
-    if (strcmp(arg, "--iovec-data") == 0) return o->xt_iovec_data = 1;
-    if (strcmp(arg, "--big-endian") == 0) return o->xt_big_endian = 1;
-    return 0;
-}
-
-size_t cli_read(cli_reader *r)
-{
-    size_t n;
-    ssize_t k;
-    if (r->pending > 0) {
-        n = r->pending;
-        r->pending = 0;
-        return n;
-    }
-    for (;;) {
-        k = read(r->fd, r->buf, CLI_CHUNK);
-        if (k >= 0) return (size_t)k;
-        if (errno != EINTR) {
-            r->failed = 1;
-            return 0;
-        }
-    }
-}
-
-void cli_diag(out_buf *err, const char *level, int64_t offset, const char *msg, const char *detail)
-{
-    out_str(err, "tracedec: ");
-    out_str(err, level);
-    out_str(err, ": ");
-    if (offset >= 0) {
-        out_str(err, "offset ");
-        out_i64(err, offset);
-        out_str(err, ": ");
-    }
-    out_str(err, msg);
-    if (detail && *detail) {
-        out_str(err, ": ");
-        out_str(err, detail);
-    }
-    out_char(err, '\n');
-    out_flush(err);
-}
 
 static int usage(void)
 {
@@ -161,138 +79,145 @@ static int usage(void)
     return 2;
 }
 
-int main(int argc, char **argv)
+/* A --format value: one of a row's format_names. */
+static int cli_format_known(const char *name)
 {
-    cli_opts opt;
-    cli_reader in;
-    struct stat sb;
-    int i, rc, ipt;
-    size_t got = 0;
-    ssize_t k;
+    const char *const *n;
+    size_t k;
+    for (k = 0; k < CLI_NFORMATS; k++)
+        for (n = cli_formats[k]->format_names; n && *n; n++)
+            if (strcmp(*n, name) == 0) return 1;
+    return 0;
+}
 
-    out_init(&cli_out, 1);
-    out_init(&cli_err, 2);
-    memset(&opt, 0, sizeof opt);
+/* Parses the command line into *a; the formats' own options go to their
+   parse_opt. Returns -1 when all is well, else the exit status. */
+static int parse_args(int argc, char **argv, cli_args *a)
+{
+    const char *v;
+    size_t k;
+    int i, rc;
+    memset(a, 0, sizeof *a);
     if (argc < 3) return usage();
-    if (strcmp(argv[1], "dump") == 0) opt.command = CLI_DUMP;
-    else if (strcmp(argv[1], "info") == 0) opt.command = CLI_INFO;
-    else if (strcmp(argv[1], "replay") == 0) opt.command = CLI_REPLAY;
-    else if (strcmp(argv[1], "top") == 0) opt.command = CLI_TOP;
-    else if (strcmp(argv[1], "events") == 0) opt.command = CLI_EVENTS;
-    else if (strcmp(argv[1], "queries") == 0) opt.command = CLI_QUERIES;
-    else return usage();
+    for (k = 0; k < CLI_NCOMMANDS && strcmp(argv[1], cli_commands[k].name) != 0; k++) continue;
+    if (k == CLI_NCOMMANDS) return usage();
+    a->command = (cli_command)k;
     for (i = 2; i < argc; i++) {
-        if ((rc = fe_ipt_parse_opt(&opt, argc, argv, &i, &cli_err)) != 0) {
-            if (rc > 0) continue;
+        /* the output mode (formats.h: CLI_OUT_CHROME will be chosen here too) */
+        if (strcmp(argv[i], "--json") == 0 && cli_commands[a->command].json) {
+            a->output = CLI_OUT_JSON;
+            continue;
+        }
+        if (strcmp(argv[i], "--strict") == 0) {
+            a->strict = 1;
+            continue;
+        }
+        if ((v = cli_opt_value(argv[i], "--format")) != NULL) {
+            if (!cli_format_known(v)) return usage();
+            a->format = v;
+            continue;
+        }
+        rc = CLI_OPT_NONE;
+        for (k = 0; k < CLI_NFORMATS && rc == CLI_OPT_NONE; k++)
+            if (cli_formats[k]->parse_opt) rc = cli_formats[k]->parse_opt(a, argc, argv, &i, &cli_err);
+        if (rc == CLI_OPT_TAKEN) continue;
+        if (rc == CLI_OPT_FAILED) {
             out_flush(&cli_err);
-            return 1; /* ptdump's status for a bad option value */
+            return 1;
         }
-        if (strcmp(argv[i], "--json") == 0 &&
-            (opt.command == CLI_DUMP || opt.command == CLI_EVENTS || opt.command == CLI_QUERIES))
-            opt.json = 1;
-        else if ((strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0) && opt.command == CLI_DUMP) opt.hex = 1;
-        else if (strcmp(argv[i], "--ovnidump-ties") == 0) opt.ovnidump_ties = 1;
-        else if (parse_xtrace_opt(argv[i], &opt)) continue;
-        else if (strcmp(argv[i], "--strict") == 0) opt.strict = 1;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0') return usage();
-        else if (opt.path == NULL) opt.path = argv[i];
-        else return usage();
+        if (rc == CLI_OPT_USAGE || (argv[i][0] == '-' && argv[i][1] != '\0') || a->path != NULL) return usage();
+        a->path = argv[i];
     }
-    if (opt.path == NULL) return usage();
-    ipt = opt.format != NULL && strcmp(opt.format, "ipt") == 0;
-    if (opt.ipt.given) ipt = 1;
-    /* Intel PT: ptdump's FILE:FROM[-TO], unless a file has that very name. */
-    if (stat(opt.path, &sb) != 0) {
-        rc = fe_ipt_range(opt.path, cli_path, sizeof cli_path, &opt.ipt.from, &opt.ipt.size);
-        if (rc < 0) {
-            out_str(&cli_err, "tracedec: bad file ");
-            out_str(&cli_err, opt.path);
-            out_str(&cli_err, ": invalid argument.\n");
-            out_flush(&cli_err);
-            return 2; /* ptdump's status: -pte_invalid */
-        }
-        if (rc > 0) {
-            opt.ipt.has_range = 1;
-            opt.path = cli_path;
-            ipt = 1;
-        }
-    }
+    return a->path == NULL ? usage() : -1;
+}
 
-    memset(&in, 0, sizeof in);
-    in.buf = cli_chunk;
-    in.fd = open(opt.path, O_RDONLY);
-    if (in.fd < 0 && (ipt || fe_ipt_maybe(opt.path, NULL, 0)) && opt.command != CLI_REPLAY &&
-        opt.command != CLI_TOP && opt.command != CLI_EVENTS && opt.command != CLI_QUERIES) {
-        in.open_errno = errno; /* ptdump's message */
-        return fe_ipt_run(&opt, &in, &cli_out, &cli_err);
-    }
-    if (in.fd < 0 || fstat(in.fd, &sb) != 0) {
-        cli_diag(&cli_err, "error", -1, opt.path, strerror(errno));
+/* Appends s to the string in buf[cap]. */
+static void cli_append(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    if (n + 1 < cap) snprintf(buf + n, cap - n, "%s", s);
+}
+
+/* No row took the input: say why. Returns the exit status. */
+static int no_format(const cli_args *a, const cli_probe *p, const cli_reader *in)
+{
+    char msg[256];
+    const char *sep = "";
+    size_t k;
+    int some; /* the command is one that only some formats have */
+    if (!p->opened) {
+        cli_diag(&cli_err, "error", -1, a->path, strerror(in->open_errno));
         return 2;
     }
-    if (S_ISDIR(sb.st_mode)) {
-        close(in.fd);
-        if (fe_uftrace_detect_dir(opt.path)) {
-            if (opt.command == CLI_INFO || opt.command == CLI_TOP) {
-                cli_diag(&cli_err, "error", -1, opt.path, opt.command == CLI_TOP ? "top reads ovni trace directories only" : "uftrace data: `info` is not supported yet");
-                return 2;
-            }
-            rc = opt.command == CLI_REPLAY ? fe_uftrace_replay(&opt, &cli_out, &cli_err)
-                 : opt.json                ? fe_uftrace_json(&opt, &cli_out, &cli_err)
-                                           : fe_uftrace_run(&opt, &cli_out, &cli_err);
-            out_flush(&cli_out);
-            if (cli_out.failed) rc = rc ? rc : 1;
-            return rc;
-        }
-        if (fe_ovni_detect_dir(opt.path)) {
-            if (opt.command == CLI_REPLAY) {
-                cli_diag(&cli_err, "error", -1, opt.path, "replay reads uftrace data directories only");
-                return 2;
-            }
-            rc = fe_ovni_run(&opt, &cli_out, &cli_err);
-            out_flush(&cli_out);
-            out_flush(&cli_err);
-            if (cli_out.failed) rc = rc ? rc : 1;
-            return rc;
-        }
-        cli_diag(&cli_err, "error", -1, opt.path,
+    for (k = 0; k < CLI_NFORMATS && (cli_formats[k]->commands & CLI_CMD(a->command)); k++) continue;
+    some = k < CLI_NFORMATS;
+    if (p->dir && !some) {
+        cli_diag(&cli_err, "error", -1, a->path,
                  "directory of no known format (uftrace: needs an info file; ovni: no stream found)");
         return 2;
     }
-    /* The first chunk decides the format; the front end gets it back first. */
-    while (got < CLI_CHUNK) {
-        k = read(in.fd, cli_chunk + got, CLI_CHUNK - got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) {
-            cli_diag(&cli_err, "error", -1, opt.path, strerror(errno));
-            return 2;
-        }
-        if (k == 0) break;
-        got += (size_t)k;
+    /* "replay reads uftrace data directories only", or the file formats */
+    snprintf(msg, sizeof msg, some ? "%s reads " : "unrecognised trace format (known: ",
+             cli_commands[a->command].name);
+    for (k = 0; k < CLI_NFORMATS; k++) {
+        if (some ? !(cli_formats[k]->commands & CLI_CMD(a->command)) : cli_formats[k]->dir) continue;
+        cli_append(msg, sizeof msg, sep);
+        cli_append(msg, sizeof msg, cli_formats[k]->inputs);
+        sep = ", ";
     }
-    in.pending = got;
-    if (opt.command == CLI_REPLAY || opt.command == CLI_TOP) {
-        cli_diag(&cli_err, "error", -1, opt.path,
-                 opt.command == CLI_TOP ? "top reads ovni trace directories only"
-                                        : "replay reads uftrace data directories only");
-        close(in.fd);
+    cli_append(msg, sizeof msg, some ? " only" : ")");
+    cli_diag(&cli_err, "error", -1, a->path, msg);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    cli_args a;
+    cli_probe p;
+    cli_reader in;
+    const cli_format *best = NULL;
+    cli_match m, best_match = CLI_NO;
+    struct stat sb;
+    size_t k;
+    int rc;
+
+    out_init(&cli_out, 1);
+    out_init(&cli_err, 2);
+    if ((rc = parse_args(argc, argv, &a)) >= 0) return rc;
+
+    /* What is at the path: a directory, a file (its first chunk read for
+       detection), or nothing that opens (Intel PT reports that itself). */
+    memset(&p, 0, sizeof p);
+    memset(&in, 0, sizeof in);
+    in.buf = cli_chunk;
+    in.fd = open(a.path, O_RDONLY);
+    if (in.fd < 0) {
+        in.open_errno = errno;
+    } else if (fstat(in.fd, &sb) != 0 || (!S_ISDIR(sb.st_mode) && cli_read_first(&in) != 0)) {
+        cli_diag(&cli_err, "error", -1, a.path, strerror(errno));
         return 2;
-    }
-    if (opt.command == CLI_EVENTS || opt.command == CLI_QUERIES) {
-        rc = fe_ipt_layer2(&opt, &in, &cli_out, &cli_err); /* Intel PT only */
-    } else if (ipt || (opt.format == NULL && fe_ipt_detect(cli_chunk, got))) {
-        rc = fe_ipt_run(&opt, &in, &cli_out, &cli_err);
-    } else if (opt.format != NULL || fe_xtrace_detect(opt.path)) {
-        rc = fe_xtrace_run(&opt, &in, &cli_out, &cli_err);
-    } else if (fe_xray_detect(cli_chunk, got)) {
-        rc = fe_xray_run(&opt, &in, &cli_out, &cli_err);
-    } else if (fe_ipt_maybe(opt.path, cli_chunk, got)) {
-        rc = fe_ipt_run(&opt, &in, &cli_out, &cli_err);
     } else {
-        cli_diag(&cli_err, "error", -1, opt.path, "unrecognised trace format (known: LLVM XRay, Intel PT)");
-        rc = 2;
+        p.opened = 1;
+        p.dir = S_ISDIR(sb.st_mode);
+        p.head = in.buf;
+        p.head_len = in.pending;
     }
-    close(in.fd);
+    if (p.dir) {
+        close(in.fd);
+        in.fd = -1;
+    }
+
+    for (k = 0; k < CLI_NFORMATS; k++) {
+        const cli_format *f = cli_formats[k];
+        if (f->dir != p.dir || !(f->commands & CLI_CMD(a.command))) continue;
+        m = f->detect(&a, &p);
+        if (m > best_match) {
+            best = f;
+            best_match = m;
+        }
+    }
+    rc = best ? best->run(&a, &in, &cli_out, &cli_err) : no_format(&a, &p, &in);
+    if (in.fd >= 0) close(in.fd);
     out_flush(&cli_out);
     out_flush(&cli_err);
     if (cli_out.failed) rc = rc ? rc : 1;

@@ -173,3 +173,11 @@ void out_json_bool(out_buf *o, const char *key, int v)
     out_json_key(o, key);
     out_str(o, v ? "true" : "false");
 }
+
+void out_json_hex(out_buf *o, const char *key, uint64_t v)
+{
+    out_json_key(o, key);
+    out_str(o, "\"0x");
+    out_hex(o, v);
+    out_char(o, '"');
+}

@@ -1,9 +1,9 @@
-/* fe_ovni.c - the ovni front end: finds every stream of a trace directory in
+/* ovni.c - the ovni front end: finds every stream of a trace directory in
    each layout ovni has used, merges the streams by clock with one small
    cursor per stream, and prints as ovnidump (descriptions, or -x hex),
    ovnitop, JSON lines (docs/ovni.md) or a per-stream summary.
 
-   Layouts (../shared/formats/ovni/FACTS.md section 2):
+   Layouts (docs/ovni.md, "Directory layouts and the merge"):
      v3  any directory holding stream.json (+ stream.obs); path printed: that
          directory relative to DIR
      v2  loom.L/proc.P/thread.T.obs + thread.T.json (+ proc metadata.json)
@@ -14,7 +14,7 @@
    come out in that order (or in ovnidump's, --ovnidump-ties), and within a
    stream in file order. */
 #define _XOPEN_SOURCE 700
-#include "tools/cli/cli.h"
+#include "tools/cli/formats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,7 +63,8 @@ typedef struct ovni_trace {
 } ovni_trace;
 
 typedef struct ovni_run {
-    const cli_opts *opt;
+    const cli_args *args;
+    int             json;       /* dump --json                                  */
     out_buf        *out, *err;
     ovni_trace      t;
     size_t         *heap; /* stream indexes, min-heap by clock (heap_less) */
@@ -210,20 +211,50 @@ static int discover(ovni_trace *t, const char *root)
     return 0;
 }
 
-int fe_ovni_detect_dir(const char *path)
+/* ovnidump's -x and the merge order: the options of ovni. */
+static struct {
+    int hex;           /* dump --hex: payload bytes instead of descriptions */
+    int ovnidump_ties; /* equal clocks in ovnidump's heap order             */
+} ovni_opts;
+
+static int ovni_parse_opt(const cli_args *a, int argc, char **argv, int *i, out_buf *err)
+{
+    const char *arg = argv[*i];
+    (void)argc;
+    (void)err;
+    if ((strcmp(arg, "--hex") == 0 || strcmp(arg, "-x") == 0) && a->command == CLI_DUMP) {
+        ovni_opts.hex = 1;
+        return CLI_OPT_TAKEN;
+    }
+    if (strcmp(arg, "--ovnidump-ties") == 0) {
+        ovni_opts.ovnidump_ties = 1;
+        return CLI_OPT_TAKEN;
+    }
+    return CLI_OPT_NONE;
+}
+
+static void trace_free(ovni_trace *t)
+{
+    size_t i;
+    for (i = 0; i < t->n; i++) {
+        free(t->s[i].relpath);
+        free(t->s[i].obs_path);
+        free(t->s[i].json_path);
+        free(t->s[i].meta_path);
+        free(t->s[i].buf);
+    }
+    free(t->s);
+    free(t->orphan);
+}
+
+/* A directory holding at least one stream of any layout. */
+static cli_match ovni_detect(const cli_args *a, const cli_probe *p)
 {
     ovni_trace t;
-    int found = discover(&t, path) == 0 && (t.n > 0 || t.norphans > 0);
-    size_t i;
-    free(t.orphan);
-    for (i = 0; i < t.n; i++) {
-        free(t.s[i].relpath);
-        free(t.s[i].obs_path);
-        free(t.s[i].json_path);
-        free(t.s[i].meta_path);
-    }
-    free(t.s);
-    return found;
+    int found = discover(&t, a->path) == 0 && (t.n > 0 || t.norphans > 0);
+    (void)p;
+    trace_free(&t);
+    return found ? CLI_YES : CLI_NO;
 }
 
 /* ---- loading ---------------------------------------------------------------- */
@@ -401,15 +432,6 @@ static int advance(ovni_run *r, ovni_stream *s, blob_sink sink)
     }
 }
 
-static void stream_free(ovni_stream *s)
-{
-    free(s->relpath);
-    free(s->obs_path);
-    free(s->json_path);
-    free(s->meta_path);
-    free(s->buf);
-}
-
 /* Loads every stream: metadata checked, header and first event read. As
    ovni's tools, any failure here rejects the whole trace. */
 static int load(ovni_run *r)
@@ -419,7 +441,7 @@ static int load(ovni_run *r)
     struct stat sb;
     memset(&cfg, 0, sizeof cfg);
     cfg.max_fragment = OVNI_BLOB_PREFIX;
-    if (r->opt->strict) cfg.flags |= TDEC_OVNI_F_STRICT_CLOCK;
+    if (r->args->strict) cfg.flags |= TDEC_OVNI_F_STRICT_CLOCK;
     for (i = 0; i < r->t.n; i++) {
         ovni_stream *s = &r->t.s[i];
         tdec_ovni_meta pm;
@@ -461,7 +483,7 @@ static int load(ovni_run *r)
 static int heap_less(const ovni_run *r, size_t a, size_t b)
 {
     int64_t ca = (int64_t)r->t.s[a].head.clock, cb = (int64_t)r->t.s[b].head.clock;
-    return ca < cb || (ca == cb && !r->opt->ovnidump_ties && a < b);
+    return ca < cb || (ca == cb && !ovni_opts.ovnidump_ties && a < b);
 }
 
 static void heap_push(ovni_run *r, size_t idx)
@@ -609,7 +631,7 @@ static int emit(ovni_run *r, ovni_stream *s)
     blob_sink rest = NULL;
 
     if (collect_blob_prefix(r, s) != 0) return -1;
-    if (r->opt->json) {
+    if (r->json) {
         out_json_open(r->out);
         out_json_str(r->out, "type", "event");
         out_json_i64(r->out, "clock", (int64_t)ev.clock);
@@ -638,7 +660,7 @@ static int emit(ovni_run *r, ovni_stream *s)
         rest = sink_json_hex;
     } else {
         print_line_head(r, s, &ev);
-        if (r->opt->hex) {
+        if (ovni_opts.hex) {
             tdec_frag f;
             f.data = ev.payload;
             f.len = ev.payload_len;
@@ -654,7 +676,7 @@ static int emit(ovni_run *r, ovni_stream *s)
         }
     }
     rc = advance(r, s, rest);
-    if (r->opt->json) out_lit(r->out, "\"}\n");
+    if (r->json) out_lit(r->out, "\"}\n");
     else out_char(r->out, '\n');
     return rc;
 }
@@ -680,7 +702,7 @@ static void print_top(ovni_run *r, mcv_count *tab, size_t cap)
     char *w;
     for (i = 0; i < cap; i++)
         if (tab[i].key) tab[n++] = tab[i];
-    qsort(tab, n, sizeof tab[0], by_count);
+    if (n > 1) qsort(tab, n, sizeof tab[0], by_count); /* none: tab may be NULL */
     for (i = 0; i < n; i++) {
         uint32_t k = tab[i].key - 1;
         w = out_reserve(r->out, 40);
@@ -783,13 +805,13 @@ static int run_merge(ovni_run *r)
 {
     mcv_count *tab = NULL;
     size_t cap = 0, used = 0, i, idx;
-    int rc = 0, top = r->opt->command == CLI_TOP, first = 1;
+    int rc = 0, top = r->args->command == CLI_TOP, first = 1;
     char msg[200];
 
     r->heap = malloc((r->t.n + 1) * sizeof *r->heap);
     if (r->heap == NULL) return 2;
     for (i = 0; i < r->t.n; i++) {
-        if (r->opt->json) json_stream(r, &r->t.s[i]);
+        if (r->json) json_stream(r, &r->t.s[i]);
         if (r->t.s[i].active) heap_push(r, i);
     }
     while (r->nheap > 0) {
@@ -821,18 +843,19 @@ static int run_merge(ovni_run *r)
     return rc;
 }
 
-int fe_ovni_run(const cli_opts *opt, out_buf *out, out_buf *err)
+static int ovni_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     ovni_run *r = calloc(1, sizeof *r);
-    size_t i;
     int rc;
     char msg[120];
+    (void)in;
     if (r == NULL) return 2;
-    r->opt = opt;
+    r->args = a;
+    r->json = a->command == CLI_DUMP && a->output == CLI_OUT_JSON;
     r->out = out;
     r->err = err;
-    if (discover(&r->t, opt->path) != 0) {
-        diag(r, "error", -1, opt->path, "cannot walk the directory");
+    if (discover(&r->t, a->path) != 0) {
+        diag(r, "error", -1, a->path, "cannot walk the directory");
         rc = 2;
     } else {
         if (r->t.norphans > 0) {
@@ -840,16 +863,25 @@ int fe_ovni_run(const cli_opts *opt, out_buf *out, out_buf *err)
                      r->t.norphans);
             diag(r, "warning", -1, r->t.orphan, msg);
         }
-        rc = load(r) != 0 ? 1 : opt->command == CLI_INFO ? run_info(r) : run_merge(r);
+        rc = load(r) != 0 ? 1 : a->command == CLI_INFO ? run_info(r) : run_merge(r);
     }
     if (r->unknown > 0) {
         snprintf(msg, sizeof msg, "%llu events printed as UNKNOWN (no definition in ovni 1.14's models, or see the warnings)",
                  (unsigned long long)r->unknown);
-        diag(r, "note", -1, opt->path, msg);
+        diag(r, "note", -1, a->path, msg);
     }
-    for (i = 0; i < r->t.n; i++) stream_free(&r->t.s[i]);
-    free(r->t.s);
-    free(r->t.orphan);
+    trace_free(&r->t);
     free(r);
     return rc;
 }
+
+const cli_format cli_ovni = {
+    .name = "ovni",
+    .inputs = "ovni trace directories",
+    .dir = 1,
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_TOP),
+    .format_names = NULL, /* its streams tell it */
+    .detect = ovni_detect,
+    .parse_opt = ovni_parse_opt,
+    .run = ovni_command,
+};

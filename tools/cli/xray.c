@@ -1,4 +1,4 @@
-/* fe_xray.c - the CLI's XRay front end.
+/* xray.c - the CLI's XRay front end.
 
    dump (text): FDR logs print exactly what `llvm-xray fdr-dump` prints for
    them; where llvm-xray gives up (zero-size custom events, a v1 buffer tail
@@ -7,7 +7,7 @@
    logs, which fdr-dump cannot read, use the same style (docs/xray.md).
    dump --json: one object per record, payloads folded in as hex.
    info: header fields and record counts. */
-#include "tools/cli/cli.h"
+#include "tools/cli/formats.h"
 
 #define TDEC_XRAY_IMPLEMENTATION
 #include "single/tdec_xray.h"
@@ -16,7 +16,7 @@
 #include <string.h>
 
 typedef struct xray_printer {
-    const cli_opts *opt;
+    int             dump, json; /* dump, and as JSON lines (else info)      */
     out_buf        *out, *err;
     tdec_xray_header hdr;
     uint32_t        pay_type;    /* record type whose payload is being printed */
@@ -304,11 +304,11 @@ static void xray_record(xray_printer *p, const tdec_xray_item *it)
         p->pay_open = r->payload_size > 0;
         p->pad_nonzero = 0;
     }
-    if (p->opt->command == CLI_INFO) return;
-    if (p->opt->json) xray_json_record(p, r, it->offset);
+    if (!p->dump) return;
+    if (p->json) xray_json_record(p, r, it->offset);
     else if (p->hdr.file_type == TDEC_XRAY_BASIC) xray_text_basic(p, r);
     else xray_text_fdr(p, r, it->offset);
-    if (r->type == TDEC_XRAY_REC_PADDING && r->payload_size == 0 && p->opt->json) {
+    if (r->type == TDEC_XRAY_REC_PADDING && r->payload_size == 0 && p->json) {
         out_json_bool(p->out, "all_zero", 1);
         out_json_close(p->out);
     }
@@ -320,8 +320,8 @@ static void xray_fragment(xray_printer *p, const tdec_frag *f)
     if (f->flags & TDEC_FRAG_LAST) p->pay_open = 0;
     if (p->pay_type == TDEC_XRAY_REC_PADDING)
         for (i = 0; i < f->len && !p->pad_nonzero; i++) p->pad_nonzero = f->data[i] != 0;
-    if (p->opt->command == CLI_INFO) return;
-    if (p->opt->json) {
+    if (!p->dump) return;
+    if (p->json) {
         if (p->pay_type != TDEC_XRAY_REC_PADDING) out_hex_bytes(p->out, f->data, f->len);
         if (f->flags & TDEC_FRAG_LAST) {
             if (p->pay_type == TDEC_XRAY_REC_PADDING) out_json_bool(p->out, "all_zero", !p->pad_nonzero);
@@ -343,7 +343,7 @@ static void xray_gap(xray_printer *p, const tdec_xray_item *it)
     const char *hint = "";
     p->gaps++;
     p->gap_bytes += it->u.gap.len;
-    if (p->opt->command == CLI_DUMP && p->opt->json) {
+    if (p->json) {
         out_json_open(p->out);
         out_json_u64(p->out, "off", it->offset);
         out_json_str(p->out, "kind", "gap");
@@ -387,20 +387,26 @@ static void xray_info(xray_printer *p)
     out_lit(o, " bytes)\n");
 }
 
-int fe_xray_detect(const uint8_t *p, size_t n)
+/* An XRay log starts with its version (1-5) and file type (0 basic, 1
+   FDR), 16-bit little-endian. A big-endian producer swaps both: that is
+   XRay too, and the decoder says what is wrong with it. */
+static int xray_header_plausible(uint64_t version, uint64_t type)
 {
-    uint16_t version, type;
-    if (n < 4) return 0;
-    version = tdec__rd_u16le(p);
-    type = tdec__rd_u16le(p + 2);
-    if (type <= TDEC_XRAY_FDR && version >= 1 && version <= 5) return 1;
-    /* a byte-swapped (big-endian) log: let the decoder say so */
-    version = tdec__rd_u16be(p);
-    type = tdec__rd_u16be(p + 2);
     return type <= TDEC_XRAY_FDR && version >= 1 && version <= 5;
 }
 
-int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
+static cli_match xray_detect(const cli_args *a, const cli_probe *p)
+{
+    uint8_t hdr[32]; /* what the header readers read */
+    (void)a;
+    if (p->head_len < 4) return CLI_NO;
+    memset(hdr, 0, sizeof hdr);
+    memcpy(hdr, p->head, p->head_len < sizeof hdr ? p->head_len : sizeof hdr);
+    if (xray_header_plausible(tdec_xray_header_version(hdr), tdec_xray_header_file_type(hdr))) return CLI_YES;
+    return xray_header_plausible(cli_get_uint(hdr, 2, 1), cli_get_uint(hdr + 2, 2, 1)) ? CLI_YES : CLI_NO;
+}
+
+static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     static xray_printer p; /* large counters table; one run per process */
     tdec_xray_decoder d;
@@ -410,11 +416,12 @@ int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
     size_t n;
 
     memset(&p, 0, sizeof p);
-    p.opt = opt;
+    p.dump = a->command == CLI_DUMP;
+    p.json = p.dump && a->output == CLI_OUT_JSON;
     p.out = out;
     p.err = err;
     memset(&cfg, 0, sizeof cfg);
-    if (opt->strict) cfg.flags |= TDEC_XRAY_F_STRICT;
+    if (a->strict) cfg.flags |= TDEC_XRAY_F_STRICT;
     st = tdec_xray_init(&d, &cfg);
     while (st >= 0) {
         st = tdec_xray_next(&d, &it);
@@ -434,16 +441,16 @@ int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
         if (in->failed) break;
         st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
     }
-    if (opt->command == CLI_INFO && d.st.err == TDEC_OK) xray_info(&p);
+    if (!p.dump && d.st.err == TDEC_OK) xray_info(&p);
     out_flush(out);
     if (in->failed) {
-        cli_diag(err, "error", -1, "read error", opt->path);
+        cli_diag(err, "error", -1, "read error", a->path);
         return 1;
     }
     if (st < 0) {
-        if (p.pay_open && opt->command == CLI_DUMP) {
+        if (p.pay_open && p.dump) {
             /* a cut payload's line is still open: end it, stdout stays line-based */
-            if (!opt->json) out_char(out, '\n');
+            if (!p.json) out_char(out, '\n');
             else if (p.pay_type == TDEC_XRAY_REC_PADDING) out_json_close(out);
             else out_lit(out, "\"}\n");
             out_flush(out);
@@ -454,3 +461,14 @@ int fe_xray_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
     }
     return 0;
 }
+
+const cli_format cli_xray = {
+    .name = "xray",
+    .inputs = "LLVM XRay logs",
+    .dir = 0,
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
+    .format_names = NULL, /* the header tells it */
+    .detect = xray_detect,
+    .parse_opt = NULL,
+    .run = xray_command,
+};

@@ -1,4 +1,4 @@
-/* fe_xtrace.c - the xtrace front end (Kunpeng AArch64 instruction streams
+/* xtrace.c - the xtrace front end (Kunpeng AArch64 instruction streams
    and register snapshots; docs/xtrace.md has the output formats).
 
    dump FILE: an instruction stream prints one line per instruction (index,
@@ -8,9 +8,10 @@
    info FILE: a summary of the file and, when it is there, its partner (the
    other file of the same capture). The file kind comes from the name
    (xtrace.{ts}.{id}.hint{9|13}.{xinsndata|xsnapshot}.bin) or from
-   --format=xtrace (an instruction stream) / --format=xtrace-snapshot. */
+   --format=xtrace (an instruction stream) / --format=xtrace-snapshot. The
+   other options give what the library cannot tell from the bytes. */
 #define _POSIX_C_SOURCE 200809L
-#include "tools/cli/cli.h"
+#include "tools/cli/formats.h"
 
 #define TDEC_XTRACE_IMPLEMENTATION
 #include "single/tdec_xtrace.h"
@@ -34,33 +35,96 @@ typedef struct xt_counts {
 } xt_counts;
 
 typedef struct xt_run {
-    const cli_opts *opt;
+    int             dump, json; /* dump, and as JSON lines (else info)      */
     out_buf        *out, *err;
-    const char     *path;
     int             data_open; /* a record's data is being printed            */
-    uint32_t        open_type; /* its type                                   */
     xt_counts       c;
 } xt_run;
 
-int fe_xtrace_detect(const char *path)
+/* The --format values, by TDEC_XTRACE_KIND_*. */
+static const char *const xt_format_names[] = {"xtrace", "xtrace-snapshot", NULL};
+
+/* The readings the options give (docs/xtrace.md). */
+static struct {
+    uint32_t vl, time_size;
+    uint32_t snap_header; /* TDEC_XTRACE_HDR_*                                */
+    int      iovec_data, big_endian;
+    int      token_sizes; /* --token-size given: token_size[] applies         */
+    uint32_t token_size[256];
+} xt_opts;
+
+/* --token-size=TOKEN:BYTES (pass tokens of unknown size through). */
+static int xt_opt_token_size(const char *s)
+{
+    char tok[16];
+    const char *colon = strchr(s, ':');
+    uint32_t t, n;
+    if (colon == NULL || (size_t)(colon - s) >= sizeof tok) return 0;
+    memcpy(tok, s, (size_t)(colon - s));
+    tok[colon - s] = '\0';
+    if (!cli_opt_number(tok, &t) || t > 255 || !cli_opt_number(colon + 1, &n) || n == 0) return 0;
+    xt_opts.token_size[t] = n;
+    xt_opts.token_sizes = 1;
+    return 1;
+}
+
+static int xt_parse_opt(const cli_args *a, int argc, char **argv, int *i, out_buf *err)
+{
+    const char *arg = argv[*i], *v;
+    int ok;
+    (void)a;
+    (void)argc;
+    (void)err;
+    if ((v = cli_opt_value(arg, "--vl")) != NULL) {
+        ok = cli_opt_number(v, &xt_opts.vl);
+    } else if ((v = cli_opt_value(arg, "--time-size")) != NULL) {
+        ok = cli_opt_number(v, &xt_opts.time_size);
+    } else if ((v = cli_opt_value(arg, "--snap-header")) != NULL) {
+        xt_opts.snap_header = strcmp(v, "yes") == 0  ? TDEC_XTRACE_HDR_PRESENT
+                              : strcmp(v, "no") == 0 ? TDEC_XTRACE_HDR_ABSENT
+                                                     : TDEC_XTRACE_HDR_AUTO;
+        ok = strcmp(v, "yes") == 0 || strcmp(v, "no") == 0 || strcmp(v, "auto") == 0;
+    } else if ((v = cli_opt_value(arg, "--token-size")) != NULL) {
+        ok = xt_opt_token_size(v);
+    } else if (strcmp(arg, "--iovec-data") == 0) {
+        ok = xt_opts.iovec_data = 1;
+    } else if (strcmp(arg, "--big-endian") == 0) {
+        ok = xt_opts.big_endian = 1;
+    } else {
+        return CLI_OPT_NONE;
+    }
+    return ok ? CLI_OPT_TAKEN : CLI_OPT_USAGE;
+}
+
+/* The kind --format names (TDEC_XTRACE_KIND_*), or -1. */
+static int xt_named_kind(const char *format)
+{
+    int k;
+    for (k = 0; format != NULL && xt_format_names[k] != NULL; k++)
+        if (strcmp(format, xt_format_names[k]) == 0) return k;
+    return -1;
+}
+
+static cli_match xt_detect(const cli_args *a, const cli_probe *p)
 {
     tdec_xtrace_name n;
-    return tdec_xtrace_parse_name(path, strlen(path), &n) == TDEC_OK;
+    if (!p->opened) return CLI_NO;
+    if (xt_named_kind(a->format) >= 0) return CLI_FORCED;
+    return tdec_xtrace_parse_name(a->path, strlen(a->path), &n) == TDEC_OK ? CLI_YES : CLI_NO;
 }
 
 /* The config for `path` from its name and the options. Returns 0, or -1
    after a diagnostic. */
 static int xt_config(xt_run *r, const char *path, int kind, tdec_xtrace_config *cfg)
 {
-    const cli_opts *o = r->opt;
     memset(cfg, 0, sizeof *cfg);
     cfg->kind = (uint32_t)kind;
-    if (o->xt_big_endian) cfg->flags |= TDEC_XTRACE_F_BIG_ENDIAN;
-    if (o->xt_iovec_data) cfg->flags |= TDEC_XTRACE_F_IOVEC_DATA;
-    cfg->time_size = o->xt_time_size;
-    cfg->vl = o->xt_vl;
-    cfg->snap_header = o->xt_snap_header;
-    cfg->token_size = o->xt_token_size;
+    if (xt_opts.big_endian) cfg->flags |= TDEC_XTRACE_F_BIG_ENDIAN;
+    if (xt_opts.iovec_data) cfg->flags |= TDEC_XTRACE_F_IOVEC_DATA;
+    cfg->time_size = xt_opts.time_size;
+    cfg->vl = xt_opts.vl;
+    cfg->snap_header = xt_opts.snap_header;
+    cfg->token_size = xt_opts.token_sizes ? xt_opts.token_size : NULL;
     if (kind == TDEC_XTRACE_KIND_SNAPSHOT) {
         struct stat sb;
         if (stat(path, &sb) != 0) {
@@ -74,7 +138,7 @@ static int xt_config(xt_run *r, const char *path, int kind, tdec_xtrace_config *
             ssize_t got = head && fd >= 0 ? pread(fd, head, XT_DETECT_BYTES, 0) : -1;
             tdec_status st = got < 0 ? TDEC_E_ARG
                                      : tdec_xtrace_snap_detect(head, (size_t)got, cfg->file_size, cfg->snap_header,
-                                                               o->xt_big_endian, &cfg->vl, &has_header);
+                                                               xt_opts.big_endian, &cfg->vl, &has_header);
             if (fd >= 0) close(fd);
             free(head);
             if (st != TDEC_OK) {
@@ -99,20 +163,11 @@ static void xt_hex64(out_buf *o, const char *label, uint64_t v)
     out_hex(o, v);
 }
 
-/* An instruction word as 8 hex digits. */
-static void xt_hex32(out_buf *o, uint32_t v)
-{
-    char *w = out_reserve(o, 8);
-    int k;
-    for (k = 28; k >= 0; k -= 4) *w++ = "0123456789abcdef"[(v >> k) & 15u];
-    out_commit(o, w);
-}
-
 /* Closes a line whose data bytes were being printed. */
 static void xt_close_data(xt_run *r)
 {
     if (!r->data_open) return;
-    if (r->opt->json) out_lit(r->out, "\"}\n");
+    if (r->json) out_lit(r->out, "\"}\n");
     else out_char(r->out, '\n');
     r->data_open = 0;
 }
@@ -130,7 +185,7 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
         if (x->flags & TDEC_XTRACE_PC_KNOWN) xt_hex64(o, " pc=", x->pc);
         else out_lit(o, " pc=?");
         out_lit(o, " insn=");
-        xt_hex32(o, x->insn);
+        out_hexw(o, x->insn, 8);
         if (x->type == TDEC_XTRACE_T_PCINST) out_lit(o, " (PCINST)");
         out_char(o, '\n');
         return;
@@ -187,8 +242,7 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
             out_str(o, x->reg % 4u == 0 ? "      " : " ");
             out_str(o, reg);
             out_lit(o, "=");
-            xt_hex32(o, (uint32_t)(x->value >> 32));
-            xt_hex32(o, (uint32_t)x->value);
+            out_hexw(o, x->value, 16);
             if (x->reg % 4u == 3u) out_char(o, '\n');
             return;
         }
@@ -227,13 +281,6 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
 
 /* ---- JSON -------------------------------------------------------------------- */
 
-static void xt_json_hex(out_buf *o, const char *key, uint64_t v)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-    out_json_str(o, key, buf);
-}
-
 static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
 {
     const tdec_xtrace_record *x = &it->u.rec;
@@ -246,39 +293,36 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
     if (x->flags & TDEC_XTRACE_HAS_INSN) {
         out_json_u64(o, "index", x->index);
         out_json_u64(o, "el", x->el);
-        out_json_key(o, "pc");
         if (x->flags & TDEC_XTRACE_PC_KNOWN) {
-            out_char(o, '"');
-            out_lit(o, "0x");
-            out_hex(o, x->pc);
-            out_char(o, '"');
+            out_json_hex(o, "pc", x->pc);
         } else {
+            out_json_key(o, "pc");
             out_lit(o, "null");
         }
     }
     switch (x->type) {
     case TDEC_XTRACE_T_INST:
     case TDEC_XTRACE_T_PCINST:
-        xt_json_hex(o, "insn", x->insn);
+        out_json_hex(o, "insn", x->insn);
         break;
     case TDEC_XTRACE_T_LOAD:
     case TDEC_XTRACE_T_STORE:
-        xt_json_hex(o, "addr", x->addr);
+        out_json_hex(o, "addr", x->addr);
         out_json_u64(o, "size", (uint64_t)1 << x->size_log2);
-        if (x->data_len == 0) xt_json_hex(o, "value", x->value);
+        if (x->data_len == 0) out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_VAL:
         out_json_str(o, "kind", tdec_xtrace_val_name(x->val_kind));
-        xt_json_hex(o, "value", x->value);
+        out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_MISC_FLAGS:
-        xt_json_hex(o, "value", x->value);
+        out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_SYSCALL_VEC:
         out_json_u64(o, "count", x->value);
         break;
     case TDEC_XTRACE_T_IOVEC:
-        xt_json_hex(o, "base", x->addr);
+        out_json_hex(o, "base", x->addr);
         out_json_u64(o, "len", x->value);
         break;
     case TDEC_XTRACE_T_TIME:
@@ -287,13 +331,13 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
     case TDEC_XTRACE_T_REG:
         out_json_str(o, "reg", reg ? reg : "?");
         if (x->reg == TDEC_XTRACE_REG_VL) out_json_u64(o, "value", x->value);
-        else xt_json_hex(o, "value", x->value);
+        else out_json_hex(o, "value", x->value);
         break;
     case TDEC_XTRACE_T_VREG:
         out_json_str(o, "reg", reg ? reg : "?");
         break;
     case TDEC_XTRACE_T_SNAP_HEADER:
-        xt_json_hex(o, "magic", x->addr);
+        out_json_hex(o, "magic", x->addr);
         out_json_u64(o, "point", x->value2);
         out_json_u64(o, "version", x->value);
         out_json_u64(o, "split", x->snap_split);
@@ -350,7 +394,6 @@ static int xt_decode(xt_run *r, const char *path, const tdec_xtrace_config *cfg,
     tdec_xtrace_item it;
     tdec_status st;
     size_t n;
-    int dump = r->opt->command == CLI_DUMP;
     char msg[160];
 
     st = tdec_xtrace_init(&d, cfg);
@@ -362,12 +405,12 @@ static int xt_decode(xt_run *r, const char *path, const tdec_xtrace_config *cfg,
         st = tdec_xtrace_next(&d, &it);
         if (st == TDEC_OK) {
             if (it.kind == TDEC_ITEM_FRAGMENT) {
-                if (dump) out_hex_bytes(r->out, it.u.frag.data, it.u.frag.len);
+                if (r->dump) out_hex_bytes(r->out, it.u.frag.data, it.u.frag.len);
                 continue;
             }
-            if (dump) {
+            if (r->dump) {
                 xt_close_data(r);
-                if (r->opt->json) xt_json_record(r, &it);
+                if (r->json) xt_json_record(r, &it);
                 else xt_text_record(r, &it);
             }
             xt_count(&r->c, &it.u.rec);
@@ -382,7 +425,7 @@ static int xt_decode(xt_run *r, const char *path, const tdec_xtrace_config *cfg,
         r->c.bytes += n;
         st = n ? tdec_xtrace_feed(&d, in->buf, n) : tdec_xtrace_finish(&d);
     }
-    if (dump) xt_close_data(r);
+    if (r->dump) xt_close_data(r);
     if (st == TDEC_END) return 0;
     out_flush(r->out);
     if (d.st.err_reason == TDEC_XTRACE_R_UNKNOWN)
@@ -395,11 +438,11 @@ static int xt_decode(xt_run *r, const char *path, const tdec_xtrace_config *cfg,
 }
 
 /* The kind of `path`: from --format, else from its name. */
-static int xt_kind(const cli_opts *o, const char *path)
+static int xt_kind(const cli_args *a, const char *path)
 {
     tdec_xtrace_name n;
-    if (o->format && strcmp(o->format, "xtrace-snapshot") == 0) return TDEC_XTRACE_KIND_SNAPSHOT;
-    if (o->format && strcmp(o->format, "xtrace") == 0) return TDEC_XTRACE_KIND_INSN;
+    int kind = xt_named_kind(a->format);
+    if (kind >= 0) return kind;
     if (tdec_xtrace_parse_name(path, strlen(path), &n) == TDEC_OK) return (int)n.kind;
     return TDEC_XTRACE_KIND_INSN;
 }
@@ -446,32 +489,30 @@ static void xt_print_summary(xt_run *r, const char *path, int kind, const tdec_x
 }
 
 /* One file: dump it, or count it and print its summary. */
-static int xt_file(xt_run *r, const char *path, cli_reader *in)
+static int xt_file(xt_run *r, const cli_args *a, const char *path, cli_reader *in)
 {
     tdec_xtrace_config cfg;
-    int kind = xt_kind(r->opt, path), rc;
+    int kind = xt_kind(a, path), rc;
     if (xt_config(r, path, kind, &cfg) != 0) return 2;
     memset(&r->c, 0, sizeof r->c);
-    r->path = path;
     rc = xt_decode(r, path, &cfg, in);
-    if (r->opt->command == CLI_INFO) xt_print_summary(r, path, kind, &cfg);
+    if (!r->dump) xt_print_summary(r, path, kind, &cfg);
     return rc;
 }
 
-int fe_xtrace_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
+static int xt_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     xt_run r;
     char partner[4096];
     cli_reader pin;
     int rc, prc;
     memset(&r, 0, sizeof r);
-    r.opt = opt;
+    r.dump = a->command == CLI_DUMP;
+    r.json = r.dump && a->output == CLI_OUT_JSON;
     r.out = out;
     r.err = err;
-    rc = xt_file(&r, opt->path, in);
-    if (opt->command != CLI_INFO ||
-        tdec_xtrace_pair_name(opt->path, strlen(opt->path), partner, sizeof partner) != TDEC_OK)
-        return rc;
+    rc = xt_file(&r, a, a->path, in);
+    if (r.dump || tdec_xtrace_pair_name(a->path, strlen(a->path), partner, sizeof partner) != TDEC_OK) return rc;
     /* info: the other file of the capture, when it is there. */
     memset(&pin, 0, sizeof pin);
     pin.buf = in->buf;
@@ -481,7 +522,18 @@ int fe_xtrace_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *er
         out_lit(out, ": not found (the pair's other file)\n");
         return rc;
     }
-    prc = xt_file(&r, partner, &pin);
+    prc = xt_file(&r, a, partner, &pin);
     close(pin.fd);
     return rc ? rc : prc;
 }
+
+const cli_format cli_xtrace = {
+    .name = "xtrace",
+    .inputs = "xtrace files (by name or --format)",
+    .dir = 0,
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
+    .format_names = xt_format_names,
+    .detect = xt_detect,
+    .parse_opt = xt_parse_opt,
+    .run = xt_command,
+};

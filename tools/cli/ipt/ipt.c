@@ -1,4 +1,6 @@
-/* fe_ipt.c - the Intel PT front end (docs/ipt.md).
+/* ipt.c - the Intel PT front end (docs/ipt.md): its row of the table,
+   ptdump's options, and the dump and info commands (events and queries
+   are in layer2.c).
 
    dump FILE[:FROM[-TO]]: the packets as libipt's ptdump prints them, byte
    for byte, with ptdump's options: the same columns, the same diagnostic
@@ -12,7 +14,7 @@
    began in an earlier one, from a copy of the last stream bytes before it
    (IPT_HIST: a packet is at most 16 bytes and resync looks back 15 more). */
 #define _POSIX_C_SOURCE 200809L
-#include "tools/cli/cli.h"
+#include "tools/cli/ipt/ipt.h"
 
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -29,7 +31,7 @@
 #define IPT_HIST  64u        /* stream bytes kept from before the chunk     */
 #define IPT_BATCH 256u       /* items per tdec_ipt_next_n() call             */
 
-/* ptdump's switches (cli_ipt_opts.show). */
+/* ptdump's switches (ipt_opts.show). */
 enum {
     IPT_O_NO_SYNC = 1u << 0,
     IPT_O_QUIET = 1u << 1,
@@ -49,6 +51,23 @@ enum {
 };
 
 /* ---- command line ------------------------------------------------------------ */
+
+/* ptdump's options (docs/ipt.md) and its FILE:FROM[-TO]. */
+static struct {
+    uint32_t show;       /* ptdump's switches, IPT_O_* bits                    */
+    int      given;      /* a ptdump-only option was given: the file is PT     */
+    int      cpu_set;    /* --cpu f/m[/s] (not "none")                         */
+    int      iflags;     /* --iflags: IFLAGS events (events, queries)          */
+    uint32_t cpu_family, cpu_model, cpu_stepping;
+    uint8_t  mtc_freq, nom_freq;
+    uint32_t cpuid_eax, cpuid_ebx;
+    int      has_range;  /* FILE:FROM[-TO]                                     */
+    uint64_t from, size; /* size 0: to the end of the file                     */
+    char     path[4096]; /* the FILE of FILE:FROM[-TO]                         */
+} ipt_opts;
+
+/* The --format value. */
+static const char *const ipt_format_names[] = {"ipt", NULL};
 
 static const struct {
     const char *name;
@@ -116,69 +135,72 @@ static int ipt_parse_cpu(const char *s, uint32_t *family, uint32_t *model, uint3
     return 1;
 }
 
-int fe_ipt_parse_opt(cli_opts *o, int argc, char **argv, int *i, out_buf *err)
+/* argv[*i] is one of ptdump's options: CLI_OPT_TAKEN (its value consumed,
+   *i moved on), CLI_OPT_NONE, or CLI_OPT_FAILED for a bad value (ptdump's
+   message on err). */
+static int ipt_parse_opt(const cli_args *args, int argc, char **argv, int *i, out_buf *err)
 {
-    cli_ipt_opts *p = &o->ipt;
     const char *a = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     uint64_t v;
     size_t k;
+    (void)args;
     for (k = 0; k < sizeof ipt_switches / sizeof ipt_switches[0]; k++) {
         if (strcmp(a, ipt_switches[k].name) != 0) continue;
-        if ((ipt_switches[k].bit == IPT_O_TIME && (p->show & IPT_O_TCAL)) ||
-            (ipt_switches[k].bit == IPT_O_TCAL && (p->show & IPT_O_TIME))) {
+        if ((ipt_switches[k].bit == IPT_O_TIME && (ipt_opts.show & IPT_O_TCAL)) ||
+            (ipt_switches[k].bit == IPT_O_TCAL && (ipt_opts.show & IPT_O_TIME))) {
             out_str(err, IPT_PROG ": specify either --time or --tcal.\n");
-            return -1;
+            return CLI_OPT_FAILED;
         }
-        p->show |= ipt_switches[k].bit;
-        p->given = 1;
-        return 1;
+        ipt_opts.show |= ipt_switches[k].bit;
+        ipt_opts.given = 1;
+        return CLI_OPT_TAKEN;
     }
     if (strcmp(a, "--iflags") == 0) { /* events, queries: enable_iflags_events */
-        p->iflags = 1;
-        p->given = 1;
-        return 1;
+        ipt_opts.iflags = 1;
+        ipt_opts.given = 1;
+        return CLI_OPT_TAKEN;
     }
     if (strcmp(a, "--cpu") == 0) {
-        p->given = 1;
+        ipt_opts.given = 1;
         ++*i;
         if (val == NULL) {
             out_str(err, IPT_PROG ": --cpu: missing argument.\n");
-            return -1;
+            return CLI_OPT_FAILED;
         }
         if (strcmp(val, "none") == 0) {
-            p->cpu_set = 0;
-            return 1;
+            ipt_opts.cpu_set = 0;
+            return CLI_OPT_TAKEN;
         }
-        if (!ipt_parse_cpu(val, &p->cpu_family, &p->cpu_model, &p->cpu_stepping)) {
+        if (!ipt_parse_cpu(val, &ipt_opts.cpu_family, &ipt_opts.cpu_model, &ipt_opts.cpu_stepping)) {
             out_str(err, IPT_PROG ": cpu must be specified as f/m[/s]\n");
-            return -1;
+            return CLI_OPT_FAILED;
         }
-        p->cpu_set = 1;
-        return 1;
+        ipt_opts.cpu_set = 1;
+        return CLI_OPT_TAKEN;
     }
     if (strcmp(a, "--mtc-freq") == 0 || strcmp(a, "--nom-freq") == 0) {
-        p->given = 1;
+        ipt_opts.given = 1;
         ++*i;
-        if (!ipt_opt_number(a, val, 0xff, &v, err)) return -1;
-        if (a[2] == 'm') p->mtc_freq = (uint8_t)v;
-        else p->nom_freq = (uint8_t)v;
-        return 1;
+        if (!ipt_opt_number(a, val, 0xff, &v, err)) return CLI_OPT_FAILED;
+        if (a[2] == 'm') ipt_opts.mtc_freq = (uint8_t)v;
+        else ipt_opts.nom_freq = (uint8_t)v;
+        return CLI_OPT_TAKEN;
     }
     if (strcmp(a, "--cpuid-0x15.eax") == 0 || strcmp(a, "--cpuid-0x15.ebx") == 0) {
-        p->given = 1;
+        ipt_opts.given = 1;
         ++*i;
-        if (!ipt_opt_number(a, val, 0xffffffffu, &v, err)) return -1;
-        if (a[14] == 'a') p->cpuid_eax = (uint32_t)v;
-        else p->cpuid_ebx = (uint32_t)v;
-        return 1;
+        if (!ipt_opt_number(a, val, 0xffffffffu, &v, err)) return CLI_OPT_FAILED;
+        if (a[14] == 'a') ipt_opts.cpuid_eax = (uint32_t)v;
+        else ipt_opts.cpuid_ebx = (uint32_t)v;
+        return CLI_OPT_TAKEN;
     }
-    return 0;
+    return CLI_OPT_NONE;
 }
 
 /* ptdump's rule: the suffix after the last ':' is a range when strtoull
    reads FROM, or FROM-TO, from all of it; otherwise the ':' is part of the
    name. */
-int fe_ipt_range(const char *arg, char *path, size_t cap, uint64_t *from, uint64_t *size)
+static int ipt_range(const char *arg, char *path, size_t cap, uint64_t *from, uint64_t *size)
 {
     const char *colon = strrchr(arg, ':');
     char *rest;
@@ -202,34 +224,39 @@ int fe_ipt_range(const char *arg, char *path, size_t cap, uint64_t *from, uint64
     return 1;
 }
 
-int fe_ipt_config(const cli_opts *opt, tdec_ipt_config *cfg)
+int ipt_config(tdec_ipt_config *cfg)
 {
-    const cli_ipt_opts *p = &opt->ipt;
     memset(cfg, 0, sizeof *cfg);
-    if (p->show & IPT_O_NO_SYNC) cfg->flags |= TDEC_IPT_F_NO_SYNC;
-    if (p->show & IPT_O_KEEP_TCAL_OVF) cfg->flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
-    if (p->iflags) cfg->flags |= TDEC_IPT_F_IFLAGS;
-    cfg->mtc_freq = p->mtc_freq;
-    cfg->nom_freq = p->nom_freq;
-    cfg->cpuid_0x15_eax = p->cpuid_eax;
-    cfg->cpuid_0x15_ebx = p->cpuid_ebx;
-    if (!p->cpu_set) return 1;
-    cfg->cpu_family = (uint8_t)p->cpu_family;
-    cfg->cpu_model = (uint8_t)p->cpu_model;
-    cfg->cpu_stepping = (uint8_t)p->cpu_stepping;
-    return tdec_ipt_cpu_errata(p->cpu_family, p->cpu_model, p->cpu_stepping, &cfg->errata) == TDEC_OK;
+    if (ipt_opts.show & IPT_O_NO_SYNC) cfg->flags |= TDEC_IPT_F_NO_SYNC;
+    if (ipt_opts.show & IPT_O_KEEP_TCAL_OVF) cfg->flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
+    if (ipt_opts.iflags) cfg->flags |= TDEC_IPT_F_IFLAGS;
+    cfg->mtc_freq = ipt_opts.mtc_freq;
+    cfg->nom_freq = ipt_opts.nom_freq;
+    cfg->cpuid_0x15_eax = ipt_opts.cpuid_eax;
+    cfg->cpuid_0x15_ebx = ipt_opts.cpuid_ebx;
+    if (!ipt_opts.cpu_set) return 1;
+    cfg->cpu_family = (uint8_t)ipt_opts.cpu_family;
+    cfg->cpu_model = (uint8_t)ipt_opts.cpu_model;
+    cfg->cpu_stepping = (uint8_t)ipt_opts.cpu_stepping;
+    return tdec_ipt_cpu_errata(ipt_opts.cpu_family, ipt_opts.cpu_model, ipt_opts.cpu_stepping, &cfg->errata) ==
+           TDEC_OK;
 }
 
-int fe_ipt_detect(const uint8_t *p, size_t n)
+/* Chosen by its own commands (events, queries), --format=ipt, a ptdump
+   option or a FILE:FROM[-TO] range (of a path that does not open as it
+   is); a PSB first says so; a .pt name or a PSB somewhere in the first
+   chunk is the last guess. */
+static cli_match ipt_detect(const cli_args *a, const cli_probe *p)
 {
-    return tdec_ipt_sync_at(p, n, 0) == TDEC_OK;
-}
-
-int fe_ipt_maybe(const char *path, const uint8_t *p, size_t n)
-{
-    size_t len = strlen(path), psb;
-    if (len >= 3 && strcmp(path + len - 3, ".pt") == 0) return 1;
-    return tdec_ipt_sync_forward(p, n, 0, &psb) == TDEC_OK;
+    size_t len = strlen(a->path), psb;
+    uint64_t from, size;
+    char path[sizeof ipt_opts.path];
+    if (a->command == CLI_EVENTS || a->command == CLI_QUERIES) return CLI_FORCED;
+    if ((a->format && strcmp(a->format, "ipt") == 0) || ipt_opts.given) return CLI_FORCED;
+    if (!p->opened && ipt_range(a->path, path, sizeof path, &from, &size) != 0) return CLI_FORCED;
+    if (tdec_ipt_sync_at(p->head, p->head_len, 0) == TDEC_OK) return CLI_YES;
+    if (len >= 3 && strcmp(a->path + len - 3, ".pt") == 0) return CLI_GUESS;
+    return tdec_ipt_sync_forward(p->head, p->head_len, 0, &psb) == TDEC_OK ? CLI_GUESS : CLI_NO;
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
@@ -240,7 +267,7 @@ typedef struct ipt_counts {
 } ipt_counts;
 
 typedef struct ipt_run {
-    const cli_opts *opt;
+    const char     *path;     /* the file (of FILE:FROM[-TO])                    */
     out_buf        *out, *err;
     uint32_t        show;     /* IPT_O_*                                         */
     int             text;     /* dump, text                                      */
@@ -809,14 +836,6 @@ static void ipt_txt_pebs(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, uin
 
 typedef void (*ipt_json_fn)(ipt_run *r, const tdec_ipt_packet *pk);
 
-static void ipt_json_hex(out_buf *o, const char *key, uint64_t v)
-{
-    out_json_key(o, key);
-    out_lit(o, "\"0x");
-    out_hex(o, v);
-    out_char(o, '"');
-}
-
 static void ipt_js_sync(ipt_run *r, const tdec_ipt_packet *pk)
 {
     if (pk->kind == TDEC_IPT_PSB || pk->kind == TDEC_IPT_OVF) tdec_ipt_last_ip_init(&r->json_ip);
@@ -828,10 +847,10 @@ static void ipt_js_ip(ipt_run *r, const tdec_ipt_packet *pk)
     out_buf *o = r->out;
     uint64_t ip;
     out_json_u64(o, "ipc", pk->sub);
-    if (pk->sub != TDEC_IPT_IPC_SUPPRESSED) ipt_json_hex(o, "ip", tdec_ipt_ip_payload(pk));
+    if (pk->sub != TDEC_IPT_IPC_SUPPRESSED) out_json_hex(o, "ip", tdec_ipt_ip_payload(pk));
     tdec_ipt_last_ip_update(&r->json_ip, pk);
     if (tdec_ipt_last_ip_query(&r->json_ip, &ip) == 0) {
-        ipt_json_hex(o, "last_ip", ip);
+        out_json_hex(o, "last_ip", ip);
     } else {
         out_json_key(o, "last_ip");
         out_lit(o, "null");
@@ -865,10 +884,10 @@ static void ipt_js_mode(ipt_run *r, const tdec_ipt_packet *pk)
 static void ipt_js_vmx(ipt_run *r, const tdec_ipt_packet *pk)
 {
     if (pk->kind == TDEC_IPT_PIP) {
-        ipt_json_hex(r->out, "cr3", pk->payload);
+        out_json_hex(r->out, "cr3", pk->payload);
         out_json_bool(r->out, "nr", (pk->flags & TDEC_IPT_PF_NR) != 0);
     } else {
-        ipt_json_hex(r->out, "base", pk->payload);
+        out_json_hex(r->out, "base", pk->payload);
     }
 }
 
@@ -915,10 +934,10 @@ static void ipt_js_data(ipt_run *r, const tdec_ipt_packet *pk)
 {
     if (pk->kind == TDEC_IPT_PTW) {
         out_json_u64(r->out, "plc", pk->sub);
-        ipt_json_hex(r->out, "payload", pk->payload);
+        out_json_hex(r->out, "payload", pk->payload);
         out_json_bool(r->out, "ip_bit", (pk->flags & TDEC_IPT_PF_IP) != 0);
     } else {
-        ipt_json_hex(r->out, "payload", pk->payload);
+        out_json_hex(r->out, "payload", pk->payload);
     }
 }
 
@@ -928,7 +947,7 @@ static void ipt_js_event(ipt_run *r, const tdec_ipt_packet *pk)
     out_json_u64(o, "type", pk->sub);
     if (pk->kind == TDEC_IPT_EVD) {
         out_json_str(o, "type_name", ipt_evd_name(pk->sub));
-        ipt_json_hex(o, "payload", pk->payload);
+        out_json_hex(o, "payload", pk->payload);
     } else {
         out_json_str(o, "type_name", ipt_cfe_name(pk->sub));
         out_json_u64(o, "vector", pk->payload);
@@ -955,7 +974,7 @@ static void ipt_js_pebs(ipt_run *r, const tdec_ipt_packet *pk)
         break;
     case TDEC_IPT_BIP:
         out_json_u64(o, "id", pk->sub);
-        ipt_json_hex(o, "value", pk->payload);
+        out_json_hex(o, "value", pk->payload);
         break;
     default: out_json_bool(o, "ip_bit", (pk->flags & TDEC_IPT_PF_IP) != 0); break;
     }
@@ -1053,7 +1072,7 @@ static int ipt_skz84_tail(ipt_run *r, uint64_t off)
     unsigned k;
     if (!(r->cfg.errata & TDEC_IPT_ERRATUM_SKZ84) || r->c.bytes - off != 7) return 0;
     for (k = 0; k < 7; k++) b[k] = ipt_byte_at(r, off + k);
-    if (b[0] != 0x02 || b[1] != 0x73 || (b[4] == 0 && (tdec__rd_u16le(b + 5) & ~0x1ffu) == 0)) return 0;
+    if (b[0] != 0x02 || b[1] != 0x73 || (b[4] == 0 && (cli_get_uint(b + 5, 2, 0) & ~0x1ffu) == 0)) return 0;
     r->c.packets++;
     r->c.kind[TDEC_IPT_INVALID]++;
     if (!r->text) return 1;
@@ -1099,10 +1118,9 @@ static void ipt_info(ipt_run *r)
    exit status) after the message. */
 static int ipt_open(ipt_run *r, cli_reader *in)
 {
-    const cli_ipt_opts *p = &r->opt->ipt;
-    const char *path = r->opt->path;
+    const char *path = r->path;
     struct stat sb;
-    uint64_t from = p->has_range ? p->from : 0;
+    uint64_t from = ipt_opts.has_range ? ipt_opts.from : 0;
     if (in->fd < 0) {
         out_str(r->err, IPT_PROG ": failed to open ");
         out_str(r->err, path);
@@ -1113,8 +1131,8 @@ static int ipt_open(ipt_run *r, cli_reader *in)
     if (fstat(in->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         /* a pipe or a device: no size to check, the range is counted off */
         r->skip = from;
-        r->limited = p->has_range && p->size != 0;
-        r->left = p->size;
+        r->limited = ipt_opts.has_range && ipt_opts.size != 0;
+        r->left = ipt_opts.size;
         return 0;
     }
     if (from > (uint64_t)INT64_MAX || (uint64_t)sb.st_size <= from) {
@@ -1125,9 +1143,9 @@ static int ipt_open(ipt_run *r, cli_reader *in)
         out_lit(r->err, ".\n");
         return 1;
     }
-    if (p->has_range && p->size != 0 && (uint64_t)sb.st_size < from + p->size) {
+    if (ipt_opts.has_range && ipt_opts.size != 0 && (uint64_t)sb.st_size < from + ipt_opts.size) {
         out_lit(r->err, IPT_PROG ": bad range 0x");
-        out_hex(r->err, from + p->size);
+        out_hex(r->err, from + ipt_opts.size);
         out_lit(r->err, " in ");
         out_str(r->err, path);
         out_lit(r->err, ".\n");
@@ -1143,8 +1161,8 @@ static int ipt_open(ipt_run *r, cli_reader *in)
         }
         in->pending = 0; /* the detection chunk was read from offset 0 */
     }
-    r->limited = p->has_range && p->size != 0;
-    r->left = p->size;
+    r->limited = ipt_opts.has_range && ipt_opts.size != 0;
+    r->left = ipt_opts.size;
     return 0;
 }
 
@@ -1186,24 +1204,24 @@ static size_t ipt_read(ipt_run *r, cli_reader *in)
 static tdec_ipt_item ipt_items[IPT_BATCH];
 static ipt_run ipt_the_run;
 
-int fe_ipt_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
+/* dump and info: ptdump's loop. */
+static int ipt_dump(const cli_args *a, const char *path, cli_reader *in, out_buf *out, out_buf *err)
 {
     ipt_run *r = &ipt_the_run;
-    const cli_ipt_opts *p = &opt->ipt;
     tdec_status st;
     size_t n, k, count;
     int rc = 0;
 
     memset(r, 0, sizeof *r);
-    r->opt = opt;
+    r->path = path;
     r->out = out;
     r->err = err;
-    r->show = p->show;
-    r->json = opt->command == CLI_DUMP && opt->json;
-    r->text = opt->command == CLI_DUMP && !opt->json;
-    r->track = (p->show & (IPT_O_TIME | IPT_O_TCAL)) != 0;
+    r->show = ipt_opts.show;
+    r->json = a->command == CLI_DUMP && a->output == CLI_OUT_JSON;
+    r->text = a->command == CLI_DUMP && a->output == CLI_OUT_TEXT;
+    r->track = (ipt_opts.show & (IPT_O_TIME | IPT_O_TCAL)) != 0;
     ipt_tracking_reset(r);
-    if (!fe_ipt_config(opt, &r->cfg)) {
+    if (!ipt_config(&r->cfg)) {
         /* ptdump goes on without errata */
         ipt_diag(r, "failed to determine errata", 0, -TDEC_IPT_ERR_BAD_CPU);
     }
@@ -1248,15 +1266,57 @@ int fe_ipt_run(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
         rc = 1;
         break;
     }
-    if (opt->command == CLI_INFO) ipt_info(r);
+    if (a->command == CLI_INFO) ipt_info(r);
     out_flush(out);
     if (in->failed) {
-        cli_diag(err, "error", -1, "read error", opt->path);
+        cli_diag(err, "error", -1, "read error", path);
         return 1;
     }
-    if (rc == 0 && opt->strict && r->c.errors > 0) {
-        cli_diag(err, "error", -1, opt->path, "the trace has decoding errors (--strict)");
+    if (rc == 0 && a->strict && r->c.errors > 0) {
+        cli_diag(err, "error", -1, path, "the trace has decoding errors (--strict)");
         rc = 1;
     }
     return rc;
 }
+
+static int ipt_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
+{
+    const char *path = a->path;
+    int rc;
+    if (in->fd < 0) { /* ptdump's FILE:FROM[-TO], unless a file has that very name */
+        rc = ipt_range(a->path, ipt_opts.path, sizeof ipt_opts.path, &ipt_opts.from, &ipt_opts.size);
+        if (rc < 0) {
+            out_str(err, "tracedec: bad file ");
+            out_str(err, a->path);
+            out_str(err, ": invalid argument.\n");
+            return 2; /* ptdump's status: -pte_invalid */
+        }
+        if (rc > 0) {
+            ipt_opts.has_range = 1;
+            path = ipt_opts.path;
+            in->fd = open(path, O_RDONLY);
+            in->open_errno = errno;
+        }
+    }
+    if (a->command == CLI_DUMP || a->command == CLI_INFO) return ipt_dump(a, path, in, out, err);
+    if (in->fd < 0) {
+        cli_diag(err, "error", -1, path, strerror(in->open_errno));
+        return 2;
+    }
+    if (ipt_opts.has_range) {
+        cli_diag(err, "error", -1, path, "events/queries read a whole file from its first PSB");
+        return 2;
+    }
+    return ipt_layer2(a, path, in, out, err);
+}
+
+const cli_format cli_ipt = {
+    .name = "ipt",
+    .inputs = "Intel PT traces",
+    .dir = 0,
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EVENTS) | CLI_CMD(CLI_QUERIES),
+    .format_names = ipt_format_names,
+    .detect = ipt_detect,
+    .parse_opt = ipt_parse_opt,
+    .run = ipt_command,
+};

@@ -1,7 +1,7 @@
-/* fe_ipt_layer2.c - `tracedec events FILE` and `tracedec queries FILE`: the
+/* layer2.c - `tracedec events FILE` and `tracedec queries FILE`: the
    Intel PT event and query decoders (single/tdec_ipt.h, layer 2) as
    transcripts in the format of the reference files evt.txt and qry.txt
-   (../shared/formats/ipt/vectors/README.md), or as JSON lines (--json).
+   of tests/data/ipt/NAME/ (docs/ipt.md), or as JSON lines (--json).
 
    Text (docs/ipt.md, "tracedec events / queries"):
      SYNC @<hex offset>[ ip=<ip>][ [st: ...]]     a sync point
@@ -14,7 +14,7 @@
    After an error the transcript goes on at the next PSB, as the reference
    tool does; an error while synchronising ends it (that tool stops there).
    The file is read in CLI_CHUNK pieces, never whole. */
-#include "tools/cli/cli.h"
+#include "tools/cli/ipt/ipt.h"
 
 #include "single/tdec_ipt.h"
 
@@ -354,7 +354,9 @@ static long l2_events(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
     }
 }
 
-/* Queries: the image-less drain of vectors/README.md. */
+/* Queries: the image-less drain of docs/ipt.md (sync; an event query while
+   one is pending, else a conditional-branch query, and an indirect-branch
+   query when no TNT bit is next). */
 static long l2_queries(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
 {
     tdec_ipt_qry_decoder *q = &l2_qry;
@@ -429,30 +431,26 @@ static long l2_queries(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
     }
 }
 
-int fe_ipt_layer2(const cli_opts *opt, cli_reader *in, out_buf *out, out_buf *err)
+int ipt_layer2(const cli_args *a, const char *path, cli_reader *in, out_buf *out, out_buf *err)
 {
     tdec_ipt_config cfg;
     l2_out w;
     long errors;
-    if (opt->ipt.has_range) {
-        cli_diag(err, "error", -1, opt->path, "events/queries read a whole file from its first PSB");
-        return 2;
-    }
-    if (!fe_ipt_config(opt, &cfg)) cli_diag(err, "warning", -1, opt->path, "unknown --cpu: no errata");
+    if (!ipt_config(&cfg)) cli_diag(err, "warning", -1, path, "unknown --cpu: no errata");
     w.o = out;
-    w.json = opt->json;
-    errors = opt->command == CLI_EVENTS ? l2_events(&w, in, &cfg) : l2_queries(&w, in, &cfg);
+    w.json = a->output == CLI_OUT_JSON;
+    errors = a->command == CLI_EVENTS ? l2_events(&w, in, &cfg) : l2_queries(&w, in, &cfg);
     out_flush(out);
     if (in->failed) {
-        cli_diag(err, "error", -1, "read error", opt->path);
+        cli_diag(err, "error", -1, "read error", path);
         return 1;
     }
     if (errors < 0) {
-        cli_diag(err, "error", -1, opt->path, "decoder misuse (a bug in tracedec)");
+        cli_diag(err, "error", -1, path, "decoder misuse (a bug in tracedec)");
         return 1;
     }
-    if (errors > 0 && opt->strict) {
-        cli_diag(err, "error", -1, opt->path, "the trace has decoding errors (--strict)");
+    if (errors > 0 && a->strict) {
+        cli_diag(err, "error", -1, path, "the trace has decoding errors (--strict)");
         return 1;
     }
     return 0;

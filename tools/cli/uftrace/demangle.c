@@ -717,12 +717,9 @@ static int name_body(dm *d)
     return 0;
 }
 
-/* I <template-arg>* E: nothing inside is printed. */
-static int r_targs(dm *d)
+/* <template-arg>* E, one level deeper. */
+static int targs_to_end(dm *d)
 {
-    if (at_end(d) || expect(d, 'I') < 0)
-        return -1;
-    d->in_targs++;
     d->nest++;
     while (cur(d) != 'E') {
         tick(d);
@@ -732,6 +729,17 @@ static int r_targs(dm *d)
     if (expect(d, 'E') < 0)
         return -1;
     d->nest--;
+    return 0;
+}
+
+/* I <template-arg>* E: nothing inside is printed. */
+static int r_targs(dm *d)
+{
+    if (at_end(d) || expect(d, 'I') < 0)
+        return -1;
+    d->in_targs++;
+    if (targs_to_end(d) < 0)
+        return -1;
     d->in_targs--;
     return 0;
 }
@@ -753,16 +761,7 @@ static int targ_body(dm *d)
     }
     if (c == 'J') {
         take(d, 1);
-        d->nest++;
-        while (cur(d) != 'E') {
-            tick(d);
-            if (r_targ(d) < 0)
-                return -1;
-        }
-        if (expect(d, 'E') < 0)
-            return -1;
-        d->nest--;
-        return 0;
+        return targs_to_end(d);
     }
     if (c == 'L') {
         char c1;
@@ -1008,16 +1007,7 @@ static int expr_body(dm *d)
     }
     if (c0 == 's' && c1 == 'P') {
         take(d, 2);
-        d->nest++;
-        while (cur(d) != 'E') {
-            tick(d);
-            if (r_targ(d) < 0)
-                return -1;
-        }
-        if (expect(d, 'E') < 0)
-            return -1;
-        d->nest--;
-        return 0;
+        return targs_to_end(d);
     }
     if (c0 == 't' && c1 == 'r') {
         take(d, 2);
@@ -1300,50 +1290,21 @@ static void enter_hub(dm *d)
         give_up(d);
 }
 
-static int r_name(dm *d)
+/* A rule that is a hub: its body, one level deeper. */
+static int through_hub(dm *d, int (*body)(dm *))
 {
     int r;
     enter_hub(d);
-    r = name_body(d);
+    r = body(d);
     d->depth--;
     return r;
 }
 
-static int r_encoding(dm *d)
-{
-    int r;
-    enter_hub(d);
-    r = encoding_body(d);
-    d->depth--;
-    return r;
-}
-
-static int r_type(dm *d)
-{
-    int r;
-    enter_hub(d);
-    r = type_body(d);
-    d->depth--;
-    return r;
-}
-
-static int r_targ(dm *d)
-{
-    int r;
-    enter_hub(d);
-    r = targ_body(d);
-    d->depth--;
-    return r;
-}
-
-static int r_expr(dm *d)
-{
-    int r;
-    enter_hub(d);
-    r = expr_body(d);
-    d->depth--;
-    return r;
-}
+static int r_name(dm *d) { return through_hub(d, name_body); }
+static int r_encoding(dm *d) { return through_hub(d, encoding_body); }
+static int r_type(dm *d) { return through_hub(d, type_body); }
+static int r_targ(dm *d) { return through_hub(d, targ_body); }
+static int r_expr(dm *d) { return through_hub(d, expr_body); }
 
 /* ------------------------------------------------------------ public API */
 

@@ -1,4 +1,4 @@
-/* uft_dir.h - the CLI's model of a uftrace data directory: the info file,
+/* dir.h - the CLI's model of a uftrace data directory: the info file,
    tasks and sessions from task.txt, the memory maps and symbol tables of
    each session, dlopen()ed libraries, and argument-spec resolution. Built
    on the zero-allocation parsers of single/tdec_uftrace.h; this part of the

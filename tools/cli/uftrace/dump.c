@@ -1,18 +1,17 @@
-/* fe_uftrace.c - the CLI's uftrace front end.
+/* dump.c - `tracedec dump DIR` for uftrace data directories.
 
    dump: what `uftrace dump` (0.13, raw mode) prints for a data directory:
    the info header, then every <tid>.dat in taskinfo order with symbol
    names, argument/return values and event data, then every perf-cpuN.dat.
    Each file is read in CLI_CHUNK pieces through the streaming decoders
-   (uft_read.h, shared with `tracedec replay`). */
+   (read.h, shared with `tracedec replay`). */
 #define _POSIX_C_SOURCE 200809L
-#include "tools/cli/cli.h"
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The end of a record line, "name(addr) depth: D\n", kept for reuse. */
 typedef struct uft_tail {
@@ -26,7 +25,7 @@ typedef struct uft_printer {
     uft_dir        *dir;
     const uft_task *task;
     int32_t         tid;
-    out_buf        *out, *err;
+    out_buf        *out;
     uint64_t        prev_time;
     char            tid_col[24]; /* "%5d: [" of tid */
     size_t          tid_col_len;
@@ -184,65 +183,64 @@ static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
     }
 }
 
-/* One <tid>.dat file. */
-static int uft_dump_task(uft_printer *p, uft_rec *rec)
+/* A <tid>.dat file begins. */
+static void uft_dump_task(void *ctx, int32_t tid)
 {
-    uft_task_reader rd;
-    char line[128];
-    unsigned k;
-    int rc;
+    uft_printer *p = (uft_printer *)ctx;
+    char line[64];
     char *w;
-    if (uft_task_open(&rd, p->dir, p->tid) < 0)
-        return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
+    p->tid = tid;
+    p->task = uft_find_task(p->dir, tid);
+    snprintf(line, sizeof line, "reading %d.dat\n", tid);
+    out_str(p->out, line);
     p->prev_time = 0;
-    w = fmt_lit(fmt_i64w(p->tid_col, p->tid, 5), ": [");
+    w = fmt_lit(fmt_i64w(p->tid_col, tid, 5), ": [");
     p->tid_col_len = (size_t)(w - p->tid_col);
-    while ((rc = uft_task_next(&rd, rec)) > 0) {
-        const tdec_uftrace_record *r = &rec->rec;
-        uft_record_line(p, r);
-        if (r->type == TDEC_UFTRACE_EVENT && r->more) {
-            uft_pr_time(p->out, r->time);
-            snprintf(line, sizeof line, "%5d: [data ] length = %llu\n", p->tid, (unsigned long long)r->payload_size);
-            out_str(p->out, line);
-            if (!rec->incomplete) uft_event_data(p, rec);
-        } else if (r->more && !rec->incomplete && r->type != TDEC_UFTRACE_LOST) {
-            uft_pr_time(p->out, r->time);
-            snprintf(line, sizeof line, "%5d: [%s] length = %u\n", p->tid,
-                     r->type == TDEC_UFTRACE_EXIT ? "retval" : "args ", rec->block_len);
-            out_str(p->out, line);
-            for (k = 0; k < rec->nvals; k++) uft_value_line(p, rec, k);
-        }
-    }
-    uft_task_close(&rd);
-    if (rc < 0) return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
-    return 0;
 }
 
-/* One perf-cpuN.dat file: scheduler and task events of traced tasks. */
-static int uft_dump_perf(uft_printer *p, const char *path)
+/* A record of the <tid>.dat file, with its values or event data. */
+static void uft_dump_record(void *ctx, const uft_rec *rec)
 {
-    uft_perf_reader rd;
-    tdec_uftrace_perf_record r;
-    char name[128], line[256];
-    size_t i;
-    int rc;
-    if (uft_perf_open(&rd, p->dir, path) < 0)
-        return uft_fail(p->out, p->err, path, rd.err.offset, rd.err.what, rd.err.detail);
-    while ((rc = uft_perf_next(&rd, &r)) > 0) {
-        uint32_t id = uft_perf_event_id(&r);
-        int32_t tid = (int32_t)r.tid;
-        int traced = 0;
-        /* uftrace shows events of the traced tasks only */
-        for (i = 0; i < p->dir->ntids; i++) traced |= p->dir->tids[i] == tid;
-        if (!traced) continue;
-        uft_pr_time(p->out, r.time);
-        snprintf(line, sizeof line, "%5d: [event] %s(%llu)\n", tid, uft_event_name(p->dir, id, name, sizeof name),
-                 (unsigned long long)id);
+    uft_printer *p = (uft_printer *)ctx;
+    const tdec_uftrace_record *r = &rec->rec;
+    char line[128];
+    unsigned k;
+    uft_record_line(p, r);
+    if (r->type == TDEC_UFTRACE_EVENT && r->more) {
+        uft_pr_time(p->out, r->time);
+        snprintf(line, sizeof line, "%5d: [data ] length = %llu\n", p->tid, (unsigned long long)r->payload_size);
         out_str(p->out, line);
+        if (!rec->incomplete) uft_event_data(p, rec);
+    } else if (r->more && !rec->incomplete && r->type != TDEC_UFTRACE_LOST) {
+        uft_pr_time(p->out, r->time);
+        snprintf(line, sizeof line, "%5d: [%s] length = %u\n", p->tid,
+                 r->type == TDEC_UFTRACE_EXIT ? "retval" : "args ", rec->block_len);
+        out_str(p->out, line);
+        for (k = 0; k < rec->nvals; k++) uft_value_line(p, rec, k);
     }
-    uft_perf_close(&rd);
-    if (rc < 0) return uft_fail(p->out, p->err, path, rd.err.offset, rd.err.what, rd.err.detail);
-    return 0;
+}
+
+/* A perf-cpuN.dat file begins: scheduler and task events follow. */
+static void uft_dump_perf(void *ctx, size_t index, const char *name)
+{
+    uft_printer *p = (uft_printer *)ctx;
+    char line[64];
+    (void)name;
+    if (index == 0) out_char(p->out, '\n');
+    snprintf(line, sizeof line, "reading perf-cpu%zu.dat\n", index);
+    out_str(p->out, line);
+}
+
+static void uft_dump_perf_record(void *ctx, const tdec_uftrace_perf_record *r, uint64_t offset)
+{
+    uft_printer *p = (uft_printer *)ctx;
+    uint32_t id = uft_perf_event_id(r);
+    char name[128], line[256];
+    (void)offset;
+    uft_pr_time(p->out, r->time);
+    snprintf(line, sizeof line, "%5d: [event] %s(%llu)\n", (int32_t)r->tid, uft_event_name(p->dir, id, name, sizeof name),
+             (unsigned long long)id);
+    out_str(p->out, line);
 }
 
 static void uft_header_mask(out_buf *o, uint64_t mask, const char *(*name)(unsigned))
@@ -258,8 +256,13 @@ static void uft_header_mask(out_buf *o, uint64_t mask, const char *(*name)(unsig
     }
 }
 
-static void uft_dump_header(uft_printer *p)
+/* The directory is open: the info header. */
+static void uft_dump_start(void *ctx, uft_dir *dir, out_buf *out)
 {
+    uft_printer *p = (uft_printer *)ctx;
+    memset(p, 0, sizeof *p);
+    p->dir = dir;
+    p->out = out;
     const tdec_uftrace_info_header *h = &p->dir->hdr;
     char line[128];
     out_buf *o = p->out;
@@ -283,47 +286,11 @@ static void uft_dump_header(uft_printer *p)
     out_str(o, ")\n\n");
 }
 
-int fe_uftrace_detect_dir(const char *path)
+int uft_dump(const char *path, out_buf *out, out_buf *err)
 {
-    char file[4096];
-    struct stat sb;
-    snprintf(file, sizeof file, "%s/info", path);
-    return stat(file, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-int fe_uftrace_run(const cli_opts *opt, out_buf *out, out_buf *err)
-{
-    static uft_dir dir;
     static uft_printer p;
-    static uft_rec rec;
-    char msg[512], path[4096];
-    struct stat sb;
-    size_t i;
-
-    if (uft_open_dir(&dir, opt->path, err)) return 1;
-    memset(&p, 0, sizeof p);
-    p.dir = &dir;
-    p.out = out;
-    p.err = err;
-    uft_dump_header(&p);
-    for (i = 0; i < dir.ntids; i++) {
-        p.tid = dir.tids[i];
-        p.task = uft_find_task(&dir, p.tid);
-        snprintf(msg, sizeof msg, "reading %d.dat\n", p.tid);
-        out_str(out, msg);
-        if (uft_dump_task(&p, &rec)) return 1;
-    }
-    /* uftrace 0.13 opens perf-cpu*.dat in glob order and labels each by
-       its index in that list (perf-cpu10.dat is "perf-cpu2.dat" when there
-       are 11 or more); empty files are skipped */
-    for (i = 0; i < dir.nperf_files; i++) {
-        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
-        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
-        if (i == 0) out_char(out, '\n');
-        snprintf(msg, sizeof msg, "reading perf-cpu%zu.dat\n", i);
-        out_str(out, msg);
-        if (uft_dump_perf(&p, path)) return 1;
-    }
-    out_flush(out);
-    return 0;
+    static const uft_dump_printer printer = {
+        &p, uft_dump_start, uft_dump_task, uft_dump_record, uft_dump_perf, uft_dump_perf_record,
+    };
+    return uft_dump_dir(path, &printer, out, err);
 }

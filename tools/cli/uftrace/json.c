@@ -1,26 +1,26 @@
-/* fe_uftrace_json.c - `tracedec dump --json DIR` for uftrace data directories.
+/* json.c - `tracedec dump --json DIR` for uftrace data directories.
 
    One JSON object per line: a header object, then one object per record of
    every <tid>.dat (taskinfo order) and every non-empty perf-cpuN.dat, the
-   files in the order of the text dump (fe_uftrace.c). Argument / return
+   files in the order of the text dump (dump.c). Argument / return
    values and event data are folded into their record. Records come from
-   the shared readers of uft_read.h; the schema is in docs/uftrace.md. */
+   the shared readers of read.h; the schema is in docs/uftrace.md. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/cli.h"
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct uj_printer {
     uft_dir        *dir;
     const uft_task *task;
     int32_t         tid;
-    const char     *file; /* "2702.dat", "perf-cpu0.dat" */
-    out_buf        *out, *err;
+    char            file[64]; /* "2702.dat", "perf-cpu0.dat" */
+    out_buf        *out;
 } uj_printer;
 
 static const char uj_digits[] = "0123456789abcdef";
@@ -64,15 +64,6 @@ static void uj_str(out_buf *o, const char *key, const char *v)
     else uj_quoted(o, (const uint8_t *)v, strlen(v));
 }
 
-/* "0x" and the hex digits of v, as a JSON string. */
-static void uj_hex_str(out_buf *o, const char *key, uint64_t v)
-{
-    out_json_key(o, key);
-    out_lit(o, "\"0x");
-    out_hex(o, v);
-    out_char(o, '"');
-}
-
 static void uj_hex_bytes(out_buf *o, const char *key, const uint8_t *p, size_t n)
 {
     out_json_key(o, key);
@@ -111,23 +102,23 @@ static void uj_float(uj_printer *p, const uft_val *val)
     const uint8_t *b = val->raw;
     unsigned i;
     if (val->arg.size == 4) {
-        uint32_t bits = uj_big(p) ? tdec__rd_u32be(b) : tdec__rd_u32le(b);
+        uint32_t bits = (uint32_t)cli_get_uint(b, 4, uj_big(p));
         float f;
         memcpy(&f, &bits, sizeof f);
         out_json_key(o, "value");
         uj_number(o, (double)f, 1);
-        uj_hex_str(o, "bits", bits);
+        out_json_hex(o, "bits", bits);
     } else if (val->arg.size == 8) {
-        uint64_t bits = uj_big(p) ? tdec__rd_u64be(b) : tdec__rd_u64le(b);
+        uint64_t bits = cli_get_uint(b, 8, uj_big(p));
         double d;
         memcpy(&d, &bits, sizeof d);
         out_json_key(o, "value");
         uj_number(o, d, 0);
-        uj_hex_str(o, "bits", bits);
+        out_json_hex(o, "bits", bits);
     } else {
         /* x87 80-bit extended (little-endian): 64-bit mantissa with an
            explicit integer bit, then sign and 15-bit exponent */
-        uint64_t mant = tdec__rd_u64le(b);
+        uint64_t mant = cli_get_uint(b, 8, 0);
         unsigned se = (unsigned)b[8] | (unsigned)b[9] << 8;
         int exp = (int)(se & 0x7fffu);
         double d = (double)mant;
@@ -245,7 +236,7 @@ static void uj_event_data(uj_printer *p, uint64_t id, const uint8_t *data, size_
     if (id == 100011 && n >= 4) {
         out_json_key(o, "data");
         out_json_open(o);
-        out_json_i64(o, "cpu", (int32_t)(big ? tdec__rd_u32be(data) : tdec__rd_u32le(data)));
+        out_json_i64(o, "cpu", (int32_t)(uint32_t)cli_get_uint(data, 4, big));
         out_char(o, '}');
         o->json_first = 0;
         return;
@@ -258,7 +249,7 @@ static void uj_event_data(uj_printer *p, uint64_t id, const uint8_t *data, size_
             out_json_key(o, "data");
             out_json_open(o);
             for (i = 0; i < nf; i++) {
-                uint64_t v = big ? tdec__rd_u64be(data + i * 8) : tdec__rd_u64le(data + i * 8);
+                uint64_t v = cli_get_uint(data + i * 8, 8, big);
                 if (diff) out_json_i64(o, fields[k][i], (int64_t)v);
                 else out_json_u64(o, fields[k][i], v);
             }
@@ -283,8 +274,9 @@ static void uj_common(uj_printer *p, uint64_t off, const char *kind, int32_t tid
     out_json_u64(o, "time", time);
 }
 
-static void uj_record(uj_printer *p, const uft_rec *rec)
+static void uj_record(void *ctx, const uft_rec *rec)
 {
+    uj_printer *p = (uj_printer *)ctx;
     static const char *const kinds[] = {"entry", "exit", "lost", "event"};
     const tdec_uftrace_record *r = &rec->rec;
     out_buf *o = p->out;
@@ -328,60 +320,52 @@ static void uj_record(uj_printer *p, const uft_rec *rec)
     out_json_close(o);
 }
 
-/* One <tid>.dat file. */
-static int uj_task(uj_printer *p, uft_rec *rec)
+/* A <tid>.dat file begins. */
+static void uj_task(void *ctx, int32_t tid)
 {
-    uft_task_reader rd;
-    int rc;
-    if (uft_task_open(&rd, p->dir, p->tid) < 0)
-        return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
-    while ((rc = uft_task_next(&rd, rec)) > 0) uj_record(p, rec);
-    uft_task_close(&rd);
-    if (rc < 0) return uft_fail(p->out, p->err, rd.path, rd.err.offset, rd.err.what, rd.err.detail);
-    return 0;
+    uj_printer *p = (uj_printer *)ctx;
+    p->tid = tid;
+    p->task = uft_find_task(p->dir, tid);
+    snprintf(p->file, sizeof p->file, "%d.dat", tid);
 }
 
-/* One perf-cpuN.dat file: the records of traced tasks, as the text dump. */
-static int uj_perf(uj_printer *p, const char *path)
+/* A perf-cpuN.dat file begins: the records of traced tasks follow, as in
+   the text dump. */
+static void uj_perf(void *ctx, size_t index, const char *name)
 {
-    uft_perf_reader rd;
-    tdec_uftrace_perf_record r;
+    uj_printer *p = (uj_printer *)ctx;
+    (void)index;
+    p->task = NULL;
+    snprintf(p->file, sizeof p->file, "%s", name);
+}
+
+static void uj_perf_record(void *ctx, const tdec_uftrace_perf_record *r, uint64_t offset)
+{
+    uj_printer *p = (uj_printer *)ctx;
+    uint32_t id = uft_perf_event_id(r);
+    int32_t tid = (int32_t)r->tid;
     char name[128];
     out_buf *o = p->out;
-    size_t i;
-    int rc;
-    if (uft_perf_open(&rd, p->dir, path) < 0)
-        return uft_fail(p->out, p->err, path, rd.err.offset, rd.err.what, rd.err.detail);
-    while ((rc = uft_perf_next(&rd, &r)) > 0) {
-        uint32_t id = uft_perf_event_id(&r);
-        int32_t tid = (int32_t)r.tid;
-        int traced = 0;
-        for (i = 0; i < p->dir->ntids; i++) traced |= p->dir->tids[i] == tid;
-        if (!traced) continue;
-        uj_common(p, rd.offset, "event", tid, r.time);
-        out_json_u64(o, "id", id);
-        uj_str(o, "name", uft_event_name(p->dir, id, name, sizeof name));
-        if (r.type == TDEC_UFTRACE_PERF_COMM) {
-            out_json_key(o, "data");
-            out_json_open(o);
-            out_json_u64(o, "pid", r.pid);
-            uj_str(o, "comm", r.comm);
-            out_char(o, '}');
-            o->json_first = 0;
-        } else if (r.type == TDEC_UFTRACE_PERF_FORK || r.type == TDEC_UFTRACE_PERF_EXIT) {
-            out_json_key(o, "data");
-            out_json_open(o);
-            out_json_u64(o, "pid", r.pid);
-            out_json_u64(o, "ppid", r.ppid);
-            out_json_u64(o, "ptid", r.ptid);
-            out_char(o, '}');
-            o->json_first = 0;
-        }
-        out_json_close(o);
+    uj_common(p, offset, "event", tid, r->time);
+    out_json_u64(o, "id", id);
+    uj_str(o, "name", uft_event_name(p->dir, id, name, sizeof name));
+    if (r->type == TDEC_UFTRACE_PERF_COMM) {
+        out_json_key(o, "data");
+        out_json_open(o);
+        out_json_u64(o, "pid", r->pid);
+        uj_str(o, "comm", r->comm);
+        out_char(o, '}');
+        o->json_first = 0;
+    } else if (r->type == TDEC_UFTRACE_PERF_FORK || r->type == TDEC_UFTRACE_PERF_EXIT) {
+        out_json_key(o, "data");
+        out_json_open(o);
+        out_json_u64(o, "pid", r->pid);
+        out_json_u64(o, "ppid", r->ppid);
+        out_json_u64(o, "ptid", r->ptid);
+        out_char(o, '}');
+        o->json_first = 0;
     }
-    uft_perf_close(&rd);
-    if (rc < 0) return uft_fail(p->out, p->err, path, rd.err.offset, rd.err.what, rd.err.detail);
-    return 0;
+    out_json_close(o);
 }
 
 static void uj_mask(out_buf *o, const char *key, uint64_t mask, const char *(*name)(unsigned))
@@ -401,8 +385,13 @@ static void uj_mask(out_buf *o, const char *key, uint64_t mask, const char *(*na
     o->json_first = 0;
 }
 
-static void uj_header(uj_printer *p)
+/* The directory is open: the header object. */
+static void uj_start(void *ctx, uft_dir *dir, out_buf *out)
 {
+    uj_printer *p = (uj_printer *)ctx;
+    memset(p, 0, sizeof *p);
+    p->dir = dir;
+    p->out = out;
     const tdec_uftrace_info_header *h = &p->dir->hdr;
     out_buf *o = p->out;
     size_t i;
@@ -430,35 +419,9 @@ static void uj_header(uj_printer *p)
     out_json_close(o);
 }
 
-int fe_uftrace_json(const cli_opts *opt, out_buf *out, out_buf *err)
+int uft_dump_json(const char *path, out_buf *out, out_buf *err)
 {
-    static uft_dir dir;
     static uj_printer p;
-    static uft_rec rec;
-    char path[4096], file[64];
-    struct stat sb;
-    size_t i;
-
-    if (uft_open_dir(&dir, opt->path, err)) return 1;
-    memset(&p, 0, sizeof p);
-    p.dir = &dir;
-    p.out = out;
-    p.err = err;
-    p.file = file;
-    uj_header(&p);
-    for (i = 0; i < dir.ntids; i++) {
-        p.tid = dir.tids[i];
-        p.task = uft_find_task(&dir, p.tid);
-        snprintf(file, sizeof file, "%d.dat", p.tid);
-        if (uj_task(&p, &rec)) return 1;
-    }
-    p.task = NULL;
-    for (i = 0; i < dir.nperf_files; i++) {
-        snprintf(path, sizeof path, "%s/%s", opt->path, dir.perf_files[i]);
-        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
-        snprintf(file, sizeof file, "%s", dir.perf_files[i]);
-        if (uj_perf(&p, path)) return 1;
-    }
-    out_flush(out);
-    return out->failed ? 1 : 0;
+    static const uft_dump_printer printer = {&p, uj_start, uj_task, uj_record, uj_perf, uj_perf_record};
+    return uft_dump_dir(path, &printer, out, err);
 }

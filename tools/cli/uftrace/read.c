@@ -1,6 +1,7 @@
-/* uft_read.c - record files of a uftrace data directory; see uft_read.h. */
+/* read.c - record files of a uftrace data directory; see read.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -280,6 +281,47 @@ int uft_perf_next(uft_perf_reader *r, tdec_uftrace_perf_record *out)
     }
 }
 
+/* ---- what a dump shows ------------------------------------------------------------------ */
+
+int uft_dump_dir(const char *dir_path, const uft_dump_printer *p, out_buf *out, out_buf *err)
+{
+    static uft_dir d;
+    static uft_rec rec; /* large: the values of a block */
+    uft_dir *dir = &d;
+    uft_task_reader task;
+    uft_perf_reader perf;
+    tdec_uftrace_perf_record r;
+    char path[4096];
+    struct stat sb;
+    size_t i, k;
+    int rc, traced;
+    if (uft_open_dir(dir, dir_path, err)) return 1;
+    p->start(p->ctx, dir, out);
+    for (i = 0; i < dir->ntids; i++) {
+        p->task(p->ctx, dir->tids[i]);
+        if (uft_task_open(&task, dir, dir->tids[i]) < 0)
+            return uft_fail(out, err, task.path, task.err.offset, task.err.what, task.err.detail);
+        while ((rc = uft_task_next(&task, &rec)) > 0) p->record(p->ctx, &rec);
+        uft_task_close(&task);
+        if (rc < 0) return uft_fail(out, err, task.path, task.err.offset, task.err.what, task.err.detail);
+    }
+    for (i = 0; i < dir->nperf_files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir->path, dir->perf_files[i]);
+        if (stat(path, &sb) != 0 || sb.st_size == 0) continue;
+        p->perf(p->ctx, i, dir->perf_files[i]);
+        if (uft_perf_open(&perf, dir, path) < 0)
+            return uft_fail(out, err, path, perf.err.offset, perf.err.what, perf.err.detail);
+        while ((rc = uft_perf_next(&perf, &r)) > 0) {
+            /* uftrace shows events of the traced tasks only */
+            for (k = 0, traced = 0; k < dir->ntids; k++) traced |= dir->tids[k] == (int32_t)r.tid;
+            if (traced) p->perf_record(p->ctx, &r, perf.offset);
+        }
+        uft_perf_close(&perf);
+        if (rc < 0) return uft_fail(out, err, path, perf.err.offset, perf.err.what, perf.err.detail);
+    }
+    return 0;
+}
+
 /* ---- event data ---------------------------------------------------------------------- */
 
 void uft_event_data_text(const uft_dir *d, uint64_t id, const uint8_t *data, size_t n, int verbose, char *buf,
@@ -293,7 +335,7 @@ void uft_event_data_text(const uft_dir *d, uint64_t id, const uint8_t *data, siz
     const char *sign = verbose && diff ? "+" : "";
     unsigned long long a, b, c;
     for (i = 0; i < 3 && (i + 1) * 8 <= n; i++)
-        v[i] = big ? tdec__rd_u64be(data + i * 8) : tdec__rd_u64le(data + i * 8);
+        v[i] = cli_get_uint(data + i * 8, 8, big);
     a = (unsigned long long)v[0];
     b = (unsigned long long)v[1];
     c = (unsigned long long)v[2];
@@ -324,7 +366,7 @@ void uft_event_data_text(const uft_dir *d, uint64_t id, const uint8_t *data, siz
             snprintf(buf, len, "branch=%llu misses=%llu", a, b);
         break;
     case 100011: {
-        uint32_t cpu = n >= 4 ? (big ? tdec__rd_u32be(data) : tdec__rd_u32le(data)) : 0;
+        uint32_t cpu = n >= 4 ? (uint32_t)cli_get_uint(data, 4, big) : 0;
         snprintf(buf, len, "cpu=%d", (int32_t)cpu);
         break;
     }

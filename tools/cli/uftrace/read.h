@@ -1,17 +1,17 @@
-/* uft_read.h - reading the record files of a uftrace data directory, shared
-   by `tracedec dump` (fe_uftrace.c) and `tracedec replay`
-   (fe_uftrace_replay.c): a <tid>.dat file as complete records (with their
-   argument values or event data, specs resolved through uft_dir), a
-   perf-cpuN.dat file as its scheduler/task records, the text of builtin
-   event data, and the error line. Each reader streams its file through
-   its own CLI_CHUNK buffer; nothing holds more than one record. */
+/* read.h - reading the record files of a uftrace data directory, shared
+   by `tracedec dump` (dump.c, json.c) and `tracedec replay` (replay.c): a
+   <tid>.dat file as complete records (with their argument values or event
+   data, specs resolved through uft_dir), a perf-cpuN.dat file as its
+   scheduler/task records, the text of builtin event data, and the error
+   line. Each reader streams its file through its own CLI_CHUNK buffer;
+   nothing holds more than one record. */
 #ifndef TDEC_TOOLS_UFT_READ_H
 #define TDEC_TOOLS_UFT_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tools/cli/cli.h"
+#include "tools/cli/out.h"
 #include "tools/cli/uftrace/dir.h"
 
 /* Event data bytes kept per record (the largest builtin event has 24). */
@@ -145,6 +145,25 @@ void uft_event_data_text(const uft_dir *d, uint64_t id, const uint8_t *data, siz
 
 /* The type name of value v of rec ("" if none), NUL-terminated into buf. */
 const char *uft_val_type_name(const uft_rec *rec, const uft_val *v, char *buf, size_t len);
+
+/* What `tracedec dump` shows of a directory, for its text and JSON
+   printers: the records of each <tid>.dat in taskinfo order, then those of
+   traced tasks in each non-empty perf-cpuN.dat. uftrace 0.13 opens the
+   perf files in glob order and labels each by its index in that list
+   (perf-cpu10.dat is "perf-cpu2.dat" when there are 11 or more). */
+typedef struct uft_dump_printer {
+    void *ctx;
+    void (*start)(void *ctx, uft_dir *dir, out_buf *out); /* the header */
+    void (*task)(void *ctx, int32_t tid);          /* a <tid>.dat begins        */
+    void (*record)(void *ctx, const uft_rec *rec);
+    void (*perf)(void *ctx, size_t index, const char *name); /* a perf file begins */
+    void (*perf_record)(void *ctx, const tdec_uftrace_perf_record *r, uint64_t offset);
+} uft_dump_printer;
+
+/* Opens the directory at path (uft_open_dir) and hands p everything a dump
+   shows; a reading error is reported (uft_fail) and ends it. Returns the
+   exit status. */
+int uft_dump_dir(const char *path, const uft_dump_printer *p, out_buf *out, out_buf *err);
 
 /* "tracedec: error: FILE: offset N: WHAT: DETAIL" on err, after flushing
    out (everything decoded before is printed). Returns 1. */

@@ -1,4 +1,4 @@
-/* fe_uftrace_replay.c - `tracedec replay DIR`: the call trees of a uftrace
+/* replay.c - `tracedec replay DIR`: the call trees of a uftrace
    data directory exactly as `uftrace replay` (v0.13, default fields
    duration,tid) prints them.
 
@@ -16,8 +16,8 @@
    (a fork child inherits the parent's frames that way), a function whose
    next record is its own exit is printed on one line, events outside
    user functions are dropped, exec and longjmp rewind the stack, LOST
-   records reset it. The model below reproduces that machine; see
-   ../shared/formats/uftrace/FACTS.md sections 8-13 for the data.
+   records reset it. The model below reproduces that machine (the golden
+   and live tests compare it with uftrace itself).
 
    Speed: traces are mostly tight loops of small functions, so the path of
    a record is kept short. The merge remembers which task leads and until
@@ -28,6 +28,7 @@
 #include "tools/cli/cli.h"
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/uftrace.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -1320,7 +1321,7 @@ static int rp_open_perf(rp *e)
     return 0;
 }
 
-int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err)
+int uft_replay(const char *path, out_buf *out, out_buf *err)
 {
     static uft_dir dir;
     static rp e;
@@ -1328,9 +1329,9 @@ int fe_uftrace_replay(const cli_opts *opt, out_buf *out, out_buf *err)
     uint64_t prev_time = 0;
     size_t i;
 
-    if (uft_open_dir(&dir, opt->path, err)) return 1;
+    if (uft_open_dir(&dir, path, err)) return 1;
     if (dir.ntids == 0) {
-        cli_diag(err, "error", -1, opt->path, "no task in info (taskinfo:tids)");
+        cli_diag(err, "error", -1, path, "no task in info (taskinfo:tids)");
         return 1;
     }
     memset(&e, 0, sizeof e);

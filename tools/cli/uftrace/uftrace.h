@@ -1,0 +1,16 @@
+/* uftrace.h - the commands of the uftrace front end, one file each; its
+   row of the table (uftrace.c) picks one. Each reads the data directory at
+   `path`, prints to out, reports on err, and returns the exit status. */
+#ifndef TDEC_TOOLS_UFTRACE_H
+#define TDEC_TOOLS_UFTRACE_H
+
+#include "tools/cli/out.h"
+
+/* dump: as `uftrace dump` (dump.c) */
+int uft_dump(const char *path, out_buf *out, out_buf *err);
+/* dump --json (json.c, docs/uftrace.md) */
+int uft_dump_json(const char *path, out_buf *out, out_buf *err);
+/* replay: as `uftrace replay` (replay.c) */
+int uft_replay(const char *path, out_buf *out, out_buf *err);
+
+#endif
