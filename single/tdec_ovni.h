@@ -410,16 +410,16 @@ extern "C" {
 
 /* ---- stream decoder ------------------------------------------------------ */
 
-/* Record types (tdec_ovni_event.type). */
+/* Record types (tdec_ovni_record.type). */
 #define TDEC_OVNI_REC_HEADER 1u /* the 8-byte stream header; version, big_endian */
 #define TDEC_OVNI_REC_EVENT  2u /* one event                                     */
 
-/* Event flag bits (tdec_ovni_event.flags: the high nibble of byte 0). */
+/* Event flag bits (tdec_ovni_record.flags: the high nibble of byte 0). */
 #define TDEC_OVNI_FLAG_JUMBO 0x10u
 
 /* One decoded record. For the HEADER record only type, version and
    big_endian are set (the rest is zero). */
-typedef struct tdec_ovni_event {
+typedef struct tdec_ovni_record {
     uint32_t type;            /* TDEC_OVNI_REC_*                                     */
     uint32_t version;         /* stream version (1), in every record                 */
     uint64_t clock;           /* as stored: ns of CLOCK_MONOTONIC unless the writer  */
@@ -436,13 +436,13 @@ typedef struct tdec_ovni_event {
     uint8_t  payload[16];     /* normal events: the payload. Jumbo: the u32 blob     */
                               /* length as stored, which ovni counts as payload. The  */
                               /* bytes past payload_len are zero.                     */
-} tdec_ovni_event;
+} tdec_ovni_record;
 
 typedef struct tdec_ovni_item {
     uint32_t kind;   /* TDEC_ITEM_RECORD or TDEC_ITEM_FRAGMENT (jumbo blob) */
     uint64_t offset; /* stream offset of the record or the fragment data    */
     union {
-        tdec_ovni_event ev;
+        tdec_ovni_record rec;
         tdec_frag       frag;
     } u;
 } tdec_ovni_item;
@@ -509,10 +509,12 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d);
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
 TDEC_OVNI_DEF void tdec_ovni_reset(tdec_ovni_decoder *d);
 
-/* Checks an 8-byte stream header without a decoder. Returns TDEC_OK (and
+/* Parses an 8-byte stream header without a decoder. Returns TDEC_OK (and
    *big_endian, may be NULL), TDEC_E_ARG, TDEC_E_TRUNCATED (len < 8),
-   TDEC_E_FORMAT (magic) or TDEC_E_VERSION. */
-TDEC_OVNI_DEF tdec_status tdec_ovni_check_header(const void *data, size_t len, int *big_endian);
+   TDEC_E_FORMAT (magic) or TDEC_E_VERSION. *reason (may be NULL) receives
+   the TDEC_OVNI_R_* detail. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, int *big_endian,
+                                                 uint32_t *reason);
 
 /* Text for a TDEC_OVNI_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason);
@@ -644,7 +646,7 @@ TDEC_OVNI_DEF const tdec_ovni_sig *tdec_ovni_sig_find(const uint8_t mcv[3]);
 
 /* The model name for a model byte ("ovni", "nanos6", ...), or NULL when
    ovni 1.14 has no such model. "" under TDEC_NO_STRINGS. */
-TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
+TDEC_OVNI_DEF const char *tdec_ovni_model_str(uint8_t model);
 
 /* Renders ev's description from sig into buf as ovnidump does, with ovni's
    room rule: the text (plus its NUL) must fit in cap, and each field's text
@@ -661,7 +663,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
    more of it), TDEC_E_LIMIT (does not fit in cap; buf holds a prefix),
    TDEC_E_FORMAT (malformed signature or template). buf is NUL-terminated
    whenever cap >= 1. */
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_event *ev,
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len);
 
@@ -698,18 +700,27 @@ static uint64_t tdec_ovni__rd_u64(const uint8_t *p, int big_endian)
     return big_endian ? tdec__rd_u64be(p) : tdec__rd_u64le(p);
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_check_header(const void *data, size_t len, int *big_endian)
+TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, int *big_endian,
+                                                 uint32_t *reason)
 {
     const uint8_t *p = (const uint8_t *)data;
-    int be;
+    uint32_t why = TDEC_OVNI_R_NONE;
+    tdec_status st = TDEC_OK;
     if (data == NULL) return TDEC_E_ARG;
-    if (len < TDEC_OVNI__HDR_SIZE) return TDEC_E_TRUNCATED;
-    if (p[0] != 'o' || p[1] != 'v' || p[2] != 'n' || p[3] != 'i') return TDEC_E_FORMAT;
-    if (tdec__rd_u32le(p + 4) == 1u) be = 0;
-    else if (tdec__rd_u32be(p + 4) == 1u) be = 1;
-    else return TDEC_E_VERSION;
-    if (big_endian) *big_endian = be;
-    return TDEC_OK;
+    if (len < TDEC_OVNI__HDR_SIZE) {
+        st = TDEC_E_TRUNCATED;
+        why = TDEC_OVNI_R_HEADER;
+    } else if (p[0] != 'o' || p[1] != 'v' || p[2] != 'n' || p[3] != 'i') {
+        st = TDEC_E_FORMAT;
+        why = TDEC_OVNI_R_MAGIC;
+    } else if (tdec__rd_u32le(p + 4) != 1u && tdec__rd_u32be(p + 4) != 1u) {
+        st = TDEC_E_VERSION;
+        why = TDEC_OVNI_R_VERSION;
+    } else if (big_endian) {
+        *big_endian = tdec__rd_u32le(p + 4) != 1u;
+    }
+    if (reason) *reason = why;
+    return st;
 }
 
 TDEC_OVNI_DEF void tdec_ovni_reset(tdec_ovni_decoder *d)
@@ -759,9 +770,9 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d)
 }
 
 /* *out as a record of `type`, every event field zero. */
-static tdec_ovni_event *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_item *out, uint32_t type)
+static tdec_ovni_record *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_item *out, uint32_t type)
 {
-    tdec_ovni_event *e = &out->u.ev;
+    tdec_ovni_record *e = &out->u.rec;
     /* Read before writing: *out may alias *d as far as the compiler knows. */
     uint64_t pos = d->st.pos;
     uint8_t be = d->big_endian;
@@ -788,7 +799,7 @@ static tdec_ovni_event *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_
 static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, TDEC_OVNI__EV_SIZE);
-    tdec_ovni_event *e;
+    tdec_ovni_record *e;
     uint32_t need, code, blob = 0, i;
     uint64_t clock;
     int jumbo, backwards;
@@ -839,15 +850,15 @@ static int tdec_ovni__step(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p;
     tdec_status st;
+    uint32_t why;
     int be = 0;
 
     switch (d->phase) {
     case TDEC_OVNI__P_HEADER:
         p = tdec__stream_peek(&d->st, TDEC_OVNI__HDR_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
-        st = tdec_ovni_check_header(p, TDEC_OVNI__HDR_SIZE, &be);
-        if (st != TDEC_OK)
-            return tdec__stream_fail(&d->st, st, st == TDEC_E_FORMAT ? TDEC_OVNI_R_MAGIC : TDEC_OVNI_R_VERSION);
+        st = tdec_ovni_parse_header(p, TDEC_OVNI__HDR_SIZE, &be, &why);
+        if (st != TDEC_OK) return tdec__stream_fail(&d->st, st, why);
         d->big_endian = (uint8_t)be;
         tdec_ovni__record(d, out, TDEC_OVNI_REC_HEADER);
         tdec__stream_consume(&d->st, TDEC_OVNI__HDR_SIZE);
@@ -1763,7 +1774,7 @@ TDEC_OVNI_DEF const tdec_ovni_sig *tdec_ovni_sig_find(const uint8_t mcv[3])
 #endif
 }
 
-TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model)
+TDEC_OVNI_DEF const char *tdec_ovni_model_str(uint8_t model)
 {
 #ifdef TDEC_NO_STRINGS
     return model == 'O' || model == '6' || model == 'V' || model == 'D' || model == 'T' || model == 'M' ||
@@ -1855,7 +1866,7 @@ static int tdec_ovni__parse_sig(const char *sig, tdec_ovni__field *f, uint32_t *
 /* The payload of one event as the formatter sees it: ev->payload, then for
    jumbo events the blob prefix the caller has. */
 typedef struct tdec_ovni__view {
-    const tdec_ovni_event *ev;
+    const tdec_ovni_record *ev;
     const uint8_t         *blob;
     size_t                 blob_len;
     uint64_t               total; /* payload bytes the event has */
@@ -2010,7 +2021,7 @@ static tdec_status tdec_ovni__put_str(tdec_ovni__out *o, const tdec_ovni__conv *
     return TDEC_OK;
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_event *ev,
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len)
 {

@@ -390,12 +390,12 @@ extern "C" {
 #endif
 
 /* Record types (tdec_uftrace_record.type). 0-3 are the file's own. */
-#define TDEC_UFTRACE_ENTRY    0u
-#define TDEC_UFTRACE_EXIT     1u
-#define TDEC_UFTRACE_LOST     2u /* addr = number of records lost            */
-#define TDEC_UFTRACE_EVENT    3u /* addr = event id; data follows if more    */
-#define TDEC_UFTRACE_ARG      4u /* one value of an argument/return block    */
-#define TDEC_UFTRACE_ARGS_END 5u /* end of that block: block_len             */
+#define TDEC_UFTRACE_REC_ENTRY    0u
+#define TDEC_UFTRACE_REC_EXIT     1u
+#define TDEC_UFTRACE_REC_LOST     2u /* addr = number of records lost         */
+#define TDEC_UFTRACE_REC_EVENT    3u /* addr = event id; data follows if more */
+#define TDEC_UFTRACE_REC_ARG      4u /* one value of an argument/return block */
+#define TDEC_UFTRACE_REC_ARGS_END 5u /* end of that block: block_len          */
 
 /* Value kinds of a resolved spec item: how its bytes are laid out. */
 #define TDEC_UFTRACE_V_INT       1u /* 1, 2, 4 or 8 bytes (d i u x o p e)     */
@@ -426,7 +426,7 @@ typedef struct tdec_uftrace_argspec {
 } tdec_uftrace_argspec;
 
 typedef struct tdec_uftrace_record {
-    uint32_t type;      /* TDEC_UFTRACE_ENTRY ... ARGS_END                        */
+    uint32_t type;      /* TDEC_UFTRACE_REC_ENTRY ... REC_ARGS_END                */
     uint32_t more;      /* a payload follows (ENTRY/EXIT/EVENT)                   */
     uint32_t depth;     /* 10 bits                                               */
     uint32_t magic;     /* 3 bits, 5 in valid data                               */
@@ -535,21 +535,21 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason);
    .dbg A:/R: lines), enum definitions (info enumauto, .dbg E:), and
    perf-cpuN.dat below. Line parsers take one complete line WITHOUT its
    trailing newline as (line, len); NULL is allowed only with len 0. String
-   results (tdec_uftrace_str) point into that line: valid as long as it is.
+   results (tdec_uftrace_text) point into that line: valid as long as it is.
    No allocation, no libc; every byte is untrusted; numbers are range
    checked (overflow is TDEC_E_FORMAT, never a wrapped value). */
 
 /* A piece of the caller's text: not NUL-terminated. */
-typedef struct tdec_uftrace_str {
+typedef struct tdec_uftrace_text {
     const char *ptr;
     size_t      len;
-} tdec_uftrace_str;
+} tdec_uftrace_text;
 
 /* ---- info: the 40-byte binary header ---------------------------------- */
 
-#define TDEC_UFTRACE_INFO_HEADER_SIZE 40u
+#define TDEC_UFTRACE_HEADER_SIZE 40u
 
-typedef struct tdec_uftrace_info_header {
+typedef struct tdec_uftrace_header {
     uint32_t version;     /* 3..4                                             */
     uint16_t header_size; /* 40                                               */
     uint8_t  endian;      /* 1 little, 2 big: pass TDEC_UFTRACE_F_BIG_ENDIAN   */
@@ -559,7 +559,7 @@ typedef struct tdec_uftrace_info_header {
     uint64_t info_mask;   /* TDEC_UFTRACE_INFO_*: the text sections that      */
                           /* follow at offset 40, in bit order                */
     uint16_t max_stack;   /* valid if TDEC_UFTRACE_FEAT_MAX_STACK              */
-} tdec_uftrace_info_header;
+} tdec_uftrace_header;
 
 /* Parses the first 40 bytes of `info`. Fields after the magic are read in
    the byte order named by `endian` (what uftrace does for version,
@@ -567,8 +567,7 @@ typedef struct tdec_uftrace_info_header {
    Returns TDEC_OK; TDEC_E_ARG (NULL); TDEC_E_TRUNCATED (len < 40);
    TDEC_E_FORMAT (magic is not "Ftrace!\0", endian not 1/2, class not 1/2);
    TDEC_E_VERSION (version not 3..4). *out is filled only on TDEC_OK. */
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
-                                                            tdec_uftrace_info_header *out);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_header(const void *data, size_t len, tdec_uftrace_header *out);
 
 /* feat_mask bits */
 #define TDEC_UFTRACE_FEAT_PLTHOOK         (1u << 0)
@@ -607,14 +606,14 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
 /* The names `uftrace dump` prints for a bit NUMBER (0 = PLTHOOK /
    EXE_NAME ...): "PLTHOOK", "TASK_SESSION", "EXE_NAME", "ARG_SPEC"... NULL
    for a bit with no known name. Available under TDEC_NO_STRINGS too. */
-TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit);
-TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_str(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_str(unsigned bit);
 
 /* An info text line "key:value": key = text before the first ':', value =
    the rest (multi-line sections repeat their key on every line). TDEC_OK,
    TDEC_E_FORMAT when there is no ':', TDEC_E_ARG for NULL pointers. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
-                                                          tdec_uftrace_str *key, tdec_uftrace_str *value);
+                                                          tdec_uftrace_text *key, tdec_uftrace_text *value);
 
 /* ---- task.txt ----------------------------------------------------------- */
 
@@ -625,15 +624,16 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size
 #define TDEC_UFTRACE_TASK_DLOP    4u /* DLOP timestamp= tid= sid= base= libname="…" */
 
 typedef struct tdec_uftrace_task_line {
-    uint32_t kind;           /* TDEC_UFTRACE_TASK_*                                */
-    uint64_t time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is      */
-                             /* 1.500000000 s; a missing fraction is .0)           */
-    int32_t  pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as     */
-                             /* pid= when pid= is absent (old files)               */
-    uint64_t base;           /* DLOP: load address (hex, no 0x)                    */
-    tdec_uftrace_str sid;    /* SESS, DLOP: the session id                         */
-    tdec_uftrace_str name;   /* SESS exename / DLOP libname: from after `exename="`*/
-                             /* (`libname="`) up to the LAST '"' of the line       */
+    uint32_t          kind;           /* TDEC_UFTRACE_TASK_*                            */
+    uint64_t          time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is  */
+                                      /* 1.500000000 s; a missing fraction is .0)       */
+    int32_t           pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as */
+                                      /* pid= when pid= is absent (old files)           */
+    uint64_t          base;           /* DLOP: load address (hex, no 0x)                */
+    tdec_uftrace_text sid;            /* SESS, DLOP: the session id                     */
+    tdec_uftrace_text name;           /* SESS exename / DLOP libname: from after        */
+                                      /* `exename="` (`libname="`) up to the LAST '"'   */
+                                      /* of the line                                    */
 } tdec_uftrace_task_line;
 
 /* One task.txt line. TDEC_OK (an unknown first word gives kind UNKNOWN and
@@ -650,10 +650,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
    the last " build-id:" if there is one, trailing spaces trimmed (so it may
    contain spaces). Raw /proc/<pid>/maps lines are accepted too. */
 typedef struct tdec_uftrace_map_line {
-    uint64_t start, end;
-    char     perms[4];         /* e.g. "r-xp", not NUL-terminated             */
-    tdec_uftrace_str path;     /* len 0 for anonymous lines; "[stack]" kept   */
-    tdec_uftrace_str build_id; /* hex text, len 0 if none                     */
+    uint64_t          start, end;
+    char              perms[4]; /* e.g. "r-xp", not NUL-terminated           */
+    tdec_uftrace_text path;     /* len 0 for anonymous lines; "[stack]" kept */
+    tdec_uftrace_text build_id; /* hex text, len 0 if none                   */
 } tdec_uftrace_map_line;
 
 /* TDEC_OK, TDEC_E_FORMAT (malformed, or start > end), TDEC_E_ARG. */
@@ -670,12 +670,12 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_
                                      /* name = the whole line                     */
 
 typedef struct tdec_uftrace_sym_line {
-    uint32_t kind;     /* TDEC_UFTRACE_SYM_*                                     */
-    uint64_t addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)        */
-    uint64_t size;     /* 0 when the line has no size column                     */
-    uint32_t has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+)    */
-    char     type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0             */
-    tdec_uftrace_str name; /* mangled; a TAB and what follows are stripped     */
+    uint32_t          kind;     /* TDEC_UFTRACE_SYM_*                                  */
+    uint64_t          addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)     */
+    uint64_t          size;     /* 0 when the line has no size column                  */
+    uint32_t          has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+) */
+    char              type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0          */
+    tdec_uftrace_text name;     /* mangled; a TAB and what follows are stripped        */
 } tdec_uftrace_sym_line;
 
 /* Both forms: "<hex addr> <type> <name>" (0.13) and "<hex addr> <hex size>
@@ -698,9 +698,9 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
                                     /* empty lines: text = the whole line               */
 
 typedef struct tdec_uftrace_dbg_line {
-    uint32_t         kind; /* TDEC_UFTRACE_DBG_*             */
-    uint64_t         addr; /* FUNC: offset; LINE: line number */
-    tdec_uftrace_str text;
+    uint32_t          kind; /* TDEC_UFTRACE_DBG_*             */
+    uint64_t          addr; /* FUNC: offset; LINE: line number */
+    tdec_uftrace_text text;
 } tdec_uftrace_dbg_line;
 
 /* A/R/E/F/L apply to the function of the last F: line (E: to the module).
@@ -716,22 +716,24 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
    retspec:, argauto:, retauto: lines; .dbg A:/R: texts after '@' are one
    item list without a pattern) is walked with a cursor:
        const char *p = value.ptr, *e = value.ptr + value.len;
-       while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+       while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
            const char *q = ent.items.ptr, *qe = q + ent.items.len;
-           while (tdec_uftrace_next_spec_item(&q, qe, &item)) ...
+           while (tdec_uftrace_next_spec_item(&q, qe, &item) == TDEC_OK) ...
        } */
 typedef struct tdec_uftrace_spec_entry {
-    tdec_uftrace_str pattern; /* before the first '@' (the whole entry if none) */
-    tdec_uftrace_str items;   /* after it; len 0 if none                        */
+    tdec_uftrace_text pattern; /* before the first '@' (the whole entry if none) */
+    tdec_uftrace_text items;   /* after it; len 0 if none                        */
 } tdec_uftrace_spec_entry;
 
-/* Splits the next ';'-separated entry off [*pos, end): returns 1 and
-   advances *pos past it and its ';', 0 when nothing is left (empty entries
-   are skipped; *pos is then end). NULL arguments: 0. */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out);
+/* Splits the next ';'-separated entry off [*pos, end): TDEC_OK with *out
+   set and *pos past the entry and its ';'; TDEC_END when nothing is left
+   (empty entries are skipped; *pos is then end); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, const char *end,
+                                                          tdec_uftrace_spec_entry *out);
 
 /* The same for the next ','-separated item. */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out);
 
 #define TDEC_UFTRACE_ITEM_ARG    1u /* argN                                          */
 #define TDEC_UFTRACE_ITEM_FPARG  2u /* fpargN                                        */
@@ -743,16 +745,16 @@ TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *e
 /* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack+N],
    FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. */
 typedef struct tdec_uftrace_spec_item {
-    uint32_t kind;              /* TDEC_UFTRACE_ITEM_*                               */
-    uint32_t index;             /* N of argN/fpargN (1-based), 0 for retval          */
-    char     format;            /* 0 if none given, else d i u x o s S c f p e t     */
-    uint32_t size_bits;         /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none        */
-    uint32_t struct_size;       /* tN: N bytes                                       */
-    tdec_uftrace_str type_name; /* e:NAME / tN:NAME (len 0 if none)                  */
-    tdec_uftrace_str reg;       /* %REG without the '%' ("RDI", or "RDI+RSI" for a   */
-                                /* struct in registers); len 0 if none               */
-    uint32_t stack_offset;      /* %stack+N -> N (has_stack set)                     */
-    uint32_t has_stack;
+    uint32_t          kind;         /* TDEC_UFTRACE_ITEM_*                           */
+    uint32_t          index;        /* N of argN/fpargN (1-based), 0 for retval      */
+    char              format;       /* 0 if none given, else d i u x o s S c f p e t */
+    uint32_t          size_bits;    /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none    */
+    uint32_t          struct_size;  /* tN: N bytes                                   */
+    tdec_uftrace_text type_name;    /* e:NAME / tN:NAME (len 0 if none)              */
+    tdec_uftrace_text reg;          /* %REG without the '%' ("RDI", or "RDI+RSI" for */
+                                    /* a struct in registers); len 0 if none         */
+    uint32_t          stack_offset; /* %stack+N -> N (has_stack set)                 */
+    uint32_t          has_stack;
 } tdec_uftrace_spec_item;
 
 /* Parses one item (as split by tdec_uftrace_next_spec_item). Items are
@@ -786,29 +788,34 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_sp
    fit int64_t; implicit values continue from the previous + 1, starting
    at 0; a trailing ',' before '}' is allowed. Walk:
        int64_t next;
-       while (tdec_uftrace_next_enum(&p, e, &name)) {
+       while ((st = tdec_uftrace_next_enum(&p, e, &name)) == TDEC_OK) {
            next = 0;
-           while (tdec_uftrace_next_enum_value(&p, e, &next, &v)) use(name, v);
-       } */
+           while ((st = tdec_uftrace_next_enum_value(&p, e, &next, &v)) == TDEC_OK) use(name, v);
+           if (st != TDEC_END) break;
+       }
+   st is then TDEC_END when the whole text was read, else the error (p is
+   where it stopped). */
 typedef struct tdec_uftrace_enum_value {
-    tdec_uftrace_str name;
-    int64_t          value;
+    tdec_uftrace_text name;
+    int64_t           value;
 } tdec_uftrace_enum_value;
 
 /* The header "enum NAME {" of the next definition in [*pos, end), after any
-   ';' and spaces: returns 1 with *name set and *pos just after '{'.
-   Returns 0 when nothing is left (*pos == end then) or when the text is
-   malformed (*pos < end then, left at the bad definition). */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name);
+   ';' and spaces: TDEC_OK with *name set and *pos just after '{';
+   TDEC_END when nothing is left (*pos == end then); TDEC_E_FORMAT when the
+   text is malformed (*pos left at the bad definition); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name);
 
-/* The next "NAME[ = VALUE]" of the current definition: returns 1 with *out
-   filled, *next = value + 1, *pos past the value and its ','. Returns 0
-   after the closing '}' (*pos advanced past it) and for malformed text
-   (*pos left unchanged: the caller can tell the two apart). An implicit
-   value after INT64_MAX is malformed (*next holds INT64_MIN meaning "none",
-   which no real successor value can be). */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
-                                                  tdec_uftrace_enum_value *out);
+/* The next "NAME[ = VALUE]" of the current definition: TDEC_OK with *out
+   filled, *next = value + 1, *pos past the value and its ','; TDEC_END
+   after the closing '}' (*pos advanced past it); TDEC_E_FORMAT for
+   malformed text (*pos left unchanged), a value outside int64_t included,
+   and an implicit value after INT64_MAX (*next holds INT64_MIN meaning
+   "none", which no real successor value can be); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                          tdec_uftrace_enum_value *out);
 
 /* ==== perf-cpuN.dat (FACTS 7) ============================================
 
@@ -1084,9 +1091,9 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     more = (uint32_t)((word >> 2) & 1u);
     magic = (uint32_t)((word >> 3) & 7u);
     if (magic != TDEC_UFTRACE__MAGIC) return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_MAGIC);
-    if (type == TDEC_UFTRACE_LOST && more)
+    if (type == TDEC_UFTRACE_REC_LOST && more)
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_LOST_MORE);
-    if (type == TDEC_UFTRACE_EVENT && more) {
+    if (type == TDEC_UFTRACE_REC_EVENT && more) {
         /* event data is self-describing: u16 length, padded with it to 8 */
         p = tdec__stream_peek(&d->st, TDEC_UFTRACE__REC_SIZE + 2u);
         if (p == NULL) return TDEC_NEED_INPUT;
@@ -1098,7 +1105,7 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     r->addr = word >> 16;
     r->time = time;
     d->rec_time = time;
-    if (type == TDEC_UFTRACE_EVENT && more) {
+    if (type == TDEC_UFTRACE_REC_EVENT && more) {
         len = tdec_uftrace__u16(d, p + TDEC_UFTRACE__REC_SIZE);
         r->payload_size = len;
         tdec__stream_consume(&d->st, TDEC_UFTRACE__REC_SIZE + 2u);
@@ -1137,7 +1144,7 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
     p = NULL;
     if (fixed > 0 && (p = tdec__stream_peek(&d->st, fixed)) == NULL) return TDEC_NEED_INPUT;
 
-    r = tdec_uftrace__record(d, out, TDEC_UFTRACE_ARG);
+    r = tdec_uftrace__record(d, out, TDEC_UFTRACE_REC_ARG);
     r->time = d->rec_time;
     r->arg_index = d->arg_next;
     r->arg = *a;
@@ -1198,7 +1205,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uft
             d->phase = d->after_pay;
             continue;
         default: /* TDEC_UFTRACE__P_BLOCK_END */
-            r = tdec_uftrace__record(d, out, TDEC_UFTRACE_ARGS_END);
+            r = tdec_uftrace__record(d, out, TDEC_UFTRACE_REC_ARGS_END);
             r->time = d->rec_time;
             r->block_len = d->blk;
             d->phase = TDEC_UFTRACE__P_RECORD;
@@ -1283,9 +1290,9 @@ static int tdec_uftrace__equal(const char *p, const char *e, const char *lit)
     return tdec_uftrace__prefix(p, e, lit, 0) && (size_t)(e - p) == tdec_uftrace__cstrlen(lit);
 }
 
-static tdec_uftrace_str tdec_uftrace__str(const char *p, const char *e)
+static tdec_uftrace_text tdec_uftrace__text(const char *p, const char *e)
 {
-    tdec_uftrace_str s;
+    tdec_uftrace_text s;
     s.ptr = p;
     s.len = (size_t)(e - p);
     return s;
@@ -1340,8 +1347,7 @@ static int tdec_uftrace__line(const char *line, size_t len, const char **b, cons
     return 1;
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
-                                                            tdec_uftrace_info_header *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_header(const void *data, size_t len, tdec_uftrace_header *out)
 {
     static const char magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
     const uint8_t *p = (const uint8_t *)data;
@@ -1349,7 +1355,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
     int be;
     uint32_t version;
     if (data == NULL || out == NULL) return TDEC_E_ARG;
-    if (len < TDEC_UFTRACE_INFO_HEADER_SIZE) return TDEC_E_TRUNCATED;
+    if (len < TDEC_UFTRACE_HEADER_SIZE) return TDEC_E_TRUNCATED;
     for (i = 0; i < 8; i++)
         if (p[i] != (uint8_t)magic[i]) return TDEC_E_FORMAT;
     if ((p[14] != 1 && p[14] != 2) || (p[15] != 1 && p[15] != 2)) return TDEC_E_FORMAT;
@@ -1366,7 +1372,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
     return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_str(unsigned bit)
 {
     static const char *const names[] = {
         "PLTHOOK",   "TASK_SESSION", "KERNEL",     "ARGUMENT",        "RETVAL",
@@ -1376,7 +1382,7 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
     return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
 }
 
-TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_str(unsigned bit)
 {
     static const char *const names[] = {
         "EXE_NAME", "EXE_BUILD_ID", "EXIT_STATUS", "CMDLINE",     "CPUINFO",      "MEMINFO",
@@ -1387,14 +1393,14 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
-                                                          tdec_uftrace_str *key, tdec_uftrace_str *value)
+                                                          tdec_uftrace_text *key, tdec_uftrace_text *value)
 {
     const char *b, *e, *p;
     if (key == NULL || value == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
     for (p = b; p < e; p++) {
         if (*p == ':') {
-            *key = tdec_uftrace__str(b, p);
-            *value = tdec_uftrace__str(p + 1, e);
+            *key = tdec_uftrace__text(b, p);
+            *value = tdec_uftrace__text(p + 1, e);
             return TDEC_OK;
         }
     }
@@ -1452,8 +1458,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
     out->time = 0;
     out->pid = out->tid = out->ppid = 0;
     out->base = 0;
-    out->sid = tdec_uftrace__str(b, b);
-    out->name = tdec_uftrace__str(b, b);
+    out->sid = tdec_uftrace__text(b, b);
+    out->name = tdec_uftrace__text(b, b);
 
     for (p = b; p < e && *p != ' '; p++) {}
     if (tdec_uftrace__equal(b, p, "SESS")) {
@@ -1486,7 +1492,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
             w += 9;
             for (q = e; q > w && q[-1] != '"'; q--) {}
             if (q == w) return TDEC_E_FORMAT;
-            out->name = tdec_uftrace__str(w, q - 1);
+            out->name = tdec_uftrace__text(w, q - 1);
             has |= TDEC_UFTRACE__HAS_NAME;
             break;
         }
@@ -1509,7 +1515,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
             has |= TDEC_UFTRACE__HAS_PPID;
         } else if (tdec_uftrace__equal(w, eq, "sid")) {
             if (q == we) return TDEC_E_FORMAT;
-            out->sid = tdec_uftrace__str(q, we);
+            out->sid = tdec_uftrace__text(q, we);
             has |= TDEC_UFTRACE__HAS_SID;
         } else if (tdec_uftrace__equal(w, eq, "base")) {
             if (!tdec_uftrace__hex(&q, we, &out->base) || q != we) return TDEC_E_FORMAT;
@@ -1555,18 +1561,18 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_
     if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &v) || (p < e && *p != ' ')) return TDEC_E_FORMAT; /* inode */
     while (p < e && *p == ' ') p++;
     /* [p, e): path, then maybe " build-id:<hex>" (the last one counts) */
-    out->build_id = tdec_uftrace__str(e, e);
+    out->build_id = tdec_uftrace__text(e, e);
     q = e;
     for (r = e; r - p >= 10; r--) {
         if (tdec_uftrace__prefix(r - 10, e, " build-id:", 0)) {
             q = r - 10;
             for (t = e; t > r && t[-1] == ' '; t--) {}
-            out->build_id = tdec_uftrace__str(r, t);
+            out->build_id = tdec_uftrace__text(r, t);
             break;
         }
     }
     while (q > p && q[-1] == ' ') q--;
-    out->path = tdec_uftrace__str(p, q);
+    out->path = tdec_uftrace__text(p, q);
     return TDEC_OK;
 }
 
@@ -1582,7 +1588,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
     out->size = 0;
     out->has_size = 0;
     out->type = 0;
-    out->name = tdec_uftrace__str(b, e);
+    out->name = tdec_uftrace__text(b, e);
     if (b == e) return TDEC_OK;
     if (*b == '#') {
         if (tdec_uftrace__prefix(b, e, "# symbols: ", 0)) {
@@ -1591,13 +1597,13 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
             while (p < e && *p == ' ') p++;
             if (p != e) return TDEC_E_FORMAT;
             out->kind = TDEC_UFTRACE_SYM_COUNT;
-            out->name = tdec_uftrace__str(e, e);
+            out->name = tdec_uftrace__text(e, e);
         } else if (tdec_uftrace__prefix(b, e, "# path name: ", 0)) {
             out->kind = TDEC_UFTRACE_SYM_PATH;
-            out->name = tdec_uftrace__str(b + 13, e);
+            out->name = tdec_uftrace__text(b + 13, e);
         } else if (tdec_uftrace__prefix(b, e, "# build-id: ", 0)) {
             out->kind = TDEC_UFTRACE_SYM_BUILD_ID;
-            out->name = tdec_uftrace__str(b + 12, e);
+            out->name = tdec_uftrace__text(b + 12, e);
         }
         return TDEC_OK;
     }
@@ -1613,7 +1619,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
     for (i = 0; allowed[i] && allowed[i] != out->type; i++) {}
     if (!allowed[i]) return TDEC_E_FORMAT;
     for (q = p; q < e && *q != '\t'; q++) {}
-    out->name = tdec_uftrace__str(p, q);
+    out->name = tdec_uftrace__text(p, q);
     out->kind = TDEC_UFTRACE_SYM_SYMBOL;
     return TDEC_OK;
 }
@@ -1625,7 +1631,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
     if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
     out->kind = TDEC_UFTRACE_DBG_COMMENT;
     out->addr = 0;
-    out->text = tdec_uftrace__str(b, e);
+    out->text = tdec_uftrace__text(b, e);
     if (b == e || *b == '#') return TDEC_OK;
     if (e - b < 3 || b[1] != ':' || b[2] != ' ') return TDEC_E_FORMAT;
     p = b + 3;
@@ -1651,44 +1657,53 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
     default:
         return TDEC_E_FORMAT;
     }
-    out->text = tdec_uftrace__str(p, e);
+    out->text = tdec_uftrace__text(p, e);
     return TDEC_OK;
 }
 
-/* The next non-empty `sep`-separated piece of [*pos, end). */
-static int tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b, const char **e)
+/* The next non-empty `sep`-separated piece of [*pos, end): TDEC_OK,
+   TDEC_END or TDEC_E_ARG as tdec_uftrace_next_spec_entry(). */
+static tdec_status tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b,
+                                       const char **e)
 {
     const char *p;
-    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return TDEC_E_ARG;
     p = *pos;
     while (p < end && *p == sep) p++;
     if (p == end) {
         *pos = end;
-        return 0;
+        return TDEC_END;
     }
     *b = p;
     while (p < end && *p != sep) p++;
     *e = p;
     *pos = p < end ? p + 1 : p;
-    return 1;
+    return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, const char *end,
+                                                          tdec_uftrace_spec_entry *out)
 {
     const char *b, *e, *at;
-    if (out == NULL || !tdec_uftrace__split(pos, end, ';', &b, &e)) return 0;
+    tdec_status st;
+    if (out == NULL) return TDEC_E_ARG;
+    st = tdec_uftrace__split(pos, end, ';', &b, &e);
+    if (st != TDEC_OK) return st;
     for (at = b; at < e && *at != '@'; at++) {}
-    out->pattern = tdec_uftrace__str(b, at);
-    out->items = at < e ? tdec_uftrace__str(at + 1, e) : tdec_uftrace__str(e, e);
-    return 1;
+    out->pattern = tdec_uftrace__text(b, at);
+    out->items = at < e ? tdec_uftrace__text(at + 1, e) : tdec_uftrace__text(e, e);
+    return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out)
 {
     const char *b, *e;
-    if (out == NULL || !tdec_uftrace__split(pos, end, ',', &b, &e)) return 0;
-    *out = tdec_uftrace__str(b, e);
-    return 1;
+    tdec_status st;
+    if (out == NULL) return TDEC_E_ARG;
+    st = tdec_uftrace__split(pos, end, ',', &b, &e);
+    if (st != TDEC_OK) return st;
+    *out = tdec_uftrace__text(b, e);
+    return TDEC_OK;
 }
 
 /* The end of a type name: the next '%' or e. */
@@ -1709,8 +1724,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
     out->format = 0;
     out->size_bits = 0;
     out->struct_size = 0;
-    out->type_name = tdec_uftrace__str(e, e);
-    out->reg = tdec_uftrace__str(e, e);
+    out->type_name = tdec_uftrace__text(e, e);
+    out->reg = tdec_uftrace__text(e, e);
     out->stack_offset = 0;
     out->has_stack = 0;
 
@@ -1744,7 +1759,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             if (e - p < 3 || p[1] != ':' || !tdec_uftrace__alpha(p[2])) return TDEC_E_FORMAT;
             out->format = 'e';
             q = tdec_uftrace__name_end(p + 2, e);
-            out->type_name = tdec_uftrace__str(p + 2, q);
+            out->type_name = tdec_uftrace__text(p + 2, q);
             p = q;
             break;
         case 't':
@@ -1756,7 +1771,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             }
             if (p < e && *p == ':') {
                 q = tdec_uftrace__name_end(p + 1, e);
-                out->type_name = tdec_uftrace__str(p + 1, q);
+                out->type_name = tdec_uftrace__text(p + 1, q);
                 p = q;
             }
             break;
@@ -1793,7 +1808,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
         if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q) && !(*q == '+' && out->format == 't'))
             return TDEC_E_FORMAT;
     }
-    out->reg = tdec_uftrace__str(p, e);
+    out->reg = tdec_uftrace__text(p, e);
     return TDEC_OK;
 }
 
@@ -1862,24 +1877,24 @@ static const char *tdec_uftrace__skip_space(const char *p, const char *e)
     return p;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name)
 {
     const char *p, *q;
-    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return TDEC_E_ARG;
     p = *pos;
     while (p < end && (*p == ';' || tdec_uftrace__space(*p))) p++;
     *pos = p;
-    if (p == end) return 0;
+    if (p == end) return TDEC_END;
     q = tdec_uftrace__enum_token(p, end);
-    if (!tdec_uftrace__equal(p, q, "enum")) return 0;
+    if (!tdec_uftrace__equal(p, q, "enum")) return TDEC_E_FORMAT;
     p = tdec_uftrace__skip_space(q, end);
     q = tdec_uftrace__enum_token(p, end);
-    if (q == p) return 0;
-    *name = tdec_uftrace__str(p, q);
+    if (q == p) return TDEC_E_FORMAT;
+    *name = tdec_uftrace__text(p, q);
     p = tdec_uftrace__skip_space(q, end);
-    if (p >= end || *p != '{') return 0;
+    if (p >= end || *p != '{') return TDEC_E_FORMAT;
     *pos = p + 1;
-    return 1;
+    return TDEC_OK;
 }
 
 /* A C integer constant (strtol base 0 syntax, optional sign) that fits
@@ -1916,35 +1931,35 @@ static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
     return 1;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
-                                                  tdec_uftrace_enum_value *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                          tdec_uftrace_enum_value *out)
 {
     const char *p, *q;
     int64_t v;
-    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return TDEC_E_ARG;
     p = tdec_uftrace__skip_space(*pos, end);
     if (p < end && *p == '}') {
         *pos = p + 1;
-        return 0;
+        return TDEC_END;
     }
     q = tdec_uftrace__enum_token(p, end);
-    if (q == p) return 0;
-    out->name = tdec_uftrace__str(p, q);
+    if (q == p) return TDEC_E_FORMAT;
+    out->name = tdec_uftrace__text(p, q);
     p = tdec_uftrace__skip_space(q, end);
     if (p < end && *p == '=') {
         p = tdec_uftrace__skip_space(p + 1, end);
-        if (!tdec_uftrace__c_int(&p, end, &v)) return 0;
+        if (!tdec_uftrace__c_int(&p, end, &v)) return TDEC_E_FORMAT;
         p = tdec_uftrace__skip_space(p, end);
     } else {
-        if (*next == INT64_MIN) return 0; /* after INT64_MAX */
+        if (*next == INT64_MIN) return TDEC_E_FORMAT; /* after INT64_MAX */
         v = *next;
     }
-    if (p >= end || (*p != ',' && *p != '}')) return 0;
+    if (p >= end || (*p != ',' && *p != '}')) return TDEC_E_FORMAT;
     if (*p == ',') p++; /* '}' is left for the next call */
     out->value = v;
     *next = v == INT64_MAX ? INT64_MIN : v + 1;
     *pos = p;
-    return 1;
+    return TDEC_OK;
 }
 
 /* ==== perf-cpuN.dat ====================================================== */

@@ -29,7 +29,7 @@
      and is listed in docs/xtrace.md.
 
    ITEMS: INSTRUCTION STREAM
-     One RECORD per token, in file order (types TDEC_XTRACE_T_*):
+     One RECORD per token, in file order (types TDEC_XTRACE_REC_*):
        INST, PCINST       an instruction: index (0, 1, ...), el, insn, pc
                           (PCINST sets it; INST adds 4; before the first
                           PCINST the PC is unknown: TDEC_XTRACE_PC_KNOWN
@@ -423,22 +423,22 @@ extern "C" {
 #define TDEC_XTRACE_KIND_SNAPSHOT 1u /* xsnapshot: register snapshots */
 
 /* Record types (tdec_xtrace_record.type). */
-enum tdec_xtrace_type {
-    TDEC_XTRACE_T_INST = 1,    /* token class 1, sub-kind 0                         */
-    TDEC_XTRACE_T_PCINST,      /* token class 1, sub-kind 1                         */
-    TDEC_XTRACE_T_LOAD,        /* token class 2, bit 3 clear                        */
-    TDEC_XTRACE_T_STORE,       /* token class 2, bit 3 set                          */
-    TDEC_XTRACE_T_VAL,         /* token class 3, sub-kinds 0..5                     */
-    TDEC_XTRACE_T_ALLGPR,      /* token class 4, sub-kind 1; 32 REG records follow  */
-    TDEC_XTRACE_T_MISC_FLAGS,  /* token class 4, sub-kind 3                         */
-    TDEC_XTRACE_T_SYSCALL_VEC, /* token class 4, sub-kind 4; value IOVEC records    */
-    TDEC_XTRACE_T_IOVEC,       /* one entry of a SYSCALL_VEC                        */
-    TDEC_XTRACE_T_TIME,        /* token class 7, sub-kind 0                         */
-    TDEC_XTRACE_T_UNKNOWN,     /* a token sized by cfg.token_size                   */
-    TDEC_XTRACE_T_REG,         /* a 64-bit register: reg (TDEC_XTRACE_REG_*), value */
-    TDEC_XTRACE_T_SNAP_HEADER, /* the snapshot file's 24-byte header                */
-    TDEC_XTRACE_T_SNAPSHOT,    /* a snapshot starts: its counters                   */
-    TDEC_XTRACE_T_VREG         /* a vector/predicate register: data_len bytes follow */
+enum tdec_xtrace_rec_type {
+    TDEC_XTRACE_REC_INST = 1,    /* token class 1, sub-kind 0                           */
+    TDEC_XTRACE_REC_PCINST,      /* token class 1, sub-kind 1                           */
+    TDEC_XTRACE_REC_LOAD,        /* token class 2, bit 3 clear                          */
+    TDEC_XTRACE_REC_STORE,       /* token class 2, bit 3 set                            */
+    TDEC_XTRACE_REC_VAL,         /* token class 3, sub-kinds 0..5                       */
+    TDEC_XTRACE_REC_ALLGPR,      /* token class 4, sub-kind 1; 32 REG records follow    */
+    TDEC_XTRACE_REC_MISC_FLAGS,  /* token class 4, sub-kind 3                           */
+    TDEC_XTRACE_REC_SYSCALL_VEC, /* token class 4, sub-kind 4; value IOVEC records      */
+    TDEC_XTRACE_REC_IOVEC,       /* one entry of a SYSCALL_VEC                          */
+    TDEC_XTRACE_REC_TIME,        /* token class 7, sub-kind 0                           */
+    TDEC_XTRACE_REC_UNKNOWN,     /* a token sized by cfg.token_size                     */
+    TDEC_XTRACE_REC_REG,         /* a 64-bit register: reg (TDEC_XTRACE_REG_*), value   */
+    TDEC_XTRACE_REC_SNAP_HEADER, /* the snapshot file's 24-byte header                  */
+    TDEC_XTRACE_REC_SNAPSHOT,    /* a snapshot starts: its counters                     */
+    TDEC_XTRACE_REC_VREG         /* a vector/predicate register: data_len bytes follow  */
 };
 
 /* VAL kinds (bits 3-7 of a class-3 token). */
@@ -478,7 +478,7 @@ enum tdec_xtrace_reg {
 
 /* One decoded record. Fields not listed for a type are zero. */
 typedef struct tdec_xtrace_record {
-    uint32_t type;      /* TDEC_XTRACE_T_*                                        */
+    uint32_t type;      /* TDEC_XTRACE_REC_*                                        */
     uint32_t insn;      /* INST, PCINST: the instruction word                     */
     uint8_t  token;     /* the token byte (0 for snapshot records)                */
     uint8_t  flags;     /* TDEC_XTRACE_HAS_INSN | TDEC_XTRACE_PC_KNOWN             */
@@ -596,10 +596,10 @@ TDEC_XTRACE_DEF void tdec_xtrace_reset(tdec_xtrace_decoder *d);
 TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason);
 /* Name of a register id ("X0", "FPCR", "Z31", "P15", "FFR", "ZA", "VL"), or
    NULL for an id that names none ("" under TDEC_NO_STRINGS). */
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg);
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg);
 /* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...). */
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type);
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind);
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type);
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind);
 
 /* ---- snapshots ------------------------------------------------------------ */
 
@@ -758,10 +758,10 @@ static int tdec_xtrace__vl_ok(uint32_t vl)
 static uint32_t tdec_xtrace__part(uint32_t vl, uint32_t p, uint32_t *type, uint32_t *reg)
 {
     uint32_t b = vl / 8u;
-    *type = TDEC_XTRACE_T_REG;
+    *type = TDEC_XTRACE_REC_REG;
     *reg = 0;
     if (p == 0) {
-        *type = TDEC_XTRACE_T_SNAPSHOT;
+        *type = TDEC_XTRACE_REC_SNAPSHOT;
         return TDEC_XTRACE__COUNTERS;
     }
     if (p < TDEC_XTRACE__PART_Z) {
@@ -772,7 +772,7 @@ static uint32_t tdec_xtrace__part(uint32_t vl, uint32_t p, uint32_t *type, uint3
         *reg = TDEC_XTRACE_REG_FPCR + (p - TDEC_XTRACE__PART_SYSREG);
         return 8;
     }
-    *type = TDEC_XTRACE_T_VREG;
+    *type = TDEC_XTRACE_REC_VREG;
     if (p < TDEC_XTRACE__PART_P) {
         *reg = TDEC_XTRACE_REG_Z0 + (p - TDEC_XTRACE__PART_Z);
         return b;
@@ -972,14 +972,14 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         } else {
             d->owner_pc += 4; /* meaningless (and not reported) until a PCINST */
         }
-        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_T_PCINST : TDEC_XTRACE_T_INST, t);
+        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_REC_PCINST : TDEC_XTRACE_REC_INST, t);
         r->insn = (uint32_t)tdec_xtrace__rd(d, p + n - 4, 4); /* the word ends the token */
         goto done;
     case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
         k = sub >> 1;
         n = 1 + 8 + (k <= 3u ? 1u << k : 0u);
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD, t);
+        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_REC_STORE : TDEC_XTRACE_REC_LOAD, t);
         r->size_log2 = (uint8_t)k;
         r->addr = tdec_xtrace__rd(d, p + 1, 8);
         if (k <= 3u) r->value = tdec_xtrace__rd_var(d, p + 9, 1u << k, avail - 9);
@@ -989,14 +989,14 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub > TDEC_XTRACE_VAL_TARGET_B) break;
         n = 1 + 8;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_VAL, t);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_VAL, t);
         r->val_kind = (uint8_t)sub;
         r->value = tdec_xtrace__rd(d, p + 1, 8);
         goto done;
     case 4: /* MISC: bits 3-7 1 ALLGPR, 3 MISC_FLAGS, 4 SYSCALL_VEC */
         if (sub == 1) {
             n = 1;
-            r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_ALLGPR, t);
+            r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_ALLGPR, t);
             d->left = 32;
             d->phase = TDEC_XTRACE__P_REGS;
             d->token_start = pos;
@@ -1005,7 +1005,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub != 3 && sub != 4) break;
         n = 1 + 8;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_T_MISC_FLAGS : TDEC_XTRACE_T_SYSCALL_VEC, t);
+        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_REC_MISC_FLAGS : TDEC_XTRACE_REC_SYSCALL_VEC, t);
         r->value = tdec_xtrace__rd(d, p + 1, 8);
         if (sub == 4) {
             /* Declared counts are hostile: bounded, and their byte size checked. */
@@ -1020,7 +1020,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub != 0) break;
         n = 1 + d->cfg.time_size;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_TIME, t);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_TIME, t);
         r->value = tdec_xtrace__rd_var(d, p + 1, n - 1, avail - 1);
         goto done;
     default: /* classes 0, 5, 6 */
@@ -1032,7 +1032,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
     }
     n = 1;
-    r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_UNKNOWN, t);
+    r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_UNKNOWN, t);
     data = r->data_len = d->cfg.token_size[t];
 done:
     tdec__stream_consume(&d->st, n);
@@ -1075,7 +1075,7 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
     p = tdec__stream_peek(&d->st, iovec ? TDEC_XTRACE__IOVEC_SIZE : 8u);
     if (p == NULL) return TDEC_NEED_INPUT;
     if (iovec) {
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_IOVEC, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_IOVEC, 0);
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         if (d->cfg.flags & TDEC_XTRACE_F_IOVEC_DATA) {
@@ -1088,7 +1088,7 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
         }
         tdec__stream_consume(&d->st, TDEC_XTRACE__IOVEC_SIZE);
     } else {
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_REG, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_REG, 0);
         r->reg = (uint8_t)(TDEC_XTRACE_REG_X0 + 32u - d->left);
         r->value = tdec_xtrace__rd(d, p, 8);
         tdec__stream_consume(&d->st, 8);
@@ -1122,7 +1122,7 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
     if (d->phase == TDEC_XTRACE__P_SNAP_HDR) {
         p = tdec__stream_peek(&d->st, TDEC_XTRACE_SNAP_HEADER_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_SNAP_HEADER, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_SNAP_HEADER, 0);
         r->addr = tdec_xtrace__rd(d, p, 4);
         r->value2 = tdec_xtrace__rd(d, p + 4, 4);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
@@ -1134,18 +1134,18 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
         return TDEC_OK;
     }
     n = tdec_xtrace__part(d->cfg.vl, d->part, &type, &reg);
-    p = tdec__stream_peek(&d->st, type == TDEC_XTRACE_T_VREG ? 1u : n);
+    p = tdec__stream_peek(&d->st, type == TDEC_XTRACE_REC_VREG ? 1u : n);
     if (p == NULL) return TDEC_NEED_INPUT;
     d->part_start = d->st.pos;
     r = tdec_xtrace__record(d, out, type, 0);
     r->reg = (uint8_t)reg;
-    if (type == TDEC_XTRACE_T_SNAPSHOT) {
+    if (type == TDEC_XTRACE_REC_SNAPSHOT) {
         r->index = d->snap_count++;
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         r->value2 = tdec_xtrace__rd(d, p + 16, 8);
         r->value3 = tdec_xtrace__rd(d, p + 24, 8);
-    } else if (type == TDEC_XTRACE_T_REG) {
+    } else if (type == TDEC_XTRACE_REC_REG) {
         r->value = tdec_xtrace__rd(d, p, 8);
         /* The VL field ends the snapshot and must match the layout used. */
         if (d->part == TDEC_XTRACE__PART_VL) {
@@ -1155,10 +1155,10 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
     } else {
         r->data_len = n;
     }
-    if (type != TDEC_XTRACE_T_VREG) tdec__stream_consume(&d->st, n);
+    if (type != TDEC_XTRACE_REC_VREG) tdec__stream_consume(&d->st, n);
     d->part = (d->part + 1) % TDEC_XTRACE__NPARTS;
     d->phase = TDEC_XTRACE__P_SNAP_PART;
-    if (type == TDEC_XTRACE_T_VREG) tdec_xtrace__start_payload(d, n, TDEC_XTRACE__P_SNAP_PART);
+    if (type == TDEC_XTRACE_REC_VREG) tdec_xtrace__start_payload(d, n, TDEC_XTRACE__P_SNAP_PART);
     return TDEC_OK;
 }
 
@@ -1234,14 +1234,14 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, 
     for (part = 0; part < TDEC_XTRACE__NPARTS; part++) {
         const uint8_t *q = p + at;
         n = tdec_xtrace__part(vl, part, &type, &reg);
-        if (type == TDEC_XTRACE_T_SNAPSHOT) {
+        if (type == TDEC_XTRACE_REC_SNAPSHOT) {
             out->file_no = tdec_xtrace__rd_any(q, 8, big_endian);
             out->snap_index = tdec_xtrace__rd_any(q + 8, 8, big_endian);
             out->user_insns = tdec_xtrace__rd_any(q + 16, 8, big_endian);
             out->total_insns = tdec_xtrace__rd_any(q + 24, 8, big_endian);
         } else if (part == TDEC_XTRACE__PART_VL) {
             vl_field = tdec_xtrace__rd_any(q, 8, big_endian);
-        } else if (type == TDEC_XTRACE_T_REG) {
+        } else if (type == TDEC_XTRACE_REC_REG) {
             if (reg < 32u) out->x[reg] = tdec_xtrace__rd_any(q, 8, big_endian);
             else out->sysreg[reg - TDEC_XTRACE_REG_FPCR] = tdec_xtrace__rd_any(q, 8, big_endian);
         } else if (reg < TDEC_XTRACE_REG_P0) {
@@ -1393,7 +1393,7 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
 #endif
 }
 
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg)
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg)
 {
 #ifdef TDEC_NO_STRINGS
     return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
@@ -1420,7 +1420,7 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg)
 #endif
 }
 
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type)
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type)
 {
 #ifdef TDEC_NO_STRINGS
     (void)type;
@@ -1434,7 +1434,7 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type)
 #endif
 }
 
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind)
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind)
 {
 #ifdef TDEC_NO_STRINGS
     (void)val_kind;

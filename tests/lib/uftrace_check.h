@@ -118,17 +118,17 @@ static void uc__log_rec(uc_run *r, const tdec_uftrace_record *c, uint64_t off)
     p = cc_kv(p, " magic=", c->magic, 0);
     p = cc_kv(p, " time=", c->time, 0);
     p = cc_kv(p, " addr=", c->addr, 0);
-    if (c->type == TDEC_UFTRACE_ARG) {
+    if (c->type == TDEC_UFTRACE_REC_ARG) {
         p = cc_kv(p, " idx=", c->arg_index, 0);
         p = cc_kv(p, " kind=", c->arg.kind, 0);
         p = cc_kv(p, " fmt=", c->arg.format, 0);
         p = cc_kv(p, " size=", c->arg.size, 0);
         p = cc_kv(p, " val=", c->value, 0);
     }
-    if (c->type == TDEC_UFTRACE_ARG || c->type == TDEC_UFTRACE_EVENT) p = cc_kv(p, " psz=", c->payload_size, 0);
-    if (c->type == TDEC_UFTRACE_ARGS_END) p = cc_kv(p, " blk=", c->block_len, 0);
+    if (c->type == TDEC_UFTRACE_REC_ARG || c->type == TDEC_UFTRACE_REC_EVENT) p = cc_kv(p, " psz=", c->payload_size, 0);
+    if (c->type == TDEC_UFTRACE_REC_ARGS_END) p = cc_kv(p, " blk=", c->block_len, 0);
     cc_put(&l, line, (size_t)(p - line));
-    if (c->type == TDEC_UFTRACE_ARG && c->arg.kind == TDEC_UFTRACE_V_FLOAT && c->arg.size <= sizeof c->raw) {
+    if (c->type == TDEC_UFTRACE_REC_ARG && c->arg.kind == TDEC_UFTRACE_V_FLOAT && c->arg.size <= sizeof c->raw) {
         cc_put(&l, " raw=", 5);
         cc_hex(&l, c->raw, c->arg.size);
     }
@@ -280,11 +280,11 @@ static int uc__spec_valid(const tdec_uftrace_argspec *s)
 static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_record *c, uint64_t off, size_t len)
 {
     int skip = (r->cfg.flags & TDEC_UFTRACE_F_SKIP_PAYLOADS) != 0;
-    if (c->type > TDEC_UFTRACE_ARGS_END) return uc__fail(r, "record type %u", (unsigned)c->type);
-    if (l->in_block != (c->type >= TDEC_UFTRACE_ARG))
+    if (c->type > TDEC_UFTRACE_REC_ARGS_END) return uc__fail(r, "record type %u", (unsigned)c->type);
+    if (l->in_block != (c->type >= TDEC_UFTRACE_REC_ARG))
         return uc__fail(r, "record type %u at %llu %s an argument block", (unsigned)c->type,
                         (unsigned long long)off, l->in_block ? "inside" : "outside");
-    if (c->type == TDEC_UFTRACE_ARGS_END) {
+    if (c->type == TDEC_UFTRACE_REC_ARGS_END) {
         l->expect += (8u - l->blk % 8u) % 8u; /* the block is padded to 8 */
         if (off != l->expect) return uc__fail(r, "ARGS_END at %llu, expected %llu", (unsigned long long)off,
                                               (unsigned long long)l->expect);
@@ -297,7 +297,7 @@ static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_recor
     }
     if (off != l->expect)
         return uc__fail(r, "item at offset %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
-    if (c->type == TDEC_UFTRACE_ARG) {
+    if (c->type == TDEC_UFTRACE_REC_ARG) {
         const tdec_uftrace_arg *a;
         uint64_t fixed, n;
         if (l->arg_next >= l->spec->count) return uc__fail(r, "ARG beyond the spec's %u values", l->spec->count);
@@ -324,8 +324,8 @@ static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_recor
     }
     if (c->magic != 5) return uc__fail(r, "record magic %u", (unsigned)c->magic);
     if (c->depth > 0x3FFu || c->addr >> 48 || c->more > 1) return uc__fail(r, "record fields out of range");
-    if (c->type == TDEC_UFTRACE_LOST && c->more) return uc__fail(r, "LOST with more");
-    if (c->type == TDEC_UFTRACE_EVENT && c->more) {
+    if (c->type == TDEC_UFTRACE_REC_LOST && c->more) return uc__fail(r, "LOST with more");
+    if (c->type == TDEC_UFTRACE_REC_EVENT && c->more) {
         if (c->payload_size > 0xFFFFu) return uc__fail(r, "event payload over 64K");
         if (off + 18u > len) return uc__fail(r, "record at %llu runs past the input", (unsigned long long)off);
         l->expect += 18u;
@@ -449,7 +449,7 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                 uc__log_perf(r, &pit.u.rec, off);
             } else {
                 const tdec_uftrace_record *c = &it.u.rec;
-                int want = (c->type == TDEC_UFTRACE_ENTRY || c->type == TDEC_UFTRACE_EXIT) && c->more;
+                int want = (c->type == TDEC_UFTRACE_REC_ENTRY || c->type == TDEC_UFTRACE_REC_EXIT) && c->more;
                 if ((bad = uc__dat_record(r, &l, c, off, len)) != NULL) break;
                 uc__log_rec(r, c, off);
                 if (tdec_uftrace_needs_args(&u.d) != want) {

@@ -313,7 +313,7 @@ typedef struct chk {
 
 static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in, size_t len)
 {
-    const tdec_ovni_event *e = &it->u.ev;
+    const tdec_ovni_record *e = &it->u.rec;
     uint64_t off = it->offset, jl = 0;
     const uint8_t *p;
     unsigned code, plen, i;
@@ -476,7 +476,7 @@ static void run_decode(run *r, const uint8_t *in, size_t len, const tl_sched *s)
 
 static int ev_same(const tdec_ovni_item *a, const tdec_ovni_item *b)
 {
-    const tdec_ovni_event *x = &a->u.ev, *y = &b->u.ev;
+    const tdec_ovni_record *x = &a->u.rec, *y = &b->u.rec;
     return a->kind == b->kind && a->offset == b->offset && x->type == y->type && x->version == y->version &&
            x->clock == y->clock && x->size == y->size && x->jumbo_len == y->jumbo_len &&
            memcmp(x->mcv, y->mcv, 3) == 0 && x->flags == y->flags && x->size_code == y->size_code &&
@@ -518,7 +518,7 @@ static int decode_whole(tl_case *c, run *r, const uint8_t *in, size_t len)
 static size_t count_events(const run *r)
 {
     size_t i, k = 0;
-    for (i = 0; i < r->n; i++) k += r->rec[i].u.ev.type == TDEC_OVNI_REC_EVENT;
+    for (i = 0; i < r->n; i++) k += r->rec[i].u.rec.type == TDEC_OVNI_REC_EVENT;
     return k;
 }
 
@@ -567,10 +567,10 @@ static void test_manifest(const char *sample)
         tl_begin(&c, "ovni %s == MANIFEST (events, jumbo, payload bytes, clocks, backward steps)",
                  sf ? short_name(sf) : rel);
         if (TL_TRUE(&c, sf != NULL, "no such .obs file found by the walk") && decode_whole(&c, &r, sf->data, sf->len)) {
-            const tdec_ovni_event *fe = NULL, *le = NULL;
+            const tdec_ovni_record *fe = NULL, *le = NULL;
             found++;
             for (i = 0; i < r.n; i++) {
-                const tdec_ovni_event *e = &r.rec[i].u.ev;
+                const tdec_ovni_record *e = &r.rec[i].u.rec;
                 if (e->type != TDEC_OVNI_REC_EVENT) continue;
                 if (!fe) fe = e;
                 le = e;
@@ -611,7 +611,7 @@ static char line_a[LINE_CAP];
    bytes, then the blob). */
 static size_t fmt_hex_line(char *s, size_t cap, const run *r, size_t i, const char *path)
 {
-    const tdec_ovni_event *e = &r->rec[i].u.ev;
+    const tdec_ovni_record *e = &r->rec[i].u.rec;
     size_t n, k, blob = e->jumbo ? e->jumbo_len : 0;
     n = (size_t)snprintf(s, cap, "%10lld  %c%c%c  %s  ", (long long)(int64_t)e->clock, e->mcv[0], e->mcv[1],
                          e->mcv[2], path);
@@ -625,7 +625,7 @@ static size_t fmt_hex_line(char *s, size_t cap, const run *r, size_t i, const ch
    difference from the stream's previous clock, MCV, then " :xx..." */
 static size_t fmt_old_line(char *s, size_t cap, const run *r, size_t i, const char *path, uint64_t prev)
 {
-    const tdec_ovni_event *e = &r->rec[i].u.ev;
+    const tdec_ovni_record *e = &r->rec[i].u.rec;
     size_t n, k;
     n = (size_t)snprintf(s, cap, "%s  %lld  %+10lld  %c%c%c%s", path, (long long)(int64_t)e->clock,
                          (long long)(e->clock - prev), e->mcv[0], e->mcv[1], e->mcv[2], e->payload_len ? " " : "");
@@ -662,10 +662,10 @@ static void test_hex_dump(const sfile *f)
         dump_select(dp, dpath, old, sel, nsel);
         TL_TRUE(&c, nsel == nev, "%zu events, %zu dump lines", nev, nsel);
         for (i = 0, k = 0; i < r.n && k < nsel && !c.bad; i++) {
-            if (r.rec[i].u.ev.type != TDEC_OVNI_REC_EVENT) continue;
+            if (r.rec[i].u.rec.type != TDEC_OVNI_REC_EVENT) continue;
             if (old) {
                 fmt_old_line(line_a, LINE_CAP, &r, i, dpath, prev);
-                prev = r.rec[i].u.ev.clock;
+                prev = r.rec[i].u.rec.clock;
             } else if (!TL_TRUE(&c, fmt_hex_line(line_a, LINE_CAP, &r, i, dpath) > 0, "line too long")) {
                 break;
             }
@@ -703,7 +703,7 @@ static void test_descriptions(const sfile *f)
         dump_select(dp, dpath, 0, sel, nsel);
         TL_TRUE(&c, nsel == nev, "%zu events, %zu dump lines", nev, nsel);
         for (i = 0, k = 0; i < r.n && k < nsel && !c.bad; i++) {
-            const tdec_ovni_event *e = &r.rec[i].u.ev;
+            const tdec_ovni_record *e = &r.rec[i].u.rec;
             const tdec_ovni_sig *sig;
             size_t n;
             if (e->type != TDEC_OVNI_REC_EVENT) continue;
@@ -788,7 +788,7 @@ static size_t split_points(const run *ref, size_t len, size_t **out)
         for (i = 1, k = 0; i < ref->n && k < third; i++, k += 5) {
             size_t at = (size_t)ref->rec[i].offset;
             for (size_t j = 0; j < sizeof around / sizeof around[0]; j++) ADD((size_t)((long long)at + around[j]));
-            ADD((size_t)(at + ref->rec[i].u.ev.size - 1));
+            ADD((size_t)(at + ref->rec[i].u.rec.size - 1));
         }
         stride = (len / third) | 1u;
         for (i = third + stride / 2; i < len; i += stride) ADD(i);
@@ -901,7 +901,7 @@ static void prefix_expect(const run *ref, uint64_t l, tdec_status *st, uint64_t 
     /* Events that end at or before l and are followed by one starting
        below l are complete: fold them into the cursor. */
     while (cur_i + 1 < ref->n && ref->rec[cur_i + 1].offset < l) {
-        const tdec_ovni_event *e = &ref->rec[cur_i].u.ev;
+        const tdec_ovni_record *e = &ref->rec[cur_i].u.rec;
         cur_recs++;
         if (e->jumbo) cur_fb += e->jumbo_len;
         cur_i++;
@@ -909,7 +909,7 @@ static void prefix_expect(const run *ref, uint64_t l, tdec_status *st, uint64_t 
     *recs = cur_recs;
     *fbytes = cur_fb;
     for (i = cur_i; i < ref->n; i++) {
-        const tdec_ovni_event *e = &ref->rec[i].u.ev;
+        const tdec_ovni_record *e = &ref->rec[i].u.rec;
         uint64_t s = ref->rec[i].offset, fixed = e->jumbo ? 16 : e->size;
         if (s >= l) break;
         if (s + fixed <= l) (*recs)++;
@@ -1256,11 +1256,11 @@ static void test_hostile_table(void)
 }
 
 /* The i-th event record of a run, or NULL. */
-static const tdec_ovni_event *nth_event(const run *r, size_t i)
+static const tdec_ovni_record *nth_event(const run *r, size_t i)
 {
     size_t j;
     for (j = 0; j < r->n; j++)
-        if (r->rec[j].u.ev.type == TDEC_OVNI_REC_EVENT && i-- == 0) return &r->rec[j].u.ev;
+        if (r->rec[j].u.rec.type == TDEC_OVNI_REC_EVENT && i-- == 0) return &r->rec[j].u.rec;
     return NULL;
 }
 
@@ -1270,7 +1270,7 @@ static void test_hostile_fields(void)
     tl_case c;
     bld b;
     run r;
-    const tdec_ovni_event *e, *e2;
+    const tdec_ovni_record *e, *e2;
     size_t i;
     int be = -1;
     memset(&r, 0, sizeof r);
@@ -1279,10 +1279,10 @@ static void test_hostile_fields(void)
     build(&b, h_be);
     run_cfg(&r, 0, 0, 0);
     run_decode(&r, b.b, b.n, NULL);
-    TL_EQI(&c, tdec_ovni_check_header(b.b, b.n, &be), TDEC_OK);
+    TL_EQI(&c, tdec_ovni_parse_header(b.b, b.n, &be, NULL), TDEC_OK);
     TL_EQI(&c, be, 1);
-    TL_TRUE(&c, r.n == 4 && r.rec[0].u.ev.type == TDEC_OVNI_REC_HEADER && r.rec[0].u.ev.big_endian == 1 &&
-                    r.rec[0].u.ev.version == 1,
+    TL_TRUE(&c, r.n == 4 && r.rec[0].u.rec.type == TDEC_OVNI_REC_HEADER && r.rec[0].u.rec.big_endian == 1 &&
+                    r.rec[0].u.rec.version == 1,
             "header record");
     if ((e = nth_event(&r, 0)) != NULL && (e2 = nth_event(&r, 1)) != NULL) {
         TL_EQU(&c, e->big_endian, 1);
@@ -1415,8 +1415,8 @@ static void test_huge_jumbo(void)
         TL_EQI(&c, tdec_ovni_feed(&d, b.b, b.n), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ovni_next(&d, &it), TDEC_OK); /* header */
         st = tdec_ovni_next(&d, &it);
-        TL_TRUE(&c, st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.ev.jumbo_len == 0xFFFFFFFFu &&
-                        it.u.ev.size == 16 + 0xFFFFFFFFull,
+        TL_TRUE(&c, st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.rec.jumbo_len == 0xFFFFFFFFu &&
+                        it.u.rec.size == 16 + 0xFFFFFFFFull,
                 "jumbo record");
         got = 0;
         frags = 0;
@@ -1497,20 +1497,25 @@ static void test_api(void)
     TL_EQI(&c, drain(&d, &n1), TDEC_NEED_INPUT);
     TL_EQI(&c, tdec_ovni_finish(&d), TDEC_END);
     TL_EQU(&c, n1, 1 + 3 + 1); /* header, 3 events, 1 fragment */
-    TL_EQI(&c, tdec_ovni_check_header(NULL, 8, NULL), TDEC_E_ARG);
+    TL_EQI(&c, tdec_ovni_parse_header(NULL, 8, NULL, NULL), TDEC_E_ARG);
     tl_end(&c);
 
-    tl_begin(&c, "ovni API: tdec_ovni_check_header verdicts");
-    TL_EQI(&c, tdec_ovni_check_header(b.b, 7, &be), TDEC_E_TRUNCATED);
-    TL_EQI(&c, tdec_ovni_check_header(bad.b, 8, &be), TDEC_E_FORMAT);
+    tl_begin(&c, "ovni API: tdec_ovni_parse_header verdicts and reasons");
     {
+        uint32_t why = 99;
         bld v;
+        TL_EQI(&c, tdec_ovni_parse_header(b.b, 7, &be, &why), TDEC_E_TRUNCATED);
+        TL_EQU(&c, why, TDEC_OVNI_R_HEADER);
+        TL_EQI(&c, tdec_ovni_parse_header(bad.b, 8, &be, &why), TDEC_E_FORMAT);
+        TL_EQU(&c, why, TDEC_OVNI_R_MAGIC);
         build(&v, h_ver2);
-        TL_EQI(&c, tdec_ovni_check_header(v.b, 8, &be), TDEC_E_VERSION);
+        TL_EQI(&c, tdec_ovni_parse_header(v.b, 8, &be, &why), TDEC_E_VERSION);
+        TL_EQU(&c, why, TDEC_OVNI_R_VERSION);
         build(&v, h_header_only);
-        TL_EQI(&c, tdec_ovni_check_header(v.b, 8, NULL), TDEC_OK);
-        TL_EQI(&c, tdec_ovni_check_header(v.b, 8, &be), TDEC_OK);
+        TL_EQI(&c, tdec_ovni_parse_header(v.b, 8, NULL, NULL), TDEC_OK);
+        TL_EQI(&c, tdec_ovni_parse_header(v.b, 8, &be, &why), TDEC_OK);
         TL_EQI(&c, be, 0);
+        TL_EQU(&c, why, TDEC_OVNI_R_NONE);
     }
     tl_end(&c);
 
@@ -2176,21 +2181,21 @@ static void test_signatures(void)
     }
     tl_end(&c);
 
-    tl_begin(&c, "ovni model_name: the 8 models of FACTS 5, NULL for others");
+    tl_begin(&c, "ovni model_str: the 8 models of ovni 1.14, NULL for others");
     for (k = 0; k < 8; k++) {
-        const char *name = tdec_ovni_model_name(models[k].m);
+        const char *name = tdec_ovni_model_str(models[k].m);
         TL_TRUE(&c, name && strcmp(name, models[k].name) == 0, "%c", models[k].m);
     }
-    TL_TRUE(&c, tdec_ovni_model_name('X') == NULL && tdec_ovni_model_name(0) == NULL && tdec_ovni_model_name('o') == NULL,
+    TL_TRUE(&c, tdec_ovni_model_str('X') == NULL && tdec_ovni_model_str(0) == NULL && tdec_ovni_model_str('o') == NULL,
             "X");
     tl_end(&c);
 }
 
 /* An event for the formatter: a normal one with payload bytes, or a jumbo
    one (payload = the u32 blob length in the event's byte order). */
-static tdec_ovni_event mk_ev(const char *mcv, const uint8_t *pay, size_t n, int jumbo, uint32_t jumbo_len, int be)
+static tdec_ovni_record mk_ev(const char *mcv, const uint8_t *pay, size_t n, int jumbo, uint32_t jumbo_len, int be)
 {
-    tdec_ovni_event e;
+    tdec_ovni_record e;
     size_t i;
     memset(&e, 0, sizeof e);
     e.type = TDEC_OVNI_REC_EVENT;
@@ -2212,7 +2217,7 @@ static tdec_ovni_event mk_ev(const char *mcv, const uint8_t *pay, size_t n, int 
 }
 
 /* describe() into a 1024 byte buffer: the status, and the text compared. */
-static void expect_desc(tl_case *c, const char *sigs, const char *tmpl, const tdec_ovni_event *e, const uint8_t *blob,
+static void expect_desc(tl_case *c, const char *sigs, const char *tmpl, const tdec_ovni_record *e, const uint8_t *blob,
                         size_t blob_len, tdec_status st, const char *want)
 {
     tdec_ovni_sig sig;
@@ -2243,7 +2248,7 @@ static void test_describe(void)
         {"XAa(u32 a)", "x %"},    {"XAa(u32 a)", "%q{a}"},  {"XAa(u32 a)", "%s{a}"},  {"XAa(u32 a)", "%5{a}"},
         {"XAa(u32 a)", "%99999d{a}"}, {"XAa+(u32 a, str s)", "%d{s}"}, {"XAa(u32 a, u32)", "%{b}"},
     };
-    tdec_ovni_event e;
+    tdec_ovni_record e;
     tdec_ovni_sig sig;
     uint8_t blob[1100];
     char buf[1024], want[1100];

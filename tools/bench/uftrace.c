@@ -47,8 +47,8 @@ static int bu_decode(const uint8_t *buf, size_t len, size_t chunk, bu_counts *c)
                     return 1;
                 }
                 c->records++;
-                if (it.u.rec.type == TDEC_UFTRACE_ENTRY) c->entries++;
-                else if (it.u.rec.type == TDEC_UFTRACE_EXIT) c->exits++;
+                if (it.u.rec.type == TDEC_UFTRACE_REC_ENTRY) c->entries++;
+                else if (it.u.rec.type == TDEC_UFTRACE_REC_EXIT) c->exits++;
                 else c->other++;
                 c->checksum += it.u.rec.time ^ it.u.rec.addr;
             } else {
