@@ -10,13 +10,13 @@
      The loop over one <tid>.dat file is the same as for every tracedec
      format, with one addition: a record whose payload layout is not in the
      file (an ENTRY or EXIT with `more` set) must be followed by a call to
-     tdec_uftrace_set_args() with its resolved spec before the next next():
+     tdec_uftrace_set_spec() with its resolved spec before the next next():
          st = tdec_uftrace_init(&d, &cfg);          cfg: byte order of the data
          while (st >= 0) {
              st = tdec_uftrace_next(&d, &it);
              if (st == TDEC_OK) {
-                 if (it.kind == TDEC_ITEM_RECORD && tdec_uftrace_needs_args(&d))
-                     st = tdec_uftrace_set_args(&d, spec_for(&it.u.rec));  NULL: unknown
+                 if (it.kind == TDEC_ITEM_RECORD && tdec_uftrace_needs_spec(&d))
+                     st = tdec_uftrace_set_spec(&d, spec_for(&it.u.rec));  NULL: unknown
                  else use(&it);
                  continue;
              }
@@ -92,7 +92,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -205,7 +205,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -220,7 +220,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -258,7 +258,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;
@@ -501,13 +502,13 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_init(tdec_uftrace_decoder *d, const td
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_feed(tdec_uftrace_decoder *d, const void *data, size_t len);
 
 /* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG,
-   TDEC_E_SEQUENCE (a spec is awaited: call set_args first), or a sticky
+   TDEC_E_SEQUENCE (a spec is awaited: call set_spec first), or a sticky
    error: TDEC_E_CORRUPT (bad magic, block over its limit), TDEC_E_TRUNCATED. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uftrace_item *out);
 
 /* 1 when the last item was an ENTRY/EXIT record with a payload and the
    decoder waits for its spec. */
-TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d);
+TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d);
 
 /* Gives the layout of the awaited block (copied). spec == NULL means the
    caller cannot resolve it: sticky TDEC_E_CORRUPT with R_NO_SPEC, since
@@ -515,7 +516,7 @@ TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d);
    TDEC_UFTRACE_MAX_ARGS, unknown kind, bad size) is sticky TDEC_E_LIMIT /
    R_BAD_SPEC. Returns TDEC_NEED_INPUT (go on with next()),
    TDEC_E_SEQUENCE when no spec is awaited, TDEC_E_ARG for a NULL decoder. */
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_args(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
 
 /* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d);
@@ -918,7 +919,7 @@ TDEC_STATIC_ASSERT(uftrace_carry, TDEC_UFTRACE__REC_SIZE + 2u <= TDEC_CARRY_CAP)
 
 enum tdec_uftrace__phase {
     TDEC_UFTRACE__P_RECORD = 0, /* at a record boundary                       */
-    TDEC_UFTRACE__P_NEED_SPEC,  /* an ENTRY/EXIT block awaits set_args()      */
+    TDEC_UFTRACE__P_NEED_SPEC,  /* an ENTRY/EXIT block awaits set_spec()      */
     TDEC_UFTRACE__P_ARG,        /* at the next value of an argument block     */
     TDEC_UFTRACE__P_PAYLOAD,    /* streaming event data / text / struct bytes */
     TDEC_UFTRACE__P_PAD,        /* dropping padding                           */
@@ -992,7 +993,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d)
     return tdec__stream_finish(&d->st, clean, clean ? TDEC_UFTRACE_R_RECORD : TDEC_UFTRACE_R_PAYLOAD);
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d)
+TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d)
 {
     return d != NULL && d->st.err == TDEC_OK && d->phase == TDEC_UFTRACE__P_NEED_SPEC;
 }
@@ -1010,7 +1011,7 @@ static int tdec_uftrace__arg_valid(const tdec_uftrace_arg *a)
     }
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_args(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec)
 {
     uint32_t i;
     if (d == NULL) return TDEC_E_ARG;

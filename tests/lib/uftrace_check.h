@@ -10,14 +10,14 @@
      R off=.. t=.. more=.. depth=.. magic=.. time=.. addr=..   a .dat record
        (ARG adds idx= kind= fmt= size= val= raw= psz=, ARGS_END blk=,
         EVENT psz=)
-     A spec=.. st=..                                           set_args()
+     A spec=.. st=..                                           set_spec()
      Q off=.. type=.. misc=.. size=.. pid=.. ...               a perf record
      P off=.. total=.. :HEX...                                 a payload
      E st=.. off=.. reason=.. pos=..                           final status
 
    Argument specs: a .dat record that needs its spec gets one from the
    caller's table (uc_run.specs, uc_run.nspecs), chosen by its address
-   modulo the table size; a table entry may be NULL (set_args(NULL)) or
+   modulo the table size; a table entry may be NULL (set_spec(NULL)) or
    invalid. Both decodes of one input use the same table, so the same
    specs.
 
@@ -27,10 +27,10 @@
    within the input; record fields are in range; ARG items follow the spec
    given, in order, and ARGS_END closes the block with the right length;
    fragments tile their payload with FIRST/LAST, point into the chunk just
-   fed and hold the input's bytes; needs_args() is set exactly after an
+   fed and hold the input's bytes; needs_spec() is set exactly after an
    ENTRY/EXIT with `more`; next() then is E_SEQUENCE and changes nothing;
-   set_args() when no spec is awaited is E_SEQUENCE and changes nothing;
-   set_args() failures are sticky and name the record; NEED_INPUT leaves
+   set_spec() when no spec is awaited is E_SEQUENCE and changes nothing;
+   set_spec() failures are sticky and name the record; NEED_INPUT leaves
    nothing unread; feed() while the window is not used up is E_SEQUENCE and
    changes nothing; errors are sticky in next/feed/finish; a second
    finish() agrees; after END the stream is fully accounted for. */
@@ -221,9 +221,9 @@ static const char *uc__check_final(uc_run *r, uc_dec *u)
     if ((s = uc__feed(u, &one, 1)) != st) return uc__fail(r, "error %d not sticky in feed: %d", st, s);
     if ((s = uc__finish(u)) != st) return uc__fail(r, "error %d not sticky in finish: %d", st, s);
     if (!u->perf) {
-        if ((s = tdec_uftrace_set_args(&u->d, NULL)) != st)
-            return uc__fail(r, "error %d not sticky in set_args: %d", st, s);
-        if (tdec_uftrace_needs_args(&u->d)) return uc__fail(r, "needs_args after an error");
+        if ((s = tdec_uftrace_set_spec(&u->d, NULL)) != st)
+            return uc__fail(r, "error %d not sticky in set_spec: %d", st, s);
+        if (tdec_uftrace_needs_spec(&u->d)) return uc__fail(r, "needs_spec after an error");
     }
     if ((s = uc__next(u, &it, &pit)) != st) return uc__fail(r, "error %d not sticky in next (2): %d", st, s);
     if (ss->err_offset != eo) return uc__fail(r, "err_offset moved after the error");
@@ -452,16 +452,16 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                 int want = (c->type == TDEC_UFTRACE_REC_ENTRY || c->type == TDEC_UFTRACE_REC_EXIT) && c->more;
                 if ((bad = uc__dat_record(r, &l, c, off, len)) != NULL) break;
                 uc__log_rec(r, c, off);
-                if (tdec_uftrace_needs_args(&u.d) != want) {
-                    bad = uc__fail(r, "needs_args %d after record type %u more %u", tdec_uftrace_needs_args(&u.d),
+                if (tdec_uftrace_needs_spec(&u.d) != want) {
+                    bad = uc__fail(r, "needs_spec %d after record type %u more %u", tdec_uftrace_needs_spec(&u.d),
                                    (unsigned)c->type, (unsigned)c->more);
                     break;
                 }
                 memcpy(&saved, &u, sizeof u);
-                if (!want) { /* set_args now is a caller bug and must change nothing */
-                    s = tdec_uftrace_set_args(&u.d, &empty);
+                if (!want) { /* set_spec now is a caller bug and must change nothing */
+                    s = tdec_uftrace_set_spec(&u.d, &empty);
                     if (s != TDEC_E_SEQUENCE || uc__changed(&u, &saved)) {
-                        bad = uc__fail(r, "set_args with no spec awaited gave %d or changed the decoder", s);
+                        bad = uc__fail(r, "set_spec with no spec awaited gave %d or changed the decoder", s);
                         break;
                     }
                 } else {
@@ -474,10 +474,10 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                         break;
                     }
                     if (r->nspecs) sp = r->specs[k];
-                    s = tdec_uftrace_set_args(&u.d, sp);
+                    s = tdec_uftrace_set_spec(&u.d, sp);
                     uc__line(r, "A spec=%u st=%d\n", (unsigned)k, s);
                     if (sp != NULL && uc__spec_valid(sp)) {
-                        if (s != TDEC_NEED_INPUT) { bad = uc__fail(r, "set_args(valid) gave %d", s); break; }
+                        if (s != TDEC_NEED_INPUT) { bad = uc__fail(r, "set_spec(valid) gave %d", s); break; }
                         l.in_block = 1;
                         l.arg_next = 0;
                         l.blk = 0;
@@ -486,7 +486,7 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                     } else {
                         if (s != (sp == NULL ? TDEC_E_CORRUPT : TDEC_E_LIMIT) || ss->err != s ||
                             ss->err_offset != off) {
-                            bad = uc__fail(r, "set_args(%s) gave %d at %llu", sp ? "invalid" : "NULL", s,
+                            bad = uc__fail(r, "set_spec(%s) gave %d at %llu", sp ? "invalid" : "NULL", s,
                                            (unsigned long long)ss->err_offset);
                             break;
                         }

@@ -50,7 +50,7 @@ int MX_USE(void)
         if (st == TDEC_OK) {
             items++;
             if (it.kind == TDEC_ITEM_RECORD && it.u.rec.type == TDEC_UFTRACE_REC_ARG) value = it.u.rec.value;
-            if (tdec_uftrace_needs_args(&d)) st = tdec_uftrace_set_args(&d, &spec);
+            if (tdec_uftrace_needs_spec(&d)) st = tdec_uftrace_set_spec(&d, &spec);
             continue;
         }
         if (st != TDEC_NEED_INPUT) break;

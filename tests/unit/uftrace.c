@@ -508,12 +508,12 @@ static void run(const run_cfg *rc, const unsigned char *data, size_t len, const 
                     if (fst.open) res_bad(res, "record inside a payload at %" PRIu64, it.offset);
                     if (it.u.rec.type <= TDEC_UFTRACE_REC_EVENT) res_start(res, it.offset);
                     log_dat_rec(log, it.offset, &it.u.rec);
-                    if (tdec_uftrace_needs_args(&d)) {
+                    if (tdec_uftrace_needs_spec(&d)) {
                         const tdec_uftrace_argspec *sp = rc->seq && k < rc->seq->n ? rc->seq->v[k] : NULL;
                         k++;
-                        st = tdec_uftrace_set_args(&d, sp);
+                        st = tdec_uftrace_set_spec(&d, sp);
                         if (st < 0) break;
-                        if (st != TDEC_NEED_INPUT) res_bad(res, "set_args: %d", st);
+                        if (st != TDEC_NEED_INPUT) res_bad(res, "set_spec: %d", st);
                     } else if (it.u.rec.more && (it.u.rec.type == TDEC_UFTRACE_REC_ENTRY || it.u.rec.type == TDEC_UFTRACE_REC_EXIT)) {
                         res_bad(res, "no spec asked for at %" PRIu64, it.offset);
                     }
@@ -1434,13 +1434,13 @@ static void golden_dat(sample *s, const char *file, spec_seq *seq, tl_case *c)
                 if (!TL_TRUE(c, expect_text(&cu, suf, strlen(suf)), "%s: event data line [%s]", file, suf)) break;
                 while (cu.e - cu.p >= 2 && cu.p[0] == ' ' && cu.p[1] == ' ') take_line(&cu, &ls, &ll);
             }
-            if (tdec_uftrace_needs_args(&d)) {
+            if (tdec_uftrace_needs_spec(&d)) {
                 const char *nm = ls + strlen(pre);
                 size_t nl = ll - strlen(pre) - strlen(suf);
                 fspec *f = fs_find(s, nm, nl, r->type == TDEC_UFTRACE_REC_EXIT);
                 TL_TRUE(c, f != NULL, "%s: no spec for %.*s", file, (int)nl, nm);
                 seq_push(seq, f ? &f->spec : NULL);
-                if (!TL_EQI(c, tdec_uftrace_set_args(&d, f ? &f->spec : NULL), TDEC_NEED_INPUT)) break;
+                if (!TL_EQI(c, tdec_uftrace_set_spec(&d, f ? &f->spec : NULL), TDEC_NEED_INPUT)) break;
                 cur_type = r->type;
                 cur_time = r->time;
                 nargs = 0;
@@ -2102,8 +2102,8 @@ static void test_mixed(void)
                         it.u.rec.more == 1 && it.u.rec.magic == 5 && it.u.rec.depth == 1 &&
                         it.u.rec.addr == 0x5586798c634eull && it.u.rec.time == 568542137870ull,
                 "ENTRY of mixed");
-        TL_TRUE(&c, tdec_uftrace_needs_args(&d), "needs args");
-        TL_EQI(&c, tdec_uftrace_set_args(&d, &mixed), TDEC_NEED_INPUT);
+        TL_TRUE(&c, tdec_uftrace_needs_spec(&d), "needs args");
+        TL_EQI(&c, tdec_uftrace_set_spec(&d, &mixed), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
         TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 16 && it.u.rec.arg_index == 0 &&
                         it.u.rec.arg.kind == TDEC_UFTRACE_V_STRING && it.u.rec.payload_size == 3 &&
@@ -2131,7 +2131,7 @@ static void test_mixed(void)
         TL_TRUE(&c, it.offset == 48 && it.u.rec.type == TDEC_UFTRACE_REC_EXIT && it.u.rec.more &&
                         it.u.rec.time == 568542138150ull && it.u.rec.addr == 0x5586798c634eull,
                 "EXIT of mixed");
-        TL_EQI(&c, tdec_uftrace_set_args(&d, &ret), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_uftrace_set_spec(&d, &ret), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
         TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && memcmp(it.u.rec.raw, fret, 8) == 0, "retval f64 raw bits");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
@@ -2298,7 +2298,7 @@ static unsigned char *dat_to_be(const unsigned char *data, size_t len, const spe
             swap_bytes(be + o, 8);
             swap_bytes(be + o + 8, 8);
             if (r->type == TDEC_UFTRACE_REC_EVENT && r->more) swap_bytes(be + o + 16, 2);
-            if (tdec_uftrace_needs_args(&d)) tdec_uftrace_set_args(&d, k < seq->n ? seq->v[k++] : NULL);
+            if (tdec_uftrace_needs_spec(&d)) tdec_uftrace_set_spec(&d, k < seq->n ? seq->v[k++] : NULL);
         } else if (r->type == TDEC_UFTRACE_REC_ARG) {
             if (r->arg.kind == TDEC_UFTRACE_V_INT || r->arg.kind == TDEC_UFTRACE_V_CHAR) swap_bytes(be + o, r->arg.size);
             if (r->arg.kind == TDEC_UFTRACE_V_STRING || r->arg.kind == TDEC_UFTRACE_V_STDSTRING) swap_bytes(be + o, 2);
@@ -2575,7 +2575,7 @@ static void test_hostile(void)
                 tdec_uftrace_init(&d, NULL);
                 tdec_uftrace_feed(&d, b, 16 + 512 + 16);
                 TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-                TL_EQI(&c, tdec_uftrace_set_args(&d, &big), TDEC_E_LIMIT);
+                TL_EQI(&c, tdec_uftrace_set_spec(&d, &big), TDEC_E_LIMIT);
                 TL_EQU(&c, d.st.err_reason, TDEC_UFTRACE_R_BAD_SPEC);
                 TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_LIMIT);
             }
@@ -2680,12 +2680,12 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_uftrace_next(NULL, &it), TDEC_E_ARG);
     TL_EQI(&c, tdec_uftrace_next(&d, NULL), TDEC_E_ARG);
     TL_EQI(&c, tdec_uftrace_finish(NULL), TDEC_E_ARG);
-    TL_EQI(&c, tdec_uftrace_set_args(NULL, &sp), TDEC_E_ARG);
-    TL_EQI(&c, tdec_uftrace_needs_args(NULL), 0);
+    TL_EQI(&c, tdec_uftrace_set_spec(NULL, &sp), TDEC_E_ARG);
+    TL_EQI(&c, tdec_uftrace_needs_spec(NULL), 0);
     tdec_uftrace_reset(NULL);
     TL_EQI(&c, tdec_uftrace_feed(&d, NULL, 0), TDEC_NEED_INPUT);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_NEED_INPUT);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_E_SEQUENCE);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_E_SEQUENCE);
     TL_EQI(&c, d.st.err, TDEC_OK);
     TL_TRUE(&c, strcmp(tdec_uftrace_reason_str(TDEC_UFTRACE_R_PERF_SIZE), "unknown reason") != 0, "reason text");
     TL_TRUE(&c, strcmp(tdec_uftrace_reason_str(999), "unknown reason") == 0, "unknown reason");
@@ -2697,12 +2697,12 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_uftrace_feed(&d, b, o), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_TRUE(&c, tdec_uftrace_needs_args(&d), "awaits a spec");
+    TL_TRUE(&c, tdec_uftrace_needs_spec(&d), "awaits a spec");
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_SEQUENCE); /* not sticky */
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_SEQUENCE);
     TL_EQI(&c, d.st.err, TDEC_OK);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_NEED_INPUT);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_E_SEQUENCE);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_NEED_INPUT);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
     TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.u.rec.value == 77, "value");
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
@@ -2714,19 +2714,19 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_END);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_END);
     TL_EQI(&c, tdec_uftrace_feed(&d, b, 1), TDEC_E_SEQUENCE);
-    /* set_args(NULL): the record's offset, sticky */
+    /* set_spec(NULL): the record's offset, sticky */
     tdec_uftrace_init(&d, NULL);
     tdec_uftrace_feed(&d, b, o);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, NULL), TDEC_E_CORRUPT);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, NULL), TDEC_E_CORRUPT);
     TL_EQU(&c, d.st.err_offset, 0);
     TL_EQU(&c, d.st.err_reason, TDEC_UFTRACE_R_NO_SPEC);
-    TL_EQI(&c, tdec_uftrace_needs_args(&d), 0);
+    TL_EQI(&c, tdec_uftrace_needs_spec(&d), 0);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_CORRUPT);
     TL_EQI(&c, tdec_uftrace_feed(&d, b, 1), TDEC_E_CORRUPT);
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_E_CORRUPT);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_E_CORRUPT);
-    /* a second record: set_args(NULL) names it */
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_E_CORRUPT);
+    /* a second record: set_spec(NULL) names it */
     tdec_uftrace_init(&d, NULL);
     {
         unsigned char b2[48];
@@ -2736,7 +2736,7 @@ static void test_misuse(void)
         tdec_uftrace_feed(&d, b2, sizeof b2);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_EQI(&c, tdec_uftrace_set_args(&d, NULL), TDEC_E_CORRUPT);
+        TL_EQI(&c, tdec_uftrace_set_spec(&d, NULL), TDEC_E_CORRUPT);
         TL_EQU(&c, d.st.err_offset, 16);
     }
     /* reset keeps the config and clears the error */
