@@ -1274,19 +1274,40 @@ SOFTWARE.
 /* ==== tdec_uftrace.h ==== */
 #if !defined(TDEC_NO_UFTRACE) && (!defined(TDEC__ONLY_SOME) || defined(TDEC_ONLY_UFTRACE))
 /* tdec_uftrace.h - uftrace data decoder (<tid>.dat records with argument,
-   return-value and event payloads) - tracedec 0.1
+   return-value and event payloads; perf-cpuN.dat; the text files of a
+   uftrace.data directory) - tracedec 0.1
    MIT licensed, see the end of this file.
+
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                          the shared core: status, items
+     ==== record decoder                      <tid>.dat
+     ==== text and side files                 line parsers:
+       ---- info                                the 40-byte header, key:value
+       ---- task.txt
+       ---- sid-<SID>.map
+       ---- <module>.sym
+       ---- <module>.dbg
+       ---- argument spec grammar
+       ---- enum definitions
+     ==== perf-cpuN.dat decoder
+     ==== implementation                      TDEC_UFTRACE_IMPLEMENTATION only
+     ==== record decoder: implementation
+     ==== text and side files: implementation
+     ==== perf-cpuN.dat decoder: implementation
+     MIT License                              the licence text
 
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_UFTRACE_IMPLEMENTATION   (or TRACEDEC_IMPLEMENTATION)
          #include "tdec_uftrace.h"
+     Every other file includes the header without the define.
 
      The loop over one <tid>.dat file is the same as for every tracedec
      format, with one addition: a record whose payload layout is not in the
      file (an ENTRY or EXIT with `more` set) must be followed by a call to
      tdec_uftrace_set_spec() with its resolved spec before the next next():
-         st = tdec_uftrace_init(&d, &cfg);          cfg: byte order of the data
+         tdec_uftrace_decoder d;  tdec_uftrace_item it;  tdec_status st;
+         st = tdec_uftrace_init(&d, &cfg);            cfg: byte order of the data
          while (st >= 0) {
              st = tdec_uftrace_next(&d, &it);
              if (st == TDEC_OK) {
@@ -1295,52 +1316,81 @@ SOFTWARE.
                  else use(&it);
                  continue;
              }
-             if (st != TDEC_NEED_INPUT) break;
-             n = read_some(buf, sizeof buf);
+             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
+             n = read_some(buf, sizeof buf);          buf may be reused now
              st = n ? tdec_uftrace_feed(&d, buf, n) : tdec_uftrace_finish(&d);
          }
 
-   ITEMS
-     One RECORD item per 16-byte record (type ENTRY, EXIT, LOST or EVENT).
-     An EVENT with data is followed by FRAGMENT items of its data. An ENTRY
-     or EXIT with `more` set is followed, once its spec is given, by one ARG
-     record per spec item in payload order (string, std::string and struct
-     values followed by FRAGMENT items of their bytes), then one ARGS_END
-     record whose block_len is the block's length before its final padding
-     (what `uftrace dump` prints as "length = N"). Padding is never looked at.
+     Items: one RECORD item per 16-byte record (type ENTRY, EXIT, LOST or
+     EVENT). An EVENT with data is followed by FRAGMENT items of its data.
+     An ENTRY or EXIT with `more` set is followed, once its spec is given,
+     by one ARG record per spec item in payload order (string, std::string
+     and struct values followed by FRAGMENT items of their bytes), then one
+     ARGS_END record whose block_len is the block's length before its final
+     padding (what `uftrace dump` prints as "length = N"). Padding is never
+     looked at.
 
-   ALSO IN THIS HEADER (after the record decoder's declarations)
-     Parsers for the rest of a uftrace.data directory, one text line at a
-     time, results pointing into the caller's line: the info header and its
-     key:value lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
-     the argument spec grammar (entries, items, payload layouts) and enum
-     definitions; and tdec_uftrace_perf_*, a decoder of the same shape for
-     perf-cpuN.dat (scheduler, fork, exit and comm records).
+     Beside the record decoder: parsers for the rest of a uftrace.data
+     directory, one text line at a time, results pointing into the caller's
+     line (the info header and its key:value lines, task.txt,
+     sid-<SID>.map, <module>.sym, <module>.dbg, the argument spec grammar
+     and enum definitions); and tdec_uftrace_perf_*, a decoder of the same
+     shape for perf-cpuN.dat (scheduler, fork, exit and comm records).
 
-   CONTRACT
-     As every tracedec decoder: feed() only after TDEC_NEED_INPUT; fragment
-     data valid until the next call; finish() gives TDEC_END on a record
-     boundary, TDEC_E_TRUNCATED inside a record or payload; errors are sticky
-     until reset(); d.st.err_offset / d.st.err_reason (TDEC_UFTRACE_R_*,
-     tdec_uftrace_reason_str) say where and why. next() while a spec is
-     awaited returns TDEC_E_SEQUENCE (not sticky). Any chunking of the input
-     gives the same items, fragments aside.
+   CONTRACT (the record and the perf decoder)
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
+     - Fragment data points into the caller's window and is valid until the
+       next call on this decoder.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - A uftrace stream leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END on a record boundary,
+       TDEC_E_TRUNCATED inside a record, a payload, or an argument block
+       whose spec is still awaited. A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
+     - Errors are sticky: next(), feed() and finish() return the same error
+       until reset(). d.st.err_offset is the stream offset of the record
+       that failed and d.st.err_reason a TDEC_UFTRACE_R_* code
+       (tdec_uftrace_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are
+       returned without changing the decoder (next() while a spec is awaited
+       is TDEC_E_SEQUENCE).
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
 
    MEMORY
-     No allocation. The decoder holds a copy of the current spec (at most
-     TDEC_UFTRACE_MAX_ARGS items) and nothing points into it: memcpy-able.
-     sizeof(tdec_uftrace_decoder) is stated by TDEC_UFTRACE_DECODER_SIZE_LP64
-     below and checked by tests/unit/uftrace.c.
+     No allocation. The decoders are caller-owned structs that hold no
+     pointer into themselves and may be copied with memcpy; the record
+     decoder holds a copy of the current spec (at most TDEC_UFTRACE_MAX_ARGS
+     items). Their sizes, and that of the spec a caller passes, measured
+     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+       sizeof(tdec_uftrace_decoder) = 432 on LP64, 424 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_decoder) = 152 on LP64, 144 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_argspec) = 260 on LP64, 260 on ILP32 (Cortex-M)
+     The line parsers keep no state: their results point into the line.
 
    OPTIONS
-     TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU]
-     TDEC_STATIC / TDEC_UFTRACE_STATIC, TDEC_UFTRACE_DEF    [impl TU]
-     TDEC_NO_STRINGS                                         [any TU]
+     TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_UFTRACE_STATIC                       [impl TU] internal linkage
+     TDEC_UFTRACE_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                         [any TU]  reason_str() returns ""
+                                                                       (feat_str() and info_str()
+                                                                       stay: dump output needs them)
 
    SECURITY
-     Every input byte is untrusted; declared lengths are checked against
-     the argument block limit (1024 bytes) before use, never used to size
-     anything. See README.md, "Trust model".
+     Every input byte is untrusted. The decoders never read outside the
+     current window or their carry, never write outside *out and the
+     decoder, do constant work per input byte, and never size anything from
+     a declared length: argument blocks are checked against their limit
+     (1020 bytes), perf records against their type's layout. The line
+     parsers never read outside the line. See README.md, "Trust model".
 */
 #ifndef TDEC_UFTRACE_H_INCLUDED
 #define TDEC_UFTRACE_H_INCLUDED
@@ -1361,6 +1411,8 @@ SOFTWARE.
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ==== record decoder ===================================================== */
 
 /* Record types (tdec_uftrace_record.type). 0-3 are the file's own. */
 #define TDEC_UFTRACE_REC_ENTRY    0u
@@ -1460,22 +1512,24 @@ typedef struct tdec_uftrace_decoder {
     uint8_t              phase;
     uint8_t              after_pay; /* phase after the payload                  */
     uint8_t              pad_to;    /* alignment of the padding after a payload */
-    uint8_t              unused;
     tdec_uftrace_argspec spec;
 } tdec_uftrace_decoder;
 
-#define TDEC_UFTRACE_DECODER_SIZE_LP64 432
-
-/* Starts a decoder (cfg may be NULL). Returns TDEC_NEED_INPUT or TDEC_E_ARG. */
+/* Starts a decoder. cfg may be NULL (defaults). Returns TDEC_NEED_INPUT, or
+   TDEC_E_ARG for a NULL decoder. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_init(tdec_uftrace_decoder *d, const tdec_uftrace_config *cfg);
 
-/* As every tracedec feed(): TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE,
-   or the sticky error. */
+/* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG (NULL d, or NULL data with len > 0),
+   TDEC_E_SEQUENCE (window not used up, or after finish()), or the sticky
+   error. len == 0 is allowed and does nothing. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_feed(tdec_uftrace_decoder *d, const void *data, size_t len);
 
-/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG,
-   TDEC_E_SEQUENCE (a spec is awaited: call set_spec first), or a sticky
-   error: TDEC_E_CORRUPT (bad magic, block over its limit), TDEC_E_TRUNCATED. */
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG,
+   TDEC_E_SEQUENCE (a spec is awaited: call set_spec() first), or an error
+   (sticky): E_CORRUPT (bad magic, block over its limit, no spec), E_LIMIT
+   (bad spec), E_TRUNCATED (after finish()). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uftrace_item *out);
 
 /* 1 when the last item was an ENTRY/EXIT record with a payload and the
@@ -1490,27 +1544,30 @@ TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d);
    TDEC_E_SEQUENCE when no spec is awaited, TDEC_E_ARG for a NULL decoder. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
 
-/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END on a
+   record boundary, TDEC_E_TRUNCATED (sticky; err_offset = the start of the
+   cut record, or the first missing payload byte), TDEC_E_SEQUENCE if the
+   window still holds bytes, or the sticky error; never TDEC_NEED_INPUT.
+   After TDEC_END or an error, next() returns it again. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d);
 
-/* Forgets the stream, keeps the config. */
+/* Forgets the stream, keeps the config: the decoder is as after init(). */
 TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d);
 
 /* Text for a TDEC_UFTRACE_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason);
 
+/* ==== text and side files ================================================ */
 
-/* ==== Text and side files of a uftrace.data directory ====================
-
-   Helpers for the files around the <tid>.dat records: the `info` header
+/* Parsers for the files around the <tid>.dat records: the `info` header
    and its text lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
    the argument spec grammar (info argspec/retspec/argauto/retauto lines,
-   .dbg A:/R: lines), enum definitions (info enumauto, .dbg E:), and
-   perf-cpuN.dat below. Line parsers take one complete line WITHOUT its
-   trailing newline as (line, len); NULL is allowed only with len 0. String
-   results (tdec_uftrace_text) point into that line: valid as long as it is.
-   No allocation, no libc; every byte is untrusted; numbers are range
-   checked (overflow is TDEC_E_FORMAT, never a wrapped value). */
+   .dbg A:/R: lines) and enum definitions (info enumauto, .dbg E:). Line
+   parsers take one complete line WITHOUT its trailing newline as (line,
+   len); NULL is allowed only with len 0. String results (tdec_uftrace_text)
+   point into that line: valid as long as it is. No allocation, no libc;
+   every byte is untrusted; numbers are range checked (overflow is
+   TDEC_E_FORMAT, never a wrapped value). */
 
 /* A piece of the caller's text: not NUL-terminated. */
 typedef struct tdec_uftrace_text {
@@ -1518,7 +1575,7 @@ typedef struct tdec_uftrace_text {
     size_t      len;
 } tdec_uftrace_text;
 
-/* ---- info: the 40-byte binary header ---------------------------------- */
+/* ---- info: the 40-byte header and its key:value lines ------------------- */
 
 #define TDEC_UFTRACE_HEADER_SIZE 40u
 
@@ -1683,7 +1740,7 @@ typedef struct tdec_uftrace_dbg_line {
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_t len,
                                                          tdec_uftrace_dbg_line *out);
 
-/* ---- argument spec grammar (FACTS 9.2, 9.3) ----------------------------- */
+/* ---- argument spec grammar ---------------------------------------------- */
 
 /* A spec list "PAT@item,item;PAT2@item" (the values of info argspec:,
    retspec:, argauto:, retauto: lines; .dbg A:/R: texts after '@' are one
@@ -1740,7 +1797,8 @@ typedef struct tdec_uftrace_spec_item {
    %stack without "+N". TDEC_E_ARG for NULL. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out);
 
-/* The payload layout of an item (FACTS 9.1, 9.3) for the decoder's spec:
+/* The payload layout of an item for the decoder's spec, as uftrace's
+   libmcount/record.c writes it (save_to_argbuf):
    `long_size` is 8 for 64-bit data (info elf_class 2), 4 for 32-bit;
    `f80_size` is 10 (x86) or 8 (32-bit ARM, where f80 means a double).
    No format -> INT long_size ('d'); fparg without format -> FLOAT 8 ('f');
@@ -1790,9 +1848,9 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
                                                           tdec_uftrace_enum_value *out);
 
-/* ==== perf-cpuN.dat (FACTS 7) ============================================
+/* ==== perf-cpuN.dat decoder ============================================== */
 
-   Raw Linux perf ring-buffer records copied by `uftrace record`: each a
+/* Raw Linux perf ring-buffer records copied by `uftrace record`: each a
    perf_event_header {u32 type; u16 misc; u16 size} and size-8 bytes of
    body, in the recording host's byte order. With uftrace's settings
    (sample_id_all, TID|TIME) every body ends with {u32 pid, tid; u64 time}.
@@ -1856,22 +1914,25 @@ typedef struct tdec_uftrace_perf_decoder {
     tdec_uftrace_config cfg;
     tdec_payload        pay;   /* body of a record of another type */
     uint32_t            phase;
-    uint32_t            unused;
 } tdec_uftrace_perf_decoder;
 
-#define TDEC_UFTRACE_PERF_DECODER_SIZE_LP64 152
-
-/* As tdec_uftrace_init(): TDEC_NEED_INPUT or TDEC_E_ARG. */
+/* As tdec_uftrace_init(). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg);
-/* As every tracedec feed(). */
+
+/* As tdec_uftrace_feed(). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_feed(tdec_uftrace_perf_decoder *d, const void *data, size_t len);
-/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG, or sticky
-   TDEC_E_CORRUPT (R_PERF_SIZE: size below 8, or a COMM/EXIT/FORK/SWITCH
-   record too small for its fields or over TDEC_UFTRACE_PERF_MAX_KNOWN). */
+
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG, or an
+   error (sticky): E_CORRUPT (R_PERF_SIZE: size below 8, or a
+   COMM/EXIT/FORK/SWITCH record too small for its fields or over
+   TDEC_UFTRACE_PERF_MAX_KNOWN), E_TRUNCATED (after finish()). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d, tdec_uftrace_perf_item *out);
-/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+
+/* As tdec_uftrace_finish(): never TDEC_NEED_INPUT. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_finish(tdec_uftrace_perf_decoder *d);
-/* Forgets the stream, keeps the config. */
+
+/* As tdec_uftrace_reset(). */
 TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #ifdef __cplusplus
@@ -1879,10 +1940,12 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 #endif
 #endif /* TDEC_UFTRACE_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_UFTRACE_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_UFTRACE_IMPL_INCLUDED
 #define TDEC_UFTRACE_IMPL_INCLUDED
+
+/* ==== record decoder: implementation ===================================== */
 
 #define TDEC_UFTRACE__REC_SIZE 16u
 #define TDEC_UFTRACE__MAGIC    5u
@@ -1937,7 +2000,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d)
     d->phase = TDEC_UFTRACE__P_RECORD;
     d->after_pay = TDEC_UFTRACE__P_RECORD;
     d->pad_to = 0;
-    d->unused = 0;
     d->spec.count = 0;
 }
 
@@ -2208,7 +2270,7 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason)
 #endif
 }
 
-/* ==== Text and side files ================================================ */
+/* ==== text and side files: implementation ================================ */
 
 static int tdec_uftrace__digit(char c)
 {
@@ -2935,7 +2997,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, cons
     return TDEC_OK;
 }
 
-/* ==== perf-cpuN.dat ====================================================== */
+/* ==== perf-cpuN.dat decoder: implementation ============================== */
 
 #define TDEC_UFTRACE__PERF_HDR 8u
 
@@ -2960,7 +3022,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d)
     tdec__stream_init(&d->st);
     tdec__payload_start(&d->pay, 0, 0);
     d->phase = TDEC_UFTRACE__PP_RECORD;
-    d->unused = 0;
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg)
@@ -3076,7 +3137,6 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d
 }
 
 #undef TDEC_UFTRACE__PERF_HDR
-
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC
 

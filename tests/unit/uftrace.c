@@ -572,18 +572,11 @@ static void run_whole(const run_cfg *rc, const unsigned char *data, size_t len, 
 }
 
 /* ------------------------------------------------------------------ */
-/* sizeof                                                              */
+/* sizeof, as the header's MEMORY section states it                    */
 
-static void test_sizeof(void)
-{
-    tl_case c;
-    tl_begin(&c, "uftrace sizeof(decoder) == TDEC_UFTRACE_DECODER_SIZE_LP64 and perf == ..._PERF_... on LP64");
-    if (sizeof(void *) == 8 && sizeof(long) == 8) {
-        TL_EQU(&c, sizeof(tdec_uftrace_decoder), TDEC_UFTRACE_DECODER_SIZE_LP64);
-        TL_EQU(&c, sizeof(tdec_uftrace_perf_decoder), TDEC_UFTRACE_PERF_DECODER_SIZE_LP64);
-    }
-    tl_end(&c);
-}
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_decoder, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_perf_decoder, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_argspec, "single/tdec_uftrace.h")
 
 /* ------------------------------------------------------------------ */
 /* info                                                                */
@@ -2924,6 +2917,50 @@ static void test_perf_hand(void)
     buf_free(&lg);
 }
 
+/* ------------------------------------------------------------------ */
+/* the Ending rule of the header's CONTRACT, with the canonical loop    */
+
+TL_DEFINE_ENDING_TEST(uftrace, tdec_uftrace_config)
+TL_DEFINE_ENDING_TEST(uftrace_perf, tdec_uftrace_config)
+
+/* A hand-made <tid>.dat (ENTRY, an EVENT with 5 bytes of data, EXIT) and
+   each of its prefixes, and every perf-cpuN.dat whole and cut by one byte:
+   the loop ends in END exactly on a record boundary, else in
+   TDEC_E_TRUNCATED from finish(), and next() after finish() says it again. */
+static void test_ending(void)
+{
+    static const size_t chunks[] = { 1, 5, 4096 };
+    unsigned char b[64], *data;
+    size_t o = 0, len, plen, k;
+    int i, j;
+    tl_case c;
+    o = put_rec(b, o, 100, word(TDEC_UFTRACE_REC_ENTRY, 0, 5, 0, 0x1000));
+    o = put_rec(b, o, 110, word(TDEC_UFTRACE_REC_EVENT, 1, 5, 0, 200000));
+    put_le(b + o, 5, 2);
+    memcpy(b + o + 2, "hello", 5);
+    b[o + 7] = 0;
+    o += 8; /* u16 length, data, padding to 8 */
+    o = put_rec(b, o, 120, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
+    tl_begin(&c, "uftrace Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        for (len = 0; len <= o; len++)
+            tl_ending_uftrace(&c, NULL, b, len, chunks[k],
+                              len == 0 || len == 16 || len == 40 || len == o ? TDEC_END : TDEC_E_TRUNCATED);
+    tl_end(&c);
+
+    tl_begin(&c, "uftrace perf Ending: every perf-cpuN.dat whole (END) and cut by one byte (E_TRUNCATED)");
+    for (i = 0; i < nsamples; i++)
+        for (j = 0; j < samples[i].nperfs; j++) {
+            data = read_in(&samples[i], samples[i].perfs[j], &len);
+            if (!TL_TRUE(&c, data != NULL, "cannot read %s", samples[i].perfs[j])) continue;
+            for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+                for (plen = len > 0 ? len - 1 : 0; plen <= len; plen++)
+                    tl_ending_uftrace_perf(&c, NULL, data, plen, chunks[k], plen == len ? TDEC_END : TDEC_E_TRUNCATED);
+            free(data);
+        }
+    tl_end(&c);
+}
+
 int main(void)
 {
     tl_case c;
@@ -2934,7 +2971,9 @@ int main(void)
             "args, libcall, forkexec, cxx");
     tl_end(&c);
     if (nsamples == 0) return tl_exit_code();
-    test_sizeof();
+    tl_sizeof_tdec_uftrace_decoder();
+    tl_sizeof_tdec_uftrace_perf_decoder();
+    tl_sizeof_tdec_uftrace_argspec();
     test_headers();
     test_info_lines();
     test_task();
@@ -2951,6 +2990,7 @@ int main(void)
     test_hostile();
     test_misuse();
     test_perf_hand();
+    test_ending();
     printf("%d passed, %d failed\n", tl_passed, tl_failed);
     return tl_exit_code();
 }
