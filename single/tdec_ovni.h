@@ -2,6 +2,18 @@
    descriptions) - tracedec 0.1
    MIT licensed, see the end of this file.
 
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                        the shared core: status, items
+     ==== stream decoder                    stream.obs, thread.T.obs
+     ==== JSON metadata                     metadata.json, thread.T.json,
+                                            stream.json
+     ==== event signatures and descriptions
+     ==== implementation                    TDEC_OVNI_IMPLEMENTATION only
+     ==== stream decoder: implementation
+     ==== JSON metadata: implementation
+     ==== event signatures and descriptions: implementation
+     MIT License                            the licence text
+
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_OVNI_IMPLEMENTATION      (or TRACEDEC_IMPLEMENTATION)
@@ -35,41 +47,42 @@
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
      - Fragment data points into the caller's window and is valid until the
        next call on this decoder.
-     - finish() produces no items: TDEC_END after a whole event (or after the
-       header of a stream with no events), TDEC_E_TRUNCATED inside the header,
-       an event or a jumbo blob; err_offset is then the start of the cut
-       header or event. finish() is idempotent; feed() after it is
-       TDEC_E_SEQUENCE; next() after TDEC_END returns TDEC_END.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An ovni stream leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END after a whole event (or after
+       the header of a stream with no events), TDEC_E_TRUNCATED inside the
+       header, an event or a jumbo blob. A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
      - Errors are sticky: next(), feed() and finish() return the same error
        until reset(). d.st.err_offset is the stream offset of the header or
        event that failed and d.st.err_reason a TDEC_OVNI_R_* code
-       (tdec_ovni_reason_str). E_ARG and E_SEQUENCE leave the decoder as it
-       was.
+       (tdec_ovni_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
+       without changing the decoder.
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
-   FORMAT NOTES
-     - Byte order is the writer's; nothing records it but the header's
-       version field (1). A version that reads 1 only byte-swapped is a
-       big-endian stream: it is decoded (ovni's tools reject it) and every
-       item says so in `big_endian`.
-     - Flag bits 5-7 of an event's first byte are reserved and ignored (kept
-       in `flags`); with the jumbo bit (0x10) set the size nibble is ignored.
-     - Clocks: like ovni, each stream's previous clock starts at 0 and clocks
-       are compared as signed 64-bit numbers. A clock below the previous one
-       sets `clock_backwards` on the event (ovnidump's and ovnisort's
-       tolerance); under TDEC_OVNI_F_STRICT_CLOCK it is TDEC_E_CORRUPT
-       (ovniemu's rule). Equal clocks are fine.
-
    MEMORY
-     No allocation. sizeof(tdec_ovni_decoder) is 176 bytes on LP64 targets
-     (tests/unit/ovni.c checks it, tests/matrix/matrix.sh reports the others); no
-     pointer into itself, may be copied with memcpy. The signature table is
-     static const data (about 13 KiB of strings; empty under TDEC_NO_STRINGS).
+     No allocation. The decoder and the JSON document are caller-owned
+     structs that hold no pointer into themselves and may be copied with
+     memcpy (the document borrows the caller's text and tokens). Their
+     sizes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
+       sizeof(tdec_ovni_decoder) = 176 on LP64, 168 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
+     The signature table is static const data (about 13 KiB of strings;
+     empty under TDEC_NO_STRINGS).
 
    OPTIONS
      TDEC_OVNI_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
@@ -84,6 +97,19 @@
      declared length. The JSON reader and the formatter never read outside
      the text or payload they are given and never write past the caller's
      capacity. See README.md, "Trust model".
+
+   FORMAT NOTES
+     - Byte order is the writer's; nothing records it but the header's
+       version field (1). A version that reads 1 only byte-swapped is a
+       big-endian stream: it is decoded (ovni's tools reject it) and every
+       item says so in `big_endian`.
+     - Flag bits 5-7 of an event's first byte are reserved and ignored (kept
+       in `flags`); with the jumbo bit (0x10) set the size nibble is ignored.
+     - Clocks: like ovni, each stream's previous clock starts at 0 and clocks
+       are compared as signed 64-bit numbers. A clock below the previous one
+       sets `clock_backwards` on the event (ovnidump's and ovnisort's
+       tolerance); under TDEC_OVNI_F_STRICT_CLOCK it is TDEC_E_CORRUPT
+       (ovniemu's rule). Equal clocks are fine.
 */
 #ifndef TDEC_OVNI_H_INCLUDED
 #define TDEC_OVNI_H_INCLUDED
@@ -409,7 +435,7 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 extern "C" {
 #endif
 
-/* ---- stream decoder ------------------------------------------------------ */
+/* ==== stream decoder ===================================================== */
 
 /* Record types (tdec_ovni_record.type). */
 #define TDEC_OVNI_REC_HEADER 1u /* the 8-byte stream header; version, big_endian */
@@ -502,9 +528,11 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_feed(tdec_ovni_decoder *d, const void *data,
    E_LIMIT (max_jumbo), E_TRUNCATED (after finish()). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_next(tdec_ovni_decoder *d, tdec_ovni_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky;
-   err_offset = start of the cut header or event), TDEC_E_SEQUENCE if the
-   window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset = start of the cut header or
+   event), TDEC_E_SEQUENCE if the window still holds bytes, or the sticky
+   error; never TDEC_NEED_INPUT. After TDEC_END or an error, next() returns
+   it again. */
 TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
@@ -520,7 +548,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, i
 /* Text for a TDEC_OVNI_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason);
 
-/* ---- JSON metadata ------------------------------------------------------- */
+/* ==== JSON metadata ====================================================== */
 
 /* Token types. */
 #define TDEC_OVNI_JSON_OBJECT 1u
@@ -626,7 +654,7 @@ typedef struct tdec_ovni_meta {
    the older files). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_meta_read(const tdec_ovni_json *j, tdec_ovni_meta *m);
 
-/* ---- event signatures and descriptions ----------------------------------- */
+/* ==== event signatures and descriptions ================================== */
 
 /* An event signature as ovni's models declare it: "MCV" or "MCV(type name,
    ...)", with '+' after the MCV for jumbo events (their fields start after the
@@ -673,10 +701,12 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
 #endif
 #endif /* TDEC_OVNI_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_OVNI_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_OVNI_IMPL_INCLUDED
 #define TDEC_OVNI_IMPL_INCLUDED
+
+/* ==== stream decoder: implementation ===================================== */
 
 #define TDEC_OVNI__HDR_SIZE   8u  /* "ovni" + u32 version                   */
 #define TDEC_OVNI__EV_SIZE    12u /* flags/size byte, M, C, V, u64 clock    */
@@ -911,7 +941,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason)
 #endif
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
+/* ==== JSON metadata: implementation ====================================== */
 
 #define TDEC_OVNI__NONE UINT32_MAX /* no open container */
 
@@ -1378,7 +1408,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_meta_read(const tdec_ovni_json *j, tdec_ovni
     return TDEC_OK;
 }
 
-/* ---- event signatures ----------------------------------------------------- */
+/* ==== event signatures and descriptions: implementation ================== */
 
 #ifndef TDEC_NO_STRINGS
 /* ovni 1.14.0's event declarations (src/emu/<model>/setup.c), the pair

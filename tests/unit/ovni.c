@@ -523,17 +523,36 @@ static size_t count_events(const run *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* sizeof                                                              */
+/* sizeof and the Ending rule, as the header states them               */
 
-static void test_sizeof(void)
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_decoder, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_json, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_json_token, "single/tdec_ovni.h")
+TL_DEFINE_ENDING_TEST(ovni, tdec_ovni_config)
+
+/* Every stream, whole and cut by one byte, through the canonical loop
+   (1-, 7- and 4096-byte chunks; 4096 only above 64 KiB): each ends as the
+   whole-buffer run ends (END, or TDEC_E_TRUNCATED from finish()), and
+   next() after finish() says it again. */
+static void test_ending(void)
 {
+    static const size_t chunks[] = { 4096, 7, 1 };
+    run r;
+    size_t i, k, len, runs = 0;
     tl_case c;
-    tl_begin(&c, "ovni sizeof(tdec_ovni_decoder) as documented (176 on LP64)");
-    if (sizeof(void *) == 8 && sizeof(long) == 8) {
-        TL_EQU(&c, sizeof(tdec_ovni_decoder), 176); /* tdec_ovni.h, MEMORY */
-    } else {
-        TL_TRUE(&c, sizeof(tdec_ovni_decoder) <= 176, "sizeof %zu above the LP64 figure", sizeof(tdec_ovni_decoder));
+    memset(&r, 0, sizeof r);
+    tl_begin(&c, "ovni Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    for (i = 0; i < nobs; i++) {
+        for (len = obs[i].len; len + 1 >= obs[i].len && len > 0; len--) {
+            run_decode(&r, obs[i].data, len, NULL);
+            if (r.st != TDEC_END && (len == obs[i].len || r.st != TDEC_E_TRUNCATED)) break;
+            for (k = 0; k < (len > 65536 ? 1u : sizeof chunks / sizeof chunks[0]); k++, runs++)
+                tl_ending_ovni(&c, NULL, obs[i].data, len, chunks[k], r.st);
+        }
     }
+    run_free(&r);
+    tl_ending_ovni(&c, NULL, NULL, 0, 1, TDEC_E_TRUNCATED);
+    TL_TRUE(&c, runs >= 2 * 30, "only %zu runs", runs);
     tl_end(&c);
 }
 
@@ -2402,7 +2421,10 @@ int main(void)
             njson);
     tl_end(&c);
 
-    test_sizeof();
+    tl_sizeof_tdec_ovni_decoder();
+    tl_sizeof_tdec_ovni_json();
+    tl_sizeof_tdec_ovni_json_token();
+    test_ending();
     for (i = 0; i < nsamples; i++) test_manifest(samples[i]);
     for (i = 0; i < nobs; i++) test_hex_dump(&obs[i]);
     for (i = 0; i < nobs; i++) test_descriptions(&obs[i]);
