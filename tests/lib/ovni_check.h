@@ -127,8 +127,8 @@ static void oc__model_end(oc_model *m, tdec_status st, uint64_t off, uint32_t re
     m->reason = reason;
 }
 
-/* FACTS.md section 3, walked directly over the whole input. Returns the
-   final status, also in m->st. */
+/* The stream layout (ovni's trace specification), walked directly over the
+   whole input. Returns the final status, also in m->st. */
 static tdec_status oc_model_walk(const uint8_t *in, size_t len, const tdec_ovni_config *cfg, oc_model *m)
 {
     size_t pos = 8, need;

@@ -20,9 +20,9 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (xtc_ref) reads the input as SPEC.md and the header's
-   documentation say, independently of the decoder: token classes and their
-   sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
+   The reference walk (xtc_ref) reads the input as docs/xtrace.md and the
+   header's documentation say, independently of the decoder: token classes
+   and their sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
    PCINST, +4 per INST), ALLGPR's 32 REG records X0..X31, SYSCALL_VEC's N
    IOVEC records (with IOVEC_DATA each followed by its bytes), cfg.token_size
    for tokens of unknown size, the snapshot header decision (HDR_AUTO from
@@ -50,7 +50,7 @@
    xtc_snap_check(): snap_detect() agrees with a plain walk over every VL
    and header choice (file sizes far above 4 GiB too: its modulo works in
    32-bit steps) and what it finds fits the size; snap_view() reads every
-   field where SPEC.md puts it, its views lie in the buffer, its status
+   field where docs/xtrace.md puts it, its views lie in the buffer, its status
    follows the VL field. xtc_name_check(): parse_name() agrees with a plain
    parser and does not read past len; pair_name() at caps 0, 1, 13, len,
    len + 1 and 600 never writes past cap, NUL-terminates, gives the
@@ -123,7 +123,7 @@ static uint64_t xtc__rd(const uint8_t *p, unsigned n, int be)
     return v;
 }
 
-/* ---- snapshot layout (SPEC.md), computed here on its own ---------------- */
+/* ---- snapshot layout (docs/xtrace.md), computed here on its own --------- */
 
 #define XTC_HDR   24u
 #define XTC_PARTS 95u
@@ -229,8 +229,9 @@ static void xtc__owned(const xtc_ref *r, tdec_xtrace_record *e, uint32_t type, u
     e->pc = (r->flags & TDEC_XTRACE_PC_KNOWN) ? r->pc : 0;
 }
 
-/* The record type and fixed size (token included) of token t per SPEC.md;
-   type 0 for a token of unknown size. *data: bytes that follow as data. */
+/* The record type and fixed size (token included) of token t per
+   docs/xtrace.md; type 0 for a token of unknown size. *data: bytes that
+   follow as data. */
 static uint32_t xtc__classify(const xtc_ref *r, unsigned t, uint64_t *need, uint64_t *data)
 {
     unsigned sub = t >> 3, k = t >> 4;
@@ -766,7 +767,7 @@ static const char *xtc__detect1(const uint8_t *in, size_t len, uint64_t fs, uint
 }
 
 /* snap_view() of the snapshot at in[at..len), every field and view checked
-   against SPEC.md's layout. */
+   against docs/xtrace.md's layout. */
 static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t vl, int be, uint64_t *h)
 {
     tdec_xtrace_snapshot s;

@@ -1,19 +1,20 @@
 /* test_ovni.c - unit tests of single/tdec_ovni.h. Run from the repository
    root (make test does): walks tests/data/ovni/<sample>/ for the streams
    (*.obs) and metadata (*.json) and reads MANIFEST.txt and ovnidump's
-   outputs beside them. FACTS = ../shared/formats/ovni/FACTS.md.
+   outputs beside them. The format is ovni's trace specification
+   (doc/user/runtime/trace_spec.md of ovni) and what ovni 1.14's tools do.
 
    Sections: sizeof; every sample stream against its MANIFEST line; decoded
    bytes against `ovnidump -x` (and 1.4's ovnidump for the v1 layout);
    descriptions against `ovnidump`; chunk invariance; every prefix;
-   hand-made streams (FACTS 3, 9); API misuse; JSON metadata of every
-   sample (FACTS 2) and the JSON reader on hand-written text; the signature
-   table (FACTS 5, 6) and the formatter (FACTS 10).
+   hand-made streams; API misuse; JSON metadata of every sample and the
+   JSON reader on hand-written text; the signature table and the
+   formatter.
 
    Every decode goes through run_decode(), which checks the invariants of
-   each item against the input bytes (FACTS 3.2, 3.3, 3.4) as it goes: a
-   record's fields are its bytes, records follow each other with no gap,
-   fragments tile their blob and point into the current chunk. */
+   each item against the input bytes as it goes: a record's fields are its
+   bytes, records follow each other with no gap, fragments tile their blob
+   and point into the current chunk. */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_OVNI_IMPLEMENTATION
 #include "single/tdec_ovni.h"
@@ -109,7 +110,7 @@ static void load_samples(void)
 }
 
 /* The trace directory of a stream ("ovni", "ovni-sorted") and the stream
-   path ovnidump prints (FACTS 10): the stream directory for v3
+   path ovnidump prints: the stream directory for v3
    (.../thread.T/stream.obs), the .obs file for the older layouts, relative
    to the trace directory. */
 static void stream_paths(const sfile *f, char *root, size_t rcap, char *dpath, size_t dcap)
@@ -207,8 +208,8 @@ static const dump *dump_get(const char *sample, const char *name)
     return dp;
 }
 
-/* The stream path field of a dump line: "clock  MCV  path  rest" (FACTS
-   10), or with `old` libovni 1.4's "path  clock  +delta  MCV :hex". */
+/* The stream path field of a dump line: "clock  MCV  path  rest", or with
+   `old` libovni 1.4's "path  clock  +delta  MCV :hex". */
 static const char *line_path(const char *s, int old, size_t *n)
 {
     const char *p = s, *e;
@@ -225,9 +226,9 @@ static const char *line_path(const char *s, int old, size_t *n)
     return p;
 }
 
-/* The lines of dump `dp` for stream path `path`, in file order (FACTS 8:
-   within one stream the order is file order). Returns how many (all of
-   them are counted even beyond cap). */
+/* The lines of dump `dp` for stream path `path`, in file order (within
+   one stream the order is file order). Returns how many (all of them are
+   counted even beyond cap). */
 static size_t dump_select(const dump *dp, const char *path, int old, const char **out, size_t cap)
 {
     size_t i, k = 0, n, plen = strlen(path);
@@ -305,7 +306,7 @@ static int run_fail(run *r, const char *fmt, ...)
 /* The state of the checks during one decode. */
 typedef struct chk {
     uint64_t next_at;    /* where the next record must start        */
-    uint64_t prev_clock; /* FACTS 3.4: starts at 0                  */
+    uint64_t prev_clock; /* starts at 0, as in ovni                 */
     int      header, be;
     int      pay_open;   /* a blob is being handed out              */
     uint64_t pay_total, pay_got, pay_base;
@@ -332,7 +333,7 @@ static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in
             return run_fail(r, "event record at %llu, expected at %llu", (unsigned long long)off,
                             (unsigned long long)k->next_at);
         p = in + off;
-        /* FACTS 3.2/3.3: flags nibble, size code (v + 1 bytes), jumbo: u32 length */
+        /* flags nibble, size code (v + 1 bytes), jumbo: u32 length */
         code = p[0] & 15u;
         jumbo = (p[0] & 0x10u) != 0;
         plen = jumbo ? 4u : code ? code + 1u : 0u;
@@ -344,7 +345,7 @@ static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in
         bad |= e->jumbo_len != jl || e->size != 12 + plen + jl;
         for (i = plen; i < sizeof e->payload; i++) bad |= e->payload[i] != 0;
         if (bad) return run_fail(r, "event at %llu: fields differ from its bytes", (unsigned long long)off);
-        /* FACTS 3.4: compared as int64, the previous clock starts at 0 */
+        /* compared as int64, the previous clock starts at 0 */
         if (e->clock_backwards != ((int64_t)e->clock < (int64_t)k->prev_clock))
             return run_fail(r, "event at %llu: clock_backwards %u", (unsigned long long)off, e->clock_backwards);
         k->prev_clock = e->clock;
@@ -560,7 +561,7 @@ static void test_ending(void)
 /* every stream against MANIFEST.txt                                   */
 
 /* MANIFEST lines: "path: events=N jumbo=N payload_bytes=N first=N|- last=N|-
-   backward_steps=N". payload_bytes counts ovni's payload (FACTS 3.3): the
+   backward_steps=N". payload_bytes counts ovni's payload: the
    normal payload, or for jumbo events the 4 length bytes plus the blob. */
 static void test_manifest(const char *sample)
 {
@@ -606,7 +607,7 @@ static void test_manifest(const char *sample)
             if (fe) snprintf(got, sizeof got, "%llu %llu", (unsigned long long)fe->clock, (unsigned long long)le->clock);
             else snprintf(got, sizeof got, "- -");
             TL_TRUE(&c, strcmp(got, want) == 0, "first/last clocks %s, MANIFEST %s", got, want);
-            TL_EQU(&c, 8 + 12 * n_ev + n_pb, sf->len); /* the file is nothing else (FACTS 3.1) */
+            TL_EQU(&c, 8 + 12 * n_ev + n_pb, sf->len); /* the file is nothing else */
         }
         tl_end(&c);
     }
@@ -625,7 +626,7 @@ static void test_manifest(const char *sample)
 #define LINE_CAP (1u << 20)
 static char line_a[LINE_CAP];
 
-/* ovnidump -x's line for event i of r (FACTS 10): clock as int64 in 10
+/* ovnidump -x's line for event i of r: clock as int64 in 10
    columns, MCV, path, then ":xx" per payload byte (jumbo: the 4 length
    bytes, then the blob). */
 static size_t fmt_hex_line(char *s, size_t cap, const run *r, size_t i, const char *path)
@@ -640,7 +641,7 @@ static size_t fmt_hex_line(char *s, size_t cap, const run *r, size_t i, const ch
     return n;
 }
 
-/* libovni 1.4's ovnidump line (FACTS 10, last point): path, clock, the
+/* libovni 1.4's ovnidump line: path, clock, the
    difference from the stream's previous clock, MCV, then " :xx..." */
 static size_t fmt_old_line(char *s, size_t cap, const run *r, size_t i, const char *path, uint64_t prev)
 {
@@ -1008,7 +1009,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* hand-made streams (FACTS 3, byte by byte)                           */
+/* hand-made streams, byte by byte                                    */
 
 typedef struct bld {
     uint8_t b[4096];
@@ -1030,7 +1031,7 @@ static void b_u64(bld *b, uint64_t v)
 }
 static void b_mark(bld *b) { b->mark = b->n; }
 
-/* Stream header: magic then the u32 version (FACTS 3.1). */
+/* Stream header: magic then the u32 version. */
 static void b_hdr(bld *b, const char *magic, uint32_t version)
 {
     int i;
@@ -1038,7 +1039,7 @@ static void b_hdr(bld *b, const char *magic, uint32_t version)
     b_u32(b, version);
 }
 /* An event: byte 0 (flags | size code), MCV, clock, then `n` payload bytes
-   1, 2, 3... (FACTS 3.2). Returns its offset. */
+   1, 2, 3... Returns its offset. */
 static size_t b_ev(bld *b, unsigned byte0, const char *mcv, uint64_t clock, size_t n)
 {
     size_t at = b->n, i;
@@ -1283,7 +1284,7 @@ static const tdec_ovni_record *nth_event(const run *r, size_t i)
     return NULL;
 }
 
-/* Field values of hand-made events (FACTS 3.2, 3.3, 3.4, 9). */
+/* Field values of hand-made events. */
 static void test_hostile_fields(void)
 {
     tl_case c;
@@ -1649,7 +1650,7 @@ static void test_api(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON metadata of the samples (FACTS 2)                              */
+/* JSON metadata of the samples                                       */
 
 static tdec_ovni_json_token toks[20000];
 
@@ -1749,7 +1750,7 @@ static void test_json_file(const sfile *f)
     v3 = strcmp(base, "stream.json") == 0;
     meta = strcmp(base, "metadata.json") == 0;
     v2thread = !v3 && !meta && strncmp(base, "thread.", 7) == 0;
-    /* FACTS 2: stream.json is v3, thread.T.json v2, metadata.json v2 in
+    /* stream.json is v3, thread.T.json v2, metadata.json v2 in
        the 1.5-1.10 layout (s09) and v1 before (s10) */
     want_version = v3 ? 3 : v2thread ? 2 : strncmp(f->sample, "s10", 3) == 0 ? 1 : 2;
     tl_begin(&c, "ovni json %.3s %s: version %lld, keys as in the file and the path", f->sample, f->rel, want_version);
@@ -1783,7 +1784,7 @@ static void test_json_file(const sfile *f)
         else
             TL_TRUE(&c, m.cpus == -1 && !(m.present & TDEC_OVNI_META_CPUS), "loom_cpus absent");
     } else {
-        /* v1/v2: no hierarchy keys, it comes from the names (FACTS 2.1, 2.2) */
+        /* v1/v2: no hierarchy keys, it comes from the names */
         TL_TRUE(&c, !(m.present & (TDEC_OVNI_META_TID | TDEC_OVNI_META_PID | TDEC_OVNI_META_LOOM)), "tid/pid/loom");
     }
     if (v3 || v2thread) {
@@ -2079,7 +2080,7 @@ static void test_json_values(void)
 /* ------------------------------------------------------------------ */
 /* signatures and the formatter                                        */
 
-/* FACTS 6: the events without payload listed per model (the openmp and
+/* ovni 1.14's events without payload, per model (the openmp and
    mpi lists there are patterns; their counts are checked instead). */
 static const char *const no_payload[] = {
     "OHe", "OHp", "OHr", "OHc", "OHw", "OB.", "OF[", "OF]", "OU[", "OU]",
@@ -2096,7 +2097,7 @@ static const char *const no_payload[] = {
     "KCO", "KCI", "MUf", "MUF", "MUi", "MUI", "MUt", "MUT",
 };
 
-/* FACTS 6.1, 6.3: payload sizes (jumbo: after the u32 length; -1: str
+/* ovni 1.14's payload sizes (jumbo: after the u32 length; -1: str
    last, so at least the fixed part). */
 static const struct { const char *mcv; int jumbo; unsigned bytes; } with_payload[] = {
     {"OHx", 0, 16}, {"OHC", 0, 12}, {"OAs", 0, 4}, {"OAr", 0, 8}, {"OCn", 0, 4}, {"OM[", 0, 12}, {"OM]", 0, 12},
@@ -2142,7 +2143,7 @@ static void test_signatures(void)
     size_t i, k;
     int jumbo, bytes;
 
-    tl_begin(&c, "ovni sig_find: the MCVs of FACTS 6 are found, unknown ones are NULL");
+    tl_begin(&c, "ovni sig_find: the MCVs of ovni 1.14's models are found, unknown ones are NULL");
     for (i = 0; i < sizeof found / sizeof found[0]; i++) {
         sig = tdec_ovni_sig_find((const uint8_t *)found[i]);
         TL_TRUE(&c, sig && memcmp(sig->signature, found[i], 3) == 0 && sig->description[0], "%s", found[i]);
@@ -2152,7 +2153,7 @@ static void test_signatures(void)
     TL_TRUE(&c, tdec_ovni_sig_find(NULL) == NULL, "NULL");
     tl_end(&c);
 
-    tl_begin(&c, "ovni sig_find: every no-payload event of FACTS 6 has a signature without fields");
+    tl_begin(&c, "ovni sig_find: every no-payload event of ovni 1.14 has a signature without fields");
     for (i = 0; i < sizeof no_payload / sizeof no_payload[0]; i++) {
         sig = tdec_ovni_sig_find((const uint8_t *)no_payload[i]);
         TL_TRUE(&c, sig && strcmp(sig->signature, no_payload[i]) == 0 && strchr(sig->description, '%') == NULL, "%s",
@@ -2160,7 +2161,7 @@ static void test_signatures(void)
     }
     tl_end(&c);
 
-    tl_begin(&c, "ovni sig_find: payload sizes and jumbo markers of FACTS 6.1/6.3");
+    tl_begin(&c, "ovni sig_find: payload sizes and jumbo markers of ovni 1.14's events");
     for (i = 0; i < sizeof with_payload / sizeof with_payload[0]; i++) {
         sig = tdec_ovni_sig_find((const uint8_t *)with_payload[i].mcv);
         if (!TL_TRUE(&c, sig != NULL, "%s missing", with_payload[i].mcv)) continue;
@@ -2170,9 +2171,9 @@ static void test_signatures(void)
     }
     tl_end(&c);
 
-    /* Event definitions are printable (FACTS 3.2: isgraph): probing every
+    /* Event definitions are printable (ovni checks isgraph): probing every
        graphic MCV counts the table. */
-    tl_begin(&c, "ovni sig_find: 365 signatures over the graphic MCVs, per model as FACTS 6 counts, 4 jumbo");
+    tl_begin(&c, "ovni sig_find: 365 signatures over the graphic MCVs, per model as ovni 1.14 counts, 4 jumbo");
     for (m = 0x21; m < 0x7f; m++)
         for (x = 0x21; x < 0x7f; x++)
             for (y = 0x21; y < 0x7f; y++) {
@@ -2303,7 +2304,7 @@ static void test_describe(void)
     expect_desc(&c, sig.signature, sig.description, &e, label, 4, TDEC_OK, "creates task type 1 with label \"\"");
     e = mk_ev("6Yc", NULL, 0, 1, 3, 0); /* typeid beyond the blob */
     expect_desc(&c, sig.signature, sig.description, &e, label, 3, TDEC_E_CORRUPT, NULL);
-    /* FACTS 9: 6Yc written as a normal event: the fields still start at 4 */
+    /* 6Yc written as a normal event: the fields still start at 4 */
     e = mk_ev("6Yc", normal_6yc, sizeof normal_6yc, 0, 0, 0);
     expect_desc(&c, sig.signature, sig.description, &e, NULL, 0, TDEC_OK, "creates task type 7 with label \"hi\"");
     e = mk_ev("6Yc", normal_6yc, 7, 0, 0, 0);

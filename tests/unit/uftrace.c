@@ -641,7 +641,7 @@ static void test_headers(void)
         tl_end(&c);
     }
 
-    tl_begin(&c, "uftrace info header: FACTS 2.1 example bytes, big-endian copy, names");
+    tl_begin(&c, "uftrace info header: example bytes, big-endian copy, names");
     {
         static const unsigned char le[40] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0,    4, 0, 0, 0, 40, 0, 1, 2,
                                               0x63, 3, 0, 0, 0, 0, 0, 0, 0xff, 0x3b, 0, 0, 0, 0, 0, 0,
@@ -2066,7 +2066,7 @@ static tdec_uftrace_arg mkarg(uint8_t kind, char format, uint16_t size)
 }
 
 /* ------------------------------------------------------------------ */
-/* the args sample's `mixed` block with a hand-written spec (FACTS 9.1) */
+/* the args sample's `mixed` block with a hand-written spec             */
 
 static void test_mixed(void)
 {

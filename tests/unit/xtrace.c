@@ -1,6 +1,6 @@
-/* test_xtrace.c - unit tests of single/tdec_xtrace.h. SPEC =
-   ../shared/formats/xtrace/SPEC.md (the format, byte by byte); the API
-   contract is the header's top comment and declarations.
+/* test_xtrace.c - unit tests of single/tdec_xtrace.h. SPEC = docs/xtrace.md
+   (the format, byte by byte, as tracedec reads it); the API contract is the
+   header's top comment and declarations.
 
    Sections:
      1. hand-written vectors: literal bytes derived from SPEC's tables, with

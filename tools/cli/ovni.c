@@ -3,7 +3,7 @@
    cursor per stream, and prints as ovnidump (descriptions, or -x hex),
    ovnitop, JSON lines (docs/ovni.md) or a per-stream summary.
 
-   Layouts (../shared/formats/ovni/FACTS.md section 2):
+   Layouts (ovni's doc/user/runtime/trace_spec.md and the older releases):
      v3  any directory holding stream.json (+ stream.obs); path printed: that
          directory relative to DIR
      v2  loom.L/proc.P/thread.T.obs + thread.T.json (+ proc metadata.json)

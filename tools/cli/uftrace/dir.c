@@ -1,5 +1,6 @@
 /* uft_dir.c - a uftrace data directory as uftrace's readers see it; see
-   uft_dir.h. Facts: ../shared/formats/uftrace/FACTS.md sections 2-6, 9, 11. */
+   uft_dir.h. The files are read as uftrace's own readers do (cmds/info.c,
+   utils/data-file.c, utils/session.c, utils/symbol.c, utils/argspec.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/demangle.h"
@@ -119,7 +120,7 @@ static int uft_info_line(void *ctx, const char *line, size_t len)
     } else if (uft_str_is(key, "pattern_type")) {
         d->pattern = uft_str_is(val, "glob") ? 'g' : uft_str_is(val, "simple") ? 's' : 'r';
     } else if (uft_str_is(key, "cpuinfo") && val.len > 5 && memcmp(val.ptr, "desc=", 5) == 0) {
-        /* 32-bit ARM data: f80 means 8 bytes (FACTS 14) */
+        /* 32-bit ARM data: f80 means 8 bytes (a double) */
         if (val.len >= 10 && (memcmp(val.ptr + 5, "ARMv6", 5) == 0 || memcmp(val.ptr + 5, "ARMv7", 5) == 0))
             d->f80_size = 8;
     }
@@ -628,7 +629,7 @@ void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t va
     }
 }
 
-/* ---- argument specs (FACTS 9.2) ---------------------------------------------- */
+/* ---- argument specs ------------------------------------------------------------ */
 
 static int uft_has_meta(const char *p, size_t n)
 {

@@ -16,8 +16,8 @@
    (a fork child inherits the parent's frames that way), a function whose
    next record is its own exit is printed on one line, events outside
    user functions are dropped, exec and longjmp rewind the stack, LOST
-   records reset it. The model below reproduces that machine; see
-   ../shared/formats/uftrace/FACTS.md sections 8-13 for the data.
+   records reset it. The model below reproduces that machine (uftrace's
+   cmds/replay.c and utils/fstack.c).
 
    Speed: traces are mostly tight loops of small functions, so the path of
    a record is kept short. The merge remembers which task leads and until
