@@ -6,8 +6,8 @@
    SECTIONS (search for a banner's text)
      tdec:core:begin                          the shared core: status, items
      ==== record decoder                      <tid>.dat
-     ==== text and side files                 line parsers:
-       ---- info                                the 40-byte header, key:value
+     ==== text and side files                 line parsers for the directory
+       ---- info: the 40-byte header and its key:value lines
        ---- task.txt
        ---- sid-<SID>.map
        ---- <module>.sym
