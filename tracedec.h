@@ -1281,8 +1281,8 @@ SOFTWARE.
    SECTIONS (search for a banner's text)
      tdec:core:begin                          the shared core: status, items
      ==== record decoder                      <tid>.dat
-     ==== text and side files                 line parsers:
-       ---- info                                the 40-byte header, key:value
+     ==== text and side files                 line parsers for the directory
+       ---- info: the 40-byte header and its key:value lines
        ---- task.txt
        ---- sid-<SID>.map
        ---- <module>.sym
@@ -5050,8 +5050,9 @@ SOFTWARE.
      One decoder reads one file: an instruction stream
      (xtrace.{ts}.{id}.hint{9|13}.xinsndata.bin, cfg.kind =
      TDEC_XTRACE_KIND_INSN, the default) or a snapshot file (...xsnapshot.bin,
-     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT, with cfg.vl). The loop is the same
-     as for every tracedec format:
+     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT, with cfg.vl). The loop (the same
+     for every tracedec format):
+         tdec_xtrace_decoder d;  tdec_xtrace_item it;  tdec_status st;
          st = tdec_xtrace_init(&d, &cfg);
          while (st >= 0) {
              st = tdec_xtrace_next(&d, &it);
@@ -5061,11 +5062,75 @@ SOFTWARE.
              st = n ? tdec_xtrace_feed(&d, buf, n) : tdec_xtrace_finish(&d);
          }
 
+     Items come in file order: one record per token of an instruction
+     stream, one record per part of a snapshot (see ITEMS below); memory
+     values over 8 bytes, vector registers and data the config asks for
+     follow their record as TDEC_ITEM_FRAGMENT items. xtrace files have no
+     sync points, so there is no resync() and no gap item.
+
+     Beside the decoder: tdec_xtrace_snap_view() decodes one snapshot held
+     whole in a caller buffer, tdec_xtrace_snap_detect() finds a snapshot
+     file's vector length, and tdec_xtrace_parse_name() / _is_pair() /
+     _pair_name() read the file names.
+
+   CONTRACT
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
+     - Fragment data points into the caller's window and is valid until the
+       next call on this decoder.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An xtrace file leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END at a token (or snapshot)
+       boundary, TDEC_E_TRUNCATED elsewhere (err_offset = the start of the
+       cut token, its ALLGPR registers, iovec entries and data included;
+       snapshots: of the cut part). A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
+     - Errors are sticky: next(), feed() and finish() return the same error
+       until reset(). d.st.err_offset is the stream offset of the token (or
+       snapshot part) that failed and d.st.err_reason a TDEC_XTRACE_R_* code
+       (tdec_xtrace_reason_str()); for an unknown token d.bad_token is its
+       byte. TDEC_E_ARG and TDEC_E_SEQUENCE are returned without changing
+       the decoder.
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
+
+   MEMORY
+     No allocation. The decoder is one caller-owned struct that holds no
+     pointer into itself and may be copied with memcpy; cfg.token_size is
+     the only pointer it keeps (the caller's table, which must outlive the
+     decoder). Its size, and that of the snapshot view a caller passes to
+     tdec_xtrace_snap_view(), measured with sizeof on x86_64 and on
+     arm-none-eabi-gcc -mcpu=cortex-m4:
+       sizeof(tdec_xtrace_decoder) = 264 on LP64, 256 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_snapshot) = 800 on LP64, 600 on ILP32 (Cortex-M)
+
+   OPTIONS
+     TDEC_XTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_XTRACE_STATIC                       [impl TU] internal linkage
+     TDEC_XTRACE_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                        [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     does constant work per input byte, and never sizes anything from a
+     declared length (SYSCALL_VEC counts and iovec lengths are checked
+     against limits with checked arithmetic). See README.md, "Trust model".
+
    THE FORMAT
      No public reader or sample exists; the only description is a Chinese
-     article (figures missing). tracedec reads it as the project's
-     SPEC.md fixes it; every reading the text leaves open is an option here
-     and is listed in docs/xtrace.md.
+     article whose figures are missing. Where its text allows more than one
+     reading (byte order, the TIME token's size, iovec data, the snapshot
+     header...), the reading is an option of the config, and
+     docs/xtrace.md lists each one with its default.
 
    ITEMS: INSTRUCTION STREAM
      One RECORD per token, in file order (types TDEC_XTRACE_REC_*):
@@ -5099,40 +5164,6 @@ SOFTWARE.
      records for the 11 system registers, and the REG record VL, which must
      equal cfg.vl (else TDEC_E_CORRUPT). tdec_xtrace_snap_view() decodes one
      snapshot held whole in a caller buffer instead, with views for Z/P/FFR/ZA.
-
-   CONTRACT
-     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
-     - Fragment data points into the caller's window and is valid until the
-       next call on this decoder.
-     - finish() produces no items: TDEC_END at a token (or snapshot)
-       boundary, TDEC_E_TRUNCATED elsewhere, err_offset = start of the cut
-       token, its ALLGPR registers, iovec entries and data included
-       (snapshots: of the cut part). It may follow the last item at once
-       (the window used up) or TDEC_NEED_INPUT. Idempotent.
-     - Errors are sticky until reset(). d.st.err_offset is the offset of the
-       token that failed, d.st.err_reason a TDEC_XTRACE_R_* code, and for an
-       unknown token d.bad_token its byte.
-     - Any split of the input gives the same items (fragments aside).
-
-   MEMORY
-     No allocation. sizeof(tdec_xtrace_decoder) is 264 bytes on LP64 targets
-     (tests/unit/xtrace.c checks it); cfg.token_size is the only pointer kept
-     (the caller's table, which must outlive the decoder). memcpy-able.
-
-   OPTIONS
-     TDEC_XTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_XTRACE_STATIC                       [impl TU] internal linkage
-     TDEC_XTRACE_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                        [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     does constant work per input byte, and never sizes anything from a
-     declared length (SYSCALL_VEC counts and iovec lengths are checked
-     against limits with checked arithmetic). See README.md, "Trust model".
 */
 #ifndef TDEC_XTRACE_H_INCLUDED
 #define TDEC_XTRACE_H_INCLUDED
@@ -5154,6 +5185,8 @@ SOFTWARE.
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ==== decoder ============================================================ */
 
 /* File kinds (config kind; tdec_xtrace_name.kind). */
 #define TDEC_XTRACE_KIND_INSN     0u /* xinsndata: the token stream   */
@@ -5312,18 +5345,22 @@ typedef struct tdec_xtrace_decoder {
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_init(tdec_xtrace_decoder *d, const tdec_xtrace_config *cfg);
 
 /* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
-   Returns TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE or the sticky error. */
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG (NULL d, or NULL data with len > 0),
+   TDEC_E_SEQUENCE (window not used up, or after finish()), or the sticky
+   error. len == 0 is allowed and does nothing. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_feed(tdec_xtrace_decoder *d, const void *data, size_t len);
 
-/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT,
-   TDEC_END (after a clean finish()), TDEC_E_ARG, or an error (sticky):
-   E_CORRUPT (unknown token, snapshot VL mismatch), E_LIMIT (SYSCALL_VEC
-   count, iovec length), E_FORMAT (snapshot file size, HDR_AUTO),
-   E_TRUNCATED (after finish()). */
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG, or an
+   error (sticky): E_CORRUPT (unknown token, snapshot VL mismatch), E_LIMIT
+   (SYSCALL_VEC count, iovec length), E_FORMAT (snapshot file size,
+   HDR_AUTO), E_TRUNCATED (after finish()). */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky),
-   TDEC_E_SEQUENCE if the window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset as CONTRACT says), TDEC_E_SEQUENCE
+   if the window still holds bytes, or the sticky error; never
+   TDEC_NEED_INPUT. After TDEC_END or an error, next() returns it again. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_finish(tdec_xtrace_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
@@ -5334,11 +5371,12 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason);
 /* Name of a register id ("X0", "FPCR", "Z31", "P15", "FFR", "ZA", "VL"), or
    NULL for an id that names none ("" under TDEC_NO_STRINGS). */
 TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg);
-/* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...). */
+/* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...), "?"
+   for a value that names none ("" under TDEC_NO_STRINGS). */
 TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type);
 TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind);
 
-/* ---- snapshots ------------------------------------------------------------ */
+/* ==== snapshots ========================================================== */
 
 #define TDEC_XTRACE_SNAP_HEADER_SIZE 24u /* a C struct: 19 bytes of fields, 5 of padding */
 
@@ -5381,7 +5419,7 @@ typedef struct tdec_xtrace_snapshot {
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out);
 
-/* ---- file names ----------------------------------------------------------- */
+/* ==== file names ========================================================= */
 
 /* xtrace.{timestamp}.{tid|cpuid}.hint{9|13}.{xinsndata|xsnapshot}.bin */
 typedef struct tdec_xtrace_name {
@@ -5413,10 +5451,12 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_pair_name(const char *name, size_t len, 
 #endif
 #endif /* TDEC_XTRACE_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_XTRACE_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_XTRACE_IMPL_INCLUDED
 #define TDEC_XTRACE_IMPL_INCLUDED
+
+/* ==== decoder: implementation ============================================ */
 
 #define TDEC_XTRACE__MAX_TOKEN  17u /* token + 8-byte address + 8-byte value     */
 #define TDEC_XTRACE__IOVEC_SIZE 16u /* base, length                              */
@@ -5953,8 +5993,80 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace
     return (tdec_status)tdec_xtrace__next_slow(d, out);
 }
 
-/* ---- snapshots over a caller buffer ---------------------------------------- */
+TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)reason;
+    return "";
+#else
+    switch (reason) {
+    case TDEC_XTRACE_R_NONE:      return "no error";
+    case TDEC_XTRACE_R_TOKEN:     return "input ends inside a token";
+    case TDEC_XTRACE_R_PAYLOAD:   return "input ends inside a token's data";
+    case TDEC_XTRACE_R_UNKNOWN:   return "token of unknown class or sub-kind: its size is unknown";
+    case TDEC_XTRACE_R_IOVECS:    return "SYSCALL_VEC count above the limit";
+    case TDEC_XTRACE_R_IOV_LEN:   return "iovec length above the limit";
+    case TDEC_XTRACE_R_SNAPSHOT:  return "input ends inside a snapshot or the snapshot header";
+    case TDEC_XTRACE_R_VL:        return "snapshot VL field differs from the vector length used for the layout";
+    case TDEC_XTRACE_R_SNAP_SIZE: return "file size is no whole number of snapshots, with or without the header";
+    }
+    return "unknown reason";
+#endif
+}
 
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg)
+{
+#ifdef TDEC_NO_STRINGS
+    return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
+#else
+    static const char *const x[32] = {"X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",
+                                      "X8",  "X9",  "X10", "X11", "X12", "X13", "X14", "X15",
+                                      "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23",
+                                      "X24", "X25", "X26", "X27", "X28", "X29", "X30", "X31"};
+    static const char *const z[32] = {"Z0",  "Z1",  "Z2",  "Z3",  "Z4",  "Z5",  "Z6",  "Z7",
+                                      "Z8",  "Z9",  "Z10", "Z11", "Z12", "Z13", "Z14", "Z15",
+                                      "Z16", "Z17", "Z18", "Z19", "Z20", "Z21", "Z22", "Z23",
+                                      "Z24", "Z25", "Z26", "Z27", "Z28", "Z29", "Z30", "Z31"};
+    static const char *const pr[16] = {"P0", "P1", "P2",  "P3",  "P4",  "P5",  "P6",  "P7",
+                                       "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15"};
+    static const char *const sys[12] = {"FPCR",     "FPSR",    "NZCV",    "TPIDR_EL0", "TPIDRRO_EL0", "TTBR0_EL1",
+                                        "ELR_EL1",  "SPSR_EL1", "ESR_EL1", "TPIDR_EL1", "DAIF",        "VL"};
+    if (reg < 32u) return x[reg];
+    if (reg < 44u) return sys[reg - 32u];
+    if (reg >= 64u && reg < 96u) return z[reg - 64u];
+    if (reg >= 96u && reg < 112u) return pr[reg - 96u];
+    if (reg == TDEC_XTRACE_REG_FFR) return "FFR";
+    if (reg == TDEC_XTRACE_REG_ZA) return "ZA";
+    return NULL;
+#endif
+}
+
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)type;
+    return "";
+#else
+    static const char *const names[] = {"?",          "INST",  "PCINST", "LOAD",    "STORE",
+                                        "VAL",        "ALLGPR", "MISC_FLAGS", "SYSCALL_VEC", "IOVEC",
+                                        "TIME",       "UNKNOWN", "REG",   "SNAP_HEADER", "SNAPSHOT",
+                                        "VREG"};
+    return type < sizeof names / sizeof names[0] ? names[type] : "?";
+#endif
+}
+
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)val_kind;
+    return "";
+#else
+    static const char *const names[] = {"STXR", "MRS", "SVCARG", "SVCRET", "DC", "TARGET_B"};
+    return val_kind < 6u ? names[val_kind] : "?";
+#endif
+}
+
+/* ==== snapshots: implementation ========================================== */
 
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out)
@@ -6030,7 +6142,7 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_detect(const void *head, size_t hea
     return TDEC_OK;
 }
 
-/* ---- file names ------------------------------------------------------------- */
+/* ==== file names: implementation ========================================= */
 
 /* Parses decimal digits at s[*i..n) up to a '.', into *v (checked). */
 static int tdec_xtrace__number(const char *s, size_t n, size_t *i, uint64_t *v)
@@ -6107,81 +6219,6 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_pair_name(const char *name, size_t len, 
     return TDEC_OK;
 }
 
-/* ---- names ------------------------------------------------------------------ */
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)reason;
-    return "";
-#else
-    switch (reason) {
-    case TDEC_XTRACE_R_NONE:      return "no error";
-    case TDEC_XTRACE_R_TOKEN:     return "input ends inside a token";
-    case TDEC_XTRACE_R_PAYLOAD:   return "input ends inside a token's data";
-    case TDEC_XTRACE_R_UNKNOWN:   return "token of unknown class or sub-kind: its size is unknown";
-    case TDEC_XTRACE_R_IOVECS:    return "SYSCALL_VEC count above the limit";
-    case TDEC_XTRACE_R_IOV_LEN:   return "iovec length above the limit";
-    case TDEC_XTRACE_R_SNAPSHOT:  return "input ends inside a snapshot or the snapshot header";
-    case TDEC_XTRACE_R_VL:        return "snapshot VL field differs from the vector length used for the layout";
-    case TDEC_XTRACE_R_SNAP_SIZE: return "file size is no whole number of snapshots, with or without the header";
-    }
-    return "unknown reason";
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg)
-{
-#ifdef TDEC_NO_STRINGS
-    return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
-#else
-    static const char *const x[32] = {"X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",
-                                      "X8",  "X9",  "X10", "X11", "X12", "X13", "X14", "X15",
-                                      "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23",
-                                      "X24", "X25", "X26", "X27", "X28", "X29", "X30", "X31"};
-    static const char *const z[32] = {"Z0",  "Z1",  "Z2",  "Z3",  "Z4",  "Z5",  "Z6",  "Z7",
-                                      "Z8",  "Z9",  "Z10", "Z11", "Z12", "Z13", "Z14", "Z15",
-                                      "Z16", "Z17", "Z18", "Z19", "Z20", "Z21", "Z22", "Z23",
-                                      "Z24", "Z25", "Z26", "Z27", "Z28", "Z29", "Z30", "Z31"};
-    static const char *const pr[16] = {"P0", "P1", "P2",  "P3",  "P4",  "P5",  "P6",  "P7",
-                                       "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15"};
-    static const char *const sys[12] = {"FPCR",     "FPSR",    "NZCV",    "TPIDR_EL0", "TPIDRRO_EL0", "TTBR0_EL1",
-                                        "ELR_EL1",  "SPSR_EL1", "ESR_EL1", "TPIDR_EL1", "DAIF",        "VL"};
-    if (reg < 32u) return x[reg];
-    if (reg < 44u) return sys[reg - 32u];
-    if (reg >= 64u && reg < 96u) return z[reg - 64u];
-    if (reg >= 96u && reg < 112u) return pr[reg - 96u];
-    if (reg == TDEC_XTRACE_REG_FFR) return "FFR";
-    if (reg == TDEC_XTRACE_REG_ZA) return "ZA";
-    return NULL;
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)type;
-    return "";
-#else
-    static const char *const names[] = {"?",          "INST",  "PCINST", "LOAD",    "STORE",
-                                        "VAL",        "ALLGPR", "MISC_FLAGS", "SYSCALL_VEC", "IOVEC",
-                                        "TIME",       "UNKNOWN", "REG",   "SNAP_HEADER", "SNAPSHOT",
-                                        "VREG"};
-    return type < sizeof names / sizeof names[0] ? names[type] : "?";
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)val_kind;
-    return "";
-#else
-    static const char *const names[] = {"STXR", "MRS", "SVCARG", "SVCRET", "DC", "TARGET_B"};
-    return val_kind < 6u ? names[val_kind] : "?";
-#endif
-}
-
 #undef TDEC_XTRACE__MAX_TOKEN
 #undef TDEC_XTRACE__IOVEC_SIZE
 #undef TDEC_XTRACE__COUNTERS
@@ -6197,6 +6234,7 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind)
 
 #endif /* TDEC_XTRACE_IMPL_INCLUDED */
 #endif /* TDEC_XTRACE_IMPLEMENTATION */
+
 /*
 MIT License
 

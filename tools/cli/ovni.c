@@ -325,9 +325,9 @@ static tdec_status pull(ovni_run *r, ovni_stream *s, tdec_ovni_item *it)
     for (;;) {
         st = tdec_ovni_next(&s->dec, it);
         if (st != TDEC_NEED_INPUT) return st;
-        if (s->eof) {
+        if (s->eof) { /* next() gives what only the end decides, then END */
             st = tdec_ovni_finish(&s->dec);
-            if (st != TDEC_NEED_INPUT) return st;
+            if (st < 0) return st;
             continue;
         }
         /* One open per refill: any number of streams, no descriptor limit. */
