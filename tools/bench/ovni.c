@@ -57,10 +57,14 @@ static int bo_index(bo_stream *s)
     s->ev_clock = (uint64_t *)malloc(cap * sizeof *s->ev_clock);
     if (!s->ev_off || !s->ev_clock) return -1;
     st = tdec_ovni_feed(&d, s->in, s->in_len);
-    while (st >= 0 && st != TDEC_END) {
+    while (st >= 0) {
         st = tdec_ovni_next(&d, &it);
-        if (st == TDEC_NEED_INPUT) st = tdec_ovni_finish(&d);
-        if (st != TDEC_OK || it.kind != TDEC_ITEM_RECORD || it.u.rec.type != TDEC_OVNI_REC_EVENT) continue;
+        if (st == TDEC_NEED_INPUT) {
+            st = tdec_ovni_finish(&d); /* then next() says END */
+            continue;
+        }
+        if (st != TDEC_OK) break;
+        if (it.kind != TDEC_ITEM_RECORD || it.u.rec.type != TDEC_OVNI_REC_EVENT) continue;
         if (it.u.rec.big_endian) return -1; /* the clock patch below is little-endian */
         if (s->nev == cap) {
             cap *= 2;
