@@ -376,9 +376,11 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 
    MEMORY
      No allocation. The decoder is one caller-owned struct that holds no
-     pointer into itself and may be copied with memcpy. Its size, measured
-     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+     pointer into itself and may be copied with memcpy. Its size and the
+     item's, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
        sizeof(tdec_xray_decoder) = 248 on LP64, 240 on ILP32 (Cortex-M)
+       sizeof(tdec_xray_item) = 120 on LP64, 120 on ILP32 (Cortex-M)
 
    OPTIONS
      TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
@@ -1369,12 +1371,16 @@ SOFTWARE.
      No allocation. The decoders are caller-owned structs that hold no
      pointer into themselves and may be copied with memcpy; the record
      decoder holds a copy of the current spec (at most TDEC_UFTRACE_MAX_ARGS
-     items). Their sizes, and that of the spec a caller passes, measured
-     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+     items). Their sizes, their items' and that of the spec a caller
+     passes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
        sizeof(tdec_uftrace_decoder) = 432 on LP64, 424 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
        sizeof(tdec_uftrace_perf_decoder) = 152 on LP64, 144 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
        sizeof(tdec_uftrace_argspec) = 260 on LP64, 260 on ILP32 (Cortex-M)
-     The line parsers keep no state: their results point into the line.
+     The line parsers keep no state: their results point into the line,
+     and the largest result struct (tdec_uftrace_task_line) is 72 bytes.
 
    OPTIONS
      TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
@@ -3248,11 +3254,13 @@ SOFTWARE.
      No allocation. The decoder and the JSON document are caller-owned
      structs that hold no pointer into themselves and may be copied with
      memcpy (the document borrows the caller's text and tokens). Their
-     sizes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
-     -mcpu=cortex-m4:
+     sizes, the item's and those of the JSON token and metadata, measured
+     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
        sizeof(tdec_ovni_decoder) = 176 on LP64, 168 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_item) = 72 on LP64, 72 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
      The signature table is static const data (about 13 KiB of strings;
      empty under TDEC_NO_STRINGS).
 
@@ -5106,10 +5114,11 @@ SOFTWARE.
      No allocation. The decoder is one caller-owned struct that holds no
      pointer into itself and may be copied with memcpy; cfg.token_size is
      the only pointer it keeps (the caller's table, which must outlive the
-     decoder). Its size, and that of the snapshot view a caller passes to
-     tdec_xtrace_snap_view(), measured with sizeof on x86_64 and on
-     arm-none-eabi-gcc -mcpu=cortex-m4:
+     decoder). Its size, the item's and that of the snapshot view a caller
+     passes to tdec_xtrace_snap_view(), measured with sizeof on x86_64 and
+     on arm-none-eabi-gcc -mcpu=cortex-m4:
        sizeof(tdec_xtrace_decoder) = 264 on LP64, 256 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
        sizeof(tdec_xtrace_snapshot) = 800 on LP64, 600 on ILP32 (Cortex-M)
 
    OPTIONS

@@ -76,11 +76,13 @@
      No allocation. The decoder and the JSON document are caller-owned
      structs that hold no pointer into themselves and may be copied with
      memcpy (the document borrows the caller's text and tokens). Their
-     sizes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
-     -mcpu=cortex-m4:
+     sizes, the item's and those of the JSON token and metadata, measured
+     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
        sizeof(tdec_ovni_decoder) = 176 on LP64, 168 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_item) = 72 on LP64, 72 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
      The signature table is static const data (about 13 KiB of strings;
      empty under TDEC_NO_STRINGS).
 

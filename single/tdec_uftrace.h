@@ -94,12 +94,16 @@
      No allocation. The decoders are caller-owned structs that hold no
      pointer into themselves and may be copied with memcpy; the record
      decoder holds a copy of the current spec (at most TDEC_UFTRACE_MAX_ARGS
-     items). Their sizes, and that of the spec a caller passes, measured
-     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+     items). Their sizes, their items' and that of the spec a caller
+     passes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
        sizeof(tdec_uftrace_decoder) = 432 on LP64, 424 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
        sizeof(tdec_uftrace_perf_decoder) = 152 on LP64, 144 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
        sizeof(tdec_uftrace_argspec) = 260 on LP64, 260 on ILP32 (Cortex-M)
-     The line parsers keep no state: their results point into the line.
+     The line parsers keep no state: their results point into the line,
+     and the largest result struct (tdec_uftrace_task_line) is 72 bytes.
 
    OPTIONS
      TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code

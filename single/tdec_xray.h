@@ -54,9 +54,11 @@
 
    MEMORY
      No allocation. The decoder is one caller-owned struct that holds no
-     pointer into itself and may be copied with memcpy. Its size, measured
-     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+     pointer into itself and may be copied with memcpy. Its size and the
+     item's, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
        sizeof(tdec_xray_decoder) = 248 on LP64, 240 on ILP32 (Cortex-M)
+       sizeof(tdec_xray_item) = 120 on LP64, 120 on ILP32 (Cortex-M)
 
    OPTIONS
      TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code

@@ -67,10 +67,11 @@
      No allocation. The decoder is one caller-owned struct that holds no
      pointer into itself and may be copied with memcpy; cfg.token_size is
      the only pointer it keeps (the caller's table, which must outlive the
-     decoder). Its size, and that of the snapshot view a caller passes to
-     tdec_xtrace_snap_view(), measured with sizeof on x86_64 and on
-     arm-none-eabi-gcc -mcpu=cortex-m4:
+     decoder). Its size, the item's and that of the snapshot view a caller
+     passes to tdec_xtrace_snap_view(), measured with sizeof on x86_64 and
+     on arm-none-eabi-gcc -mcpu=cortex-m4:
        sizeof(tdec_xtrace_decoder) = 264 on LP64, 256 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
        sizeof(tdec_xtrace_snapshot) = 800 on LP64, 600 on ILP32 (Cortex-M)
 
    OPTIONS

@@ -527,8 +527,10 @@ static size_t count_events(const run *r)
 /* sizeof and the Ending rule, as the header states them               */
 
 TL_DEFINE_SIZEOF_TEST(tdec_ovni_decoder, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_item, "single/tdec_ovni.h")
 TL_DEFINE_SIZEOF_TEST(tdec_ovni_json, "single/tdec_ovni.h")
 TL_DEFINE_SIZEOF_TEST(tdec_ovni_json_token, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_meta, "single/tdec_ovni.h")
 TL_DEFINE_ENDING_TEST(ovni, tdec_ovni_config)
 
 /* Every stream, whole and cut by one byte, through the canonical loop
@@ -2423,8 +2425,10 @@ int main(void)
     tl_end(&c);
 
     tl_sizeof_tdec_ovni_decoder();
+    tl_sizeof_tdec_ovni_item();
     tl_sizeof_tdec_ovni_json();
     tl_sizeof_tdec_ovni_json_token();
+    tl_sizeof_tdec_ovni_meta();
     test_ending();
     for (i = 0; i < nsamples; i++) test_manifest(samples[i]);
     for (i = 0; i < nobs; i++) test_hex_dump(&obs[i]);

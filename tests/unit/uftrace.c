@@ -575,7 +575,9 @@ static void run_whole(const run_cfg *rc, const unsigned char *data, size_t len, 
 /* sizeof, as the header's MEMORY section states it                    */
 
 TL_DEFINE_SIZEOF_TEST(tdec_uftrace_decoder, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_item, "single/tdec_uftrace.h")
 TL_DEFINE_SIZEOF_TEST(tdec_uftrace_perf_decoder, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_perf_item, "single/tdec_uftrace.h")
 TL_DEFINE_SIZEOF_TEST(tdec_uftrace_argspec, "single/tdec_uftrace.h")
 
 /* ------------------------------------------------------------------ */
@@ -2972,7 +2974,9 @@ int main(void)
     tl_end(&c);
     if (nsamples == 0) return tl_exit_code();
     tl_sizeof_tdec_uftrace_decoder();
+    tl_sizeof_tdec_uftrace_item();
     tl_sizeof_tdec_uftrace_perf_decoder();
+    tl_sizeof_tdec_uftrace_perf_item();
     tl_sizeof_tdec_uftrace_argspec();
     test_headers();
     test_info_lines();

@@ -307,6 +307,7 @@ static const titem *nth_rec(const coll *c, uint32_t type, size_t i)
 /* sizeof and the Ending rule, as the header states them               */
 
 TL_DEFINE_SIZEOF_TEST(tdec_xray_decoder, "single/tdec_xray.h")
+TL_DEFINE_SIZEOF_TEST(tdec_xray_item, "single/tdec_xray.h")
 TL_DEFINE_ENDING_TEST(xray, tdec_xray_config)
 
 /* Every input that decodes to its end, whole and cut by one byte, through
@@ -1746,6 +1747,7 @@ int main(void)
     add_handmade();
 
     tl_sizeof_tdec_xray_decoder();
+    tl_sizeof_tdec_xray_item();
     test_ending();
     for (i = 0; i < ninputs; i++)
         for (j = 0; j < sizeof cfgs / sizeof cfgs[0]; j++) test_chunk_invariance(&inputs[i], &cfgs[j]);

@@ -2922,6 +2922,7 @@ static void test_finish_after_last_item(void)
 }
 
 TL_DEFINE_SIZEOF_TEST(tdec_xtrace_decoder, "single/tdec_xtrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_xtrace_item, "single/tdec_xtrace.h")
 TL_DEFINE_SIZEOF_TEST(tdec_xtrace_snapshot, "single/tdec_xtrace.h")
 TL_DEFINE_ENDING_TEST(xtrace, tdec_xtrace_config)
 
@@ -3123,6 +3124,7 @@ int main(void)
     test_finish_after_last_item();
     test_ending();
     tl_sizeof_tdec_xtrace_decoder();
+    tl_sizeof_tdec_xtrace_item();
     tl_sizeof_tdec_xtrace_snapshot();
     test_names();
     free(scratch);
