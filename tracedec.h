@@ -371,6 +371,8 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
        (tdec_xray_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
        without changing the decoder. After an error the window is not read
        again unless resync() is called (which goes on with the unread bytes).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
@@ -1364,6 +1366,8 @@ SOFTWARE.
        (tdec_uftrace_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are
        returned without changing the decoder (next() while a spec is awaited
        is TDEC_E_SEQUENCE).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
@@ -3247,6 +3251,8 @@ SOFTWARE.
        event that failed and d.st.err_reason a TDEC_OVNI_R_* code
        (tdec_ovni_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
        without changing the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
@@ -5107,6 +5113,8 @@ SOFTWARE.
        (tdec_xtrace_reason_str()); for an unknown token d.bad_token is its
        byte. TDEC_E_ARG and TDEC_E_SEQUENCE are returned without changing
        the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 

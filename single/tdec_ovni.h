@@ -69,6 +69,8 @@
        event that failed and d.st.err_reason a TDEC_OVNI_R_* code
        (tdec_ovni_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
        without changing the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 

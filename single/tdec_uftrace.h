@@ -87,6 +87,8 @@
        (tdec_uftrace_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are
        returned without changing the decoder (next() while a spec is awaited
        is TDEC_E_SEQUENCE).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 

@@ -49,6 +49,8 @@
        (tdec_xray_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
        without changing the decoder. After an error the window is not read
        again unless resync() is called (which goes on with the unread bytes).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 

@@ -60,6 +60,8 @@
        (tdec_xtrace_reason_str()); for an unknown token d.bad_token is its
        byte. TDEC_E_ARG and TDEC_E_SEQUENCE are returned without changing
        the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
