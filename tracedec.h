@@ -31,7 +31,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -144,7 +144,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -159,7 +159,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -197,7 +197,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;
@@ -347,29 +348,53 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
      - Fragment data points into the caller's window and is valid until the
        next call on this decoder.
-     - finish() produces no items: TDEC_END on a clean record boundary,
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An XRay log leaves nothing for the end to decide, so finish() never
+       returns TDEC_NEED_INPUT: TDEC_END on a record boundary,
        TDEC_E_TRUNCATED inside a record, a payload, or a buffer whose extents
-       (or v1 buffer size) promise more bytes. finish() is idempotent; feed()
-       after it is TDEC_E_SEQUENCE; next() after TDEC_END returns TDEC_END.
+       (or v1 buffer size) promise more bytes. A second finish() returns the
+       same; feed() after finish() is TDEC_E_SEQUENCE.
      - Errors are sticky: next(), feed() and finish() return the same error
        until reset() or resync(). d.st.err_offset is the stream offset of the
        record that failed and d.st.err_reason a TDEC_XRAY_R_* code
-       (tdec_xray_reason_str). E_ARG and E_SEQUENCE are returned without
-       changing the decoder. After an error the window is not read again
-       unless resync() is called (which goes on with the unread bytes).
+       (tdec_xray_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
+       without changing the decoder. After an error the window is not read
+       again unless resync() is called (which goes on with the unread bytes).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
    MEMORY
-     No allocation. sizeof(tdec_xray_decoder) is 248 bytes on LP64 targets
-     (x86-64, s390x), 240 on 32-bit ARM (Cortex-M) and 232 on i386, where
-     uint64_t is 4-byte aligned (tests/matrix/matrix.sh reports them, tests/unit/xray.c
-     checks the LP64 figure); the struct holds no pointer into itself and may
-     be copied with memcpy.
+     No allocation. The decoder is one caller-owned struct that holds no
+     pointer into itself and may be copied with memcpy. Its size and the
+     item's, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
+       sizeof(tdec_xray_decoder) = 248 on LP64, 240 on ILP32 (Cortex-M)
+       sizeof(tdec_xray_item) = 120 on LP64, 120 on ILP32 (Cortex-M)
+
+   OPTIONS
+     TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_XRAY_STATIC                       [impl TU] internal linkage
+     TDEC_XRAY_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                      [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     does constant work per input byte, and never sizes anything from a
+     declared length. See README.md, "Trust model".
 
    TIME
      Absolute TSCs are rebuilt per buffer: NewCPUId and TSCWrap set the base,
@@ -392,18 +417,6 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
      Under TDEC_XRAY_F_STRICT each of these is TDEC_E_CORRUPT instead.
      Zero-size custom events are valid. Unused payload bytes of metadata
      records (stack garbage in real logs) are never looked at.
-
-   OPTIONS
-     TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_XRAY_STATIC                       [impl TU] internal linkage
-     TDEC_XRAY_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                      [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     does constant work per input byte, and never sizes anything from a
-     declared length. See README.md, "Trust model".
 */
 #ifndef TDEC_XRAY_H_INCLUDED
 #define TDEC_XRAY_H_INCLUDED
@@ -571,10 +584,12 @@ TDEC_XRAY_DEF tdec_status tdec_xray_feed(tdec_xray_decoder *d, const void *data,
    error (sticky): E_FORMAT, E_VERSION, E_CORRUPT, E_LIMIT, E_TRUNCATED. */
 TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky;
-   err_offset = where the input ran out: the start of a cut record, or the
-   first missing payload/buffer byte; the start of trailing junk),
-   TDEC_E_SEQUENCE if the window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset = where the input ran out: the start
+   of a cut record, or the first missing payload/buffer byte; the start of
+   trailing junk), TDEC_E_SEQUENCE if the window still holds bytes, or the
+   sticky error; never TDEC_NEED_INPUT. After TDEC_END or an error, next()
+   returns it again. */
 TDEC_XRAY_DEF tdec_status tdec_xray_finish(tdec_xray_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
@@ -610,7 +625,7 @@ TDEC_XRAY_DEF const char *tdec_xray_reason_str(uint32_t reason);
 #endif
 #endif /* TDEC_XRAY_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_XRAY_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_XRAY_IMPL_INCLUDED
 #define TDEC_XRAY_IMPL_INCLUDED
@@ -1263,73 +1278,129 @@ SOFTWARE.
 /* ==== tdec_uftrace.h ==== */
 #if !defined(TDEC_NO_UFTRACE) && (!defined(TDEC__ONLY_SOME) || defined(TDEC_ONLY_UFTRACE))
 /* tdec_uftrace.h - uftrace data decoder (<tid>.dat records with argument,
-   return-value and event payloads) - tracedec 0.1
+   return-value and event payloads; perf-cpuN.dat; the text files of a
+   uftrace.data directory) - tracedec 0.1
    MIT licensed, see the end of this file.
+
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                          the shared core: status, items
+     ==== record decoder                      <tid>.dat
+     ==== text and side files                 line parsers for the directory
+       ---- info: the 40-byte header and its key:value lines
+       ---- task.txt
+       ---- sid-<SID>.map
+       ---- <module>.sym
+       ---- <module>.dbg
+       ---- argument spec grammar
+       ---- enum definitions
+     ==== perf-cpuN.dat decoder
+     ==== implementation                      TDEC_UFTRACE_IMPLEMENTATION only
+     ==== record decoder: implementation
+     ==== text and side files: implementation
+     ==== perf-cpuN.dat decoder: implementation
+     MIT License                              the licence text
 
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_UFTRACE_IMPLEMENTATION   (or TRACEDEC_IMPLEMENTATION)
          #include "tdec_uftrace.h"
+     Every other file includes the header without the define.
 
      The loop over one <tid>.dat file is the same as for every tracedec
      format, with one addition: a record whose payload layout is not in the
      file (an ENTRY or EXIT with `more` set) must be followed by a call to
-     tdec_uftrace_set_args() with its resolved spec before the next next():
-         st = tdec_uftrace_init(&d, &cfg);          cfg: byte order of the data
+     tdec_uftrace_set_spec() with its resolved spec before the next next():
+         tdec_uftrace_decoder d;  tdec_uftrace_item it;  tdec_status st;
+         st = tdec_uftrace_init(&d, &cfg);            cfg: byte order of the data
          while (st >= 0) {
              st = tdec_uftrace_next(&d, &it);
              if (st == TDEC_OK) {
-                 if (it.kind == TDEC_ITEM_RECORD && tdec_uftrace_needs_args(&d))
-                     st = tdec_uftrace_set_args(&d, spec_for(&it.u.rec));  NULL: unknown
+                 if (it.kind == TDEC_ITEM_RECORD && tdec_uftrace_needs_spec(&d))
+                     st = tdec_uftrace_set_spec(&d, spec_for(&it.u.rec));  NULL: unknown
                  else use(&it);
                  continue;
              }
-             if (st != TDEC_NEED_INPUT) break;
-             n = read_some(buf, sizeof buf);
+             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
+             n = read_some(buf, sizeof buf);          buf may be reused now
              st = n ? tdec_uftrace_feed(&d, buf, n) : tdec_uftrace_finish(&d);
          }
 
-   ITEMS
-     One RECORD item per 16-byte record (type ENTRY, EXIT, LOST or EVENT).
-     An EVENT with data is followed by FRAGMENT items of its data. An ENTRY
-     or EXIT with `more` set is followed, once its spec is given, by one ARG
-     record per spec item in payload order (string, std::string and struct
-     values followed by FRAGMENT items of their bytes), then one ARGS_END
-     record whose block_len is the block's length before its final padding
-     (what `uftrace dump` prints as "length = N"). Padding is never looked at.
+     Items: one RECORD item per 16-byte record (type ENTRY, EXIT, LOST or
+     EVENT). An EVENT with data is followed by FRAGMENT items of its data.
+     An ENTRY or EXIT with `more` set is followed, once its spec is given,
+     by one ARG record per spec item in payload order (string, std::string
+     and struct values followed by FRAGMENT items of their bytes), then one
+     ARGS_END record whose block_len is the block's length before its final
+     padding (what `uftrace dump` prints as "length = N"). Padding is never
+     looked at.
 
-   ALSO IN THIS HEADER (after the record decoder's declarations)
-     Parsers for the rest of a uftrace.data directory, one text line at a
-     time, results pointing into the caller's line: the info header and its
-     key:value lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
-     the argument spec grammar (entries, items, payload layouts) and enum
-     definitions; and tdec_uftrace_perf_*, a decoder of the same shape for
-     perf-cpuN.dat (scheduler, fork, exit and comm records).
+     Beside the record decoder: parsers for the rest of a uftrace.data
+     directory, one text line at a time, results pointing into the caller's
+     line (the info header and its key:value lines, task.txt,
+     sid-<SID>.map, <module>.sym, <module>.dbg, the argument spec grammar
+     and enum definitions); and tdec_uftrace_perf_*, a decoder of the same
+     shape for perf-cpuN.dat (scheduler, fork, exit and comm records).
 
-   CONTRACT
-     As every tracedec decoder: feed() only after TDEC_NEED_INPUT; fragment
-     data valid until the next call; finish() gives TDEC_END on a record
-     boundary, TDEC_E_TRUNCATED inside a record or payload; errors are sticky
-     until reset(); d.st.err_offset / d.st.err_reason (TDEC_UFTRACE_R_*,
-     tdec_uftrace_reason_str) say where and why. next() while a spec is
-     awaited returns TDEC_E_SEQUENCE (not sticky). Any chunking of the input
-     gives the same items, fragments aside.
+   CONTRACT (the record and the perf decoder)
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
+     - Fragment data points into the caller's window and is valid until the
+       next call on this decoder.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - A uftrace stream leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END on a record boundary,
+       TDEC_E_TRUNCATED inside a record, a payload, or an argument block
+       whose spec is still awaited. A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
+     - Errors are sticky: next(), feed() and finish() return the same error
+       until reset(). d.st.err_offset is the stream offset of the record
+       that failed and d.st.err_reason a TDEC_UFTRACE_R_* code
+       (tdec_uftrace_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are
+       returned without changing the decoder (next() while a spec is awaited
+       is TDEC_E_SEQUENCE).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
 
    MEMORY
-     No allocation. The decoder holds a copy of the current spec (at most
-     TDEC_UFTRACE_MAX_ARGS items) and nothing points into it: memcpy-able.
-     sizeof(tdec_uftrace_decoder) is stated by TDEC_UFTRACE_DECODER_SIZE_LP64
-     below and checked by tests/unit/uftrace.c.
+     No allocation. The decoders are caller-owned structs that hold no
+     pointer into themselves and may be copied with memcpy; the record
+     decoder holds a copy of the current spec (at most TDEC_UFTRACE_MAX_ARGS
+     items). Their sizes, their items' and that of the spec a caller
+     passes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
+       sizeof(tdec_uftrace_decoder) = 432 on LP64, 424 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_decoder) = 152 on LP64, 144 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_argspec) = 260 on LP64, 260 on ILP32 (Cortex-M)
+     The line parsers keep no state: their results point into the line,
+     and the largest result struct (tdec_uftrace_task_line) is 72 bytes.
 
    OPTIONS
-     TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU]
-     TDEC_STATIC / TDEC_UFTRACE_STATIC, TDEC_UFTRACE_DEF    [impl TU]
-     TDEC_NO_STRINGS                                         [any TU]
+     TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_UFTRACE_STATIC                       [impl TU] internal linkage
+     TDEC_UFTRACE_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                         [any TU]  reason_str() returns ""
+                                                                       (feat_str() and info_str()
+                                                                       stay: dump output needs them)
 
    SECURITY
-     Every input byte is untrusted; declared lengths are checked against
-     the argument block limit (1024 bytes) before use, never used to size
-     anything. See README.md, "Trust model".
+     Every input byte is untrusted. The decoders never read outside the
+     current window or their carry, never write outside *out and the
+     decoder, do constant work per input byte, and never size anything from
+     a declared length: argument blocks are checked against their limit
+     (1020 bytes), perf records against their type's layout. The line
+     parsers never read outside the line. See README.md, "Trust model".
 */
 #ifndef TDEC_UFTRACE_H_INCLUDED
 #define TDEC_UFTRACE_H_INCLUDED
@@ -1351,13 +1422,15 @@ SOFTWARE.
 extern "C" {
 #endif
 
+/* ==== record decoder ===================================================== */
+
 /* Record types (tdec_uftrace_record.type). 0-3 are the file's own. */
-#define TDEC_UFTRACE_ENTRY    0u
-#define TDEC_UFTRACE_EXIT     1u
-#define TDEC_UFTRACE_LOST     2u /* addr = number of records lost            */
-#define TDEC_UFTRACE_EVENT    3u /* addr = event id; data follows if more    */
-#define TDEC_UFTRACE_ARG      4u /* one value of an argument/return block    */
-#define TDEC_UFTRACE_ARGS_END 5u /* end of that block: block_len             */
+#define TDEC_UFTRACE_REC_ENTRY    0u
+#define TDEC_UFTRACE_REC_EXIT     1u
+#define TDEC_UFTRACE_REC_LOST     2u /* addr = number of records lost         */
+#define TDEC_UFTRACE_REC_EVENT    3u /* addr = event id; data follows if more */
+#define TDEC_UFTRACE_REC_ARG      4u /* one value of an argument/return block */
+#define TDEC_UFTRACE_REC_ARGS_END 5u /* end of that block: block_len          */
 
 /* Value kinds of a resolved spec item: how its bytes are laid out. */
 #define TDEC_UFTRACE_V_INT       1u /* 1, 2, 4 or 8 bytes (d i u x o p e)     */
@@ -1388,7 +1461,7 @@ typedef struct tdec_uftrace_argspec {
 } tdec_uftrace_argspec;
 
 typedef struct tdec_uftrace_record {
-    uint32_t type;      /* TDEC_UFTRACE_ENTRY ... ARGS_END                        */
+    uint32_t type;      /* TDEC_UFTRACE_REC_ENTRY ... REC_ARGS_END                */
     uint32_t more;      /* a payload follows (ENTRY/EXIT/EVENT)                   */
     uint32_t depth;     /* 10 bits                                               */
     uint32_t magic;     /* 3 bits, 5 in valid data                               */
@@ -1449,27 +1522,29 @@ typedef struct tdec_uftrace_decoder {
     uint8_t              phase;
     uint8_t              after_pay; /* phase after the payload                  */
     uint8_t              pad_to;    /* alignment of the padding after a payload */
-    uint8_t              unused;
     tdec_uftrace_argspec spec;
 } tdec_uftrace_decoder;
 
-#define TDEC_UFTRACE_DECODER_SIZE_LP64 432
-
-/* Starts a decoder (cfg may be NULL). Returns TDEC_NEED_INPUT or TDEC_E_ARG. */
+/* Starts a decoder. cfg may be NULL (defaults). Returns TDEC_NEED_INPUT, or
+   TDEC_E_ARG for a NULL decoder. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_init(tdec_uftrace_decoder *d, const tdec_uftrace_config *cfg);
 
-/* As every tracedec feed(): TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE,
-   or the sticky error. */
+/* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG (NULL d, or NULL data with len > 0),
+   TDEC_E_SEQUENCE (window not used up, or after finish()), or the sticky
+   error. len == 0 is allowed and does nothing. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_feed(tdec_uftrace_decoder *d, const void *data, size_t len);
 
-/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG,
-   TDEC_E_SEQUENCE (a spec is awaited: call set_args first), or a sticky
-   error: TDEC_E_CORRUPT (bad magic, block over its limit), TDEC_E_TRUNCATED. */
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG,
+   TDEC_E_SEQUENCE (a spec is awaited: call set_spec() first), or an error
+   (sticky): E_CORRUPT (bad magic, block over its limit, no spec), E_LIMIT
+   (bad spec), E_TRUNCATED (after finish()). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uftrace_item *out);
 
 /* 1 when the last item was an ENTRY/EXIT record with a payload and the
    decoder waits for its spec. */
-TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d);
+TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d);
 
 /* Gives the layout of the awaited block (copied). spec == NULL means the
    caller cannot resolve it: sticky TDEC_E_CORRUPT with R_NO_SPEC, since
@@ -1477,41 +1552,44 @@ TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d);
    TDEC_UFTRACE_MAX_ARGS, unknown kind, bad size) is sticky TDEC_E_LIMIT /
    R_BAD_SPEC. Returns TDEC_NEED_INPUT (go on with next()),
    TDEC_E_SEQUENCE when no spec is awaited, TDEC_E_ARG for a NULL decoder. */
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_args(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
 
-/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END on a
+   record boundary, TDEC_E_TRUNCATED (sticky; err_offset = the start of the
+   cut record, or the first missing payload byte), TDEC_E_SEQUENCE if the
+   window still holds bytes, or the sticky error; never TDEC_NEED_INPUT.
+   After TDEC_END or an error, next() returns it again. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d);
 
-/* Forgets the stream, keeps the config. */
+/* Forgets the stream, keeps the config: the decoder is as after init(). */
 TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d);
 
 /* Text for a TDEC_UFTRACE_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason);
 
+/* ==== text and side files ================================================ */
 
-/* ==== Text and side files of a uftrace.data directory ====================
-
-   Helpers for the files around the <tid>.dat records: the `info` header
+/* Parsers for the files around the <tid>.dat records: the `info` header
    and its text lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
    the argument spec grammar (info argspec/retspec/argauto/retauto lines,
-   .dbg A:/R: lines), enum definitions (info enumauto, .dbg E:), and
-   perf-cpuN.dat below. Line parsers take one complete line WITHOUT its
-   trailing newline as (line, len); NULL is allowed only with len 0. String
-   results (tdec_uftrace_str) point into that line: valid as long as it is.
-   No allocation, no libc; every byte is untrusted; numbers are range
-   checked (overflow is TDEC_E_FORMAT, never a wrapped value). */
+   .dbg A:/R: lines) and enum definitions (info enumauto, .dbg E:). Line
+   parsers take one complete line WITHOUT its trailing newline as (line,
+   len); NULL is allowed only with len 0. String results (tdec_uftrace_text)
+   point into that line: valid as long as it is. No allocation, no libc;
+   every byte is untrusted; numbers are range checked (overflow is
+   TDEC_E_FORMAT, never a wrapped value). */
 
 /* A piece of the caller's text: not NUL-terminated. */
-typedef struct tdec_uftrace_str {
+typedef struct tdec_uftrace_text {
     const char *ptr;
     size_t      len;
-} tdec_uftrace_str;
+} tdec_uftrace_text;
 
-/* ---- info: the 40-byte binary header ---------------------------------- */
+/* ---- info: the 40-byte header and its key:value lines ------------------- */
 
-#define TDEC_UFTRACE_INFO_HEADER_SIZE 40u
+#define TDEC_UFTRACE_HEADER_SIZE 40u
 
-typedef struct tdec_uftrace_info_header {
+typedef struct tdec_uftrace_header {
     uint32_t version;     /* 3..4                                             */
     uint16_t header_size; /* 40                                               */
     uint8_t  endian;      /* 1 little, 2 big: pass TDEC_UFTRACE_F_BIG_ENDIAN   */
@@ -1521,7 +1599,7 @@ typedef struct tdec_uftrace_info_header {
     uint64_t info_mask;   /* TDEC_UFTRACE_INFO_*: the text sections that      */
                           /* follow at offset 40, in bit order                */
     uint16_t max_stack;   /* valid if TDEC_UFTRACE_FEAT_MAX_STACK              */
-} tdec_uftrace_info_header;
+} tdec_uftrace_header;
 
 /* Parses the first 40 bytes of `info`. Fields after the magic are read in
    the byte order named by `endian` (what uftrace does for version,
@@ -1529,8 +1607,7 @@ typedef struct tdec_uftrace_info_header {
    Returns TDEC_OK; TDEC_E_ARG (NULL); TDEC_E_TRUNCATED (len < 40);
    TDEC_E_FORMAT (magic is not "Ftrace!\0", endian not 1/2, class not 1/2);
    TDEC_E_VERSION (version not 3..4). *out is filled only on TDEC_OK. */
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
-                                                            tdec_uftrace_info_header *out);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_header(const void *data, size_t len, tdec_uftrace_header *out);
 
 /* feat_mask bits */
 #define TDEC_UFTRACE_FEAT_PLTHOOK         (1u << 0)
@@ -1569,14 +1646,14 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
 /* The names `uftrace dump` prints for a bit NUMBER (0 = PLTHOOK /
    EXE_NAME ...): "PLTHOOK", "TASK_SESSION", "EXE_NAME", "ARG_SPEC"... NULL
    for a bit with no known name. Available under TDEC_NO_STRINGS too. */
-TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit);
-TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_str(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_str(unsigned bit);
 
 /* An info text line "key:value": key = text before the first ':', value =
    the rest (multi-line sections repeat their key on every line). TDEC_OK,
    TDEC_E_FORMAT when there is no ':', TDEC_E_ARG for NULL pointers. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
-                                                          tdec_uftrace_str *key, tdec_uftrace_str *value);
+                                                          tdec_uftrace_text *key, tdec_uftrace_text *value);
 
 /* ---- task.txt ----------------------------------------------------------- */
 
@@ -1587,15 +1664,16 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size
 #define TDEC_UFTRACE_TASK_DLOP    4u /* DLOP timestamp= tid= sid= base= libname="…" */
 
 typedef struct tdec_uftrace_task_line {
-    uint32_t kind;           /* TDEC_UFTRACE_TASK_*                                */
-    uint64_t time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is      */
-                             /* 1.500000000 s; a missing fraction is .0)           */
-    int32_t  pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as     */
-                             /* pid= when pid= is absent (old files)               */
-    uint64_t base;           /* DLOP: load address (hex, no 0x)                    */
-    tdec_uftrace_str sid;    /* SESS, DLOP: the session id                         */
-    tdec_uftrace_str name;   /* SESS exename / DLOP libname: from after `exename="`*/
-                             /* (`libname="`) up to the LAST '"' of the line       */
+    uint32_t          kind;           /* TDEC_UFTRACE_TASK_*                            */
+    uint64_t          time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is  */
+                                      /* 1.500000000 s; a missing fraction is .0)       */
+    int32_t           pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as */
+                                      /* pid= when pid= is absent (old files)           */
+    uint64_t          base;           /* DLOP: load address (hex, no 0x)                */
+    tdec_uftrace_text sid;            /* SESS, DLOP: the session id                     */
+    tdec_uftrace_text name;           /* SESS exename / DLOP libname: from after        */
+                                      /* `exename="` (`libname="`) up to the LAST '"'   */
+                                      /* of the line                                    */
 } tdec_uftrace_task_line;
 
 /* One task.txt line. TDEC_OK (an unknown first word gives kind UNKNOWN and
@@ -1612,10 +1690,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
    the last " build-id:" if there is one, trailing spaces trimmed (so it may
    contain spaces). Raw /proc/<pid>/maps lines are accepted too. */
 typedef struct tdec_uftrace_map_line {
-    uint64_t start, end;
-    char     perms[4];         /* e.g. "r-xp", not NUL-terminated             */
-    tdec_uftrace_str path;     /* len 0 for anonymous lines; "[stack]" kept   */
-    tdec_uftrace_str build_id; /* hex text, len 0 if none                     */
+    uint64_t          start, end;
+    char              perms[4]; /* e.g. "r-xp", not NUL-terminated           */
+    tdec_uftrace_text path;     /* len 0 for anonymous lines; "[stack]" kept */
+    tdec_uftrace_text build_id; /* hex text, len 0 if none                   */
 } tdec_uftrace_map_line;
 
 /* TDEC_OK, TDEC_E_FORMAT (malformed, or start > end), TDEC_E_ARG. */
@@ -1632,12 +1710,12 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_
                                      /* name = the whole line                     */
 
 typedef struct tdec_uftrace_sym_line {
-    uint32_t kind;     /* TDEC_UFTRACE_SYM_*                                     */
-    uint64_t addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)        */
-    uint64_t size;     /* 0 when the line has no size column                     */
-    uint32_t has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+)    */
-    char     type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0             */
-    tdec_uftrace_str name; /* mangled; a TAB and what follows are stripped     */
+    uint32_t          kind;     /* TDEC_UFTRACE_SYM_*                                  */
+    uint64_t          addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)     */
+    uint64_t          size;     /* 0 when the line has no size column                  */
+    uint32_t          has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+) */
+    char              type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0          */
+    tdec_uftrace_text name;     /* mangled; a TAB and what follows are stripped        */
 } tdec_uftrace_sym_line;
 
 /* Both forms: "<hex addr> <type> <name>" (0.13) and "<hex addr> <hex size>
@@ -1660,9 +1738,9 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
                                     /* empty lines: text = the whole line               */
 
 typedef struct tdec_uftrace_dbg_line {
-    uint32_t         kind; /* TDEC_UFTRACE_DBG_*             */
-    uint64_t         addr; /* FUNC: offset; LINE: line number */
-    tdec_uftrace_str text;
+    uint32_t          kind; /* TDEC_UFTRACE_DBG_*             */
+    uint64_t          addr; /* FUNC: offset; LINE: line number */
+    tdec_uftrace_text text;
 } tdec_uftrace_dbg_line;
 
 /* A/R/E/F/L apply to the function of the last F: line (E: to the module).
@@ -1672,28 +1750,30 @@ typedef struct tdec_uftrace_dbg_line {
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_t len,
                                                          tdec_uftrace_dbg_line *out);
 
-/* ---- argument spec grammar (FACTS 9.2, 9.3) ----------------------------- */
+/* ---- argument spec grammar ---------------------------------------------- */
 
 /* A spec list "PAT@item,item;PAT2@item" (the values of info argspec:,
    retspec:, argauto:, retauto: lines; .dbg A:/R: texts after '@' are one
    item list without a pattern) is walked with a cursor:
        const char *p = value.ptr, *e = value.ptr + value.len;
-       while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+       while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
            const char *q = ent.items.ptr, *qe = q + ent.items.len;
-           while (tdec_uftrace_next_spec_item(&q, qe, &item)) ...
+           while (tdec_uftrace_next_spec_item(&q, qe, &item) == TDEC_OK) ...
        } */
 typedef struct tdec_uftrace_spec_entry {
-    tdec_uftrace_str pattern; /* before the first '@' (the whole entry if none) */
-    tdec_uftrace_str items;   /* after it; len 0 if none                        */
+    tdec_uftrace_text pattern; /* before the first '@' (the whole entry if none) */
+    tdec_uftrace_text items;   /* after it; len 0 if none                        */
 } tdec_uftrace_spec_entry;
 
-/* Splits the next ';'-separated entry off [*pos, end): returns 1 and
-   advances *pos past it and its ';', 0 when nothing is left (empty entries
-   are skipped; *pos is then end). NULL arguments: 0. */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out);
+/* Splits the next ';'-separated entry off [*pos, end): TDEC_OK with *out
+   set and *pos past the entry and its ';'; TDEC_END when nothing is left
+   (empty entries are skipped; *pos is then end); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, const char *end,
+                                                          tdec_uftrace_spec_entry *out);
 
 /* The same for the next ','-separated item. */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out);
 
 #define TDEC_UFTRACE_ITEM_ARG    1u /* argN                                          */
 #define TDEC_UFTRACE_ITEM_FPARG  2u /* fpargN                                        */
@@ -1705,16 +1785,16 @@ TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *e
 /* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack+N],
    FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. */
 typedef struct tdec_uftrace_spec_item {
-    uint32_t kind;              /* TDEC_UFTRACE_ITEM_*                               */
-    uint32_t index;             /* N of argN/fpargN (1-based), 0 for retval          */
-    char     format;            /* 0 if none given, else d i u x o s S c f p e t     */
-    uint32_t size_bits;         /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none        */
-    uint32_t struct_size;       /* tN: N bytes                                       */
-    tdec_uftrace_str type_name; /* e:NAME / tN:NAME (len 0 if none)                  */
-    tdec_uftrace_str reg;       /* %REG without the '%' ("RDI", or "RDI+RSI" for a   */
-                                /* struct in registers); len 0 if none               */
-    uint32_t stack_offset;      /* %stack+N -> N (has_stack set)                     */
-    uint32_t has_stack;
+    uint32_t          kind;         /* TDEC_UFTRACE_ITEM_*                           */
+    uint32_t          index;        /* N of argN/fpargN (1-based), 0 for retval      */
+    char              format;       /* 0 if none given, else d i u x o s S c f p e t */
+    uint32_t          size_bits;    /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none    */
+    uint32_t          struct_size;  /* tN: N bytes                                   */
+    tdec_uftrace_text type_name;    /* e:NAME / tN:NAME (len 0 if none)              */
+    tdec_uftrace_text reg;          /* %REG without the '%' ("RDI", or "RDI+RSI" for */
+                                    /* a struct in registers); len 0 if none         */
+    uint32_t          stack_offset; /* %stack+N -> N (has_stack set)                 */
+    uint32_t          has_stack;
 } tdec_uftrace_spec_item;
 
 /* Parses one item (as split by tdec_uftrace_next_spec_item). Items are
@@ -1727,7 +1807,8 @@ typedef struct tdec_uftrace_spec_item {
    %stack without "+N". TDEC_E_ARG for NULL. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out);
 
-/* The payload layout of an item (FACTS 9.1, 9.3) for the decoder's spec:
+/* The payload layout of an item for the decoder's spec, as uftrace's
+   libmcount/record.c writes it (save_to_argbuf):
    `long_size` is 8 for 64-bit data (info elf_class 2), 4 for 32-bit;
    `f80_size` is 10 (x86) or 8 (32-bit ARM, where f80 means a double).
    No format -> INT long_size ('d'); fparg without format -> FLOAT 8 ('f');
@@ -1748,33 +1829,38 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_sp
    fit int64_t; implicit values continue from the previous + 1, starting
    at 0; a trailing ',' before '}' is allowed. Walk:
        int64_t next;
-       while (tdec_uftrace_next_enum(&p, e, &name)) {
+       while ((st = tdec_uftrace_next_enum(&p, e, &name)) == TDEC_OK) {
            next = 0;
-           while (tdec_uftrace_next_enum_value(&p, e, &next, &v)) use(name, v);
-       } */
+           while ((st = tdec_uftrace_next_enum_value(&p, e, &next, &v)) == TDEC_OK) use(name, v);
+           if (st != TDEC_END) break;
+       }
+   st is then TDEC_END when the whole text was read, else the error (p is
+   where it stopped). */
 typedef struct tdec_uftrace_enum_value {
-    tdec_uftrace_str name;
-    int64_t          value;
+    tdec_uftrace_text name;
+    int64_t           value;
 } tdec_uftrace_enum_value;
 
 /* The header "enum NAME {" of the next definition in [*pos, end), after any
-   ';' and spaces: returns 1 with *name set and *pos just after '{'.
-   Returns 0 when nothing is left (*pos == end then) or when the text is
-   malformed (*pos < end then, left at the bad definition). */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name);
+   ';' and spaces: TDEC_OK with *name set and *pos just after '{';
+   TDEC_END when nothing is left (*pos == end then); TDEC_E_FORMAT when the
+   text is malformed (*pos left at the bad definition); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name);
 
-/* The next "NAME[ = VALUE]" of the current definition: returns 1 with *out
-   filled, *next = value + 1, *pos past the value and its ','. Returns 0
-   after the closing '}' (*pos advanced past it) and for malformed text
-   (*pos left unchanged: the caller can tell the two apart). An implicit
-   value after INT64_MAX is malformed (*next holds INT64_MIN meaning "none",
-   which no real successor value can be). */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
-                                                  tdec_uftrace_enum_value *out);
+/* The next "NAME[ = VALUE]" of the current definition: TDEC_OK with *out
+   filled, *next = value + 1, *pos past the value and its ','; TDEC_END
+   after the closing '}' (*pos advanced past it); TDEC_E_FORMAT for
+   malformed text (*pos left unchanged), a value outside int64_t included,
+   and an implicit value after INT64_MAX (*next holds INT64_MIN meaning
+   "none", which no real successor value can be); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                          tdec_uftrace_enum_value *out);
 
-/* ==== perf-cpuN.dat (FACTS 7) ============================================
+/* ==== perf-cpuN.dat decoder ============================================== */
 
-   Raw Linux perf ring-buffer records copied by `uftrace record`: each a
+/* Raw Linux perf ring-buffer records copied by `uftrace record`: each a
    perf_event_header {u32 type; u16 misc; u16 size} and size-8 bytes of
    body, in the recording host's byte order. With uftrace's settings
    (sample_id_all, TID|TIME) every body ends with {u32 pid, tid; u64 time}.
@@ -1838,22 +1924,25 @@ typedef struct tdec_uftrace_perf_decoder {
     tdec_uftrace_config cfg;
     tdec_payload        pay;   /* body of a record of another type */
     uint32_t            phase;
-    uint32_t            unused;
 } tdec_uftrace_perf_decoder;
 
-#define TDEC_UFTRACE_PERF_DECODER_SIZE_LP64 152
-
-/* As tdec_uftrace_init(): TDEC_NEED_INPUT or TDEC_E_ARG. */
+/* As tdec_uftrace_init(). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg);
-/* As every tracedec feed(). */
+
+/* As tdec_uftrace_feed(). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_feed(tdec_uftrace_perf_decoder *d, const void *data, size_t len);
-/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG, or sticky
-   TDEC_E_CORRUPT (R_PERF_SIZE: size below 8, or a COMM/EXIT/FORK/SWITCH
-   record too small for its fields or over TDEC_UFTRACE_PERF_MAX_KNOWN). */
+
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG, or an
+   error (sticky): E_CORRUPT (R_PERF_SIZE: size below 8, or a
+   COMM/EXIT/FORK/SWITCH record too small for its fields or over
+   TDEC_UFTRACE_PERF_MAX_KNOWN), E_TRUNCATED (after finish()). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d, tdec_uftrace_perf_item *out);
-/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+
+/* As tdec_uftrace_finish(): never TDEC_NEED_INPUT. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_finish(tdec_uftrace_perf_decoder *d);
-/* Forgets the stream, keeps the config. */
+
+/* As tdec_uftrace_reset(). */
 TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #ifdef __cplusplus
@@ -1861,10 +1950,12 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 #endif
 #endif /* TDEC_UFTRACE_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_UFTRACE_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_UFTRACE_IMPL_INCLUDED
 #define TDEC_UFTRACE_IMPL_INCLUDED
+
+/* ==== record decoder: implementation ===================================== */
 
 #define TDEC_UFTRACE__REC_SIZE 16u
 #define TDEC_UFTRACE__MAGIC    5u
@@ -1873,7 +1964,7 @@ TDEC_STATIC_ASSERT(uftrace_carry, TDEC_UFTRACE__REC_SIZE + 2u <= TDEC_CARRY_CAP)
 
 enum tdec_uftrace__phase {
     TDEC_UFTRACE__P_RECORD = 0, /* at a record boundary                       */
-    TDEC_UFTRACE__P_NEED_SPEC,  /* an ENTRY/EXIT block awaits set_args()      */
+    TDEC_UFTRACE__P_NEED_SPEC,  /* an ENTRY/EXIT block awaits set_spec()      */
     TDEC_UFTRACE__P_ARG,        /* at the next value of an argument block     */
     TDEC_UFTRACE__P_PAYLOAD,    /* streaming event data / text / struct bytes */
     TDEC_UFTRACE__P_PAD,        /* dropping padding                           */
@@ -1919,7 +2010,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d)
     d->phase = TDEC_UFTRACE__P_RECORD;
     d->after_pay = TDEC_UFTRACE__P_RECORD;
     d->pad_to = 0;
-    d->unused = 0;
     d->spec.count = 0;
 }
 
@@ -1947,7 +2037,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d)
     return tdec__stream_finish(&d->st, clean, clean ? TDEC_UFTRACE_R_RECORD : TDEC_UFTRACE_R_PAYLOAD);
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d)
+TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d)
 {
     return d != NULL && d->st.err == TDEC_OK && d->phase == TDEC_UFTRACE__P_NEED_SPEC;
 }
@@ -1965,7 +2055,7 @@ static int tdec_uftrace__arg_valid(const tdec_uftrace_arg *a)
     }
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_args(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec)
 {
     uint32_t i;
     if (d == NULL) return TDEC_E_ARG;
@@ -2046,9 +2136,9 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     more = (uint32_t)((word >> 2) & 1u);
     magic = (uint32_t)((word >> 3) & 7u);
     if (magic != TDEC_UFTRACE__MAGIC) return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_MAGIC);
-    if (type == TDEC_UFTRACE_LOST && more)
+    if (type == TDEC_UFTRACE_REC_LOST && more)
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_LOST_MORE);
-    if (type == TDEC_UFTRACE_EVENT && more) {
+    if (type == TDEC_UFTRACE_REC_EVENT && more) {
         /* event data is self-describing: u16 length, padded with it to 8 */
         p = tdec__stream_peek(&d->st, TDEC_UFTRACE__REC_SIZE + 2u);
         if (p == NULL) return TDEC_NEED_INPUT;
@@ -2060,7 +2150,7 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     r->addr = word >> 16;
     r->time = time;
     d->rec_time = time;
-    if (type == TDEC_UFTRACE_EVENT && more) {
+    if (type == TDEC_UFTRACE_REC_EVENT && more) {
         len = tdec_uftrace__u16(d, p + TDEC_UFTRACE__REC_SIZE);
         r->payload_size = len;
         tdec__stream_consume(&d->st, TDEC_UFTRACE__REC_SIZE + 2u);
@@ -2099,7 +2189,7 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
     p = NULL;
     if (fixed > 0 && (p = tdec__stream_peek(&d->st, fixed)) == NULL) return TDEC_NEED_INPUT;
 
-    r = tdec_uftrace__record(d, out, TDEC_UFTRACE_ARG);
+    r = tdec_uftrace__record(d, out, TDEC_UFTRACE_REC_ARG);
     r->time = d->rec_time;
     r->arg_index = d->arg_next;
     r->arg = *a;
@@ -2160,7 +2250,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uft
             d->phase = d->after_pay;
             continue;
         default: /* TDEC_UFTRACE__P_BLOCK_END */
-            r = tdec_uftrace__record(d, out, TDEC_UFTRACE_ARGS_END);
+            r = tdec_uftrace__record(d, out, TDEC_UFTRACE_REC_ARGS_END);
             r->time = d->rec_time;
             r->block_len = d->blk;
             d->phase = TDEC_UFTRACE__P_RECORD;
@@ -2190,7 +2280,7 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason)
 #endif
 }
 
-/* ==== Text and side files ================================================ */
+/* ==== text and side files: implementation ================================ */
 
 static int tdec_uftrace__digit(char c)
 {
@@ -2245,9 +2335,9 @@ static int tdec_uftrace__equal(const char *p, const char *e, const char *lit)
     return tdec_uftrace__prefix(p, e, lit, 0) && (size_t)(e - p) == tdec_uftrace__cstrlen(lit);
 }
 
-static tdec_uftrace_str tdec_uftrace__str(const char *p, const char *e)
+static tdec_uftrace_text tdec_uftrace__text(const char *p, const char *e)
 {
-    tdec_uftrace_str s;
+    tdec_uftrace_text s;
     s.ptr = p;
     s.len = (size_t)(e - p);
     return s;
@@ -2302,8 +2392,7 @@ static int tdec_uftrace__line(const char *line, size_t len, const char **b, cons
     return 1;
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
-                                                            tdec_uftrace_info_header *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_header(const void *data, size_t len, tdec_uftrace_header *out)
 {
     static const char magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
     const uint8_t *p = (const uint8_t *)data;
@@ -2311,7 +2400,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
     int be;
     uint32_t version;
     if (data == NULL || out == NULL) return TDEC_E_ARG;
-    if (len < TDEC_UFTRACE_INFO_HEADER_SIZE) return TDEC_E_TRUNCATED;
+    if (len < TDEC_UFTRACE_HEADER_SIZE) return TDEC_E_TRUNCATED;
     for (i = 0; i < 8; i++)
         if (p[i] != (uint8_t)magic[i]) return TDEC_E_FORMAT;
     if ((p[14] != 1 && p[14] != 2) || (p[15] != 1 && p[15] != 2)) return TDEC_E_FORMAT;
@@ -2328,7 +2417,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
     return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_str(unsigned bit)
 {
     static const char *const names[] = {
         "PLTHOOK",   "TASK_SESSION", "KERNEL",     "ARGUMENT",        "RETVAL",
@@ -2338,7 +2427,7 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
     return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
 }
 
-TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_str(unsigned bit)
 {
     static const char *const names[] = {
         "EXE_NAME", "EXE_BUILD_ID", "EXIT_STATUS", "CMDLINE",     "CPUINFO",      "MEMINFO",
@@ -2349,14 +2438,14 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
-                                                          tdec_uftrace_str *key, tdec_uftrace_str *value)
+                                                          tdec_uftrace_text *key, tdec_uftrace_text *value)
 {
     const char *b, *e, *p;
     if (key == NULL || value == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
     for (p = b; p < e; p++) {
         if (*p == ':') {
-            *key = tdec_uftrace__str(b, p);
-            *value = tdec_uftrace__str(p + 1, e);
+            *key = tdec_uftrace__text(b, p);
+            *value = tdec_uftrace__text(p + 1, e);
             return TDEC_OK;
         }
     }
@@ -2414,8 +2503,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
     out->time = 0;
     out->pid = out->tid = out->ppid = 0;
     out->base = 0;
-    out->sid = tdec_uftrace__str(b, b);
-    out->name = tdec_uftrace__str(b, b);
+    out->sid = tdec_uftrace__text(b, b);
+    out->name = tdec_uftrace__text(b, b);
 
     for (p = b; p < e && *p != ' '; p++) {}
     if (tdec_uftrace__equal(b, p, "SESS")) {
@@ -2448,7 +2537,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
             w += 9;
             for (q = e; q > w && q[-1] != '"'; q--) {}
             if (q == w) return TDEC_E_FORMAT;
-            out->name = tdec_uftrace__str(w, q - 1);
+            out->name = tdec_uftrace__text(w, q - 1);
             has |= TDEC_UFTRACE__HAS_NAME;
             break;
         }
@@ -2471,7 +2560,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
             has |= TDEC_UFTRACE__HAS_PPID;
         } else if (tdec_uftrace__equal(w, eq, "sid")) {
             if (q == we) return TDEC_E_FORMAT;
-            out->sid = tdec_uftrace__str(q, we);
+            out->sid = tdec_uftrace__text(q, we);
             has |= TDEC_UFTRACE__HAS_SID;
         } else if (tdec_uftrace__equal(w, eq, "base")) {
             if (!tdec_uftrace__hex(&q, we, &out->base) || q != we) return TDEC_E_FORMAT;
@@ -2517,18 +2606,18 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_
     if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &v) || (p < e && *p != ' ')) return TDEC_E_FORMAT; /* inode */
     while (p < e && *p == ' ') p++;
     /* [p, e): path, then maybe " build-id:<hex>" (the last one counts) */
-    out->build_id = tdec_uftrace__str(e, e);
+    out->build_id = tdec_uftrace__text(e, e);
     q = e;
     for (r = e; r - p >= 10; r--) {
         if (tdec_uftrace__prefix(r - 10, e, " build-id:", 0)) {
             q = r - 10;
             for (t = e; t > r && t[-1] == ' '; t--) {}
-            out->build_id = tdec_uftrace__str(r, t);
+            out->build_id = tdec_uftrace__text(r, t);
             break;
         }
     }
     while (q > p && q[-1] == ' ') q--;
-    out->path = tdec_uftrace__str(p, q);
+    out->path = tdec_uftrace__text(p, q);
     return TDEC_OK;
 }
 
@@ -2544,7 +2633,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
     out->size = 0;
     out->has_size = 0;
     out->type = 0;
-    out->name = tdec_uftrace__str(b, e);
+    out->name = tdec_uftrace__text(b, e);
     if (b == e) return TDEC_OK;
     if (*b == '#') {
         if (tdec_uftrace__prefix(b, e, "# symbols: ", 0)) {
@@ -2553,13 +2642,13 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
             while (p < e && *p == ' ') p++;
             if (p != e) return TDEC_E_FORMAT;
             out->kind = TDEC_UFTRACE_SYM_COUNT;
-            out->name = tdec_uftrace__str(e, e);
+            out->name = tdec_uftrace__text(e, e);
         } else if (tdec_uftrace__prefix(b, e, "# path name: ", 0)) {
             out->kind = TDEC_UFTRACE_SYM_PATH;
-            out->name = tdec_uftrace__str(b + 13, e);
+            out->name = tdec_uftrace__text(b + 13, e);
         } else if (tdec_uftrace__prefix(b, e, "# build-id: ", 0)) {
             out->kind = TDEC_UFTRACE_SYM_BUILD_ID;
-            out->name = tdec_uftrace__str(b + 12, e);
+            out->name = tdec_uftrace__text(b + 12, e);
         }
         return TDEC_OK;
     }
@@ -2575,7 +2664,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
     for (i = 0; allowed[i] && allowed[i] != out->type; i++) {}
     if (!allowed[i]) return TDEC_E_FORMAT;
     for (q = p; q < e && *q != '\t'; q++) {}
-    out->name = tdec_uftrace__str(p, q);
+    out->name = tdec_uftrace__text(p, q);
     out->kind = TDEC_UFTRACE_SYM_SYMBOL;
     return TDEC_OK;
 }
@@ -2587,7 +2676,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
     if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
     out->kind = TDEC_UFTRACE_DBG_COMMENT;
     out->addr = 0;
-    out->text = tdec_uftrace__str(b, e);
+    out->text = tdec_uftrace__text(b, e);
     if (b == e || *b == '#') return TDEC_OK;
     if (e - b < 3 || b[1] != ':' || b[2] != ' ') return TDEC_E_FORMAT;
     p = b + 3;
@@ -2613,44 +2702,53 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
     default:
         return TDEC_E_FORMAT;
     }
-    out->text = tdec_uftrace__str(p, e);
+    out->text = tdec_uftrace__text(p, e);
     return TDEC_OK;
 }
 
-/* The next non-empty `sep`-separated piece of [*pos, end). */
-static int tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b, const char **e)
+/* The next non-empty `sep`-separated piece of [*pos, end): TDEC_OK,
+   TDEC_END or TDEC_E_ARG as tdec_uftrace_next_spec_entry(). */
+static tdec_status tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b,
+                                       const char **e)
 {
     const char *p;
-    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return TDEC_E_ARG;
     p = *pos;
     while (p < end && *p == sep) p++;
     if (p == end) {
         *pos = end;
-        return 0;
+        return TDEC_END;
     }
     *b = p;
     while (p < end && *p != sep) p++;
     *e = p;
     *pos = p < end ? p + 1 : p;
-    return 1;
+    return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, const char *end,
+                                                          tdec_uftrace_spec_entry *out)
 {
     const char *b, *e, *at;
-    if (out == NULL || !tdec_uftrace__split(pos, end, ';', &b, &e)) return 0;
+    tdec_status st;
+    if (out == NULL) return TDEC_E_ARG;
+    st = tdec_uftrace__split(pos, end, ';', &b, &e);
+    if (st != TDEC_OK) return st;
     for (at = b; at < e && *at != '@'; at++) {}
-    out->pattern = tdec_uftrace__str(b, at);
-    out->items = at < e ? tdec_uftrace__str(at + 1, e) : tdec_uftrace__str(e, e);
-    return 1;
+    out->pattern = tdec_uftrace__text(b, at);
+    out->items = at < e ? tdec_uftrace__text(at + 1, e) : tdec_uftrace__text(e, e);
+    return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out)
 {
     const char *b, *e;
-    if (out == NULL || !tdec_uftrace__split(pos, end, ',', &b, &e)) return 0;
-    *out = tdec_uftrace__str(b, e);
-    return 1;
+    tdec_status st;
+    if (out == NULL) return TDEC_E_ARG;
+    st = tdec_uftrace__split(pos, end, ',', &b, &e);
+    if (st != TDEC_OK) return st;
+    *out = tdec_uftrace__text(b, e);
+    return TDEC_OK;
 }
 
 /* The end of a type name: the next '%' or e. */
@@ -2671,8 +2769,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
     out->format = 0;
     out->size_bits = 0;
     out->struct_size = 0;
-    out->type_name = tdec_uftrace__str(e, e);
-    out->reg = tdec_uftrace__str(e, e);
+    out->type_name = tdec_uftrace__text(e, e);
+    out->reg = tdec_uftrace__text(e, e);
     out->stack_offset = 0;
     out->has_stack = 0;
 
@@ -2706,7 +2804,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             if (e - p < 3 || p[1] != ':' || !tdec_uftrace__alpha(p[2])) return TDEC_E_FORMAT;
             out->format = 'e';
             q = tdec_uftrace__name_end(p + 2, e);
-            out->type_name = tdec_uftrace__str(p + 2, q);
+            out->type_name = tdec_uftrace__text(p + 2, q);
             p = q;
             break;
         case 't':
@@ -2718,7 +2816,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             }
             if (p < e && *p == ':') {
                 q = tdec_uftrace__name_end(p + 1, e);
-                out->type_name = tdec_uftrace__str(p + 1, q);
+                out->type_name = tdec_uftrace__text(p + 1, q);
                 p = q;
             }
             break;
@@ -2755,7 +2853,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
         if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q) && !(*q == '+' && out->format == 't'))
             return TDEC_E_FORMAT;
     }
-    out->reg = tdec_uftrace__str(p, e);
+    out->reg = tdec_uftrace__text(p, e);
     return TDEC_OK;
 }
 
@@ -2824,24 +2922,24 @@ static const char *tdec_uftrace__skip_space(const char *p, const char *e)
     return p;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name)
 {
     const char *p, *q;
-    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return TDEC_E_ARG;
     p = *pos;
     while (p < end && (*p == ';' || tdec_uftrace__space(*p))) p++;
     *pos = p;
-    if (p == end) return 0;
+    if (p == end) return TDEC_END;
     q = tdec_uftrace__enum_token(p, end);
-    if (!tdec_uftrace__equal(p, q, "enum")) return 0;
+    if (!tdec_uftrace__equal(p, q, "enum")) return TDEC_E_FORMAT;
     p = tdec_uftrace__skip_space(q, end);
     q = tdec_uftrace__enum_token(p, end);
-    if (q == p) return 0;
-    *name = tdec_uftrace__str(p, q);
+    if (q == p) return TDEC_E_FORMAT;
+    *name = tdec_uftrace__text(p, q);
     p = tdec_uftrace__skip_space(q, end);
-    if (p >= end || *p != '{') return 0;
+    if (p >= end || *p != '{') return TDEC_E_FORMAT;
     *pos = p + 1;
-    return 1;
+    return TDEC_OK;
 }
 
 /* A C integer constant (strtol base 0 syntax, optional sign) that fits
@@ -2878,38 +2976,38 @@ static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
     return 1;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
-                                                  tdec_uftrace_enum_value *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                          tdec_uftrace_enum_value *out)
 {
     const char *p, *q;
     int64_t v;
-    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return TDEC_E_ARG;
     p = tdec_uftrace__skip_space(*pos, end);
     if (p < end && *p == '}') {
         *pos = p + 1;
-        return 0;
+        return TDEC_END;
     }
     q = tdec_uftrace__enum_token(p, end);
-    if (q == p) return 0;
-    out->name = tdec_uftrace__str(p, q);
+    if (q == p) return TDEC_E_FORMAT;
+    out->name = tdec_uftrace__text(p, q);
     p = tdec_uftrace__skip_space(q, end);
     if (p < end && *p == '=') {
         p = tdec_uftrace__skip_space(p + 1, end);
-        if (!tdec_uftrace__c_int(&p, end, &v)) return 0;
+        if (!tdec_uftrace__c_int(&p, end, &v)) return TDEC_E_FORMAT;
         p = tdec_uftrace__skip_space(p, end);
     } else {
-        if (*next == INT64_MIN) return 0; /* after INT64_MAX */
+        if (*next == INT64_MIN) return TDEC_E_FORMAT; /* after INT64_MAX */
         v = *next;
     }
-    if (p >= end || (*p != ',' && *p != '}')) return 0;
+    if (p >= end || (*p != ',' && *p != '}')) return TDEC_E_FORMAT;
     if (*p == ',') p++; /* '}' is left for the next call */
     out->value = v;
     *next = v == INT64_MAX ? INT64_MIN : v + 1;
     *pos = p;
-    return 1;
+    return TDEC_OK;
 }
 
-/* ==== perf-cpuN.dat ====================================================== */
+/* ==== perf-cpuN.dat decoder: implementation ============================== */
 
 #define TDEC_UFTRACE__PERF_HDR 8u
 
@@ -2934,7 +3032,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d)
     tdec__stream_init(&d->st);
     tdec__payload_start(&d->pay, 0, 0);
     d->phase = TDEC_UFTRACE__PP_RECORD;
-    d->unused = 0;
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg)
@@ -3050,7 +3147,6 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d
 }
 
 #undef TDEC_UFTRACE__PERF_HDR
-
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC
 
@@ -3088,6 +3184,18 @@ SOFTWARE.
    descriptions) - tracedec 0.1
    MIT licensed, see the end of this file.
 
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                        the shared core: status, items
+     ==== stream decoder                    stream.obs, thread.T.obs
+     ==== JSON metadata                     metadata.json, thread.T.json,
+                                            stream.json
+     ==== event signatures and descriptions
+     ==== implementation                    TDEC_OVNI_IMPLEMENTATION only
+     ==== stream decoder: implementation
+     ==== JSON metadata: implementation
+     ==== event signatures and descriptions: implementation
+     MIT License                            the licence text
+
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_OVNI_IMPLEMENTATION      (or TRACEDEC_IMPLEMENTATION)
@@ -3121,41 +3229,46 @@ SOFTWARE.
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
      - Fragment data points into the caller's window and is valid until the
        next call on this decoder.
-     - finish() produces no items: TDEC_END after a whole event (or after the
-       header of a stream with no events), TDEC_E_TRUNCATED inside the header,
-       an event or a jumbo blob; err_offset is then the start of the cut
-       header or event. finish() is idempotent; feed() after it is
-       TDEC_E_SEQUENCE; next() after TDEC_END returns TDEC_END.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An ovni stream leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END after a whole event (or after
+       the header of a stream with no events), TDEC_E_TRUNCATED inside the
+       header, an event or a jumbo blob. A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
      - Errors are sticky: next(), feed() and finish() return the same error
        until reset(). d.st.err_offset is the stream offset of the header or
        event that failed and d.st.err_reason a TDEC_OVNI_R_* code
-       (tdec_ovni_reason_str). E_ARG and E_SEQUENCE leave the decoder as it
-       was.
+       (tdec_ovni_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
+       without changing the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
-   FORMAT NOTES
-     - Byte order is the writer's; nothing records it but the header's
-       version field (1). A version that reads 1 only byte-swapped is a
-       big-endian stream: it is decoded (ovni's tools reject it) and every
-       item says so in `big_endian`.
-     - Flag bits 5-7 of an event's first byte are reserved and ignored (kept
-       in `flags`); with the jumbo bit (0x10) set the size nibble is ignored.
-     - Clocks: like ovni, each stream's previous clock starts at 0 and clocks
-       are compared as signed 64-bit numbers. A clock below the previous one
-       sets `clock_backwards` on the event (ovnidump's and ovnisort's
-       tolerance); under TDEC_OVNI_F_STRICT_CLOCK it is TDEC_E_CORRUPT
-       (ovniemu's rule). Equal clocks are fine.
-
    MEMORY
-     No allocation. sizeof(tdec_ovni_decoder) is 176 bytes on LP64 targets
-     (tests/unit/ovni.c checks it, tests/matrix/matrix.sh reports the others); no
-     pointer into itself, may be copied with memcpy. The signature table is
-     static const data (about 13 KiB of strings; empty under TDEC_NO_STRINGS).
+     No allocation. The decoder and the JSON document are caller-owned
+     structs that hold no pointer into themselves and may be copied with
+     memcpy (the document borrows the caller's text and tokens). Their
+     sizes, the item's and those of the JSON token and metadata, measured
+     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+       sizeof(tdec_ovni_decoder) = 176 on LP64, 168 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_item) = 72 on LP64, 72 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
+     The signature table is static const data (about 13 KiB of strings;
+     empty under TDEC_NO_STRINGS).
 
    OPTIONS
      TDEC_OVNI_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
@@ -3170,6 +3283,19 @@ SOFTWARE.
      declared length. The JSON reader and the formatter never read outside
      the text or payload they are given and never write past the caller's
      capacity. See README.md, "Trust model".
+
+   FORMAT NOTES
+     - Byte order is the writer's; nothing records it but the header's
+       version field (1). A version that reads 1 only byte-swapped is a
+       big-endian stream: it is decoded (ovni's tools reject it) and every
+       item says so in `big_endian`.
+     - Flag bits 5-7 of an event's first byte are reserved and ignored (kept
+       in `flags`); with the jumbo bit (0x10) set the size nibble is ignored.
+     - Clocks: like ovni, each stream's previous clock starts at 0 and clocks
+       are compared as signed 64-bit numbers. A clock below the previous one
+       sets `clock_backwards` on the event (ovnidump's and ovnisort's
+       tolerance); under TDEC_OVNI_F_STRICT_CLOCK it is TDEC_E_CORRUPT
+       (ovniemu's rule). Equal clocks are fine.
 */
 #ifndef TDEC_OVNI_H_INCLUDED
 #define TDEC_OVNI_H_INCLUDED
@@ -3192,18 +3318,18 @@ SOFTWARE.
 extern "C" {
 #endif
 
-/* ---- stream decoder ------------------------------------------------------ */
+/* ==== stream decoder ===================================================== */
 
-/* Record types (tdec_ovni_event.type). */
+/* Record types (tdec_ovni_record.type). */
 #define TDEC_OVNI_REC_HEADER 1u /* the 8-byte stream header; version, big_endian */
 #define TDEC_OVNI_REC_EVENT  2u /* one event                                     */
 
-/* Event flag bits (tdec_ovni_event.flags: the high nibble of byte 0). */
+/* Event flag bits (tdec_ovni_record.flags: the high nibble of byte 0). */
 #define TDEC_OVNI_FLAG_JUMBO 0x10u
 
 /* One decoded record. For the HEADER record only type, version and
    big_endian are set (the rest is zero). */
-typedef struct tdec_ovni_event {
+typedef struct tdec_ovni_record {
     uint32_t type;            /* TDEC_OVNI_REC_*                                     */
     uint32_t version;         /* stream version (1), in every record                 */
     uint64_t clock;           /* as stored: ns of CLOCK_MONOTONIC unless the writer  */
@@ -3220,13 +3346,13 @@ typedef struct tdec_ovni_event {
     uint8_t  payload[16];     /* normal events: the payload. Jumbo: the u32 blob     */
                               /* length as stored, which ovni counts as payload. The  */
                               /* bytes past payload_len are zero.                     */
-} tdec_ovni_event;
+} tdec_ovni_record;
 
 typedef struct tdec_ovni_item {
     uint32_t kind;   /* TDEC_ITEM_RECORD or TDEC_ITEM_FRAGMENT (jumbo blob) */
     uint64_t offset; /* stream offset of the record or the fragment data    */
     union {
-        tdec_ovni_event ev;
+        tdec_ovni_record rec;
         tdec_frag       frag;
     } u;
 } tdec_ovni_item;
@@ -3285,23 +3411,27 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_feed(tdec_ovni_decoder *d, const void *data,
    E_LIMIT (max_jumbo), E_TRUNCATED (after finish()). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_next(tdec_ovni_decoder *d, tdec_ovni_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky;
-   err_offset = start of the cut header or event), TDEC_E_SEQUENCE if the
-   window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset = start of the cut header or
+   event), TDEC_E_SEQUENCE if the window still holds bytes, or the sticky
+   error; never TDEC_NEED_INPUT. After TDEC_END or an error, next() returns
+   it again. */
 TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
 TDEC_OVNI_DEF void tdec_ovni_reset(tdec_ovni_decoder *d);
 
-/* Checks an 8-byte stream header without a decoder. Returns TDEC_OK (and
+/* Parses an 8-byte stream header without a decoder. Returns TDEC_OK (and
    *big_endian, may be NULL), TDEC_E_ARG, TDEC_E_TRUNCATED (len < 8),
-   TDEC_E_FORMAT (magic) or TDEC_E_VERSION. */
-TDEC_OVNI_DEF tdec_status tdec_ovni_check_header(const void *data, size_t len, int *big_endian);
+   TDEC_E_FORMAT (magic) or TDEC_E_VERSION. *reason (may be NULL) receives
+   the TDEC_OVNI_R_* detail. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, int *big_endian,
+                                                 uint32_t *reason);
 
 /* Text for a TDEC_OVNI_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason);
 
-/* ---- JSON metadata ------------------------------------------------------- */
+/* ==== JSON metadata ====================================================== */
 
 /* Token types. */
 #define TDEC_OVNI_JSON_OBJECT 1u
@@ -3407,7 +3537,7 @@ typedef struct tdec_ovni_meta {
    the older files). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_meta_read(const tdec_ovni_json *j, tdec_ovni_meta *m);
 
-/* ---- event signatures and descriptions ----------------------------------- */
+/* ==== event signatures and descriptions ================================== */
 
 /* An event signature as ovni's models declare it: "MCV" or "MCV(type name,
    ...)", with '+' after the MCV for jumbo events (their fields start after the
@@ -3428,7 +3558,7 @@ TDEC_OVNI_DEF const tdec_ovni_sig *tdec_ovni_sig_find(const uint8_t mcv[3]);
 
 /* The model name for a model byte ("ovni", "nanos6", ...), or NULL when
    ovni 1.14 has no such model. "" under TDEC_NO_STRINGS. */
-TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
+TDEC_OVNI_DEF const char *tdec_ovni_model_str(uint8_t model);
 
 /* Renders ev's description from sig into buf as ovnidump does, with ovni's
    room rule: the text (plus its NUL) must fit in cap, and each field's text
@@ -3445,7 +3575,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
    more of it), TDEC_E_LIMIT (does not fit in cap; buf holds a prefix),
    TDEC_E_FORMAT (malformed signature or template). buf is NUL-terminated
    whenever cap >= 1. */
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_event *ev,
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len);
 
@@ -3454,10 +3584,12 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
 #endif
 #endif /* TDEC_OVNI_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_OVNI_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_OVNI_IMPL_INCLUDED
 #define TDEC_OVNI_IMPL_INCLUDED
+
+/* ==== stream decoder: implementation ===================================== */
 
 #define TDEC_OVNI__HDR_SIZE   8u  /* "ovni" + u32 version                   */
 #define TDEC_OVNI__EV_SIZE    12u /* flags/size byte, M, C, V, u64 clock    */
@@ -3482,18 +3614,27 @@ static uint64_t tdec_ovni__rd_u64(const uint8_t *p, int big_endian)
     return big_endian ? tdec__rd_u64be(p) : tdec__rd_u64le(p);
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_check_header(const void *data, size_t len, int *big_endian)
+TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, int *big_endian,
+                                                 uint32_t *reason)
 {
     const uint8_t *p = (const uint8_t *)data;
-    int be;
+    uint32_t why = TDEC_OVNI_R_NONE;
+    tdec_status st = TDEC_OK;
     if (data == NULL) return TDEC_E_ARG;
-    if (len < TDEC_OVNI__HDR_SIZE) return TDEC_E_TRUNCATED;
-    if (p[0] != 'o' || p[1] != 'v' || p[2] != 'n' || p[3] != 'i') return TDEC_E_FORMAT;
-    if (tdec__rd_u32le(p + 4) == 1u) be = 0;
-    else if (tdec__rd_u32be(p + 4) == 1u) be = 1;
-    else return TDEC_E_VERSION;
-    if (big_endian) *big_endian = be;
-    return TDEC_OK;
+    if (len < TDEC_OVNI__HDR_SIZE) {
+        st = TDEC_E_TRUNCATED;
+        why = TDEC_OVNI_R_HEADER;
+    } else if (p[0] != 'o' || p[1] != 'v' || p[2] != 'n' || p[3] != 'i') {
+        st = TDEC_E_FORMAT;
+        why = TDEC_OVNI_R_MAGIC;
+    } else if (tdec__rd_u32le(p + 4) != 1u && tdec__rd_u32be(p + 4) != 1u) {
+        st = TDEC_E_VERSION;
+        why = TDEC_OVNI_R_VERSION;
+    } else if (big_endian) {
+        *big_endian = tdec__rd_u32le(p + 4) != 1u;
+    }
+    if (reason) *reason = why;
+    return st;
 }
 
 TDEC_OVNI_DEF void tdec_ovni_reset(tdec_ovni_decoder *d)
@@ -3543,9 +3684,9 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d)
 }
 
 /* *out as a record of `type`, every event field zero. */
-static tdec_ovni_event *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_item *out, uint32_t type)
+static tdec_ovni_record *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_item *out, uint32_t type)
 {
-    tdec_ovni_event *e = &out->u.ev;
+    tdec_ovni_record *e = &out->u.rec;
     /* Read before writing: *out may alias *d as far as the compiler knows. */
     uint64_t pos = d->st.pos;
     uint8_t be = d->big_endian;
@@ -3572,7 +3713,7 @@ static tdec_ovni_event *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_
 static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, TDEC_OVNI__EV_SIZE);
-    tdec_ovni_event *e;
+    tdec_ovni_record *e;
     uint32_t need, code, blob = 0, i;
     uint64_t clock;
     int jumbo, backwards;
@@ -3623,15 +3764,15 @@ static int tdec_ovni__step(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p;
     tdec_status st;
+    uint32_t why;
     int be = 0;
 
     switch (d->phase) {
     case TDEC_OVNI__P_HEADER:
         p = tdec__stream_peek(&d->st, TDEC_OVNI__HDR_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
-        st = tdec_ovni_check_header(p, TDEC_OVNI__HDR_SIZE, &be);
-        if (st != TDEC_OK)
-            return tdec__stream_fail(&d->st, st, st == TDEC_E_FORMAT ? TDEC_OVNI_R_MAGIC : TDEC_OVNI_R_VERSION);
+        st = tdec_ovni_parse_header(p, TDEC_OVNI__HDR_SIZE, &be, &why);
+        if (st != TDEC_OK) return tdec__stream_fail(&d->st, st, why);
         d->big_endian = (uint8_t)be;
         tdec_ovni__record(d, out, TDEC_OVNI_REC_HEADER);
         tdec__stream_consume(&d->st, TDEC_OVNI__HDR_SIZE);
@@ -3683,7 +3824,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason)
 #endif
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
+/* ==== JSON metadata: implementation ====================================== */
 
 #define TDEC_OVNI__NONE UINT32_MAX /* no open container */
 
@@ -4150,7 +4291,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_meta_read(const tdec_ovni_json *j, tdec_ovni
     return TDEC_OK;
 }
 
-/* ---- event signatures ----------------------------------------------------- */
+/* ==== event signatures and descriptions: implementation ================== */
 
 #ifndef TDEC_NO_STRINGS
 /* ovni 1.14.0's event declarations (src/emu/<model>/setup.c), the pair
@@ -4547,7 +4688,7 @@ TDEC_OVNI_DEF const tdec_ovni_sig *tdec_ovni_sig_find(const uint8_t mcv[3])
 #endif
 }
 
-TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model)
+TDEC_OVNI_DEF const char *tdec_ovni_model_str(uint8_t model)
 {
 #ifdef TDEC_NO_STRINGS
     return model == 'O' || model == '6' || model == 'V' || model == 'D' || model == 'T' || model == 'M' ||
@@ -4639,7 +4780,7 @@ static int tdec_ovni__parse_sig(const char *sig, tdec_ovni__field *f, uint32_t *
 /* The payload of one event as the formatter sees it: ev->payload, then for
    jumbo events the blob prefix the caller has. */
 typedef struct tdec_ovni__view {
-    const tdec_ovni_event *ev;
+    const tdec_ovni_record *ev;
     const uint8_t         *blob;
     size_t                 blob_len;
     uint64_t               total; /* payload bytes the event has */
@@ -4794,7 +4935,7 @@ static tdec_status tdec_ovni__put_str(tdec_ovni__out *o, const tdec_ovni__conv *
     return TDEC_OK;
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_event *ev,
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len)
 {
@@ -4923,8 +5064,9 @@ SOFTWARE.
      One decoder reads one file: an instruction stream
      (xtrace.{ts}.{id}.hint{9|13}.xinsndata.bin, cfg.kind =
      TDEC_XTRACE_KIND_INSN, the default) or a snapshot file (...xsnapshot.bin,
-     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT, with cfg.vl). The loop is the same
-     as for every tracedec format:
+     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT, with cfg.vl). The loop (the same
+     for every tracedec format):
+         tdec_xtrace_decoder d;  tdec_xtrace_item it;  tdec_status st;
          st = tdec_xtrace_init(&d, &cfg);
          while (st >= 0) {
              st = tdec_xtrace_next(&d, &it);
@@ -4934,14 +5076,81 @@ SOFTWARE.
              st = n ? tdec_xtrace_feed(&d, buf, n) : tdec_xtrace_finish(&d);
          }
 
+     Items come in file order: one record per token of an instruction
+     stream, one record per part of a snapshot (see ITEMS below); memory
+     values over 8 bytes, vector registers and data the config asks for
+     follow their record as TDEC_ITEM_FRAGMENT items. xtrace files have no
+     sync points, so there is no resync() and no gap item.
+
+     Beside the decoder: tdec_xtrace_snap_view() decodes one snapshot held
+     whole in a caller buffer, tdec_xtrace_snap_detect() finds a snapshot
+     file's vector length, and tdec_xtrace_parse_name() / _is_pair() /
+     _pair_name() read the file names.
+
+   CONTRACT
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
+     - Fragment data points into the caller's window and is valid until the
+       next call on this decoder.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An xtrace file leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END at a token (or snapshot)
+       boundary, TDEC_E_TRUNCATED elsewhere (err_offset = the start of the
+       cut token, its ALLGPR registers, iovec entries and data included;
+       snapshots: of the cut part). A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
+     - Errors are sticky: next(), feed() and finish() return the same error
+       until reset(). d.st.err_offset is the stream offset of the token (or
+       snapshot part) that failed and d.st.err_reason a TDEC_XTRACE_R_* code
+       (tdec_xtrace_reason_str()); for an unknown token d.bad_token is its
+       byte. TDEC_E_ARG and TDEC_E_SEQUENCE are returned without changing
+       the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
+
+   MEMORY
+     No allocation. The decoder is one caller-owned struct that holds no
+     pointer into itself and may be copied with memcpy; cfg.token_size is
+     the only pointer it keeps (the caller's table, which must outlive the
+     decoder). Its size, the item's and that of the snapshot view a caller
+     passes to tdec_xtrace_snap_view(), measured with sizeof on x86_64 and
+     on arm-none-eabi-gcc -mcpu=cortex-m4:
+       sizeof(tdec_xtrace_decoder) = 264 on LP64, 256 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_snapshot) = 800 on LP64, 600 on ILP32 (Cortex-M)
+
+   OPTIONS
+     TDEC_XTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_XTRACE_STATIC                       [impl TU] internal linkage
+     TDEC_XTRACE_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                        [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     does constant work per input byte, and never sizes anything from a
+     declared length (SYSCALL_VEC counts and iovec lengths are checked
+     against limits with checked arithmetic). See README.md, "Trust model".
+
    THE FORMAT
      No public reader or sample exists; the only description is a Chinese
-     article (figures missing). tracedec reads it as the project's
-     SPEC.md fixes it; every reading the text leaves open is an option here
-     and is listed in docs/xtrace.md.
+     article whose figures are missing. Where its text allows more than one
+     reading (byte order, the TIME token's size, iovec data, the snapshot
+     header...), the reading is an option of the config, and
+     docs/xtrace.md lists each one with its default.
 
    ITEMS: INSTRUCTION STREAM
-     One RECORD per token, in file order (types TDEC_XTRACE_T_*):
+     One RECORD per token, in file order (types TDEC_XTRACE_REC_*):
        INST, PCINST       an instruction: index (0, 1, ...), el, insn, pc
                           (PCINST sets it; INST adds 4; before the first
                           PCINST the PC is unknown: TDEC_XTRACE_PC_KNOWN
@@ -4972,40 +5181,6 @@ SOFTWARE.
      records for the 11 system registers, and the REG record VL, which must
      equal cfg.vl (else TDEC_E_CORRUPT). tdec_xtrace_snap_view() decodes one
      snapshot held whole in a caller buffer instead, with views for Z/P/FFR/ZA.
-
-   CONTRACT
-     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
-     - Fragment data points into the caller's window and is valid until the
-       next call on this decoder.
-     - finish() produces no items: TDEC_END at a token (or snapshot)
-       boundary, TDEC_E_TRUNCATED elsewhere, err_offset = start of the cut
-       token, its ALLGPR registers, iovec entries and data included
-       (snapshots: of the cut part). It may follow the last item at once
-       (the window used up) or TDEC_NEED_INPUT. Idempotent.
-     - Errors are sticky until reset(). d.st.err_offset is the offset of the
-       token that failed, d.st.err_reason a TDEC_XTRACE_R_* code, and for an
-       unknown token d.bad_token its byte.
-     - Any split of the input gives the same items (fragments aside).
-
-   MEMORY
-     No allocation. sizeof(tdec_xtrace_decoder) is 264 bytes on LP64 targets
-     (tests/unit/xtrace.c checks it); cfg.token_size is the only pointer kept
-     (the caller's table, which must outlive the decoder). memcpy-able.
-
-   OPTIONS
-     TDEC_XTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_XTRACE_STATIC                       [impl TU] internal linkage
-     TDEC_XTRACE_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                        [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     does constant work per input byte, and never sizes anything from a
-     declared length (SYSCALL_VEC counts and iovec lengths are checked
-     against limits with checked arithmetic). See README.md, "Trust model".
 */
 #ifndef TDEC_XTRACE_H_INCLUDED
 #define TDEC_XTRACE_H_INCLUDED
@@ -5028,27 +5203,29 @@ SOFTWARE.
 extern "C" {
 #endif
 
+/* ==== decoder ============================================================ */
+
 /* File kinds (config kind; tdec_xtrace_name.kind). */
 #define TDEC_XTRACE_KIND_INSN     0u /* xinsndata: the token stream   */
 #define TDEC_XTRACE_KIND_SNAPSHOT 1u /* xsnapshot: register snapshots */
 
 /* Record types (tdec_xtrace_record.type). */
-enum tdec_xtrace_type {
-    TDEC_XTRACE_T_INST = 1,    /* token class 1, sub-kind 0                         */
-    TDEC_XTRACE_T_PCINST,      /* token class 1, sub-kind 1                         */
-    TDEC_XTRACE_T_LOAD,        /* token class 2, bit 3 clear                        */
-    TDEC_XTRACE_T_STORE,       /* token class 2, bit 3 set                          */
-    TDEC_XTRACE_T_VAL,         /* token class 3, sub-kinds 0..5                     */
-    TDEC_XTRACE_T_ALLGPR,      /* token class 4, sub-kind 1; 32 REG records follow  */
-    TDEC_XTRACE_T_MISC_FLAGS,  /* token class 4, sub-kind 3                         */
-    TDEC_XTRACE_T_SYSCALL_VEC, /* token class 4, sub-kind 4; value IOVEC records    */
-    TDEC_XTRACE_T_IOVEC,       /* one entry of a SYSCALL_VEC                        */
-    TDEC_XTRACE_T_TIME,        /* token class 7, sub-kind 0                         */
-    TDEC_XTRACE_T_UNKNOWN,     /* a token sized by cfg.token_size                   */
-    TDEC_XTRACE_T_REG,         /* a 64-bit register: reg (TDEC_XTRACE_REG_*), value */
-    TDEC_XTRACE_T_SNAP_HEADER, /* the snapshot file's 24-byte header                */
-    TDEC_XTRACE_T_SNAPSHOT,    /* a snapshot starts: its counters                   */
-    TDEC_XTRACE_T_VREG         /* a vector/predicate register: data_len bytes follow */
+enum tdec_xtrace_rec_type {
+    TDEC_XTRACE_REC_INST = 1,    /* token class 1, sub-kind 0                           */
+    TDEC_XTRACE_REC_PCINST,      /* token class 1, sub-kind 1                           */
+    TDEC_XTRACE_REC_LOAD,        /* token class 2, bit 3 clear                          */
+    TDEC_XTRACE_REC_STORE,       /* token class 2, bit 3 set                            */
+    TDEC_XTRACE_REC_VAL,         /* token class 3, sub-kinds 0..5                       */
+    TDEC_XTRACE_REC_ALLGPR,      /* token class 4, sub-kind 1; 32 REG records follow    */
+    TDEC_XTRACE_REC_MISC_FLAGS,  /* token class 4, sub-kind 3                           */
+    TDEC_XTRACE_REC_SYSCALL_VEC, /* token class 4, sub-kind 4; value IOVEC records      */
+    TDEC_XTRACE_REC_IOVEC,       /* one entry of a SYSCALL_VEC                          */
+    TDEC_XTRACE_REC_TIME,        /* token class 7, sub-kind 0                           */
+    TDEC_XTRACE_REC_UNKNOWN,     /* a token sized by cfg.token_size                     */
+    TDEC_XTRACE_REC_REG,         /* a 64-bit register: reg (TDEC_XTRACE_REG_*), value   */
+    TDEC_XTRACE_REC_SNAP_HEADER, /* the snapshot file's 24-byte header                  */
+    TDEC_XTRACE_REC_SNAPSHOT,    /* a snapshot starts: its counters                     */
+    TDEC_XTRACE_REC_VREG         /* a vector/predicate register: data_len bytes follow  */
 };
 
 /* VAL kinds (bits 3-7 of a class-3 token). */
@@ -5088,7 +5265,7 @@ enum tdec_xtrace_reg {
 
 /* One decoded record. Fields not listed for a type are zero. */
 typedef struct tdec_xtrace_record {
-    uint32_t type;      /* TDEC_XTRACE_T_*                                        */
+    uint32_t type;      /* TDEC_XTRACE_REC_*                                        */
     uint32_t insn;      /* INST, PCINST: the instruction word                     */
     uint8_t  token;     /* the token byte (0 for snapshot records)                */
     uint8_t  flags;     /* TDEC_XTRACE_HAS_INSN | TDEC_XTRACE_PC_KNOWN             */
@@ -5185,18 +5362,22 @@ typedef struct tdec_xtrace_decoder {
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_init(tdec_xtrace_decoder *d, const tdec_xtrace_config *cfg);
 
 /* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
-   Returns TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE or the sticky error. */
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG (NULL d, or NULL data with len > 0),
+   TDEC_E_SEQUENCE (window not used up, or after finish()), or the sticky
+   error. len == 0 is allowed and does nothing. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_feed(tdec_xtrace_decoder *d, const void *data, size_t len);
 
-/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT,
-   TDEC_END (after a clean finish()), TDEC_E_ARG, or an error (sticky):
-   E_CORRUPT (unknown token, snapshot VL mismatch), E_LIMIT (SYSCALL_VEC
-   count, iovec length), E_FORMAT (snapshot file size, HDR_AUTO),
-   E_TRUNCATED (after finish()). */
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG, or an
+   error (sticky): E_CORRUPT (unknown token, snapshot VL mismatch), E_LIMIT
+   (SYSCALL_VEC count, iovec length), E_FORMAT (snapshot file size,
+   HDR_AUTO), E_TRUNCATED (after finish()). */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky),
-   TDEC_E_SEQUENCE if the window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset as CONTRACT says), TDEC_E_SEQUENCE
+   if the window still holds bytes, or the sticky error; never
+   TDEC_NEED_INPUT. After TDEC_END or an error, next() returns it again. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_finish(tdec_xtrace_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
@@ -5206,12 +5387,13 @@ TDEC_XTRACE_DEF void tdec_xtrace_reset(tdec_xtrace_decoder *d);
 TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason);
 /* Name of a register id ("X0", "FPCR", "Z31", "P15", "FFR", "ZA", "VL"), or
    NULL for an id that names none ("" under TDEC_NO_STRINGS). */
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg);
-/* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...). */
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type);
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind);
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg);
+/* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...), "?"
+   for a value that names none ("" under TDEC_NO_STRINGS). */
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type);
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind);
 
-/* ---- snapshots ------------------------------------------------------------ */
+/* ==== snapshots ========================================================== */
 
 #define TDEC_XTRACE_SNAP_HEADER_SIZE 24u /* a C struct: 19 bytes of fields, 5 of padding */
 
@@ -5254,7 +5436,7 @@ typedef struct tdec_xtrace_snapshot {
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out);
 
-/* ---- file names ----------------------------------------------------------- */
+/* ==== file names ========================================================= */
 
 /* xtrace.{timestamp}.{tid|cpuid}.hint{9|13}.{xinsndata|xsnapshot}.bin */
 typedef struct tdec_xtrace_name {
@@ -5286,10 +5468,12 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_pair_name(const char *name, size_t len, 
 #endif
 #endif /* TDEC_XTRACE_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_XTRACE_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_XTRACE_IMPL_INCLUDED
 #define TDEC_XTRACE_IMPL_INCLUDED
+
+/* ==== decoder: implementation ============================================ */
 
 #define TDEC_XTRACE__MAX_TOKEN  17u /* token + 8-byte address + 8-byte value     */
 #define TDEC_XTRACE__IOVEC_SIZE 16u /* base, length                              */
@@ -5368,10 +5552,10 @@ static int tdec_xtrace__vl_ok(uint32_t vl)
 static uint32_t tdec_xtrace__part(uint32_t vl, uint32_t p, uint32_t *type, uint32_t *reg)
 {
     uint32_t b = vl / 8u;
-    *type = TDEC_XTRACE_T_REG;
+    *type = TDEC_XTRACE_REC_REG;
     *reg = 0;
     if (p == 0) {
-        *type = TDEC_XTRACE_T_SNAPSHOT;
+        *type = TDEC_XTRACE_REC_SNAPSHOT;
         return TDEC_XTRACE__COUNTERS;
     }
     if (p < TDEC_XTRACE__PART_Z) {
@@ -5382,7 +5566,7 @@ static uint32_t tdec_xtrace__part(uint32_t vl, uint32_t p, uint32_t *type, uint3
         *reg = TDEC_XTRACE_REG_FPCR + (p - TDEC_XTRACE__PART_SYSREG);
         return 8;
     }
-    *type = TDEC_XTRACE_T_VREG;
+    *type = TDEC_XTRACE_REC_VREG;
     if (p < TDEC_XTRACE__PART_P) {
         *reg = TDEC_XTRACE_REG_Z0 + (p - TDEC_XTRACE__PART_Z);
         return b;
@@ -5582,14 +5766,14 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         } else {
             d->owner_pc += 4; /* meaningless (and not reported) until a PCINST */
         }
-        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_T_PCINST : TDEC_XTRACE_T_INST, t);
+        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_REC_PCINST : TDEC_XTRACE_REC_INST, t);
         r->insn = (uint32_t)tdec_xtrace__rd(d, p + n - 4, 4); /* the word ends the token */
         goto done;
     case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
         k = sub >> 1;
         n = 1 + 8 + (k <= 3u ? 1u << k : 0u);
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD, t);
+        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_REC_STORE : TDEC_XTRACE_REC_LOAD, t);
         r->size_log2 = (uint8_t)k;
         r->addr = tdec_xtrace__rd(d, p + 1, 8);
         if (k <= 3u) r->value = tdec_xtrace__rd_var(d, p + 9, 1u << k, avail - 9);
@@ -5599,14 +5783,14 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub > TDEC_XTRACE_VAL_TARGET_B) break;
         n = 1 + 8;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_VAL, t);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_VAL, t);
         r->val_kind = (uint8_t)sub;
         r->value = tdec_xtrace__rd(d, p + 1, 8);
         goto done;
     case 4: /* MISC: bits 3-7 1 ALLGPR, 3 MISC_FLAGS, 4 SYSCALL_VEC */
         if (sub == 1) {
             n = 1;
-            r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_ALLGPR, t);
+            r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_ALLGPR, t);
             d->left = 32;
             d->phase = TDEC_XTRACE__P_REGS;
             d->token_start = pos;
@@ -5615,7 +5799,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub != 3 && sub != 4) break;
         n = 1 + 8;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_T_MISC_FLAGS : TDEC_XTRACE_T_SYSCALL_VEC, t);
+        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_REC_MISC_FLAGS : TDEC_XTRACE_REC_SYSCALL_VEC, t);
         r->value = tdec_xtrace__rd(d, p + 1, 8);
         if (sub == 4) {
             /* Declared counts are hostile: bounded, and their byte size checked. */
@@ -5630,7 +5814,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub != 0) break;
         n = 1 + d->cfg.time_size;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_TIME, t);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_TIME, t);
         r->value = tdec_xtrace__rd_var(d, p + 1, n - 1, avail - 1);
         goto done;
     default: /* classes 0, 5, 6 */
@@ -5642,7 +5826,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
     }
     n = 1;
-    r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_UNKNOWN, t);
+    r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_UNKNOWN, t);
     data = r->data_len = d->cfg.token_size[t];
 done:
     tdec__stream_consume(&d->st, n);
@@ -5685,7 +5869,7 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
     p = tdec__stream_peek(&d->st, iovec ? TDEC_XTRACE__IOVEC_SIZE : 8u);
     if (p == NULL) return TDEC_NEED_INPUT;
     if (iovec) {
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_IOVEC, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_IOVEC, 0);
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         if (d->cfg.flags & TDEC_XTRACE_F_IOVEC_DATA) {
@@ -5698,7 +5882,7 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
         }
         tdec__stream_consume(&d->st, TDEC_XTRACE__IOVEC_SIZE);
     } else {
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_REG, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_REG, 0);
         r->reg = (uint8_t)(TDEC_XTRACE_REG_X0 + 32u - d->left);
         r->value = tdec_xtrace__rd(d, p, 8);
         tdec__stream_consume(&d->st, 8);
@@ -5732,7 +5916,7 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
     if (d->phase == TDEC_XTRACE__P_SNAP_HDR) {
         p = tdec__stream_peek(&d->st, TDEC_XTRACE_SNAP_HEADER_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_SNAP_HEADER, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_SNAP_HEADER, 0);
         r->addr = tdec_xtrace__rd(d, p, 4);
         r->value2 = tdec_xtrace__rd(d, p + 4, 4);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
@@ -5744,18 +5928,18 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
         return TDEC_OK;
     }
     n = tdec_xtrace__part(d->cfg.vl, d->part, &type, &reg);
-    p = tdec__stream_peek(&d->st, type == TDEC_XTRACE_T_VREG ? 1u : n);
+    p = tdec__stream_peek(&d->st, type == TDEC_XTRACE_REC_VREG ? 1u : n);
     if (p == NULL) return TDEC_NEED_INPUT;
     d->part_start = d->st.pos;
     r = tdec_xtrace__record(d, out, type, 0);
     r->reg = (uint8_t)reg;
-    if (type == TDEC_XTRACE_T_SNAPSHOT) {
+    if (type == TDEC_XTRACE_REC_SNAPSHOT) {
         r->index = d->snap_count++;
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         r->value2 = tdec_xtrace__rd(d, p + 16, 8);
         r->value3 = tdec_xtrace__rd(d, p + 24, 8);
-    } else if (type == TDEC_XTRACE_T_REG) {
+    } else if (type == TDEC_XTRACE_REC_REG) {
         r->value = tdec_xtrace__rd(d, p, 8);
         /* The VL field ends the snapshot and must match the layout used. */
         if (d->part == TDEC_XTRACE__PART_VL) {
@@ -5765,10 +5949,10 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
     } else {
         r->data_len = n;
     }
-    if (type != TDEC_XTRACE_T_VREG) tdec__stream_consume(&d->st, n);
+    if (type != TDEC_XTRACE_REC_VREG) tdec__stream_consume(&d->st, n);
     d->part = (d->part + 1) % TDEC_XTRACE__NPARTS;
     d->phase = TDEC_XTRACE__P_SNAP_PART;
-    if (type == TDEC_XTRACE_T_VREG) tdec_xtrace__start_payload(d, n, TDEC_XTRACE__P_SNAP_PART);
+    if (type == TDEC_XTRACE_REC_VREG) tdec_xtrace__start_payload(d, n, TDEC_XTRACE__P_SNAP_PART);
     return TDEC_OK;
 }
 
@@ -5826,8 +6010,80 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace
     return (tdec_status)tdec_xtrace__next_slow(d, out);
 }
 
-/* ---- snapshots over a caller buffer ---------------------------------------- */
+TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)reason;
+    return "";
+#else
+    switch (reason) {
+    case TDEC_XTRACE_R_NONE:      return "no error";
+    case TDEC_XTRACE_R_TOKEN:     return "input ends inside a token";
+    case TDEC_XTRACE_R_PAYLOAD:   return "input ends inside a token's data";
+    case TDEC_XTRACE_R_UNKNOWN:   return "token of unknown class or sub-kind: its size is unknown";
+    case TDEC_XTRACE_R_IOVECS:    return "SYSCALL_VEC count above the limit";
+    case TDEC_XTRACE_R_IOV_LEN:   return "iovec length above the limit";
+    case TDEC_XTRACE_R_SNAPSHOT:  return "input ends inside a snapshot or the snapshot header";
+    case TDEC_XTRACE_R_VL:        return "snapshot VL field differs from the vector length used for the layout";
+    case TDEC_XTRACE_R_SNAP_SIZE: return "file size is no whole number of snapshots, with or without the header";
+    }
+    return "unknown reason";
+#endif
+}
 
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg)
+{
+#ifdef TDEC_NO_STRINGS
+    return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
+#else
+    static const char *const x[32] = {"X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",
+                                      "X8",  "X9",  "X10", "X11", "X12", "X13", "X14", "X15",
+                                      "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23",
+                                      "X24", "X25", "X26", "X27", "X28", "X29", "X30", "X31"};
+    static const char *const z[32] = {"Z0",  "Z1",  "Z2",  "Z3",  "Z4",  "Z5",  "Z6",  "Z7",
+                                      "Z8",  "Z9",  "Z10", "Z11", "Z12", "Z13", "Z14", "Z15",
+                                      "Z16", "Z17", "Z18", "Z19", "Z20", "Z21", "Z22", "Z23",
+                                      "Z24", "Z25", "Z26", "Z27", "Z28", "Z29", "Z30", "Z31"};
+    static const char *const pr[16] = {"P0", "P1", "P2",  "P3",  "P4",  "P5",  "P6",  "P7",
+                                       "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15"};
+    static const char *const sys[12] = {"FPCR",     "FPSR",    "NZCV",    "TPIDR_EL0", "TPIDRRO_EL0", "TTBR0_EL1",
+                                        "ELR_EL1",  "SPSR_EL1", "ESR_EL1", "TPIDR_EL1", "DAIF",        "VL"};
+    if (reg < 32u) return x[reg];
+    if (reg < 44u) return sys[reg - 32u];
+    if (reg >= 64u && reg < 96u) return z[reg - 64u];
+    if (reg >= 96u && reg < 112u) return pr[reg - 96u];
+    if (reg == TDEC_XTRACE_REG_FFR) return "FFR";
+    if (reg == TDEC_XTRACE_REG_ZA) return "ZA";
+    return NULL;
+#endif
+}
+
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)type;
+    return "";
+#else
+    static const char *const names[] = {"?",          "INST",  "PCINST", "LOAD",    "STORE",
+                                        "VAL",        "ALLGPR", "MISC_FLAGS", "SYSCALL_VEC", "IOVEC",
+                                        "TIME",       "UNKNOWN", "REG",   "SNAP_HEADER", "SNAPSHOT",
+                                        "VREG"};
+    return type < sizeof names / sizeof names[0] ? names[type] : "?";
+#endif
+}
+
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)val_kind;
+    return "";
+#else
+    static const char *const names[] = {"STXR", "MRS", "SVCARG", "SVCRET", "DC", "TARGET_B"};
+    return val_kind < 6u ? names[val_kind] : "?";
+#endif
+}
+
+/* ==== snapshots: implementation ========================================== */
 
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out)
@@ -5844,14 +6100,14 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, 
     for (part = 0; part < TDEC_XTRACE__NPARTS; part++) {
         const uint8_t *q = p + at;
         n = tdec_xtrace__part(vl, part, &type, &reg);
-        if (type == TDEC_XTRACE_T_SNAPSHOT) {
+        if (type == TDEC_XTRACE_REC_SNAPSHOT) {
             out->file_no = tdec_xtrace__rd_any(q, 8, big_endian);
             out->snap_index = tdec_xtrace__rd_any(q + 8, 8, big_endian);
             out->user_insns = tdec_xtrace__rd_any(q + 16, 8, big_endian);
             out->total_insns = tdec_xtrace__rd_any(q + 24, 8, big_endian);
         } else if (part == TDEC_XTRACE__PART_VL) {
             vl_field = tdec_xtrace__rd_any(q, 8, big_endian);
-        } else if (type == TDEC_XTRACE_T_REG) {
+        } else if (type == TDEC_XTRACE_REC_REG) {
             if (reg < 32u) out->x[reg] = tdec_xtrace__rd_any(q, 8, big_endian);
             else out->sysreg[reg - TDEC_XTRACE_REG_FPCR] = tdec_xtrace__rd_any(q, 8, big_endian);
         } else if (reg < TDEC_XTRACE_REG_P0) {
@@ -5903,7 +6159,7 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_detect(const void *head, size_t hea
     return TDEC_OK;
 }
 
-/* ---- file names ------------------------------------------------------------- */
+/* ==== file names: implementation ========================================= */
 
 /* Parses decimal digits at s[*i..n) up to a '.', into *v (checked). */
 static int tdec_xtrace__number(const char *s, size_t n, size_t *i, uint64_t *v)
@@ -5980,81 +6236,6 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_pair_name(const char *name, size_t len, 
     return TDEC_OK;
 }
 
-/* ---- names ------------------------------------------------------------------ */
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)reason;
-    return "";
-#else
-    switch (reason) {
-    case TDEC_XTRACE_R_NONE:      return "no error";
-    case TDEC_XTRACE_R_TOKEN:     return "input ends inside a token";
-    case TDEC_XTRACE_R_PAYLOAD:   return "input ends inside a token's data";
-    case TDEC_XTRACE_R_UNKNOWN:   return "token of unknown class or sub-kind: its size is unknown";
-    case TDEC_XTRACE_R_IOVECS:    return "SYSCALL_VEC count above the limit";
-    case TDEC_XTRACE_R_IOV_LEN:   return "iovec length above the limit";
-    case TDEC_XTRACE_R_SNAPSHOT:  return "input ends inside a snapshot or the snapshot header";
-    case TDEC_XTRACE_R_VL:        return "snapshot VL field differs from the vector length used for the layout";
-    case TDEC_XTRACE_R_SNAP_SIZE: return "file size is no whole number of snapshots, with or without the header";
-    }
-    return "unknown reason";
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg)
-{
-#ifdef TDEC_NO_STRINGS
-    return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
-#else
-    static const char *const x[32] = {"X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",
-                                      "X8",  "X9",  "X10", "X11", "X12", "X13", "X14", "X15",
-                                      "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23",
-                                      "X24", "X25", "X26", "X27", "X28", "X29", "X30", "X31"};
-    static const char *const z[32] = {"Z0",  "Z1",  "Z2",  "Z3",  "Z4",  "Z5",  "Z6",  "Z7",
-                                      "Z8",  "Z9",  "Z10", "Z11", "Z12", "Z13", "Z14", "Z15",
-                                      "Z16", "Z17", "Z18", "Z19", "Z20", "Z21", "Z22", "Z23",
-                                      "Z24", "Z25", "Z26", "Z27", "Z28", "Z29", "Z30", "Z31"};
-    static const char *const pr[16] = {"P0", "P1", "P2",  "P3",  "P4",  "P5",  "P6",  "P7",
-                                       "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15"};
-    static const char *const sys[12] = {"FPCR",     "FPSR",    "NZCV",    "TPIDR_EL0", "TPIDRRO_EL0", "TTBR0_EL1",
-                                        "ELR_EL1",  "SPSR_EL1", "ESR_EL1", "TPIDR_EL1", "DAIF",        "VL"};
-    if (reg < 32u) return x[reg];
-    if (reg < 44u) return sys[reg - 32u];
-    if (reg >= 64u && reg < 96u) return z[reg - 64u];
-    if (reg >= 96u && reg < 112u) return pr[reg - 96u];
-    if (reg == TDEC_XTRACE_REG_FFR) return "FFR";
-    if (reg == TDEC_XTRACE_REG_ZA) return "ZA";
-    return NULL;
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)type;
-    return "";
-#else
-    static const char *const names[] = {"?",          "INST",  "PCINST", "LOAD",    "STORE",
-                                        "VAL",        "ALLGPR", "MISC_FLAGS", "SYSCALL_VEC", "IOVEC",
-                                        "TIME",       "UNKNOWN", "REG",   "SNAP_HEADER", "SNAPSHOT",
-                                        "VREG"};
-    return type < sizeof names / sizeof names[0] ? names[type] : "?";
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)val_kind;
-    return "";
-#else
-    static const char *const names[] = {"STXR", "MRS", "SVCARG", "SVCRET", "DC", "TARGET_B"};
-    return val_kind < 6u ? names[val_kind] : "?";
-#endif
-}
-
 #undef TDEC_XTRACE__MAX_TOKEN
 #undef TDEC_XTRACE__IOVEC_SIZE
 #undef TDEC_XTRACE__COUNTERS
@@ -6070,6 +6251,7 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind)
 
 #endif /* TDEC_XTRACE_IMPL_INCLUDED */
 #endif /* TDEC_XTRACE_IMPLEMENTATION */
+
 /*
 MIT License
 

@@ -52,10 +52,10 @@ static void die(const char *what, const oc_run *a, const oc_run *b)
 
 /* Describes ev with its table signature and with the input's; blob is
    what the input holds of its jumbo blob. */
-static void describe_event(ov_ctx *c, const tdec_ovni_event *ev, const uint8_t *blob, size_t blob_len)
+static void describe_event(ov_ctx *c, const tdec_ovni_record *ev, const uint8_t *blob, size_t blob_len)
 {
     const tdec_ovni_sig *sig = tdec_ovni_sig_find(ev->mcv);
-    const char *name = tdec_ovni_model_name(ev->mcv[0]);
+    const char *name = tdec_ovni_model_str(ev->mcv[0]);
     if (sig && name == NULL) c->bad = "a signature for a model without a name";
     if (c->bad == NULL && sig) c->bad = oc_describe_check(sig, ev, blob, blob_len, &c->hash);
     if (c->bad == NULL && sig && ev->jumbo && blob_len > 0) c->bad = oc_describe_check(sig, ev, blob, 0, &c->hash);
@@ -65,7 +65,7 @@ static void describe_event(ov_ctx *c, const tdec_ovni_event *ev, const uint8_t *
 static void on_item(void *ctx, const tdec_ovni_item *it, const tdec_ovni_decoder *d)
 {
     ov_ctx *c = (ov_ctx *)ctx;
-    const tdec_ovni_event *ev = &it->u.ev;
+    const tdec_ovni_record *ev = &it->u.rec;
     size_t blob_len = 0, at;
     (void)d;
     if (it->kind != TDEC_ITEM_RECORD || ev->type != TDEC_OVNI_REC_EVENT || c->bad) return;
@@ -97,7 +97,7 @@ static void input_sig(ov_ctx *c, char *sig, char *desc)
 /* An event made of the input: payload from its last bytes, blob = input. */
 static void synthetic_event(ov_ctx *c, int jumbo, int be)
 {
-    tdec_ovni_event ev;
+    tdec_ovni_record ev;
     size_t n = c->len < 16 ? c->len : 16;
     memset(&ev, 0, sizeof ev);
     ev.type = TDEC_OVNI_REC_EVENT;

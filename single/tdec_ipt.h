@@ -118,7 +118,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -231,7 +231,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -246,7 +246,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -284,7 +284,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;

@@ -2,6 +2,18 @@
    descriptions) - tracedec 0.1
    MIT licensed, see the end of this file.
 
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                        the shared core: status, items
+     ==== stream decoder                    stream.obs, thread.T.obs
+     ==== JSON metadata                     metadata.json, thread.T.json,
+                                            stream.json
+     ==== event signatures and descriptions
+     ==== implementation                    TDEC_OVNI_IMPLEMENTATION only
+     ==== stream decoder: implementation
+     ==== JSON metadata: implementation
+     ==== event signatures and descriptions: implementation
+     MIT License                            the licence text
+
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_OVNI_IMPLEMENTATION      (or TRACEDEC_IMPLEMENTATION)
@@ -35,41 +47,46 @@
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
      - Fragment data points into the caller's window and is valid until the
        next call on this decoder.
-     - finish() produces no items: TDEC_END after a whole event (or after the
-       header of a stream with no events), TDEC_E_TRUNCATED inside the header,
-       an event or a jumbo blob; err_offset is then the start of the cut
-       header or event. finish() is idempotent; feed() after it is
-       TDEC_E_SEQUENCE; next() after TDEC_END returns TDEC_END.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An ovni stream leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END after a whole event (or after
+       the header of a stream with no events), TDEC_E_TRUNCATED inside the
+       header, an event or a jumbo blob. A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
      - Errors are sticky: next(), feed() and finish() return the same error
        until reset(). d.st.err_offset is the stream offset of the header or
        event that failed and d.st.err_reason a TDEC_OVNI_R_* code
-       (tdec_ovni_reason_str). E_ARG and E_SEQUENCE leave the decoder as it
-       was.
+       (tdec_ovni_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
+       without changing the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
-   FORMAT NOTES
-     - Byte order is the writer's; nothing records it but the header's
-       version field (1). A version that reads 1 only byte-swapped is a
-       big-endian stream: it is decoded (ovni's tools reject it) and every
-       item says so in `big_endian`.
-     - Flag bits 5-7 of an event's first byte are reserved and ignored (kept
-       in `flags`); with the jumbo bit (0x10) set the size nibble is ignored.
-     - Clocks: like ovni, each stream's previous clock starts at 0 and clocks
-       are compared as signed 64-bit numbers. A clock below the previous one
-       sets `clock_backwards` on the event (ovnidump's and ovnisort's
-       tolerance); under TDEC_OVNI_F_STRICT_CLOCK it is TDEC_E_CORRUPT
-       (ovniemu's rule). Equal clocks are fine.
-
    MEMORY
-     No allocation. sizeof(tdec_ovni_decoder) is 176 bytes on LP64 targets
-     (tests/unit/ovni.c checks it, tests/matrix/matrix.sh reports the others); no
-     pointer into itself, may be copied with memcpy. The signature table is
-     static const data (about 13 KiB of strings; empty under TDEC_NO_STRINGS).
+     No allocation. The decoder and the JSON document are caller-owned
+     structs that hold no pointer into themselves and may be copied with
+     memcpy (the document borrows the caller's text and tokens). Their
+     sizes, the item's and those of the JSON token and metadata, measured
+     with sizeof on x86_64 and on arm-none-eabi-gcc -mcpu=cortex-m4:
+       sizeof(tdec_ovni_decoder) = 176 on LP64, 168 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_item) = 72 on LP64, 72 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
+     The signature table is static const data (about 13 KiB of strings;
+     empty under TDEC_NO_STRINGS).
 
    OPTIONS
      TDEC_OVNI_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
@@ -84,6 +101,19 @@
      declared length. The JSON reader and the formatter never read outside
      the text or payload they are given and never write past the caller's
      capacity. See README.md, "Trust model".
+
+   FORMAT NOTES
+     - Byte order is the writer's; nothing records it but the header's
+       version field (1). A version that reads 1 only byte-swapped is a
+       big-endian stream: it is decoded (ovni's tools reject it) and every
+       item says so in `big_endian`.
+     - Flag bits 5-7 of an event's first byte are reserved and ignored (kept
+       in `flags`); with the jumbo bit (0x10) set the size nibble is ignored.
+     - Clocks: like ovni, each stream's previous clock starts at 0 and clocks
+       are compared as signed 64-bit numbers. A clock below the previous one
+       sets `clock_backwards` on the event (ovnidump's and ovnisort's
+       tolerance); under TDEC_OVNI_F_STRICT_CLOCK it is TDEC_E_CORRUPT
+       (ovniemu's rule). Equal clocks are fine.
 */
 #ifndef TDEC_OVNI_H_INCLUDED
 #define TDEC_OVNI_H_INCLUDED
@@ -110,7 +140,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -223,7 +253,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -238,7 +268,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -276,7 +306,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;
@@ -408,18 +439,18 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 extern "C" {
 #endif
 
-/* ---- stream decoder ------------------------------------------------------ */
+/* ==== stream decoder ===================================================== */
 
-/* Record types (tdec_ovni_event.type). */
+/* Record types (tdec_ovni_record.type). */
 #define TDEC_OVNI_REC_HEADER 1u /* the 8-byte stream header; version, big_endian */
 #define TDEC_OVNI_REC_EVENT  2u /* one event                                     */
 
-/* Event flag bits (tdec_ovni_event.flags: the high nibble of byte 0). */
+/* Event flag bits (tdec_ovni_record.flags: the high nibble of byte 0). */
 #define TDEC_OVNI_FLAG_JUMBO 0x10u
 
 /* One decoded record. For the HEADER record only type, version and
    big_endian are set (the rest is zero). */
-typedef struct tdec_ovni_event {
+typedef struct tdec_ovni_record {
     uint32_t type;            /* TDEC_OVNI_REC_*                                     */
     uint32_t version;         /* stream version (1), in every record                 */
     uint64_t clock;           /* as stored: ns of CLOCK_MONOTONIC unless the writer  */
@@ -436,13 +467,13 @@ typedef struct tdec_ovni_event {
     uint8_t  payload[16];     /* normal events: the payload. Jumbo: the u32 blob     */
                               /* length as stored, which ovni counts as payload. The  */
                               /* bytes past payload_len are zero.                     */
-} tdec_ovni_event;
+} tdec_ovni_record;
 
 typedef struct tdec_ovni_item {
     uint32_t kind;   /* TDEC_ITEM_RECORD or TDEC_ITEM_FRAGMENT (jumbo blob) */
     uint64_t offset; /* stream offset of the record or the fragment data    */
     union {
-        tdec_ovni_event ev;
+        tdec_ovni_record rec;
         tdec_frag       frag;
     } u;
 } tdec_ovni_item;
@@ -501,23 +532,27 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_feed(tdec_ovni_decoder *d, const void *data,
    E_LIMIT (max_jumbo), E_TRUNCATED (after finish()). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_next(tdec_ovni_decoder *d, tdec_ovni_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky;
-   err_offset = start of the cut header or event), TDEC_E_SEQUENCE if the
-   window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset = start of the cut header or
+   event), TDEC_E_SEQUENCE if the window still holds bytes, or the sticky
+   error; never TDEC_NEED_INPUT. After TDEC_END or an error, next() returns
+   it again. */
 TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
 TDEC_OVNI_DEF void tdec_ovni_reset(tdec_ovni_decoder *d);
 
-/* Checks an 8-byte stream header without a decoder. Returns TDEC_OK (and
+/* Parses an 8-byte stream header without a decoder. Returns TDEC_OK (and
    *big_endian, may be NULL), TDEC_E_ARG, TDEC_E_TRUNCATED (len < 8),
-   TDEC_E_FORMAT (magic) or TDEC_E_VERSION. */
-TDEC_OVNI_DEF tdec_status tdec_ovni_check_header(const void *data, size_t len, int *big_endian);
+   TDEC_E_FORMAT (magic) or TDEC_E_VERSION. *reason (may be NULL) receives
+   the TDEC_OVNI_R_* detail. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, int *big_endian,
+                                                 uint32_t *reason);
 
 /* Text for a TDEC_OVNI_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason);
 
-/* ---- JSON metadata ------------------------------------------------------- */
+/* ==== JSON metadata ====================================================== */
 
 /* Token types. */
 #define TDEC_OVNI_JSON_OBJECT 1u
@@ -623,7 +658,7 @@ typedef struct tdec_ovni_meta {
    the older files). */
 TDEC_OVNI_DEF tdec_status tdec_ovni_meta_read(const tdec_ovni_json *j, tdec_ovni_meta *m);
 
-/* ---- event signatures and descriptions ----------------------------------- */
+/* ==== event signatures and descriptions ================================== */
 
 /* An event signature as ovni's models declare it: "MCV" or "MCV(type name,
    ...)", with '+' after the MCV for jumbo events (their fields start after the
@@ -644,7 +679,7 @@ TDEC_OVNI_DEF const tdec_ovni_sig *tdec_ovni_sig_find(const uint8_t mcv[3]);
 
 /* The model name for a model byte ("ovni", "nanos6", ...), or NULL when
    ovni 1.14 has no such model. "" under TDEC_NO_STRINGS. */
-TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
+TDEC_OVNI_DEF const char *tdec_ovni_model_str(uint8_t model);
 
 /* Renders ev's description from sig into buf as ovnidump does, with ovni's
    room rule: the text (plus its NUL) must fit in cap, and each field's text
@@ -661,7 +696,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model);
    more of it), TDEC_E_LIMIT (does not fit in cap; buf holds a prefix),
    TDEC_E_FORMAT (malformed signature or template). buf is NUL-terminated
    whenever cap >= 1. */
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_event *ev,
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len);
 
@@ -670,10 +705,12 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
 #endif
 #endif /* TDEC_OVNI_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_OVNI_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_OVNI_IMPL_INCLUDED
 #define TDEC_OVNI_IMPL_INCLUDED
+
+/* ==== stream decoder: implementation ===================================== */
 
 #define TDEC_OVNI__HDR_SIZE   8u  /* "ovni" + u32 version                   */
 #define TDEC_OVNI__EV_SIZE    12u /* flags/size byte, M, C, V, u64 clock    */
@@ -698,18 +735,27 @@ static uint64_t tdec_ovni__rd_u64(const uint8_t *p, int big_endian)
     return big_endian ? tdec__rd_u64be(p) : tdec__rd_u64le(p);
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_check_header(const void *data, size_t len, int *big_endian)
+TDEC_OVNI_DEF tdec_status tdec_ovni_parse_header(const void *data, size_t len, int *big_endian,
+                                                 uint32_t *reason)
 {
     const uint8_t *p = (const uint8_t *)data;
-    int be;
+    uint32_t why = TDEC_OVNI_R_NONE;
+    tdec_status st = TDEC_OK;
     if (data == NULL) return TDEC_E_ARG;
-    if (len < TDEC_OVNI__HDR_SIZE) return TDEC_E_TRUNCATED;
-    if (p[0] != 'o' || p[1] != 'v' || p[2] != 'n' || p[3] != 'i') return TDEC_E_FORMAT;
-    if (tdec__rd_u32le(p + 4) == 1u) be = 0;
-    else if (tdec__rd_u32be(p + 4) == 1u) be = 1;
-    else return TDEC_E_VERSION;
-    if (big_endian) *big_endian = be;
-    return TDEC_OK;
+    if (len < TDEC_OVNI__HDR_SIZE) {
+        st = TDEC_E_TRUNCATED;
+        why = TDEC_OVNI_R_HEADER;
+    } else if (p[0] != 'o' || p[1] != 'v' || p[2] != 'n' || p[3] != 'i') {
+        st = TDEC_E_FORMAT;
+        why = TDEC_OVNI_R_MAGIC;
+    } else if (tdec__rd_u32le(p + 4) != 1u && tdec__rd_u32be(p + 4) != 1u) {
+        st = TDEC_E_VERSION;
+        why = TDEC_OVNI_R_VERSION;
+    } else if (big_endian) {
+        *big_endian = tdec__rd_u32le(p + 4) != 1u;
+    }
+    if (reason) *reason = why;
+    return st;
 }
 
 TDEC_OVNI_DEF void tdec_ovni_reset(tdec_ovni_decoder *d)
@@ -759,9 +805,9 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_finish(tdec_ovni_decoder *d)
 }
 
 /* *out as a record of `type`, every event field zero. */
-static tdec_ovni_event *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_item *out, uint32_t type)
+static tdec_ovni_record *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_item *out, uint32_t type)
 {
-    tdec_ovni_event *e = &out->u.ev;
+    tdec_ovni_record *e = &out->u.rec;
     /* Read before writing: *out may alias *d as far as the compiler knows. */
     uint64_t pos = d->st.pos;
     uint8_t be = d->big_endian;
@@ -788,7 +834,7 @@ static tdec_ovni_event *tdec_ovni__record(const tdec_ovni_decoder *d, tdec_ovni_
 static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, TDEC_OVNI__EV_SIZE);
-    tdec_ovni_event *e;
+    tdec_ovni_record *e;
     uint32_t need, code, blob = 0, i;
     uint64_t clock;
     int jumbo, backwards;
@@ -839,15 +885,15 @@ static int tdec_ovni__step(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p;
     tdec_status st;
+    uint32_t why;
     int be = 0;
 
     switch (d->phase) {
     case TDEC_OVNI__P_HEADER:
         p = tdec__stream_peek(&d->st, TDEC_OVNI__HDR_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
-        st = tdec_ovni_check_header(p, TDEC_OVNI__HDR_SIZE, &be);
-        if (st != TDEC_OK)
-            return tdec__stream_fail(&d->st, st, st == TDEC_E_FORMAT ? TDEC_OVNI_R_MAGIC : TDEC_OVNI_R_VERSION);
+        st = tdec_ovni_parse_header(p, TDEC_OVNI__HDR_SIZE, &be, &why);
+        if (st != TDEC_OK) return tdec__stream_fail(&d->st, st, why);
         d->big_endian = (uint8_t)be;
         tdec_ovni__record(d, out, TDEC_OVNI_REC_HEADER);
         tdec__stream_consume(&d->st, TDEC_OVNI__HDR_SIZE);
@@ -899,7 +945,7 @@ TDEC_OVNI_DEF const char *tdec_ovni_reason_str(uint32_t reason)
 #endif
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
+/* ==== JSON metadata: implementation ====================================== */
 
 #define TDEC_OVNI__NONE UINT32_MAX /* no open container */
 
@@ -1366,7 +1412,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_meta_read(const tdec_ovni_json *j, tdec_ovni
     return TDEC_OK;
 }
 
-/* ---- event signatures ----------------------------------------------------- */
+/* ==== event signatures and descriptions: implementation ================== */
 
 #ifndef TDEC_NO_STRINGS
 /* ovni 1.14.0's event declarations (src/emu/<model>/setup.c), the pair
@@ -1763,7 +1809,7 @@ TDEC_OVNI_DEF const tdec_ovni_sig *tdec_ovni_sig_find(const uint8_t mcv[3])
 #endif
 }
 
-TDEC_OVNI_DEF const char *tdec_ovni_model_name(uint8_t model)
+TDEC_OVNI_DEF const char *tdec_ovni_model_str(uint8_t model)
 {
 #ifdef TDEC_NO_STRINGS
     return model == 'O' || model == '6' || model == 'V' || model == 'D' || model == 'T' || model == 'M' ||
@@ -1855,7 +1901,7 @@ static int tdec_ovni__parse_sig(const char *sig, tdec_ovni__field *f, uint32_t *
 /* The payload of one event as the formatter sees it: ev->payload, then for
    jumbo events the blob prefix the caller has. */
 typedef struct tdec_ovni__view {
-    const tdec_ovni_event *ev;
+    const tdec_ovni_record *ev;
     const uint8_t         *blob;
     size_t                 blob_len;
     uint64_t               total; /* payload bytes the event has */
@@ -2010,7 +2056,7 @@ static tdec_status tdec_ovni__put_str(tdec_ovni__out *o, const tdec_ovni__conv *
     return TDEC_OK;
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_event *ev,
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len)
 {

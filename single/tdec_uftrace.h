@@ -1,71 +1,127 @@
 /* tdec_uftrace.h - uftrace data decoder (<tid>.dat records with argument,
-   return-value and event payloads) - tracedec 0.1
+   return-value and event payloads; perf-cpuN.dat; the text files of a
+   uftrace.data directory) - tracedec 0.1
    MIT licensed, see the end of this file.
+
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                          the shared core: status, items
+     ==== record decoder                      <tid>.dat
+     ==== text and side files                 line parsers for the directory
+       ---- info: the 40-byte header and its key:value lines
+       ---- task.txt
+       ---- sid-<SID>.map
+       ---- <module>.sym
+       ---- <module>.dbg
+       ---- argument spec grammar
+       ---- enum definitions
+     ==== perf-cpuN.dat decoder
+     ==== implementation                      TDEC_UFTRACE_IMPLEMENTATION only
+     ==== record decoder: implementation
+     ==== text and side files: implementation
+     ==== perf-cpuN.dat decoder: implementation
+     MIT License                              the licence text
 
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_UFTRACE_IMPLEMENTATION   (or TRACEDEC_IMPLEMENTATION)
          #include "tdec_uftrace.h"
+     Every other file includes the header without the define.
 
      The loop over one <tid>.dat file is the same as for every tracedec
      format, with one addition: a record whose payload layout is not in the
      file (an ENTRY or EXIT with `more` set) must be followed by a call to
-     tdec_uftrace_set_args() with its resolved spec before the next next():
-         st = tdec_uftrace_init(&d, &cfg);          cfg: byte order of the data
+     tdec_uftrace_set_spec() with its resolved spec before the next next():
+         tdec_uftrace_decoder d;  tdec_uftrace_item it;  tdec_status st;
+         st = tdec_uftrace_init(&d, &cfg);            cfg: byte order of the data
          while (st >= 0) {
              st = tdec_uftrace_next(&d, &it);
              if (st == TDEC_OK) {
-                 if (it.kind == TDEC_ITEM_RECORD && tdec_uftrace_needs_args(&d))
-                     st = tdec_uftrace_set_args(&d, spec_for(&it.u.rec));  NULL: unknown
+                 if (it.kind == TDEC_ITEM_RECORD && tdec_uftrace_needs_spec(&d))
+                     st = tdec_uftrace_set_spec(&d, spec_for(&it.u.rec));  NULL: unknown
                  else use(&it);
                  continue;
              }
-             if (st != TDEC_NEED_INPUT) break;
-             n = read_some(buf, sizeof buf);
+             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
+             n = read_some(buf, sizeof buf);          buf may be reused now
              st = n ? tdec_uftrace_feed(&d, buf, n) : tdec_uftrace_finish(&d);
          }
 
-   ITEMS
-     One RECORD item per 16-byte record (type ENTRY, EXIT, LOST or EVENT).
-     An EVENT with data is followed by FRAGMENT items of its data. An ENTRY
-     or EXIT with `more` set is followed, once its spec is given, by one ARG
-     record per spec item in payload order (string, std::string and struct
-     values followed by FRAGMENT items of their bytes), then one ARGS_END
-     record whose block_len is the block's length before its final padding
-     (what `uftrace dump` prints as "length = N"). Padding is never looked at.
+     Items: one RECORD item per 16-byte record (type ENTRY, EXIT, LOST or
+     EVENT). An EVENT with data is followed by FRAGMENT items of its data.
+     An ENTRY or EXIT with `more` set is followed, once its spec is given,
+     by one ARG record per spec item in payload order (string, std::string
+     and struct values followed by FRAGMENT items of their bytes), then one
+     ARGS_END record whose block_len is the block's length before its final
+     padding (what `uftrace dump` prints as "length = N"). Padding is never
+     looked at.
 
-   ALSO IN THIS HEADER (after the record decoder's declarations)
-     Parsers for the rest of a uftrace.data directory, one text line at a
-     time, results pointing into the caller's line: the info header and its
-     key:value lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
-     the argument spec grammar (entries, items, payload layouts) and enum
-     definitions; and tdec_uftrace_perf_*, a decoder of the same shape for
-     perf-cpuN.dat (scheduler, fork, exit and comm records).
+     Beside the record decoder: parsers for the rest of a uftrace.data
+     directory, one text line at a time, results pointing into the caller's
+     line (the info header and its key:value lines, task.txt,
+     sid-<SID>.map, <module>.sym, <module>.dbg, the argument spec grammar
+     and enum definitions); and tdec_uftrace_perf_*, a decoder of the same
+     shape for perf-cpuN.dat (scheduler, fork, exit and comm records).
 
-   CONTRACT
-     As every tracedec decoder: feed() only after TDEC_NEED_INPUT; fragment
-     data valid until the next call; finish() gives TDEC_END on a record
-     boundary, TDEC_E_TRUNCATED inside a record or payload; errors are sticky
-     until reset(); d.st.err_offset / d.st.err_reason (TDEC_UFTRACE_R_*,
-     tdec_uftrace_reason_str) say where and why. next() while a spec is
-     awaited returns TDEC_E_SEQUENCE (not sticky). Any chunking of the input
-     gives the same items, fragments aside.
+   CONTRACT (the record and the perf decoder)
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
+     - Fragment data points into the caller's window and is valid until the
+       next call on this decoder.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - A uftrace stream leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END on a record boundary,
+       TDEC_E_TRUNCATED inside a record, a payload, or an argument block
+       whose spec is still awaited. A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
+     - Errors are sticky: next(), feed() and finish() return the same error
+       until reset(). d.st.err_offset is the stream offset of the record
+       that failed and d.st.err_reason a TDEC_UFTRACE_R_* code
+       (tdec_uftrace_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are
+       returned without changing the decoder (next() while a spec is awaited
+       is TDEC_E_SEQUENCE).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
 
    MEMORY
-     No allocation. The decoder holds a copy of the current spec (at most
-     TDEC_UFTRACE_MAX_ARGS items) and nothing points into it: memcpy-able.
-     sizeof(tdec_uftrace_decoder) is stated by TDEC_UFTRACE_DECODER_SIZE_LP64
-     below and checked by tests/unit/uftrace.c.
+     No allocation. The decoders are caller-owned structs that hold no
+     pointer into themselves and may be copied with memcpy; the record
+     decoder holds a copy of the current spec (at most TDEC_UFTRACE_MAX_ARGS
+     items). Their sizes, their items' and that of the spec a caller
+     passes, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
+       sizeof(tdec_uftrace_decoder) = 432 on LP64, 424 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_decoder) = 152 on LP64, 144 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_perf_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
+       sizeof(tdec_uftrace_argspec) = 260 on LP64, 260 on ILP32 (Cortex-M)
+     The line parsers keep no state: their results point into the line,
+     and the largest result struct (tdec_uftrace_task_line) is 72 bytes.
 
    OPTIONS
-     TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU]
-     TDEC_STATIC / TDEC_UFTRACE_STATIC, TDEC_UFTRACE_DEF    [impl TU]
-     TDEC_NO_STRINGS                                         [any TU]
+     TDEC_UFTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_UFTRACE_STATIC                       [impl TU] internal linkage
+     TDEC_UFTRACE_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                         [any TU]  reason_str() returns ""
+                                                                       (feat_str() and info_str()
+                                                                       stay: dump output needs them)
 
    SECURITY
-     Every input byte is untrusted; declared lengths are checked against
-     the argument block limit (1024 bytes) before use, never used to size
-     anything. See README.md, "Trust model".
+     Every input byte is untrusted. The decoders never read outside the
+     current window or their carry, never write outside *out and the
+     decoder, do constant work per input byte, and never size anything from
+     a declared length: argument blocks are checked against their limit
+     (1020 bytes), perf records against their type's layout. The line
+     parsers never read outside the line. See README.md, "Trust model".
 */
 #ifndef TDEC_UFTRACE_H_INCLUDED
 #define TDEC_UFTRACE_H_INCLUDED
@@ -92,7 +148,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -205,7 +261,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -220,7 +276,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -258,7 +314,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;
@@ -389,13 +446,15 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 extern "C" {
 #endif
 
+/* ==== record decoder ===================================================== */
+
 /* Record types (tdec_uftrace_record.type). 0-3 are the file's own. */
-#define TDEC_UFTRACE_ENTRY    0u
-#define TDEC_UFTRACE_EXIT     1u
-#define TDEC_UFTRACE_LOST     2u /* addr = number of records lost            */
-#define TDEC_UFTRACE_EVENT    3u /* addr = event id; data follows if more    */
-#define TDEC_UFTRACE_ARG      4u /* one value of an argument/return block    */
-#define TDEC_UFTRACE_ARGS_END 5u /* end of that block: block_len             */
+#define TDEC_UFTRACE_REC_ENTRY    0u
+#define TDEC_UFTRACE_REC_EXIT     1u
+#define TDEC_UFTRACE_REC_LOST     2u /* addr = number of records lost         */
+#define TDEC_UFTRACE_REC_EVENT    3u /* addr = event id; data follows if more */
+#define TDEC_UFTRACE_REC_ARG      4u /* one value of an argument/return block */
+#define TDEC_UFTRACE_REC_ARGS_END 5u /* end of that block: block_len          */
 
 /* Value kinds of a resolved spec item: how its bytes are laid out. */
 #define TDEC_UFTRACE_V_INT       1u /* 1, 2, 4 or 8 bytes (d i u x o p e)     */
@@ -426,7 +485,7 @@ typedef struct tdec_uftrace_argspec {
 } tdec_uftrace_argspec;
 
 typedef struct tdec_uftrace_record {
-    uint32_t type;      /* TDEC_UFTRACE_ENTRY ... ARGS_END                        */
+    uint32_t type;      /* TDEC_UFTRACE_REC_ENTRY ... REC_ARGS_END                */
     uint32_t more;      /* a payload follows (ENTRY/EXIT/EVENT)                   */
     uint32_t depth;     /* 10 bits                                               */
     uint32_t magic;     /* 3 bits, 5 in valid data                               */
@@ -487,27 +546,29 @@ typedef struct tdec_uftrace_decoder {
     uint8_t              phase;
     uint8_t              after_pay; /* phase after the payload                  */
     uint8_t              pad_to;    /* alignment of the padding after a payload */
-    uint8_t              unused;
     tdec_uftrace_argspec spec;
 } tdec_uftrace_decoder;
 
-#define TDEC_UFTRACE_DECODER_SIZE_LP64 432
-
-/* Starts a decoder (cfg may be NULL). Returns TDEC_NEED_INPUT or TDEC_E_ARG. */
+/* Starts a decoder. cfg may be NULL (defaults). Returns TDEC_NEED_INPUT, or
+   TDEC_E_ARG for a NULL decoder. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_init(tdec_uftrace_decoder *d, const tdec_uftrace_config *cfg);
 
-/* As every tracedec feed(): TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE,
-   or the sticky error. */
+/* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG (NULL d, or NULL data with len > 0),
+   TDEC_E_SEQUENCE (window not used up, or after finish()), or the sticky
+   error. len == 0 is allowed and does nothing. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_feed(tdec_uftrace_decoder *d, const void *data, size_t len);
 
-/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG,
-   TDEC_E_SEQUENCE (a spec is awaited: call set_args first), or a sticky
-   error: TDEC_E_CORRUPT (bad magic, block over its limit), TDEC_E_TRUNCATED. */
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG,
+   TDEC_E_SEQUENCE (a spec is awaited: call set_spec() first), or an error
+   (sticky): E_CORRUPT (bad magic, block over its limit, no spec), E_LIMIT
+   (bad spec), E_TRUNCATED (after finish()). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uftrace_item *out);
 
 /* 1 when the last item was an ENTRY/EXIT record with a payload and the
    decoder waits for its spec. */
-TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d);
+TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d);
 
 /* Gives the layout of the awaited block (copied). spec == NULL means the
    caller cannot resolve it: sticky TDEC_E_CORRUPT with R_NO_SPEC, since
@@ -515,41 +576,44 @@ TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d);
    TDEC_UFTRACE_MAX_ARGS, unknown kind, bad size) is sticky TDEC_E_LIMIT /
    R_BAD_SPEC. Returns TDEC_NEED_INPUT (go on with next()),
    TDEC_E_SEQUENCE when no spec is awaited, TDEC_E_ARG for a NULL decoder. */
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_args(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec);
 
-/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END on a
+   record boundary, TDEC_E_TRUNCATED (sticky; err_offset = the start of the
+   cut record, or the first missing payload byte), TDEC_E_SEQUENCE if the
+   window still holds bytes, or the sticky error; never TDEC_NEED_INPUT.
+   After TDEC_END or an error, next() returns it again. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d);
 
-/* Forgets the stream, keeps the config. */
+/* Forgets the stream, keeps the config: the decoder is as after init(). */
 TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d);
 
 /* Text for a TDEC_UFTRACE_R_* code ("" under TDEC_NO_STRINGS). */
 TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason);
 
+/* ==== text and side files ================================================ */
 
-/* ==== Text and side files of a uftrace.data directory ====================
-
-   Helpers for the files around the <tid>.dat records: the `info` header
+/* Parsers for the files around the <tid>.dat records: the `info` header
    and its text lines, task.txt, sid-<SID>.map, <module>.sym, <module>.dbg,
    the argument spec grammar (info argspec/retspec/argauto/retauto lines,
-   .dbg A:/R: lines), enum definitions (info enumauto, .dbg E:), and
-   perf-cpuN.dat below. Line parsers take one complete line WITHOUT its
-   trailing newline as (line, len); NULL is allowed only with len 0. String
-   results (tdec_uftrace_str) point into that line: valid as long as it is.
-   No allocation, no libc; every byte is untrusted; numbers are range
-   checked (overflow is TDEC_E_FORMAT, never a wrapped value). */
+   .dbg A:/R: lines) and enum definitions (info enumauto, .dbg E:). Line
+   parsers take one complete line WITHOUT its trailing newline as (line,
+   len); NULL is allowed only with len 0. String results (tdec_uftrace_text)
+   point into that line: valid as long as it is. No allocation, no libc;
+   every byte is untrusted; numbers are range checked (overflow is
+   TDEC_E_FORMAT, never a wrapped value). */
 
 /* A piece of the caller's text: not NUL-terminated. */
-typedef struct tdec_uftrace_str {
+typedef struct tdec_uftrace_text {
     const char *ptr;
     size_t      len;
-} tdec_uftrace_str;
+} tdec_uftrace_text;
 
-/* ---- info: the 40-byte binary header ---------------------------------- */
+/* ---- info: the 40-byte header and its key:value lines ------------------- */
 
-#define TDEC_UFTRACE_INFO_HEADER_SIZE 40u
+#define TDEC_UFTRACE_HEADER_SIZE 40u
 
-typedef struct tdec_uftrace_info_header {
+typedef struct tdec_uftrace_header {
     uint32_t version;     /* 3..4                                             */
     uint16_t header_size; /* 40                                               */
     uint8_t  endian;      /* 1 little, 2 big: pass TDEC_UFTRACE_F_BIG_ENDIAN   */
@@ -559,7 +623,7 @@ typedef struct tdec_uftrace_info_header {
     uint64_t info_mask;   /* TDEC_UFTRACE_INFO_*: the text sections that      */
                           /* follow at offset 40, in bit order                */
     uint16_t max_stack;   /* valid if TDEC_UFTRACE_FEAT_MAX_STACK              */
-} tdec_uftrace_info_header;
+} tdec_uftrace_header;
 
 /* Parses the first 40 bytes of `info`. Fields after the magic are read in
    the byte order named by `endian` (what uftrace does for version,
@@ -567,8 +631,7 @@ typedef struct tdec_uftrace_info_header {
    Returns TDEC_OK; TDEC_E_ARG (NULL); TDEC_E_TRUNCATED (len < 40);
    TDEC_E_FORMAT (magic is not "Ftrace!\0", endian not 1/2, class not 1/2);
    TDEC_E_VERSION (version not 3..4). *out is filled only on TDEC_OK. */
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
-                                                            tdec_uftrace_info_header *out);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_header(const void *data, size_t len, tdec_uftrace_header *out);
 
 /* feat_mask bits */
 #define TDEC_UFTRACE_FEAT_PLTHOOK         (1u << 0)
@@ -607,14 +670,14 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
 /* The names `uftrace dump` prints for a bit NUMBER (0 = PLTHOOK /
    EXE_NAME ...): "PLTHOOK", "TASK_SESSION", "EXE_NAME", "ARG_SPEC"... NULL
    for a bit with no known name. Available under TDEC_NO_STRINGS too. */
-TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit);
-TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_str(unsigned bit);
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_str(unsigned bit);
 
 /* An info text line "key:value": key = text before the first ':', value =
    the rest (multi-line sections repeat their key on every line). TDEC_OK,
    TDEC_E_FORMAT when there is no ':', TDEC_E_ARG for NULL pointers. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
-                                                          tdec_uftrace_str *key, tdec_uftrace_str *value);
+                                                          tdec_uftrace_text *key, tdec_uftrace_text *value);
 
 /* ---- task.txt ----------------------------------------------------------- */
 
@@ -625,15 +688,16 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size
 #define TDEC_UFTRACE_TASK_DLOP    4u /* DLOP timestamp= tid= sid= base= libname="…" */
 
 typedef struct tdec_uftrace_task_line {
-    uint32_t kind;           /* TDEC_UFTRACE_TASK_*                                */
-    uint64_t time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is      */
-                             /* 1.500000000 s; a missing fraction is .0)           */
-    int32_t  pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as     */
-                             /* pid= when pid= is absent (old files)               */
-    uint64_t base;           /* DLOP: load address (hex, no 0x)                    */
-    tdec_uftrace_str sid;    /* SESS, DLOP: the session id                         */
-    tdec_uftrace_str name;   /* SESS exename / DLOP libname: from after `exename="`*/
-                             /* (`libname="`) up to the LAST '"' of the line       */
+    uint32_t          kind;           /* TDEC_UFTRACE_TASK_*                            */
+    uint64_t          time;           /* timestamp=S.N in ns (N: 1..9 digits, "1.5" is  */
+                                      /* 1.500000000 s; a missing fraction is .0)       */
+    int32_t           pid, tid, ppid; /* those the line has, else 0; SESS takes tid= as */
+                                      /* pid= when pid= is absent (old files)           */
+    uint64_t          base;           /* DLOP: load address (hex, no 0x)                */
+    tdec_uftrace_text sid;            /* SESS, DLOP: the session id                     */
+    tdec_uftrace_text name;           /* SESS exename / DLOP libname: from after        */
+                                      /* `exename="` (`libname="`) up to the LAST '"'   */
+                                      /* of the line                                    */
 } tdec_uftrace_task_line;
 
 /* One task.txt line. TDEC_OK (an unknown first word gives kind UNKNOWN and
@@ -650,10 +714,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
    the last " build-id:" if there is one, trailing spaces trimmed (so it may
    contain spaces). Raw /proc/<pid>/maps lines are accepted too. */
 typedef struct tdec_uftrace_map_line {
-    uint64_t start, end;
-    char     perms[4];         /* e.g. "r-xp", not NUL-terminated             */
-    tdec_uftrace_str path;     /* len 0 for anonymous lines; "[stack]" kept   */
-    tdec_uftrace_str build_id; /* hex text, len 0 if none                     */
+    uint64_t          start, end;
+    char              perms[4]; /* e.g. "r-xp", not NUL-terminated           */
+    tdec_uftrace_text path;     /* len 0 for anonymous lines; "[stack]" kept */
+    tdec_uftrace_text build_id; /* hex text, len 0 if none                   */
 } tdec_uftrace_map_line;
 
 /* TDEC_OK, TDEC_E_FORMAT (malformed, or start > end), TDEC_E_ARG. */
@@ -670,12 +734,12 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_
                                      /* name = the whole line                     */
 
 typedef struct tdec_uftrace_sym_line {
-    uint32_t kind;     /* TDEC_UFTRACE_SYM_*                                     */
-    uint64_t addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)        */
-    uint64_t size;     /* 0 when the line has no size column                     */
-    uint32_t has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+)    */
-    char     type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0             */
-    tdec_uftrace_str name; /* mangled; a TAB and what follows are stripped     */
+    uint32_t          kind;     /* TDEC_UFTRACE_SYM_*                                  */
+    uint64_t          addr;     /* relative to the module base (FEAT_SYM_REL_ADDR)     */
+    uint64_t          size;     /* 0 when the line has no size column                  */
+    uint32_t          has_size; /* 1 for "<addr> <size> <type> <name>" (uftrace 0.14+) */
+    char              type;     /* one of ?TtwPKDdvu for SYMBOL lines, else 0          */
+    tdec_uftrace_text name;     /* mangled; a TAB and what follows are stripped        */
 } tdec_uftrace_sym_line;
 
 /* Both forms: "<hex addr> <type> <name>" (0.13) and "<hex addr> <hex size>
@@ -698,9 +762,9 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
                                     /* empty lines: text = the whole line               */
 
 typedef struct tdec_uftrace_dbg_line {
-    uint32_t         kind; /* TDEC_UFTRACE_DBG_*             */
-    uint64_t         addr; /* FUNC: offset; LINE: line number */
-    tdec_uftrace_str text;
+    uint32_t          kind; /* TDEC_UFTRACE_DBG_*             */
+    uint64_t          addr; /* FUNC: offset; LINE: line number */
+    tdec_uftrace_text text;
 } tdec_uftrace_dbg_line;
 
 /* A/R/E/F/L apply to the function of the last F: line (E: to the module).
@@ -710,28 +774,30 @@ typedef struct tdec_uftrace_dbg_line {
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_t len,
                                                          tdec_uftrace_dbg_line *out);
 
-/* ---- argument spec grammar (FACTS 9.2, 9.3) ----------------------------- */
+/* ---- argument spec grammar ---------------------------------------------- */
 
 /* A spec list "PAT@item,item;PAT2@item" (the values of info argspec:,
    retspec:, argauto:, retauto: lines; .dbg A:/R: texts after '@' are one
    item list without a pattern) is walked with a cursor:
        const char *p = value.ptr, *e = value.ptr + value.len;
-       while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+       while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
            const char *q = ent.items.ptr, *qe = q + ent.items.len;
-           while (tdec_uftrace_next_spec_item(&q, qe, &item)) ...
+           while (tdec_uftrace_next_spec_item(&q, qe, &item) == TDEC_OK) ...
        } */
 typedef struct tdec_uftrace_spec_entry {
-    tdec_uftrace_str pattern; /* before the first '@' (the whole entry if none) */
-    tdec_uftrace_str items;   /* after it; len 0 if none                        */
+    tdec_uftrace_text pattern; /* before the first '@' (the whole entry if none) */
+    tdec_uftrace_text items;   /* after it; len 0 if none                        */
 } tdec_uftrace_spec_entry;
 
-/* Splits the next ';'-separated entry off [*pos, end): returns 1 and
-   advances *pos past it and its ';', 0 when nothing is left (empty entries
-   are skipped; *pos is then end). NULL arguments: 0. */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out);
+/* Splits the next ';'-separated entry off [*pos, end): TDEC_OK with *out
+   set and *pos past the entry and its ';'; TDEC_END when nothing is left
+   (empty entries are skipped; *pos is then end); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, const char *end,
+                                                          tdec_uftrace_spec_entry *out);
 
 /* The same for the next ','-separated item. */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out);
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out);
 
 #define TDEC_UFTRACE_ITEM_ARG    1u /* argN                                          */
 #define TDEC_UFTRACE_ITEM_FPARG  2u /* fpargN                                        */
@@ -743,16 +809,16 @@ TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *e
 /* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack+N],
    FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. */
 typedef struct tdec_uftrace_spec_item {
-    uint32_t kind;              /* TDEC_UFTRACE_ITEM_*                               */
-    uint32_t index;             /* N of argN/fpargN (1-based), 0 for retval          */
-    char     format;            /* 0 if none given, else d i u x o s S c f p e t     */
-    uint32_t size_bits;         /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none        */
-    uint32_t struct_size;       /* tN: N bytes                                       */
-    tdec_uftrace_str type_name; /* e:NAME / tN:NAME (len 0 if none)                  */
-    tdec_uftrace_str reg;       /* %REG without the '%' ("RDI", or "RDI+RSI" for a   */
-                                /* struct in registers); len 0 if none               */
-    uint32_t stack_offset;      /* %stack+N -> N (has_stack set)                     */
-    uint32_t has_stack;
+    uint32_t          kind;         /* TDEC_UFTRACE_ITEM_*                           */
+    uint32_t          index;        /* N of argN/fpargN (1-based), 0 for retval      */
+    char              format;       /* 0 if none given, else d i u x o s S c f p e t */
+    uint32_t          size_bits;    /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none    */
+    uint32_t          struct_size;  /* tN: N bytes                                   */
+    tdec_uftrace_text type_name;    /* e:NAME / tN:NAME (len 0 if none)              */
+    tdec_uftrace_text reg;          /* %REG without the '%' ("RDI", or "RDI+RSI" for */
+                                    /* a struct in registers); len 0 if none         */
+    uint32_t          stack_offset; /* %stack+N -> N (has_stack set)                 */
+    uint32_t          has_stack;
 } tdec_uftrace_spec_item;
 
 /* Parses one item (as split by tdec_uftrace_next_spec_item). Items are
@@ -765,7 +831,8 @@ typedef struct tdec_uftrace_spec_item {
    %stack without "+N". TDEC_E_ARG for NULL. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out);
 
-/* The payload layout of an item (FACTS 9.1, 9.3) for the decoder's spec:
+/* The payload layout of an item for the decoder's spec, as uftrace's
+   libmcount/record.c writes it (save_to_argbuf):
    `long_size` is 8 for 64-bit data (info elf_class 2), 4 for 32-bit;
    `f80_size` is 10 (x86) or 8 (32-bit ARM, where f80 means a double).
    No format -> INT long_size ('d'); fparg without format -> FLOAT 8 ('f');
@@ -786,33 +853,38 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_sp
    fit int64_t; implicit values continue from the previous + 1, starting
    at 0; a trailing ',' before '}' is allowed. Walk:
        int64_t next;
-       while (tdec_uftrace_next_enum(&p, e, &name)) {
+       while ((st = tdec_uftrace_next_enum(&p, e, &name)) == TDEC_OK) {
            next = 0;
-           while (tdec_uftrace_next_enum_value(&p, e, &next, &v)) use(name, v);
-       } */
+           while ((st = tdec_uftrace_next_enum_value(&p, e, &next, &v)) == TDEC_OK) use(name, v);
+           if (st != TDEC_END) break;
+       }
+   st is then TDEC_END when the whole text was read, else the error (p is
+   where it stopped). */
 typedef struct tdec_uftrace_enum_value {
-    tdec_uftrace_str name;
-    int64_t          value;
+    tdec_uftrace_text name;
+    int64_t           value;
 } tdec_uftrace_enum_value;
 
 /* The header "enum NAME {" of the next definition in [*pos, end), after any
-   ';' and spaces: returns 1 with *name set and *pos just after '{'.
-   Returns 0 when nothing is left (*pos == end then) or when the text is
-   malformed (*pos < end then, left at the bad definition). */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name);
+   ';' and spaces: TDEC_OK with *name set and *pos just after '{';
+   TDEC_END when nothing is left (*pos == end then); TDEC_E_FORMAT when the
+   text is malformed (*pos left at the bad definition); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name);
 
-/* The next "NAME[ = VALUE]" of the current definition: returns 1 with *out
-   filled, *next = value + 1, *pos past the value and its ','. Returns 0
-   after the closing '}' (*pos advanced past it) and for malformed text
-   (*pos left unchanged: the caller can tell the two apart). An implicit
-   value after INT64_MAX is malformed (*next holds INT64_MIN meaning "none",
-   which no real successor value can be). */
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
-                                                  tdec_uftrace_enum_value *out);
+/* The next "NAME[ = VALUE]" of the current definition: TDEC_OK with *out
+   filled, *next = value + 1, *pos past the value and its ','; TDEC_END
+   after the closing '}' (*pos advanced past it); TDEC_E_FORMAT for
+   malformed text (*pos left unchanged), a value outside int64_t included,
+   and an implicit value after INT64_MAX (*next holds INT64_MIN meaning
+   "none", which no real successor value can be); TDEC_E_ARG for NULL
+   arguments or *pos > end. */
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                          tdec_uftrace_enum_value *out);
 
-/* ==== perf-cpuN.dat (FACTS 7) ============================================
+/* ==== perf-cpuN.dat decoder ============================================== */
 
-   Raw Linux perf ring-buffer records copied by `uftrace record`: each a
+/* Raw Linux perf ring-buffer records copied by `uftrace record`: each a
    perf_event_header {u32 type; u16 misc; u16 size} and size-8 bytes of
    body, in the recording host's byte order. With uftrace's settings
    (sample_id_all, TID|TIME) every body ends with {u32 pid, tid; u64 time}.
@@ -876,22 +948,25 @@ typedef struct tdec_uftrace_perf_decoder {
     tdec_uftrace_config cfg;
     tdec_payload        pay;   /* body of a record of another type */
     uint32_t            phase;
-    uint32_t            unused;
 } tdec_uftrace_perf_decoder;
 
-#define TDEC_UFTRACE_PERF_DECODER_SIZE_LP64 152
-
-/* As tdec_uftrace_init(): TDEC_NEED_INPUT or TDEC_E_ARG. */
+/* As tdec_uftrace_init(). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg);
-/* As every tracedec feed(). */
+
+/* As tdec_uftrace_feed(). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_feed(tdec_uftrace_perf_decoder *d, const void *data, size_t len);
-/* Next item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END, TDEC_E_ARG, or sticky
-   TDEC_E_CORRUPT (R_PERF_SIZE: size below 8, or a COMM/EXIT/FORK/SWITCH
-   record too small for its fields or over TDEC_UFTRACE_PERF_MAX_KNOWN). */
+
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG, or an
+   error (sticky): E_CORRUPT (R_PERF_SIZE: size below 8, or a
+   COMM/EXIT/FORK/SWITCH record too small for its fields or over
+   TDEC_UFTRACE_PERF_MAX_KNOWN), E_TRUNCATED (after finish()). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d, tdec_uftrace_perf_item *out);
-/* END on a record boundary, else TDEC_E_TRUNCATED (sticky). */
+
+/* As tdec_uftrace_finish(): never TDEC_NEED_INPUT. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_finish(tdec_uftrace_perf_decoder *d);
-/* Forgets the stream, keeps the config. */
+
+/* As tdec_uftrace_reset(). */
 TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #ifdef __cplusplus
@@ -899,10 +974,12 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 #endif
 #endif /* TDEC_UFTRACE_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_UFTRACE_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_UFTRACE_IMPL_INCLUDED
 #define TDEC_UFTRACE_IMPL_INCLUDED
+
+/* ==== record decoder: implementation ===================================== */
 
 #define TDEC_UFTRACE__REC_SIZE 16u
 #define TDEC_UFTRACE__MAGIC    5u
@@ -911,7 +988,7 @@ TDEC_STATIC_ASSERT(uftrace_carry, TDEC_UFTRACE__REC_SIZE + 2u <= TDEC_CARRY_CAP)
 
 enum tdec_uftrace__phase {
     TDEC_UFTRACE__P_RECORD = 0, /* at a record boundary                       */
-    TDEC_UFTRACE__P_NEED_SPEC,  /* an ENTRY/EXIT block awaits set_args()      */
+    TDEC_UFTRACE__P_NEED_SPEC,  /* an ENTRY/EXIT block awaits set_spec()      */
     TDEC_UFTRACE__P_ARG,        /* at the next value of an argument block     */
     TDEC_UFTRACE__P_PAYLOAD,    /* streaming event data / text / struct bytes */
     TDEC_UFTRACE__P_PAD,        /* dropping padding                           */
@@ -957,7 +1034,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_reset(tdec_uftrace_decoder *d)
     d->phase = TDEC_UFTRACE__P_RECORD;
     d->after_pay = TDEC_UFTRACE__P_RECORD;
     d->pad_to = 0;
-    d->unused = 0;
     d->spec.count = 0;
 }
 
@@ -985,7 +1061,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_finish(tdec_uftrace_decoder *d)
     return tdec__stream_finish(&d->st, clean, clean ? TDEC_UFTRACE_R_RECORD : TDEC_UFTRACE_R_PAYLOAD);
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_needs_args(const tdec_uftrace_decoder *d)
+TDEC_UFTRACE_DEF int tdec_uftrace_needs_spec(const tdec_uftrace_decoder *d)
 {
     return d != NULL && d->st.err == TDEC_OK && d->phase == TDEC_UFTRACE__P_NEED_SPEC;
 }
@@ -1003,7 +1079,7 @@ static int tdec_uftrace__arg_valid(const tdec_uftrace_arg *a)
     }
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_args(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_set_spec(tdec_uftrace_decoder *d, const tdec_uftrace_argspec *spec)
 {
     uint32_t i;
     if (d == NULL) return TDEC_E_ARG;
@@ -1084,9 +1160,9 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     more = (uint32_t)((word >> 2) & 1u);
     magic = (uint32_t)((word >> 3) & 7u);
     if (magic != TDEC_UFTRACE__MAGIC) return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_MAGIC);
-    if (type == TDEC_UFTRACE_LOST && more)
+    if (type == TDEC_UFTRACE_REC_LOST && more)
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_UFTRACE_R_LOST_MORE);
-    if (type == TDEC_UFTRACE_EVENT && more) {
+    if (type == TDEC_UFTRACE_REC_EVENT && more) {
         /* event data is self-describing: u16 length, padded with it to 8 */
         p = tdec__stream_peek(&d->st, TDEC_UFTRACE__REC_SIZE + 2u);
         if (p == NULL) return TDEC_NEED_INPUT;
@@ -1098,7 +1174,7 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     r->addr = word >> 16;
     r->time = time;
     d->rec_time = time;
-    if (type == TDEC_UFTRACE_EVENT && more) {
+    if (type == TDEC_UFTRACE_REC_EVENT && more) {
         len = tdec_uftrace__u16(d, p + TDEC_UFTRACE__REC_SIZE);
         r->payload_size = len;
         tdec__stream_consume(&d->st, TDEC_UFTRACE__REC_SIZE + 2u);
@@ -1137,7 +1213,7 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
     p = NULL;
     if (fixed > 0 && (p = tdec__stream_peek(&d->st, fixed)) == NULL) return TDEC_NEED_INPUT;
 
-    r = tdec_uftrace__record(d, out, TDEC_UFTRACE_ARG);
+    r = tdec_uftrace__record(d, out, TDEC_UFTRACE_REC_ARG);
     r->time = d->rec_time;
     r->arg_index = d->arg_next;
     r->arg = *a;
@@ -1198,7 +1274,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uft
             d->phase = d->after_pay;
             continue;
         default: /* TDEC_UFTRACE__P_BLOCK_END */
-            r = tdec_uftrace__record(d, out, TDEC_UFTRACE_ARGS_END);
+            r = tdec_uftrace__record(d, out, TDEC_UFTRACE_REC_ARGS_END);
             r->time = d->rec_time;
             r->block_len = d->blk;
             d->phase = TDEC_UFTRACE__P_RECORD;
@@ -1228,7 +1304,7 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason)
 #endif
 }
 
-/* ==== Text and side files ================================================ */
+/* ==== text and side files: implementation ================================ */
 
 static int tdec_uftrace__digit(char c)
 {
@@ -1283,9 +1359,9 @@ static int tdec_uftrace__equal(const char *p, const char *e, const char *lit)
     return tdec_uftrace__prefix(p, e, lit, 0) && (size_t)(e - p) == tdec_uftrace__cstrlen(lit);
 }
 
-static tdec_uftrace_str tdec_uftrace__str(const char *p, const char *e)
+static tdec_uftrace_text tdec_uftrace__text(const char *p, const char *e)
 {
-    tdec_uftrace_str s;
+    tdec_uftrace_text s;
     s.ptr = p;
     s.len = (size_t)(e - p);
     return s;
@@ -1340,8 +1416,7 @@ static int tdec_uftrace__line(const char *line, size_t len, const char **b, cons
     return 1;
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, size_t len,
-                                                            tdec_uftrace_info_header *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_header(const void *data, size_t len, tdec_uftrace_header *out)
 {
     static const char magic[8] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0 };
     const uint8_t *p = (const uint8_t *)data;
@@ -1349,7 +1424,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
     int be;
     uint32_t version;
     if (data == NULL || out == NULL) return TDEC_E_ARG;
-    if (len < TDEC_UFTRACE_INFO_HEADER_SIZE) return TDEC_E_TRUNCATED;
+    if (len < TDEC_UFTRACE_HEADER_SIZE) return TDEC_E_TRUNCATED;
     for (i = 0; i < 8; i++)
         if (p[i] != (uint8_t)magic[i]) return TDEC_E_FORMAT;
     if ((p[14] != 1 && p[14] != 2) || (p[15] != 1 && p[15] != 2)) return TDEC_E_FORMAT;
@@ -1366,7 +1441,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_header(const void *data, si
     return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
+TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_str(unsigned bit)
 {
     static const char *const names[] = {
         "PLTHOOK",   "TASK_SESSION", "KERNEL",     "ARGUMENT",        "RETVAL",
@@ -1376,7 +1451,7 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_feat_name(unsigned bit)
     return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
 }
 
-TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
+TDEC_UFTRACE_DEF const char *tdec_uftrace_info_str(unsigned bit)
 {
     static const char *const names[] = {
         "EXE_NAME", "EXE_BUILD_ID", "EXIT_STATUS", "CMDLINE",     "CPUINFO",      "MEMINFO",
@@ -1387,14 +1462,14 @@ TDEC_UFTRACE_DEF const char *tdec_uftrace_info_name(unsigned bit)
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_info_line(const char *line, size_t len,
-                                                          tdec_uftrace_str *key, tdec_uftrace_str *value)
+                                                          tdec_uftrace_text *key, tdec_uftrace_text *value)
 {
     const char *b, *e, *p;
     if (key == NULL || value == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
     for (p = b; p < e; p++) {
         if (*p == ':') {
-            *key = tdec_uftrace__str(b, p);
-            *value = tdec_uftrace__str(p + 1, e);
+            *key = tdec_uftrace__text(b, p);
+            *value = tdec_uftrace__text(p + 1, e);
             return TDEC_OK;
         }
     }
@@ -1452,8 +1527,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
     out->time = 0;
     out->pid = out->tid = out->ppid = 0;
     out->base = 0;
-    out->sid = tdec_uftrace__str(b, b);
-    out->name = tdec_uftrace__str(b, b);
+    out->sid = tdec_uftrace__text(b, b);
+    out->name = tdec_uftrace__text(b, b);
 
     for (p = b; p < e && *p != ' '; p++) {}
     if (tdec_uftrace__equal(b, p, "SESS")) {
@@ -1486,7 +1561,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
             w += 9;
             for (q = e; q > w && q[-1] != '"'; q--) {}
             if (q == w) return TDEC_E_FORMAT;
-            out->name = tdec_uftrace__str(w, q - 1);
+            out->name = tdec_uftrace__text(w, q - 1);
             has |= TDEC_UFTRACE__HAS_NAME;
             break;
         }
@@ -1509,7 +1584,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_task_line(const char *line, size
             has |= TDEC_UFTRACE__HAS_PPID;
         } else if (tdec_uftrace__equal(w, eq, "sid")) {
             if (q == we) return TDEC_E_FORMAT;
-            out->sid = tdec_uftrace__str(q, we);
+            out->sid = tdec_uftrace__text(q, we);
             has |= TDEC_UFTRACE__HAS_SID;
         } else if (tdec_uftrace__equal(w, eq, "base")) {
             if (!tdec_uftrace__hex(&q, we, &out->base) || q != we) return TDEC_E_FORMAT;
@@ -1555,18 +1630,18 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_map_line(const char *line, size_
     if (!tdec_uftrace__dec(&p, e, UINT64_MAX, &v) || (p < e && *p != ' ')) return TDEC_E_FORMAT; /* inode */
     while (p < e && *p == ' ') p++;
     /* [p, e): path, then maybe " build-id:<hex>" (the last one counts) */
-    out->build_id = tdec_uftrace__str(e, e);
+    out->build_id = tdec_uftrace__text(e, e);
     q = e;
     for (r = e; r - p >= 10; r--) {
         if (tdec_uftrace__prefix(r - 10, e, " build-id:", 0)) {
             q = r - 10;
             for (t = e; t > r && t[-1] == ' '; t--) {}
-            out->build_id = tdec_uftrace__str(r, t);
+            out->build_id = tdec_uftrace__text(r, t);
             break;
         }
     }
     while (q > p && q[-1] == ' ') q--;
-    out->path = tdec_uftrace__str(p, q);
+    out->path = tdec_uftrace__text(p, q);
     return TDEC_OK;
 }
 
@@ -1582,7 +1657,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
     out->size = 0;
     out->has_size = 0;
     out->type = 0;
-    out->name = tdec_uftrace__str(b, e);
+    out->name = tdec_uftrace__text(b, e);
     if (b == e) return TDEC_OK;
     if (*b == '#') {
         if (tdec_uftrace__prefix(b, e, "# symbols: ", 0)) {
@@ -1591,13 +1666,13 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
             while (p < e && *p == ' ') p++;
             if (p != e) return TDEC_E_FORMAT;
             out->kind = TDEC_UFTRACE_SYM_COUNT;
-            out->name = tdec_uftrace__str(e, e);
+            out->name = tdec_uftrace__text(e, e);
         } else if (tdec_uftrace__prefix(b, e, "# path name: ", 0)) {
             out->kind = TDEC_UFTRACE_SYM_PATH;
-            out->name = tdec_uftrace__str(b + 13, e);
+            out->name = tdec_uftrace__text(b + 13, e);
         } else if (tdec_uftrace__prefix(b, e, "# build-id: ", 0)) {
             out->kind = TDEC_UFTRACE_SYM_BUILD_ID;
-            out->name = tdec_uftrace__str(b + 12, e);
+            out->name = tdec_uftrace__text(b + 12, e);
         }
         return TDEC_OK;
     }
@@ -1613,7 +1688,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_sym_line(const char *line, size_
     for (i = 0; allowed[i] && allowed[i] != out->type; i++) {}
     if (!allowed[i]) return TDEC_E_FORMAT;
     for (q = p; q < e && *q != '\t'; q++) {}
-    out->name = tdec_uftrace__str(p, q);
+    out->name = tdec_uftrace__text(p, q);
     out->kind = TDEC_UFTRACE_SYM_SYMBOL;
     return TDEC_OK;
 }
@@ -1625,7 +1700,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
     if (out == NULL || !tdec_uftrace__line(line, len, &b, &e)) return TDEC_E_ARG;
     out->kind = TDEC_UFTRACE_DBG_COMMENT;
     out->addr = 0;
-    out->text = tdec_uftrace__str(b, e);
+    out->text = tdec_uftrace__text(b, e);
     if (b == e || *b == '#') return TDEC_OK;
     if (e - b < 3 || b[1] != ':' || b[2] != ' ') return TDEC_E_FORMAT;
     p = b + 3;
@@ -1651,44 +1726,53 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_dbg_line(const char *line, size_
     default:
         return TDEC_E_FORMAT;
     }
-    out->text = tdec_uftrace__str(p, e);
+    out->text = tdec_uftrace__text(p, e);
     return TDEC_OK;
 }
 
-/* The next non-empty `sep`-separated piece of [*pos, end). */
-static int tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b, const char **e)
+/* The next non-empty `sep`-separated piece of [*pos, end): TDEC_OK,
+   TDEC_END or TDEC_E_ARG as tdec_uftrace_next_spec_entry(). */
+static tdec_status tdec_uftrace__split(const char **pos, const char *end, char sep, const char **b,
+                                       const char **e)
 {
     const char *p;
-    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || *pos > end) return TDEC_E_ARG;
     p = *pos;
     while (p < end && *p == sep) p++;
     if (p == end) {
         *pos = end;
-        return 0;
+        return TDEC_END;
     }
     *b = p;
     while (p < end && *p != sep) p++;
     *e = p;
     *pos = p < end ? p + 1 : p;
-    return 1;
+    return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_entry(const char **pos, const char *end, tdec_uftrace_spec_entry *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, const char *end,
+                                                          tdec_uftrace_spec_entry *out)
 {
     const char *b, *e, *at;
-    if (out == NULL || !tdec_uftrace__split(pos, end, ';', &b, &e)) return 0;
+    tdec_status st;
+    if (out == NULL) return TDEC_E_ARG;
+    st = tdec_uftrace__split(pos, end, ';', &b, &e);
+    if (st != TDEC_OK) return st;
     for (at = b; at < e && *at != '@'; at++) {}
-    out->pattern = tdec_uftrace__str(b, at);
-    out->items = at < e ? tdec_uftrace__str(at + 1, e) : tdec_uftrace__str(e, e);
-    return 1;
+    out->pattern = tdec_uftrace__text(b, at);
+    out->items = at < e ? tdec_uftrace__text(at + 1, e) : tdec_uftrace__text(e, e);
+    return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_str *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out)
 {
     const char *b, *e;
-    if (out == NULL || !tdec_uftrace__split(pos, end, ',', &b, &e)) return 0;
-    *out = tdec_uftrace__str(b, e);
-    return 1;
+    tdec_status st;
+    if (out == NULL) return TDEC_E_ARG;
+    st = tdec_uftrace__split(pos, end, ',', &b, &e);
+    if (st != TDEC_OK) return st;
+    *out = tdec_uftrace__text(b, e);
+    return TDEC_OK;
 }
 
 /* The end of a type name: the next '%' or e. */
@@ -1709,8 +1793,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
     out->format = 0;
     out->size_bits = 0;
     out->struct_size = 0;
-    out->type_name = tdec_uftrace__str(e, e);
-    out->reg = tdec_uftrace__str(e, e);
+    out->type_name = tdec_uftrace__text(e, e);
+    out->reg = tdec_uftrace__text(e, e);
     out->stack_offset = 0;
     out->has_stack = 0;
 
@@ -1744,7 +1828,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             if (e - p < 3 || p[1] != ':' || !tdec_uftrace__alpha(p[2])) return TDEC_E_FORMAT;
             out->format = 'e';
             q = tdec_uftrace__name_end(p + 2, e);
-            out->type_name = tdec_uftrace__str(p + 2, q);
+            out->type_name = tdec_uftrace__text(p + 2, q);
             p = q;
             break;
         case 't':
@@ -1756,7 +1840,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             }
             if (p < e && *p == ':') {
                 q = tdec_uftrace__name_end(p + 1, e);
-                out->type_name = tdec_uftrace__str(p + 1, q);
+                out->type_name = tdec_uftrace__text(p + 1, q);
                 p = q;
             }
             break;
@@ -1793,7 +1877,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
         if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q) && !(*q == '+' && out->format == 't'))
             return TDEC_E_FORMAT;
     }
-    out->reg = tdec_uftrace__str(p, e);
+    out->reg = tdec_uftrace__text(p, e);
     return TDEC_OK;
 }
 
@@ -1862,24 +1946,24 @@ static const char *tdec_uftrace__skip_space(const char *p, const char *e)
     return p;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_str *name)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name)
 {
     const char *p, *q;
-    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || name == NULL || *pos > end) return TDEC_E_ARG;
     p = *pos;
     while (p < end && (*p == ';' || tdec_uftrace__space(*p))) p++;
     *pos = p;
-    if (p == end) return 0;
+    if (p == end) return TDEC_END;
     q = tdec_uftrace__enum_token(p, end);
-    if (!tdec_uftrace__equal(p, q, "enum")) return 0;
+    if (!tdec_uftrace__equal(p, q, "enum")) return TDEC_E_FORMAT;
     p = tdec_uftrace__skip_space(q, end);
     q = tdec_uftrace__enum_token(p, end);
-    if (q == p) return 0;
-    *name = tdec_uftrace__str(p, q);
+    if (q == p) return TDEC_E_FORMAT;
+    *name = tdec_uftrace__text(p, q);
     p = tdec_uftrace__skip_space(q, end);
-    if (p >= end || *p != '{') return 0;
+    if (p >= end || *p != '{') return TDEC_E_FORMAT;
     *pos = p + 1;
-    return 1;
+    return TDEC_OK;
 }
 
 /* A C integer constant (strtol base 0 syntax, optional sign) that fits
@@ -1916,38 +2000,38 @@ static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
     return 1;
 }
 
-TDEC_UFTRACE_DEF int tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
-                                                  tdec_uftrace_enum_value *out)
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,
+                                                          tdec_uftrace_enum_value *out)
 {
     const char *p, *q;
     int64_t v;
-    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return 0;
+    if (pos == NULL || *pos == NULL || end == NULL || next == NULL || out == NULL || *pos > end) return TDEC_E_ARG;
     p = tdec_uftrace__skip_space(*pos, end);
     if (p < end && *p == '}') {
         *pos = p + 1;
-        return 0;
+        return TDEC_END;
     }
     q = tdec_uftrace__enum_token(p, end);
-    if (q == p) return 0;
-    out->name = tdec_uftrace__str(p, q);
+    if (q == p) return TDEC_E_FORMAT;
+    out->name = tdec_uftrace__text(p, q);
     p = tdec_uftrace__skip_space(q, end);
     if (p < end && *p == '=') {
         p = tdec_uftrace__skip_space(p + 1, end);
-        if (!tdec_uftrace__c_int(&p, end, &v)) return 0;
+        if (!tdec_uftrace__c_int(&p, end, &v)) return TDEC_E_FORMAT;
         p = tdec_uftrace__skip_space(p, end);
     } else {
-        if (*next == INT64_MIN) return 0; /* after INT64_MAX */
+        if (*next == INT64_MIN) return TDEC_E_FORMAT; /* after INT64_MAX */
         v = *next;
     }
-    if (p >= end || (*p != ',' && *p != '}')) return 0;
+    if (p >= end || (*p != ',' && *p != '}')) return TDEC_E_FORMAT;
     if (*p == ',') p++; /* '}' is left for the next call */
     out->value = v;
     *next = v == INT64_MAX ? INT64_MIN : v + 1;
     *pos = p;
-    return 1;
+    return TDEC_OK;
 }
 
-/* ==== perf-cpuN.dat ====================================================== */
+/* ==== perf-cpuN.dat decoder: implementation ============================== */
 
 #define TDEC_UFTRACE__PERF_HDR 8u
 
@@ -1972,7 +2056,6 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d)
     tdec__stream_init(&d->st);
     tdec__payload_start(&d->pay, 0, 0);
     d->phase = TDEC_UFTRACE__PP_RECORD;
-    d->unused = 0;
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_init(tdec_uftrace_perf_decoder *d, const tdec_uftrace_config *cfg)
@@ -2088,7 +2171,6 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d
 }
 
 #undef TDEC_UFTRACE__PERF_HDR
-
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC
 

@@ -26,29 +26,53 @@
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
      - Fragment data points into the caller's window and is valid until the
        next call on this decoder.
-     - finish() produces no items: TDEC_END on a clean record boundary,
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An XRay log leaves nothing for the end to decide, so finish() never
+       returns TDEC_NEED_INPUT: TDEC_END on a record boundary,
        TDEC_E_TRUNCATED inside a record, a payload, or a buffer whose extents
-       (or v1 buffer size) promise more bytes. finish() is idempotent; feed()
-       after it is TDEC_E_SEQUENCE; next() after TDEC_END returns TDEC_END.
+       (or v1 buffer size) promise more bytes. A second finish() returns the
+       same; feed() after finish() is TDEC_E_SEQUENCE.
      - Errors are sticky: next(), feed() and finish() return the same error
        until reset() or resync(). d.st.err_offset is the stream offset of the
        record that failed and d.st.err_reason a TDEC_XRAY_R_* code
-       (tdec_xray_reason_str). E_ARG and E_SEQUENCE are returned without
-       changing the decoder. After an error the window is not read again
-       unless resync() is called (which goes on with the unread bytes).
+       (tdec_xray_reason_str()). TDEC_E_ARG and TDEC_E_SEQUENCE are returned
+       without changing the decoder. After an error the window is not read
+       again unless resync() is called (which goes on with the unread bytes).
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
 
    MEMORY
-     No allocation. sizeof(tdec_xray_decoder) is 248 bytes on LP64 targets
-     (x86-64, s390x), 240 on 32-bit ARM (Cortex-M) and 232 on i386, where
-     uint64_t is 4-byte aligned (tests/matrix/matrix.sh reports them, tests/unit/xray.c
-     checks the LP64 figure); the struct holds no pointer into itself and may
-     be copied with memcpy.
+     No allocation. The decoder is one caller-owned struct that holds no
+     pointer into itself and may be copied with memcpy. Its size and the
+     item's, measured with sizeof on x86_64 and on arm-none-eabi-gcc
+     -mcpu=cortex-m4:
+       sizeof(tdec_xray_decoder) = 248 on LP64, 240 on ILP32 (Cortex-M)
+       sizeof(tdec_xray_item) = 120 on LP64, 120 on ILP32 (Cortex-M)
+
+   OPTIONS
+     TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_XRAY_STATIC                       [impl TU] internal linkage
+     TDEC_XRAY_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                      [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     does constant work per input byte, and never sizes anything from a
+     declared length. See README.md, "Trust model".
 
    TIME
      Absolute TSCs are rebuilt per buffer: NewCPUId and TSCWrap set the base,
@@ -71,18 +95,6 @@
      Under TDEC_XRAY_F_STRICT each of these is TDEC_E_CORRUPT instead.
      Zero-size custom events are valid. Unused payload bytes of metadata
      records (stack garbage in real logs) are never looked at.
-
-   OPTIONS
-     TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_XRAY_STATIC                       [impl TU] internal linkage
-     TDEC_XRAY_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                      [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     does constant work per input byte, and never sizes anything from a
-     declared length. See README.md, "Trust model".
 */
 #ifndef TDEC_XRAY_H_INCLUDED
 #define TDEC_XRAY_H_INCLUDED
@@ -109,7 +121,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -222,7 +234,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -237,7 +249,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -275,7 +287,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;
@@ -552,10 +565,12 @@ TDEC_XRAY_DEF tdec_status tdec_xray_feed(tdec_xray_decoder *d, const void *data,
    error (sticky): E_FORMAT, E_VERSION, E_CORRUPT, E_LIMIT, E_TRUNCATED. */
 TDEC_XRAY_DEF tdec_status tdec_xray_next(tdec_xray_decoder *d, tdec_xray_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky;
-   err_offset = where the input ran out: the start of a cut record, or the
-   first missing payload/buffer byte; the start of trailing junk),
-   TDEC_E_SEQUENCE if the window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset = where the input ran out: the start
+   of a cut record, or the first missing payload/buffer byte; the start of
+   trailing junk), TDEC_E_SEQUENCE if the window still holds bytes, or the
+   sticky error; never TDEC_NEED_INPUT. After TDEC_END or an error, next()
+   returns it again. */
 TDEC_XRAY_DEF tdec_status tdec_xray_finish(tdec_xray_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
@@ -591,7 +606,7 @@ TDEC_XRAY_DEF const char *tdec_xray_reason_str(uint32_t reason);
 #endif
 #endif /* TDEC_XRAY_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_XRAY_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_XRAY_IMPL_INCLUDED
 #define TDEC_XRAY_IMPL_INCLUDED

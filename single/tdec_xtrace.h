@@ -11,8 +11,9 @@
      One decoder reads one file: an instruction stream
      (xtrace.{ts}.{id}.hint{9|13}.xinsndata.bin, cfg.kind =
      TDEC_XTRACE_KIND_INSN, the default) or a snapshot file (...xsnapshot.bin,
-     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT, with cfg.vl). The loop is the same
-     as for every tracedec format:
+     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT, with cfg.vl). The loop (the same
+     for every tracedec format):
+         tdec_xtrace_decoder d;  tdec_xtrace_item it;  tdec_status st;
          st = tdec_xtrace_init(&d, &cfg);
          while (st >= 0) {
              st = tdec_xtrace_next(&d, &it);
@@ -22,14 +23,81 @@
              st = n ? tdec_xtrace_feed(&d, buf, n) : tdec_xtrace_finish(&d);
          }
 
+     Items come in file order: one record per token of an instruction
+     stream, one record per part of a snapshot (see ITEMS below); memory
+     values over 8 bytes, vector registers and data the config asks for
+     follow their record as TDEC_ITEM_FRAGMENT items. xtrace files have no
+     sync points, so there is no resync() and no gap item.
+
+     Beside the decoder: tdec_xtrace_snap_view() decodes one snapshot held
+     whole in a caller buffer, tdec_xtrace_snap_detect() finds a snapshot
+     file's vector length, and tdec_xtrace_parse_name() / _is_pair() /
+     _pair_name() read the file names.
+
+   CONTRACT
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init or reset); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means
+       every byte fed so far was consumed or copied: the caller may reuse its
+       buffer.
+     - Fragment data points into the caller's window and is valid until the
+       next call on this decoder.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - An xtrace file leaves nothing for the end to decide, so finish()
+       never returns TDEC_NEED_INPUT: TDEC_END at a token (or snapshot)
+       boundary, TDEC_E_TRUNCATED elsewhere (err_offset = the start of the
+       cut token, its ALLGPR registers, iovec entries and data included;
+       snapshots: of the cut part). A second finish() returns the same;
+       feed() after finish() is TDEC_E_SEQUENCE.
+     - Errors are sticky: next(), feed() and finish() return the same error
+       until reset(). d.st.err_offset is the stream offset of the token (or
+       snapshot part) that failed and d.st.err_reason a TDEC_XTRACE_R_* code
+       (tdec_xtrace_reason_str()); for an unknown token d.bad_token is its
+       byte. TDEC_E_ARG and TDEC_E_SEQUENCE are returned without changing
+       the decoder.
+     - reset() forgets the stream, errors included, and keeps the config:
+       the decoder is as after init().
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
+
+   MEMORY
+     No allocation. The decoder is one caller-owned struct that holds no
+     pointer into itself and may be copied with memcpy; cfg.token_size is
+     the only pointer it keeps (the caller's table, which must outlive the
+     decoder). Its size, the item's and that of the snapshot view a caller
+     passes to tdec_xtrace_snap_view(), measured with sizeof on x86_64 and
+     on arm-none-eabi-gcc -mcpu=cortex-m4:
+       sizeof(tdec_xtrace_decoder) = 264 on LP64, 256 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_item) = 96 on LP64, 96 on ILP32 (Cortex-M)
+       sizeof(tdec_xtrace_snapshot) = 800 on LP64, 600 on ILP32 (Cortex-M)
+
+   OPTIONS
+     TDEC_XTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_XTRACE_STATIC                       [impl TU] internal linkage
+     TDEC_XTRACE_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                        [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     does constant work per input byte, and never sizes anything from a
+     declared length (SYSCALL_VEC counts and iovec lengths are checked
+     against limits with checked arithmetic). See README.md, "Trust model".
+
    THE FORMAT
      No public reader or sample exists; the only description is a Chinese
-     article (figures missing). tracedec reads it as the project's
-     SPEC.md fixes it; every reading the text leaves open is an option here
-     and is listed in docs/xtrace.md.
+     article whose figures are missing. Where its text allows more than one
+     reading (byte order, the TIME token's size, iovec data, the snapshot
+     header...), the reading is an option of the config, and
+     docs/xtrace.md lists each one with its default.
 
    ITEMS: INSTRUCTION STREAM
-     One RECORD per token, in file order (types TDEC_XTRACE_T_*):
+     One RECORD per token, in file order (types TDEC_XTRACE_REC_*):
        INST, PCINST       an instruction: index (0, 1, ...), el, insn, pc
                           (PCINST sets it; INST adds 4; before the first
                           PCINST the PC is unknown: TDEC_XTRACE_PC_KNOWN
@@ -60,40 +128,6 @@
      records for the 11 system registers, and the REG record VL, which must
      equal cfg.vl (else TDEC_E_CORRUPT). tdec_xtrace_snap_view() decodes one
      snapshot held whole in a caller buffer instead, with views for Z/P/FFR/ZA.
-
-   CONTRACT
-     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT means every byte
-       fed so far was consumed or copied: the caller may reuse its buffer.
-     - Fragment data points into the caller's window and is valid until the
-       next call on this decoder.
-     - finish() produces no items: TDEC_END at a token (or snapshot)
-       boundary, TDEC_E_TRUNCATED elsewhere, err_offset = start of the cut
-       token, its ALLGPR registers, iovec entries and data included
-       (snapshots: of the cut part). It may follow the last item at once
-       (the window used up) or TDEC_NEED_INPUT. Idempotent.
-     - Errors are sticky until reset(). d.st.err_offset is the offset of the
-       token that failed, d.st.err_reason a TDEC_XTRACE_R_* code, and for an
-       unknown token d.bad_token its byte.
-     - Any split of the input gives the same items (fragments aside).
-
-   MEMORY
-     No allocation. sizeof(tdec_xtrace_decoder) is 264 bytes on LP64 targets
-     (tests/unit/xtrace.c checks it); cfg.token_size is the only pointer kept
-     (the caller's table, which must outlive the decoder). memcpy-able.
-
-   OPTIONS
-     TDEC_XTRACE_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_XTRACE_STATIC                       [impl TU] internal linkage
-     TDEC_XTRACE_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                        [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     does constant work per input byte, and never sizes anything from a
-     declared length (SYSCALL_VEC counts and iovec lengths are checked
-     against limits with checked arithmetic). See README.md, "Trust model".
 */
 #ifndef TDEC_XTRACE_H_INCLUDED
 #define TDEC_XTRACE_H_INCLUDED
@@ -120,7 +154,7 @@ typedef enum tdec_status {
     TDEC_OK          =  0, /* *out holds one item                                  */
     TDEC_NEED_INPUT  =  1, /* every fed byte is consumed or carried: feed() more,  */
                            /* or finish(); the caller may reuse its buffer now     */
-    TDEC_END         =  2, /* finish() saw a clean end of stream                   */
+    TDEC_END         =  2, /* clean end of the input (streams: after finish())     */
     TDEC_E_ARG       = -1, /* NULL pointer or bad config value (caller bug)        */
     TDEC_E_SEQUENCE  = -2, /* call not allowed now, e.g. feed() before the window  */
                            /* is used up, feed() after finish() (caller bug)       */
@@ -233,7 +267,7 @@ static inline uint64_t tdec__rd_u64be(const uint8_t *p)
     return ((uint64_t)tdec__rd_u32be(p) << 32) | (uint64_t)tdec__rd_u32be(p + 4);
 }
 
-/* ---- checked arithmetic: return 0 on overflow, *r untouched --------------- */
+/* ---- checked arithmetic: return 0 on overflow, *r untouched ------------- */
 
 static inline int tdec__add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -248,7 +282,7 @@ static inline int tdec__mul_u64(uint64_t a, uint64_t b, uint64_t *r)
     return 1;
 }
 
-/* ---- the stream: window, carry, sticky error ----------------------------- */
+/* ---- the stream: window, carry, sticky error ---------------------------- */
 
 static inline void tdec__stream_init(tdec_stream *s)
 {
@@ -286,7 +320,8 @@ static inline tdec_status tdec__stream_feed(tdec_stream *s, const void *data, si
 }
 
 /* finish(): `clean` is the format's verdict that the stream may end here.
-   A carried partial record always makes it a truncation. Idempotent. */
+   A carried partial record always makes it a truncation. Idempotent; the
+   decoder's next() then returns TDEC_END (s->finished) or the sticky error. */
 static inline tdec_status tdec__stream_finish(tdec_stream *s, int clean, uint32_t reason)
 {
     if (s->err < 0) return s->err;
@@ -418,27 +453,29 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
 extern "C" {
 #endif
 
+/* ==== decoder ============================================================ */
+
 /* File kinds (config kind; tdec_xtrace_name.kind). */
 #define TDEC_XTRACE_KIND_INSN     0u /* xinsndata: the token stream   */
 #define TDEC_XTRACE_KIND_SNAPSHOT 1u /* xsnapshot: register snapshots */
 
 /* Record types (tdec_xtrace_record.type). */
-enum tdec_xtrace_type {
-    TDEC_XTRACE_T_INST = 1,    /* token class 1, sub-kind 0                         */
-    TDEC_XTRACE_T_PCINST,      /* token class 1, sub-kind 1                         */
-    TDEC_XTRACE_T_LOAD,        /* token class 2, bit 3 clear                        */
-    TDEC_XTRACE_T_STORE,       /* token class 2, bit 3 set                          */
-    TDEC_XTRACE_T_VAL,         /* token class 3, sub-kinds 0..5                     */
-    TDEC_XTRACE_T_ALLGPR,      /* token class 4, sub-kind 1; 32 REG records follow  */
-    TDEC_XTRACE_T_MISC_FLAGS,  /* token class 4, sub-kind 3                         */
-    TDEC_XTRACE_T_SYSCALL_VEC, /* token class 4, sub-kind 4; value IOVEC records    */
-    TDEC_XTRACE_T_IOVEC,       /* one entry of a SYSCALL_VEC                        */
-    TDEC_XTRACE_T_TIME,        /* token class 7, sub-kind 0                         */
-    TDEC_XTRACE_T_UNKNOWN,     /* a token sized by cfg.token_size                   */
-    TDEC_XTRACE_T_REG,         /* a 64-bit register: reg (TDEC_XTRACE_REG_*), value */
-    TDEC_XTRACE_T_SNAP_HEADER, /* the snapshot file's 24-byte header                */
-    TDEC_XTRACE_T_SNAPSHOT,    /* a snapshot starts: its counters                   */
-    TDEC_XTRACE_T_VREG         /* a vector/predicate register: data_len bytes follow */
+enum tdec_xtrace_rec_type {
+    TDEC_XTRACE_REC_INST = 1,    /* token class 1, sub-kind 0                           */
+    TDEC_XTRACE_REC_PCINST,      /* token class 1, sub-kind 1                           */
+    TDEC_XTRACE_REC_LOAD,        /* token class 2, bit 3 clear                          */
+    TDEC_XTRACE_REC_STORE,       /* token class 2, bit 3 set                            */
+    TDEC_XTRACE_REC_VAL,         /* token class 3, sub-kinds 0..5                       */
+    TDEC_XTRACE_REC_ALLGPR,      /* token class 4, sub-kind 1; 32 REG records follow    */
+    TDEC_XTRACE_REC_MISC_FLAGS,  /* token class 4, sub-kind 3                           */
+    TDEC_XTRACE_REC_SYSCALL_VEC, /* token class 4, sub-kind 4; value IOVEC records      */
+    TDEC_XTRACE_REC_IOVEC,       /* one entry of a SYSCALL_VEC                          */
+    TDEC_XTRACE_REC_TIME,        /* token class 7, sub-kind 0                           */
+    TDEC_XTRACE_REC_UNKNOWN,     /* a token sized by cfg.token_size                     */
+    TDEC_XTRACE_REC_REG,         /* a 64-bit register: reg (TDEC_XTRACE_REG_*), value   */
+    TDEC_XTRACE_REC_SNAP_HEADER, /* the snapshot file's 24-byte header                  */
+    TDEC_XTRACE_REC_SNAPSHOT,    /* a snapshot starts: its counters                     */
+    TDEC_XTRACE_REC_VREG         /* a vector/predicate register: data_len bytes follow  */
 };
 
 /* VAL kinds (bits 3-7 of a class-3 token). */
@@ -478,7 +515,7 @@ enum tdec_xtrace_reg {
 
 /* One decoded record. Fields not listed for a type are zero. */
 typedef struct tdec_xtrace_record {
-    uint32_t type;      /* TDEC_XTRACE_T_*                                        */
+    uint32_t type;      /* TDEC_XTRACE_REC_*                                        */
     uint32_t insn;      /* INST, PCINST: the instruction word                     */
     uint8_t  token;     /* the token byte (0 for snapshot records)                */
     uint8_t  flags;     /* TDEC_XTRACE_HAS_INSN | TDEC_XTRACE_PC_KNOWN             */
@@ -575,18 +612,22 @@ typedef struct tdec_xtrace_decoder {
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_init(tdec_xtrace_decoder *d, const tdec_xtrace_config *cfg);
 
 /* Installs the next chunk (borrowed until next() returns TDEC_NEED_INPUT).
-   Returns TDEC_NEED_INPUT, TDEC_E_ARG, TDEC_E_SEQUENCE or the sticky error. */
+   Returns TDEC_NEED_INPUT, TDEC_E_ARG (NULL d, or NULL data with len > 0),
+   TDEC_E_SEQUENCE (window not used up, or after finish()), or the sticky
+   error. len == 0 is allowed and does nothing. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_feed(tdec_xtrace_decoder *d, const void *data, size_t len);
 
-/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT,
-   TDEC_END (after a clean finish()), TDEC_E_ARG, or an error (sticky):
-   E_CORRUPT (unknown token, snapshot VL mismatch), E_LIMIT (SYSCALL_VEC
-   count, iovec length), E_FORMAT (snapshot file size, HDR_AUTO),
-   E_TRUNCATED (after finish()). */
+/* Produces the next item. Returns TDEC_OK (*out filled), TDEC_NEED_INPUT
+   (window used up), TDEC_END (after a clean finish()), TDEC_E_ARG, or an
+   error (sticky): E_CORRUPT (unknown token, snapshot VL mismatch), E_LIMIT
+   (SYSCALL_VEC count, iovec length), E_FORMAT (snapshot file size,
+   HDR_AUTO), E_TRUNCATED (after finish()). */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace_item *out);
 
-/* Declares the end of input. Returns TDEC_END, TDEC_E_TRUNCATED (sticky),
-   TDEC_E_SEQUENCE if the window still holds bytes, or the sticky error. */
+/* Declares the end of input (see CONTRACT, Ending). Returns TDEC_END,
+   TDEC_E_TRUNCATED (sticky; err_offset as CONTRACT says), TDEC_E_SEQUENCE
+   if the window still holds bytes, or the sticky error; never
+   TDEC_NEED_INPUT. After TDEC_END or an error, next() returns it again. */
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_finish(tdec_xtrace_decoder *d);
 
 /* Forgets the stream, keeps the config: the decoder is as after init(). */
@@ -596,12 +637,13 @@ TDEC_XTRACE_DEF void tdec_xtrace_reset(tdec_xtrace_decoder *d);
 TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason);
 /* Name of a register id ("X0", "FPCR", "Z31", "P15", "FFR", "ZA", "VL"), or
    NULL for an id that names none ("" under TDEC_NO_STRINGS). */
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg);
-/* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...). */
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type);
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind);
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg);
+/* Name of a record type ("INST", ...) or of a VAL kind ("STXR", ...), "?"
+   for a value that names none ("" under TDEC_NO_STRINGS). */
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type);
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind);
 
-/* ---- snapshots ------------------------------------------------------------ */
+/* ==== snapshots ========================================================== */
 
 #define TDEC_XTRACE_SNAP_HEADER_SIZE 24u /* a C struct: 19 bytes of fields, 5 of padding */
 
@@ -644,7 +686,7 @@ typedef struct tdec_xtrace_snapshot {
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out);
 
-/* ---- file names ----------------------------------------------------------- */
+/* ==== file names ========================================================= */
 
 /* xtrace.{timestamp}.{tid|cpuid}.hint{9|13}.{xinsndata|xsnapshot}.bin */
 typedef struct tdec_xtrace_name {
@@ -676,10 +718,12 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_pair_name(const char *name, size_t len, 
 #endif
 #endif /* TDEC_XTRACE_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ===================================================== */
 #if defined(TDEC_XTRACE_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_XTRACE_IMPL_INCLUDED
 #define TDEC_XTRACE_IMPL_INCLUDED
+
+/* ==== decoder: implementation ============================================ */
 
 #define TDEC_XTRACE__MAX_TOKEN  17u /* token + 8-byte address + 8-byte value     */
 #define TDEC_XTRACE__IOVEC_SIZE 16u /* base, length                              */
@@ -758,10 +802,10 @@ static int tdec_xtrace__vl_ok(uint32_t vl)
 static uint32_t tdec_xtrace__part(uint32_t vl, uint32_t p, uint32_t *type, uint32_t *reg)
 {
     uint32_t b = vl / 8u;
-    *type = TDEC_XTRACE_T_REG;
+    *type = TDEC_XTRACE_REC_REG;
     *reg = 0;
     if (p == 0) {
-        *type = TDEC_XTRACE_T_SNAPSHOT;
+        *type = TDEC_XTRACE_REC_SNAPSHOT;
         return TDEC_XTRACE__COUNTERS;
     }
     if (p < TDEC_XTRACE__PART_Z) {
@@ -772,7 +816,7 @@ static uint32_t tdec_xtrace__part(uint32_t vl, uint32_t p, uint32_t *type, uint3
         *reg = TDEC_XTRACE_REG_FPCR + (p - TDEC_XTRACE__PART_SYSREG);
         return 8;
     }
-    *type = TDEC_XTRACE_T_VREG;
+    *type = TDEC_XTRACE_REC_VREG;
     if (p < TDEC_XTRACE__PART_P) {
         *reg = TDEC_XTRACE_REG_Z0 + (p - TDEC_XTRACE__PART_Z);
         return b;
@@ -972,14 +1016,14 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         } else {
             d->owner_pc += 4; /* meaningless (and not reported) until a PCINST */
         }
-        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_T_PCINST : TDEC_XTRACE_T_INST, t);
+        r = tdec_xtrace__record(d, out, (sub & 7u) == 1 ? TDEC_XTRACE_REC_PCINST : TDEC_XTRACE_REC_INST, t);
         r->insn = (uint32_t)tdec_xtrace__rd(d, p + n - 4, 4); /* the word ends the token */
         goto done;
     case 2: /* MEM: bit 3 store, bits 4-7 k; values up to 8 bytes inline */
         k = sub >> 1;
         n = 1 + 8 + (k <= 3u ? 1u << k : 0u);
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD, t);
+        r = tdec_xtrace__record(d, out, (sub & 1u) ? TDEC_XTRACE_REC_STORE : TDEC_XTRACE_REC_LOAD, t);
         r->size_log2 = (uint8_t)k;
         r->addr = tdec_xtrace__rd(d, p + 1, 8);
         if (k <= 3u) r->value = tdec_xtrace__rd_var(d, p + 9, 1u << k, avail - 9);
@@ -989,14 +1033,14 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub > TDEC_XTRACE_VAL_TARGET_B) break;
         n = 1 + 8;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_VAL, t);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_VAL, t);
         r->val_kind = (uint8_t)sub;
         r->value = tdec_xtrace__rd(d, p + 1, 8);
         goto done;
     case 4: /* MISC: bits 3-7 1 ALLGPR, 3 MISC_FLAGS, 4 SYSCALL_VEC */
         if (sub == 1) {
             n = 1;
-            r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_ALLGPR, t);
+            r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_ALLGPR, t);
             d->left = 32;
             d->phase = TDEC_XTRACE__P_REGS;
             d->token_start = pos;
@@ -1005,7 +1049,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub != 3 && sub != 4) break;
         n = 1 + 8;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_T_MISC_FLAGS : TDEC_XTRACE_T_SYSCALL_VEC, t);
+        r = tdec_xtrace__record(d, out, sub == 3 ? TDEC_XTRACE_REC_MISC_FLAGS : TDEC_XTRACE_REC_SYSCALL_VEC, t);
         r->value = tdec_xtrace__rd(d, p + 1, 8);
         if (sub == 4) {
             /* Declared counts are hostile: bounded, and their byte size checked. */
@@ -1020,7 +1064,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         if (sub != 0) break;
         n = 1 + d->cfg.time_size;
         if (avail < n) goto more;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_TIME, t);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_TIME, t);
         r->value = tdec_xtrace__rd_var(d, p + 1, n - 1, avail - 1);
         goto done;
     default: /* classes 0, 5, 6 */
@@ -1032,7 +1076,7 @@ static int tdec_xtrace__token(tdec_xtrace_decoder *d, tdec_xtrace_item *out, con
         return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XTRACE_R_UNKNOWN);
     }
     n = 1;
-    r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_UNKNOWN, t);
+    r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_UNKNOWN, t);
     data = r->data_len = d->cfg.token_size[t];
 done:
     tdec__stream_consume(&d->st, n);
@@ -1075,7 +1119,7 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
     p = tdec__stream_peek(&d->st, iovec ? TDEC_XTRACE__IOVEC_SIZE : 8u);
     if (p == NULL) return TDEC_NEED_INPUT;
     if (iovec) {
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_IOVEC, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_IOVEC, 0);
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         if (d->cfg.flags & TDEC_XTRACE_F_IOVEC_DATA) {
@@ -1088,7 +1132,7 @@ static int tdec_xtrace__step_entry(tdec_xtrace_decoder *d, tdec_xtrace_item *out
         }
         tdec__stream_consume(&d->st, TDEC_XTRACE__IOVEC_SIZE);
     } else {
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_REG, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_REG, 0);
         r->reg = (uint8_t)(TDEC_XTRACE_REG_X0 + 32u - d->left);
         r->value = tdec_xtrace__rd(d, p, 8);
         tdec__stream_consume(&d->st, 8);
@@ -1122,7 +1166,7 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
     if (d->phase == TDEC_XTRACE__P_SNAP_HDR) {
         p = tdec__stream_peek(&d->st, TDEC_XTRACE_SNAP_HEADER_SIZE);
         if (p == NULL) return TDEC_NEED_INPUT;
-        r = tdec_xtrace__record(d, out, TDEC_XTRACE_T_SNAP_HEADER, 0);
+        r = tdec_xtrace__record(d, out, TDEC_XTRACE_REC_SNAP_HEADER, 0);
         r->addr = tdec_xtrace__rd(d, p, 4);
         r->value2 = tdec_xtrace__rd(d, p + 4, 4);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
@@ -1134,18 +1178,18 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
         return TDEC_OK;
     }
     n = tdec_xtrace__part(d->cfg.vl, d->part, &type, &reg);
-    p = tdec__stream_peek(&d->st, type == TDEC_XTRACE_T_VREG ? 1u : n);
+    p = tdec__stream_peek(&d->st, type == TDEC_XTRACE_REC_VREG ? 1u : n);
     if (p == NULL) return TDEC_NEED_INPUT;
     d->part_start = d->st.pos;
     r = tdec_xtrace__record(d, out, type, 0);
     r->reg = (uint8_t)reg;
-    if (type == TDEC_XTRACE_T_SNAPSHOT) {
+    if (type == TDEC_XTRACE_REC_SNAPSHOT) {
         r->index = d->snap_count++;
         r->addr = tdec_xtrace__rd(d, p, 8);
         r->value = tdec_xtrace__rd(d, p + 8, 8);
         r->value2 = tdec_xtrace__rd(d, p + 16, 8);
         r->value3 = tdec_xtrace__rd(d, p + 24, 8);
-    } else if (type == TDEC_XTRACE_T_REG) {
+    } else if (type == TDEC_XTRACE_REC_REG) {
         r->value = tdec_xtrace__rd(d, p, 8);
         /* The VL field ends the snapshot and must match the layout used. */
         if (d->part == TDEC_XTRACE__PART_VL) {
@@ -1155,10 +1199,10 @@ static int tdec_xtrace__step_snapshot(tdec_xtrace_decoder *d, tdec_xtrace_item *
     } else {
         r->data_len = n;
     }
-    if (type != TDEC_XTRACE_T_VREG) tdec__stream_consume(&d->st, n);
+    if (type != TDEC_XTRACE_REC_VREG) tdec__stream_consume(&d->st, n);
     d->part = (d->part + 1) % TDEC_XTRACE__NPARTS;
     d->phase = TDEC_XTRACE__P_SNAP_PART;
-    if (type == TDEC_XTRACE_T_VREG) tdec_xtrace__start_payload(d, n, TDEC_XTRACE__P_SNAP_PART);
+    if (type == TDEC_XTRACE_REC_VREG) tdec_xtrace__start_payload(d, n, TDEC_XTRACE__P_SNAP_PART);
     return TDEC_OK;
 }
 
@@ -1216,8 +1260,80 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_next(tdec_xtrace_decoder *d, tdec_xtrace
     return (tdec_status)tdec_xtrace__next_slow(d, out);
 }
 
-/* ---- snapshots over a caller buffer ---------------------------------------- */
+TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)reason;
+    return "";
+#else
+    switch (reason) {
+    case TDEC_XTRACE_R_NONE:      return "no error";
+    case TDEC_XTRACE_R_TOKEN:     return "input ends inside a token";
+    case TDEC_XTRACE_R_PAYLOAD:   return "input ends inside a token's data";
+    case TDEC_XTRACE_R_UNKNOWN:   return "token of unknown class or sub-kind: its size is unknown";
+    case TDEC_XTRACE_R_IOVECS:    return "SYSCALL_VEC count above the limit";
+    case TDEC_XTRACE_R_IOV_LEN:   return "iovec length above the limit";
+    case TDEC_XTRACE_R_SNAPSHOT:  return "input ends inside a snapshot or the snapshot header";
+    case TDEC_XTRACE_R_VL:        return "snapshot VL field differs from the vector length used for the layout";
+    case TDEC_XTRACE_R_SNAP_SIZE: return "file size is no whole number of snapshots, with or without the header";
+    }
+    return "unknown reason";
+#endif
+}
 
+TDEC_XTRACE_DEF const char *tdec_xtrace_reg_str(uint32_t reg)
+{
+#ifdef TDEC_NO_STRINGS
+    return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
+#else
+    static const char *const x[32] = {"X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",
+                                      "X8",  "X9",  "X10", "X11", "X12", "X13", "X14", "X15",
+                                      "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23",
+                                      "X24", "X25", "X26", "X27", "X28", "X29", "X30", "X31"};
+    static const char *const z[32] = {"Z0",  "Z1",  "Z2",  "Z3",  "Z4",  "Z5",  "Z6",  "Z7",
+                                      "Z8",  "Z9",  "Z10", "Z11", "Z12", "Z13", "Z14", "Z15",
+                                      "Z16", "Z17", "Z18", "Z19", "Z20", "Z21", "Z22", "Z23",
+                                      "Z24", "Z25", "Z26", "Z27", "Z28", "Z29", "Z30", "Z31"};
+    static const char *const pr[16] = {"P0", "P1", "P2",  "P3",  "P4",  "P5",  "P6",  "P7",
+                                       "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15"};
+    static const char *const sys[12] = {"FPCR",     "FPSR",    "NZCV",    "TPIDR_EL0", "TPIDRRO_EL0", "TTBR0_EL1",
+                                        "ELR_EL1",  "SPSR_EL1", "ESR_EL1", "TPIDR_EL1", "DAIF",        "VL"};
+    if (reg < 32u) return x[reg];
+    if (reg < 44u) return sys[reg - 32u];
+    if (reg >= 64u && reg < 96u) return z[reg - 64u];
+    if (reg >= 96u && reg < 112u) return pr[reg - 96u];
+    if (reg == TDEC_XTRACE_REG_FFR) return "FFR";
+    if (reg == TDEC_XTRACE_REG_ZA) return "ZA";
+    return NULL;
+#endif
+}
+
+TDEC_XTRACE_DEF const char *tdec_xtrace_type_str(uint32_t type)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)type;
+    return "";
+#else
+    static const char *const names[] = {"?",          "INST",  "PCINST", "LOAD",    "STORE",
+                                        "VAL",        "ALLGPR", "MISC_FLAGS", "SYSCALL_VEC", "IOVEC",
+                                        "TIME",       "UNKNOWN", "REG",   "SNAP_HEADER", "SNAPSHOT",
+                                        "VREG"};
+    return type < sizeof names / sizeof names[0] ? names[type] : "?";
+#endif
+}
+
+TDEC_XTRACE_DEF const char *tdec_xtrace_val_str(uint32_t val_kind)
+{
+#ifdef TDEC_NO_STRINGS
+    (void)val_kind;
+    return "";
+#else
+    static const char *const names[] = {"STXR", "MRS", "SVCARG", "SVCRET", "DC", "TARGET_B"};
+    return val_kind < 6u ? names[val_kind] : "?";
+#endif
+}
+
+/* ==== snapshots: implementation ========================================== */
 
 TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, uint32_t vl, int big_endian,
                                                   tdec_xtrace_snapshot *out)
@@ -1234,14 +1350,14 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_view(const void *snap, size_t len, 
     for (part = 0; part < TDEC_XTRACE__NPARTS; part++) {
         const uint8_t *q = p + at;
         n = tdec_xtrace__part(vl, part, &type, &reg);
-        if (type == TDEC_XTRACE_T_SNAPSHOT) {
+        if (type == TDEC_XTRACE_REC_SNAPSHOT) {
             out->file_no = tdec_xtrace__rd_any(q, 8, big_endian);
             out->snap_index = tdec_xtrace__rd_any(q + 8, 8, big_endian);
             out->user_insns = tdec_xtrace__rd_any(q + 16, 8, big_endian);
             out->total_insns = tdec_xtrace__rd_any(q + 24, 8, big_endian);
         } else if (part == TDEC_XTRACE__PART_VL) {
             vl_field = tdec_xtrace__rd_any(q, 8, big_endian);
-        } else if (type == TDEC_XTRACE_T_REG) {
+        } else if (type == TDEC_XTRACE_REC_REG) {
             if (reg < 32u) out->x[reg] = tdec_xtrace__rd_any(q, 8, big_endian);
             else out->sysreg[reg - TDEC_XTRACE_REG_FPCR] = tdec_xtrace__rd_any(q, 8, big_endian);
         } else if (reg < TDEC_XTRACE_REG_P0) {
@@ -1293,7 +1409,7 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_snap_detect(const void *head, size_t hea
     return TDEC_OK;
 }
 
-/* ---- file names ------------------------------------------------------------- */
+/* ==== file names: implementation ========================================= */
 
 /* Parses decimal digits at s[*i..n) up to a '.', into *v (checked). */
 static int tdec_xtrace__number(const char *s, size_t n, size_t *i, uint64_t *v)
@@ -1370,81 +1486,6 @@ TDEC_XTRACE_DEF tdec_status tdec_xtrace_pair_name(const char *name, size_t len, 
     return TDEC_OK;
 }
 
-/* ---- names ------------------------------------------------------------------ */
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_reason_str(uint32_t reason)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)reason;
-    return "";
-#else
-    switch (reason) {
-    case TDEC_XTRACE_R_NONE:      return "no error";
-    case TDEC_XTRACE_R_TOKEN:     return "input ends inside a token";
-    case TDEC_XTRACE_R_PAYLOAD:   return "input ends inside a token's data";
-    case TDEC_XTRACE_R_UNKNOWN:   return "token of unknown class or sub-kind: its size is unknown";
-    case TDEC_XTRACE_R_IOVECS:    return "SYSCALL_VEC count above the limit";
-    case TDEC_XTRACE_R_IOV_LEN:   return "iovec length above the limit";
-    case TDEC_XTRACE_R_SNAPSHOT:  return "input ends inside a snapshot or the snapshot header";
-    case TDEC_XTRACE_R_VL:        return "snapshot VL field differs from the vector length used for the layout";
-    case TDEC_XTRACE_R_SNAP_SIZE: return "file size is no whole number of snapshots, with or without the header";
-    }
-    return "unknown reason";
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_reg_name(uint32_t reg)
-{
-#ifdef TDEC_NO_STRINGS
-    return reg < 44u || (reg >= 64u && reg <= 113u) ? "" : NULL;
-#else
-    static const char *const x[32] = {"X0",  "X1",  "X2",  "X3",  "X4",  "X5",  "X6",  "X7",
-                                      "X8",  "X9",  "X10", "X11", "X12", "X13", "X14", "X15",
-                                      "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23",
-                                      "X24", "X25", "X26", "X27", "X28", "X29", "X30", "X31"};
-    static const char *const z[32] = {"Z0",  "Z1",  "Z2",  "Z3",  "Z4",  "Z5",  "Z6",  "Z7",
-                                      "Z8",  "Z9",  "Z10", "Z11", "Z12", "Z13", "Z14", "Z15",
-                                      "Z16", "Z17", "Z18", "Z19", "Z20", "Z21", "Z22", "Z23",
-                                      "Z24", "Z25", "Z26", "Z27", "Z28", "Z29", "Z30", "Z31"};
-    static const char *const pr[16] = {"P0", "P1", "P2",  "P3",  "P4",  "P5",  "P6",  "P7",
-                                       "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15"};
-    static const char *const sys[12] = {"FPCR",     "FPSR",    "NZCV",    "TPIDR_EL0", "TPIDRRO_EL0", "TTBR0_EL1",
-                                        "ELR_EL1",  "SPSR_EL1", "ESR_EL1", "TPIDR_EL1", "DAIF",        "VL"};
-    if (reg < 32u) return x[reg];
-    if (reg < 44u) return sys[reg - 32u];
-    if (reg >= 64u && reg < 96u) return z[reg - 64u];
-    if (reg >= 96u && reg < 112u) return pr[reg - 96u];
-    if (reg == TDEC_XTRACE_REG_FFR) return "FFR";
-    if (reg == TDEC_XTRACE_REG_ZA) return "ZA";
-    return NULL;
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_type_name(uint32_t type)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)type;
-    return "";
-#else
-    static const char *const names[] = {"?",          "INST",  "PCINST", "LOAD",    "STORE",
-                                        "VAL",        "ALLGPR", "MISC_FLAGS", "SYSCALL_VEC", "IOVEC",
-                                        "TIME",       "UNKNOWN", "REG",   "SNAP_HEADER", "SNAPSHOT",
-                                        "VREG"};
-    return type < sizeof names / sizeof names[0] ? names[type] : "?";
-#endif
-}
-
-TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind)
-{
-#ifdef TDEC_NO_STRINGS
-    (void)val_kind;
-    return "";
-#else
-    static const char *const names[] = {"STXR", "MRS", "SVCARG", "SVCRET", "DC", "TARGET_B"};
-    return val_kind < 6u ? names[val_kind] : "?";
-#endif
-}
-
 #undef TDEC_XTRACE__MAX_TOKEN
 #undef TDEC_XTRACE__IOVEC_SIZE
 #undef TDEC_XTRACE__COUNTERS
@@ -1460,6 +1501,7 @@ TDEC_XTRACE_DEF const char *tdec_xtrace_val_name(uint32_t val_kind)
 
 #endif /* TDEC_XTRACE_IMPL_INCLUDED */
 #endif /* TDEC_XTRACE_IMPLEMENTATION */
+
 /*
 MIT License
 

@@ -127,8 +127,8 @@ static void oc__model_end(oc_model *m, tdec_status st, uint64_t off, uint32_t re
     m->reason = reason;
 }
 
-/* FACTS.md section 3, walked directly over the whole input. Returns the
-   final status, also in m->st. */
+/* The stream layout (ovni's trace specification), walked directly over the
+   whole input. Returns the final status, also in m->st. */
 static tdec_status oc_model_walk(const uint8_t *in, size_t len, const tdec_ovni_config *cfg, oc_model *m)
 {
     size_t pos = 8, need;
@@ -186,7 +186,7 @@ static void oc__log_frag(oc_run *r, const tdec_frag *f, uint64_t off)
     }
 }
 
-static void oc__log_rec(oc_run *r, const tdec_ovni_event *e, uint64_t off)
+static void oc__log_rec(oc_run *r, const tdec_ovni_record *e, uint64_t off)
 {
     cc_log l = oc__sink(r);
     char line[300], *p = line;
@@ -232,7 +232,7 @@ typedef struct oc_lay {
     int      be;
 } oc_lay;
 
-static const char *oc__header(oc_run *r, oc_lay *l, const tdec_ovni_event *e, uint64_t off, const uint8_t *in,
+static const char *oc__header(oc_run *r, oc_lay *l, const tdec_ovni_record *e, uint64_t off, const uint8_t *in,
                               size_t len)
 {
     static const uint8_t zero[16] = {0};
@@ -250,7 +250,7 @@ static const char *oc__header(oc_run *r, oc_lay *l, const tdec_ovni_event *e, ui
 }
 
 /* Checks one event record against the input bytes; advances the layout. */
-static const char *oc__event(oc_run *r, oc_lay *l, const tdec_ovni_event *e, uint64_t off, const uint8_t *in,
+static const char *oc__event(oc_run *r, oc_lay *l, const tdec_ovni_record *e, uint64_t off, const uint8_t *in,
                              size_t len)
 {
     const uint8_t *p = in + off;
@@ -343,12 +343,12 @@ static const char *oc__item(oc_run *r, oc_lay *l, const tdec_ovni_item *it, cons
         return NULL;
     }
     if (it->kind != TDEC_ITEM_RECORD) return oc__fail(r, "item kind %u", (unsigned)it->kind);
-    if (it->u.ev.type == TDEC_OVNI_REC_HEADER) bad = oc__header(r, l, &it->u.ev, it->offset, in, len);
-    else if (it->u.ev.type == TDEC_OVNI_REC_EVENT) bad = oc__event(r, l, &it->u.ev, it->offset, in, len);
-    else bad = oc__fail(r, "record type %u", (unsigned)it->u.ev.type);
+    if (it->u.rec.type == TDEC_OVNI_REC_HEADER) bad = oc__header(r, l, &it->u.rec, it->offset, in, len);
+    else if (it->u.rec.type == TDEC_OVNI_REC_EVENT) bad = oc__event(r, l, &it->u.rec, it->offset, in, len);
+    else bad = oc__fail(r, "record type %u", (unsigned)it->u.rec.type);
     if (bad) return bad;
-    if (it->u.ev.type == TDEC_OVNI_REC_EVENT) r->events++;
-    oc__log_rec(r, &it->u.ev, it->offset);
+    if (it->u.rec.type == TDEC_OVNI_REC_EVENT) r->events++;
+    oc__log_rec(r, &it->u.rec, it->offset);
     return NULL;
 }
 
@@ -483,7 +483,7 @@ static void oc__mix_u64(uint64_t *h, uint64_t v)
 
 /* One describe() call into a buffer of `cap` bytes followed by a canary.
    Returns NULL or the broken rule; *st and out[0..*len] are the result. */
-static const char *oc__describe1(const tdec_ovni_sig *sig, const tdec_ovni_event *ev, const uint8_t *blob,
+static const char *oc__describe1(const tdec_ovni_sig *sig, const tdec_ovni_record *ev, const uint8_t *blob,
                                  size_t blob_len, char *out, size_t cap, tdec_status *st, size_t *len)
 {
     size_t k;
@@ -505,7 +505,7 @@ static const char *oc__describe1(const tdec_ovni_sig *sig, const tdec_ovni_event
 /* describe() with caps 1, 16 and 1024: each result must be the 1024 one's
    or stop earlier on E_LIMIT, its text a prefix of the 1024 one's. Folds
    the texts into *h. Returns NULL or the broken rule. */
-static const char *oc_describe_check(const tdec_ovni_sig *sig, const tdec_ovni_event *ev, const uint8_t *blob,
+static const char *oc_describe_check(const tdec_ovni_sig *sig, const tdec_ovni_record *ev, const uint8_t *blob,
                                      size_t blob_len, uint64_t *h)
 {
     static char big[1024 + OC_CANARY], small[1024 + OC_CANARY];

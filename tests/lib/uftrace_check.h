@@ -10,14 +10,14 @@
      R off=.. t=.. more=.. depth=.. magic=.. time=.. addr=..   a .dat record
        (ARG adds idx= kind= fmt= size= val= raw= psz=, ARGS_END blk=,
         EVENT psz=)
-     A spec=.. st=..                                           set_args()
+     A spec=.. st=..                                           set_spec()
      Q off=.. type=.. misc=.. size=.. pid=.. ...               a perf record
      P off=.. total=.. :HEX...                                 a payload
      E st=.. off=.. reason=.. pos=..                           final status
 
    Argument specs: a .dat record that needs its spec gets one from the
    caller's table (uc_run.specs, uc_run.nspecs), chosen by its address
-   modulo the table size; a table entry may be NULL (set_args(NULL)) or
+   modulo the table size; a table entry may be NULL (set_spec(NULL)) or
    invalid. Both decodes of one input use the same table, so the same
    specs.
 
@@ -27,10 +27,10 @@
    within the input; record fields are in range; ARG items follow the spec
    given, in order, and ARGS_END closes the block with the right length;
    fragments tile their payload with FIRST/LAST, point into the chunk just
-   fed and hold the input's bytes; needs_args() is set exactly after an
+   fed and hold the input's bytes; needs_spec() is set exactly after an
    ENTRY/EXIT with `more`; next() then is E_SEQUENCE and changes nothing;
-   set_args() when no spec is awaited is E_SEQUENCE and changes nothing;
-   set_args() failures are sticky and name the record; NEED_INPUT leaves
+   set_spec() when no spec is awaited is E_SEQUENCE and changes nothing;
+   set_spec() failures are sticky and name the record; NEED_INPUT leaves
    nothing unread; feed() while the window is not used up is E_SEQUENCE and
    changes nothing; errors are sticky in next/feed/finish; a second
    finish() agrees; after END the stream is fully accounted for. */
@@ -118,17 +118,17 @@ static void uc__log_rec(uc_run *r, const tdec_uftrace_record *c, uint64_t off)
     p = cc_kv(p, " magic=", c->magic, 0);
     p = cc_kv(p, " time=", c->time, 0);
     p = cc_kv(p, " addr=", c->addr, 0);
-    if (c->type == TDEC_UFTRACE_ARG) {
+    if (c->type == TDEC_UFTRACE_REC_ARG) {
         p = cc_kv(p, " idx=", c->arg_index, 0);
         p = cc_kv(p, " kind=", c->arg.kind, 0);
         p = cc_kv(p, " fmt=", c->arg.format, 0);
         p = cc_kv(p, " size=", c->arg.size, 0);
         p = cc_kv(p, " val=", c->value, 0);
     }
-    if (c->type == TDEC_UFTRACE_ARG || c->type == TDEC_UFTRACE_EVENT) p = cc_kv(p, " psz=", c->payload_size, 0);
-    if (c->type == TDEC_UFTRACE_ARGS_END) p = cc_kv(p, " blk=", c->block_len, 0);
+    if (c->type == TDEC_UFTRACE_REC_ARG || c->type == TDEC_UFTRACE_REC_EVENT) p = cc_kv(p, " psz=", c->payload_size, 0);
+    if (c->type == TDEC_UFTRACE_REC_ARGS_END) p = cc_kv(p, " blk=", c->block_len, 0);
     cc_put(&l, line, (size_t)(p - line));
-    if (c->type == TDEC_UFTRACE_ARG && c->arg.kind == TDEC_UFTRACE_V_FLOAT && c->arg.size <= sizeof c->raw) {
+    if (c->type == TDEC_UFTRACE_REC_ARG && c->arg.kind == TDEC_UFTRACE_V_FLOAT && c->arg.size <= sizeof c->raw) {
         cc_put(&l, " raw=", 5);
         cc_hex(&l, c->raw, c->arg.size);
     }
@@ -221,9 +221,9 @@ static const char *uc__check_final(uc_run *r, uc_dec *u)
     if ((s = uc__feed(u, &one, 1)) != st) return uc__fail(r, "error %d not sticky in feed: %d", st, s);
     if ((s = uc__finish(u)) != st) return uc__fail(r, "error %d not sticky in finish: %d", st, s);
     if (!u->perf) {
-        if ((s = tdec_uftrace_set_args(&u->d, NULL)) != st)
-            return uc__fail(r, "error %d not sticky in set_args: %d", st, s);
-        if (tdec_uftrace_needs_args(&u->d)) return uc__fail(r, "needs_args after an error");
+        if ((s = tdec_uftrace_set_spec(&u->d, NULL)) != st)
+            return uc__fail(r, "error %d not sticky in set_spec: %d", st, s);
+        if (tdec_uftrace_needs_spec(&u->d)) return uc__fail(r, "needs_spec after an error");
     }
     if ((s = uc__next(u, &it, &pit)) != st) return uc__fail(r, "error %d not sticky in next (2): %d", st, s);
     if (ss->err_offset != eo) return uc__fail(r, "err_offset moved after the error");
@@ -280,11 +280,11 @@ static int uc__spec_valid(const tdec_uftrace_argspec *s)
 static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_record *c, uint64_t off, size_t len)
 {
     int skip = (r->cfg.flags & TDEC_UFTRACE_F_SKIP_PAYLOADS) != 0;
-    if (c->type > TDEC_UFTRACE_ARGS_END) return uc__fail(r, "record type %u", (unsigned)c->type);
-    if (l->in_block != (c->type >= TDEC_UFTRACE_ARG))
+    if (c->type > TDEC_UFTRACE_REC_ARGS_END) return uc__fail(r, "record type %u", (unsigned)c->type);
+    if (l->in_block != (c->type >= TDEC_UFTRACE_REC_ARG))
         return uc__fail(r, "record type %u at %llu %s an argument block", (unsigned)c->type,
                         (unsigned long long)off, l->in_block ? "inside" : "outside");
-    if (c->type == TDEC_UFTRACE_ARGS_END) {
+    if (c->type == TDEC_UFTRACE_REC_ARGS_END) {
         l->expect += (8u - l->blk % 8u) % 8u; /* the block is padded to 8 */
         if (off != l->expect) return uc__fail(r, "ARGS_END at %llu, expected %llu", (unsigned long long)off,
                                               (unsigned long long)l->expect);
@@ -297,7 +297,7 @@ static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_recor
     }
     if (off != l->expect)
         return uc__fail(r, "item at offset %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
-    if (c->type == TDEC_UFTRACE_ARG) {
+    if (c->type == TDEC_UFTRACE_REC_ARG) {
         const tdec_uftrace_arg *a;
         uint64_t fixed, n;
         if (l->arg_next >= l->spec->count) return uc__fail(r, "ARG beyond the spec's %u values", l->spec->count);
@@ -324,8 +324,8 @@ static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_recor
     }
     if (c->magic != 5) return uc__fail(r, "record magic %u", (unsigned)c->magic);
     if (c->depth > 0x3FFu || c->addr >> 48 || c->more > 1) return uc__fail(r, "record fields out of range");
-    if (c->type == TDEC_UFTRACE_LOST && c->more) return uc__fail(r, "LOST with more");
-    if (c->type == TDEC_UFTRACE_EVENT && c->more) {
+    if (c->type == TDEC_UFTRACE_REC_LOST && c->more) return uc__fail(r, "LOST with more");
+    if (c->type == TDEC_UFTRACE_REC_EVENT && c->more) {
         if (c->payload_size > 0xFFFFu) return uc__fail(r, "event payload over 64K");
         if (off + 18u > len) return uc__fail(r, "record at %llu runs past the input", (unsigned long long)off);
         l->expect += 18u;
@@ -449,19 +449,19 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                 uc__log_perf(r, &pit.u.rec, off);
             } else {
                 const tdec_uftrace_record *c = &it.u.rec;
-                int want = (c->type == TDEC_UFTRACE_ENTRY || c->type == TDEC_UFTRACE_EXIT) && c->more;
+                int want = (c->type == TDEC_UFTRACE_REC_ENTRY || c->type == TDEC_UFTRACE_REC_EXIT) && c->more;
                 if ((bad = uc__dat_record(r, &l, c, off, len)) != NULL) break;
                 uc__log_rec(r, c, off);
-                if (tdec_uftrace_needs_args(&u.d) != want) {
-                    bad = uc__fail(r, "needs_args %d after record type %u more %u", tdec_uftrace_needs_args(&u.d),
+                if (tdec_uftrace_needs_spec(&u.d) != want) {
+                    bad = uc__fail(r, "needs_spec %d after record type %u more %u", tdec_uftrace_needs_spec(&u.d),
                                    (unsigned)c->type, (unsigned)c->more);
                     break;
                 }
                 memcpy(&saved, &u, sizeof u);
-                if (!want) { /* set_args now is a caller bug and must change nothing */
-                    s = tdec_uftrace_set_args(&u.d, &empty);
+                if (!want) { /* set_spec now is a caller bug and must change nothing */
+                    s = tdec_uftrace_set_spec(&u.d, &empty);
                     if (s != TDEC_E_SEQUENCE || uc__changed(&u, &saved)) {
-                        bad = uc__fail(r, "set_args with no spec awaited gave %d or changed the decoder", s);
+                        bad = uc__fail(r, "set_spec with no spec awaited gave %d or changed the decoder", s);
                         break;
                     }
                 } else {
@@ -474,10 +474,10 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                         break;
                     }
                     if (r->nspecs) sp = r->specs[k];
-                    s = tdec_uftrace_set_args(&u.d, sp);
+                    s = tdec_uftrace_set_spec(&u.d, sp);
                     uc__line(r, "A spec=%u st=%d\n", (unsigned)k, s);
                     if (sp != NULL && uc__spec_valid(sp)) {
-                        if (s != TDEC_NEED_INPUT) { bad = uc__fail(r, "set_args(valid) gave %d", s); break; }
+                        if (s != TDEC_NEED_INPUT) { bad = uc__fail(r, "set_spec(valid) gave %d", s); break; }
                         l.in_block = 1;
                         l.arg_next = 0;
                         l.blk = 0;
@@ -486,7 +486,7 @@ static const char *uc_decode(const uint8_t *in, size_t len, uc_run *r)
                     } else {
                         if (s != (sp == NULL ? TDEC_E_CORRUPT : TDEC_E_LIMIT) || ss->err != s ||
                             ss->err_offset != off) {
-                            bad = uc__fail(r, "set_args(%s) gave %d at %llu", sp ? "invalid" : "NULL", s,
+                            bad = uc__fail(r, "set_spec(%s) gave %d at %llu", sp ? "invalid" : "NULL", s,
                                            (unsigned long long)ss->err_offset);
                             break;
                         }

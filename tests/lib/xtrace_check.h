@@ -20,9 +20,9 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (xtc_ref) reads the input as SPEC.md and the header's
-   documentation say, independently of the decoder: token classes and their
-   sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
+   The reference walk (xtc_ref) reads the input as docs/xtrace.md and the
+   header's documentation say, independently of the decoder: token classes
+   and their sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
    PCINST, +4 per INST), ALLGPR's 32 REG records X0..X31, SYSCALL_VEC's N
    IOVEC records (with IOVEC_DATA each followed by its bytes), cfg.token_size
    for tokens of unknown size, the snapshot header decision (HDR_AUTO from
@@ -50,7 +50,7 @@
    xtc_snap_check(): snap_detect() agrees with a plain walk over every VL
    and header choice (file sizes far above 4 GiB too: its modulo works in
    32-bit steps) and what it finds fits the size; snap_view() reads every
-   field where SPEC.md puts it, its views lie in the buffer, its status
+   field where docs/xtrace.md puts it, its views lie in the buffer, its status
    follows the VL field. xtc_name_check(): parse_name() agrees with a plain
    parser and does not read past len; pair_name() at caps 0, 1, 13, len,
    len + 1 and 600 never writes past cap, NUL-terminates, gives the
@@ -123,7 +123,7 @@ static uint64_t xtc__rd(const uint8_t *p, unsigned n, int be)
     return v;
 }
 
-/* ---- snapshot layout (SPEC.md), computed here on its own ---------------- */
+/* ---- snapshot layout (docs/xtrace.md), computed here on its own --------- */
 
 #define XTC_HDR   24u
 #define XTC_PARTS 95u
@@ -143,14 +143,14 @@ static uint64_t xtc_snap_bytes(uint32_t vl)
 static uint64_t xtc__part(uint32_t vl, unsigned p, uint32_t *type, uint32_t *reg)
 {
     uint64_t b = vl / 8u;
-    *type = TDEC_XTRACE_T_REG;
+    *type = TDEC_XTRACE_REC_REG;
     *reg = 0;
-    if (p == 0) *type = TDEC_XTRACE_T_SNAPSHOT;
+    if (p == 0) *type = TDEC_XTRACE_REC_SNAPSHOT;
     else if (p <= 32) *reg = p - 1;                  /* X0..X31     */
     else if (p >= 83) *reg = 32u + (p - 83);         /* FPCR .. VL  */
-    else *type = TDEC_XTRACE_T_VREG;
+    else *type = TDEC_XTRACE_REC_VREG;
     if (p == 0) return 32;
-    if (*type == TDEC_XTRACE_T_REG) return 8;
+    if (*type == TDEC_XTRACE_REC_REG) return 8;
     if (p <= 64) *reg = 64u + (p - 33);              /* Z0..Z31     */
     else if (p <= 80) *reg = 96u + (p - 65);         /* P0..P15     */
     else *reg = p == 81 ? 112u : 113u;               /* FFR, ZA     */
@@ -229,8 +229,9 @@ static void xtc__owned(const xtc_ref *r, tdec_xtrace_record *e, uint32_t type, u
     e->pc = (r->flags & TDEC_XTRACE_PC_KNOWN) ? r->pc : 0;
 }
 
-/* The record type and fixed size (token included) of token t per SPEC.md;
-   type 0 for a token of unknown size. *data: bytes that follow as data. */
+/* The record type and fixed size (token included) of token t per
+   docs/xtrace.md; type 0 for a token of unknown size. *data: bytes that
+   follow as data. */
 static uint32_t xtc__classify(const xtc_ref *r, unsigned t, uint64_t *need, uint64_t *data)
 {
     unsigned sub = t >> 3, k = t >> 4;
@@ -238,21 +239,21 @@ static uint32_t xtc__classify(const xtc_ref *r, unsigned t, uint64_t *need, uint
     switch (t & 7u) {
     case 1:
         *need = (sub & 7u) == 1 ? 13u : 5u;
-        return (sub & 7u) == 0 ? TDEC_XTRACE_T_INST : (sub & 7u) == 1 ? TDEC_XTRACE_T_PCINST : 0u;
+        return (sub & 7u) == 0 ? TDEC_XTRACE_REC_INST : (sub & 7u) == 1 ? TDEC_XTRACE_REC_PCINST : 0u;
     case 2:
         *need = 9u + (k <= 3 ? 1u << k : 0u);
         *data = k > 3 ? (uint64_t)1 << k : 0u;
-        return (t & 8u) ? TDEC_XTRACE_T_STORE : TDEC_XTRACE_T_LOAD;
+        return (t & 8u) ? TDEC_XTRACE_REC_STORE : TDEC_XTRACE_REC_LOAD;
     case 3:
         *need = 9;
-        return sub <= 5 ? TDEC_XTRACE_T_VAL : 0u;
+        return sub <= 5 ? TDEC_XTRACE_REC_VAL : 0u;
     case 4:
         *need = sub == 1 ? 1u : 9u;
-        return sub == 1 ? TDEC_XTRACE_T_ALLGPR : sub == 3 ? TDEC_XTRACE_T_MISC_FLAGS
-                                                 : sub == 4 ? TDEC_XTRACE_T_SYSCALL_VEC : 0u;
+        return sub == 1 ? TDEC_XTRACE_REC_ALLGPR : sub == 3 ? TDEC_XTRACE_REC_MISC_FLAGS
+                                                 : sub == 4 ? TDEC_XTRACE_REC_SYSCALL_VEC : 0u;
     case 7:
         *need = 1u + r->time_size;
-        return sub == 0 ? TDEC_XTRACE_T_TIME : 0u;
+        return sub == 0 ? TDEC_XTRACE_REC_TIME : 0u;
     default:
         return 0;
     }
@@ -270,45 +271,45 @@ static int xtc__ref_token(xtc_ref *r, tdec_xtrace_record *e)
     if (type == 0) {
         if (r->token_size == NULL || r->token_size[t] == 0)
             return xtc__end(r, TDEC_E_CORRUPT, r->pos, TDEC_XTRACE_R_UNKNOWN, (uint8_t)t);
-        type = TDEC_XTRACE_T_UNKNOWN;
+        type = TDEC_XTRACE_REC_UNKNOWN;
         need = 1;
         data = r->token_size[t];
     }
     if (avail < need) return xtc__end(r, TDEC_E_TRUNCATED, r->pos, TDEC_XTRACE_R_TOKEN, 0);
-    if (type == TDEC_XTRACE_T_SYSCALL_VEC && xtc__rd(p + 1, 8, r->be) > r->max_iovecs)
+    if (type == TDEC_XTRACE_REC_SYSCALL_VEC && xtc__rd(p + 1, 8, r->be) > r->max_iovecs)
         return xtc__end(r, TDEC_E_LIMIT, r->pos, TDEC_XTRACE_R_IOVECS, 0);
-    if (type == TDEC_XTRACE_T_INST || type == TDEC_XTRACE_T_PCINST) {
+    if (type == TDEC_XTRACE_REC_INST || type == TDEC_XTRACE_REC_PCINST) {
         r->index = r->insns++;
         r->el = t >> 6;
         r->flags |= TDEC_XTRACE_HAS_INSN;
-        if (type == TDEC_XTRACE_T_PCINST) r->flags |= TDEC_XTRACE_PC_KNOWN;
-        r->pc = type == TDEC_XTRACE_T_PCINST ? xtc__rd(p + 1, 8, r->be) : r->pc + 4u;
+        if (type == TDEC_XTRACE_REC_PCINST) r->flags |= TDEC_XTRACE_PC_KNOWN;
+        r->pc = type == TDEC_XTRACE_REC_PCINST ? xtc__rd(p + 1, 8, r->be) : r->pc + 4u;
     }
     xtc__owned(r, e, type, (uint8_t)t);
     k = t >> 4;
     switch (type) {
-    case TDEC_XTRACE_T_INST:   e->insn = (uint32_t)xtc__rd(p + 1, 4, r->be); break;
-    case TDEC_XTRACE_T_PCINST: e->insn = (uint32_t)xtc__rd(p + 9, 4, r->be); break;
-    case TDEC_XTRACE_T_LOAD:
-    case TDEC_XTRACE_T_STORE:
+    case TDEC_XTRACE_REC_INST:   e->insn = (uint32_t)xtc__rd(p + 1, 4, r->be); break;
+    case TDEC_XTRACE_REC_PCINST: e->insn = (uint32_t)xtc__rd(p + 9, 4, r->be); break;
+    case TDEC_XTRACE_REC_LOAD:
+    case TDEC_XTRACE_REC_STORE:
         e->size_log2 = (uint8_t)k;
         e->addr = xtc__rd(p + 1, 8, r->be);
         if (k <= 3) e->value = xtc__rd(p + 9, 1u << k, r->be);
         break;
-    case TDEC_XTRACE_T_VAL:
+    case TDEC_XTRACE_REC_VAL:
         e->val_kind = (uint8_t)(t >> 3);
         e->value = xtc__rd(p + 1, 8, r->be);
         break;
-    case TDEC_XTRACE_T_ALLGPR:
+    case TDEC_XTRACE_REC_ALLGPR:
         r->phase = XTC_REGS;
         r->left = 32;
         break;
-    case TDEC_XTRACE_T_SYSCALL_VEC:
+    case TDEC_XTRACE_REC_SYSCALL_VEC:
         e->value = r->left = xtc__rd(p + 1, 8, r->be);
         r->phase = XTC_IOVECS;
         break;
-    case TDEC_XTRACE_T_MISC_FLAGS:
-    case TDEC_XTRACE_T_TIME:
+    case TDEC_XTRACE_REC_MISC_FLAGS:
+    case TDEC_XTRACE_REC_TIME:
         e->value = xtc__rd(p + 1, (unsigned)need - 1u, r->be);
         break;
     default:
@@ -334,14 +335,14 @@ static int xtc__ref_entry(xtc_ref *r, tdec_xtrace_record *e)
     }
     if (r->len - r->pos < n) return xtc__end(r, TDEC_E_TRUNCATED, r->tok_at, TDEC_XTRACE_R_TOKEN, 0);
     if (iovec) {
-        xtc__owned(r, e, TDEC_XTRACE_T_IOVEC, 0);
+        xtc__owned(r, e, TDEC_XTRACE_REC_IOVEC, 0);
         e->addr = xtc__rd(p, 8, r->be);
         e->value = xtc__rd(p + 8, 8, r->be);
         if (r->iovec_data && e->value > r->max_iov_len)
             return xtc__end(r, TDEC_E_LIMIT, r->tok_at, TDEC_XTRACE_R_IOV_LEN, 0);
         if (r->iovec_data) e->data_len = r->pay = e->value;
     } else {
-        xtc__owned(r, e, TDEC_XTRACE_T_REG, 0);
+        xtc__owned(r, e, TDEC_XTRACE_REC_REG, 0);
         e->reg = (uint8_t)(32u - r->left);
         e->value = xtc__rd(p, 8, r->be);
     }
@@ -355,7 +356,7 @@ static int xtc__ref_header(xtc_ref *r, tdec_xtrace_record *e)
 {
     const uint8_t *p = r->in + r->pos;
     if (r->len - r->pos < XTC_HDR) return xtc__end(r, TDEC_E_TRUNCATED, r->pos, TDEC_XTRACE_R_SNAPSHOT, 0);
-    xtc__owned(r, e, TDEC_XTRACE_T_SNAP_HEADER, 0);
+    xtc__owned(r, e, TDEC_XTRACE_REC_SNAP_HEADER, 0);
     e->addr = xtc__rd(p, 4, r->be);
     e->value2 = xtc__rd(p + 4, 4, r->be);
     e->value = xtc__rd(p + 8, 8, r->be);
@@ -376,18 +377,18 @@ static int xtc__ref_part(xtc_ref *r, tdec_xtrace_record *e)
     uint32_t type, reg;
     n = xtc__part(r->vl, r->part, &type, &reg);
     if (r->part == 0 && avail == 0) return xtc__end(r, TDEC_END, 0, TDEC_XTRACE_R_NONE, 0);
-    if (type == TDEC_XTRACE_T_VREG ? avail == 0 : avail < n)
+    if (type == TDEC_XTRACE_REC_VREG ? avail == 0 : avail < n)
         return xtc__end(r, TDEC_E_TRUNCATED, r->pos, TDEC_XTRACE_R_SNAPSHOT, 0);
     xtc__owned(r, e, type, 0);
     e->reg = (uint8_t)reg;
     r->pay_at = r->pos;
-    if (type == TDEC_XTRACE_T_SNAPSHOT) {
+    if (type == TDEC_XTRACE_REC_SNAPSHOT) {
         e->index = r->snaps++;
         e->addr = xtc__rd(p, 8, r->be);
         e->value = xtc__rd(p + 8, 8, r->be);
         e->value2 = xtc__rd(p + 16, 8, r->be);
         e->value3 = xtc__rd(p + 24, 8, r->be);
-    } else if (type == TDEC_XTRACE_T_REG) {
+    } else if (type == TDEC_XTRACE_REC_REG) {
         e->value = xtc__rd(p, 8, r->be);
         if (reg == TDEC_XTRACE_REG_VL && e->value != r->vl)
             return xtc__end(r, TDEC_E_CORRUPT, r->pos, TDEC_XTRACE_R_VL, 0);
@@ -494,9 +495,9 @@ static const char *xtc__record(xtc_run *r, xtc_lay *l, xtc_ref *ref, const tdec_
     if (strcmp(got_line, want_line) != 0)
         return xtc__fail(r, "record differs from the reference walk:\n  decoder   %s  reference %s", got_line,
                          want_line);
-    if (tdec_xtrace_type_name(e->type)[0] == '?' ||
-        ((e->type == TDEC_XTRACE_T_REG || e->type == TDEC_XTRACE_T_VREG) && tdec_xtrace_reg_name(e->reg) == NULL) ||
-        (e->type == TDEC_XTRACE_T_VAL && tdec_xtrace_val_name(e->val_kind)[0] == '?'))
+    if (tdec_xtrace_type_str(e->type)[0] == '?' ||
+        ((e->type == TDEC_XTRACE_REC_REG || e->type == TDEC_XTRACE_REC_VREG) && tdec_xtrace_reg_str(e->reg) == NULL) ||
+        (e->type == TDEC_XTRACE_REC_VAL && tdec_xtrace_val_str(e->val_kind)[0] == '?'))
         return xtc__fail(r, "record at %llu: a name helper does not know its type/reg/val kind",
                          (unsigned long long)it->offset);
     if (e->data_len > 0 && !(r->cfg.flags & TDEC_XTRACE_F_SKIP_PAYLOADS)) {
@@ -766,7 +767,7 @@ static const char *xtc__detect1(const uint8_t *in, size_t len, uint64_t fs, uint
 }
 
 /* snap_view() of the snapshot at in[at..len), every field and view checked
-   against SPEC.md's layout. */
+   against docs/xtrace.md's layout. */
 static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t vl, int be, uint64_t *h)
 {
     tdec_xtrace_snapshot s;
@@ -786,11 +787,11 @@ static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t
     q = base;
     for (part = 0; part < XTC_PARTS; part++) {
         n = xtc__part(vl, part, &type, &reg);
-        if (type == TDEC_XTRACE_T_REG) {
+        if (type == TDEC_XTRACE_REC_REG) {
             uint64_t v = xtc__rd(q, 8, be);
             if (reg < 32 ? s.x[reg] != v : reg < TDEC_XTRACE_REG_VL ? s.sysreg[reg - 32] != v : s.vl_field != v)
                 return "snap_view register value";
-        } else if (type == TDEC_XTRACE_T_VREG) {
+        } else if (type == TDEC_XTRACE_REC_VREG) {
             const uint8_t *view = reg < 96 ? s.z[reg - 64] : reg < 112 ? s.p[reg - 96] : reg == 112 ? s.ffr : s.za;
             uint32_t vsize = reg < 96 ? s.zreg_size : reg < 113 ? s.preg_size : s.za_size;
             if (view != q || vsize != n || view < in || view + vsize > in + len) return "snap_view vector view";

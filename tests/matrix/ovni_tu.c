@@ -53,7 +53,7 @@ static const unsigned char mx_obs[] = {
 };
 
 /* Decodes mx_obs; returns the item count, or -1; *ohx gets the OHx event. */
-static int mx_decode(tdec_ovni_event *ohx)
+static int mx_decode(tdec_ovni_record *ohx)
 {
     tdec_ovni_decoder d;
     tdec_ovni_item it;
@@ -64,7 +64,7 @@ static int mx_decode(tdec_ovni_event *ohx)
         st = tdec_ovni_next(&d, &it);
         if (st == TDEC_OK) {
             items++;
-            if (it.kind == TDEC_ITEM_RECORD && it.u.ev.mcv[2] == 'x') *ohx = it.u.ev;
+            if (it.kind == TDEC_ITEM_RECORD && it.u.rec.mcv[2] == 'x') *ohx = it.u.rec;
             continue;
         }
         if (st != TDEC_NEED_INPUT) break;
@@ -77,12 +77,12 @@ static int mx_decode(tdec_ovni_event *ohx)
 #ifdef MX_PARTIAL
 int MX_USE(void)
 {
-    tdec_ovni_event ohx;
+    tdec_ovni_record ohx;
     return mx_decode(&ohx) == 5 ? 0 : 1;
 }
 #else
 /* JSON metadata and a description; returns 0 or a failing step. */
-static int mx_extras(const tdec_ovni_event *ohx)
+static int mx_extras(const tdec_ovni_record *ohx)
 {
     static const char doc[] = "{\"version\": 3, // v3\n \"ovni\": {\"tid\": 7, \"loom\": \"node0\"}}";
     static const tdec_ovni_sig sig = {"OHx(i32 cpu, i32 tid, u64 tag)", "cpu %{cpu} tid %{tid} tag %#llx{tag}"};
@@ -98,7 +98,7 @@ static int mx_extras(const tdec_ovni_event *ohx)
     if (tdec_ovni_describe(&sig, ohx, NULL, 0, buf, sizeof buf, &n) != TDEC_OK || n != sizeof want - 1) return 4;
     for (k = 0; k < n; k++)
         if (buf[k] != want[k]) return 5;
-    if (tdec_ovni_model_name('O') == NULL || tdec_ovni_check_header(mx_obs, 8, NULL) != TDEC_OK) return 6;
+    if (tdec_ovni_model_str('O') == NULL || tdec_ovni_parse_header(mx_obs, 8, NULL, NULL) != TDEC_OK) return 6;
     /* the signature table is empty without strings */
 #ifdef TDEC_NO_STRINGS
     return tdec_ovni_sig_find(ohx->mcv) == NULL ? 0 : 7;
@@ -109,7 +109,7 @@ static int mx_extras(const tdec_ovni_event *ohx)
 
 int MX_USE(void)
 {
-    tdec_ovni_event ohx;
+    tdec_ovni_record ohx;
     int items = mx_decode(&ohx);
     if (items != 5) return -10 - items;
     return mx_extras(&ohx);

@@ -49,8 +49,8 @@ int MX_USE(void)
         st = tdec_uftrace_next(&d, &it);
         if (st == TDEC_OK) {
             items++;
-            if (it.kind == TDEC_ITEM_RECORD && it.u.rec.type == TDEC_UFTRACE_ARG) value = it.u.rec.value;
-            if (tdec_uftrace_needs_args(&d)) st = tdec_uftrace_set_args(&d, &spec);
+            if (it.kind == TDEC_ITEM_RECORD && it.u.rec.type == TDEC_UFTRACE_REC_ARG) value = it.u.rec.value;
+            if (tdec_uftrace_needs_spec(&d)) st = tdec_uftrace_set_spec(&d, &spec);
             continue;
         }
         if (st != TDEC_NEED_INPUT) break;

@@ -87,7 +87,7 @@ static int mx_insn_stream(void)
 {
     tdec_xtrace_record last;
     if (mx_decode(NULL, mx_insn, sizeof mx_insn, &last) != 9) return 1;
-    return last.type == TDEC_XTRACE_T_IOVEC && last.index == 1 && last.pc == 0x400004u && last.value == 5 ? 0 : 2;
+    return last.type == TDEC_XTRACE_REC_IOVEC && last.index == 1 && last.pc == 0x400004u && last.value == 5 ? 0 : 2;
 }
 
 #ifdef MX_PARTIAL
@@ -136,7 +136,7 @@ static int mx_extras(void)
     cfg.file_size = MX_SNAP128;
     /* 95 records and 50 fragments (Z0..Z31, P0..P15, FFR, ZA) */
     if (mx_decode(&cfg, mx_snap, sizeof mx_snap, &last) != 145) return 3;
-    if (last.type != TDEC_XTRACE_T_REG || last.reg != TDEC_XTRACE_REG_VL || last.value != 128) return 4;
+    if (last.type != TDEC_XTRACE_REC_REG || last.reg != TDEC_XTRACE_REG_VL || last.value != 128) return 4;
     if (tdec_xtrace_snap_size(128) != MX_SNAP128 || tdec_xtrace_snap_size(256) != 2704u) return 5;
     if (tdec_xtrace_snap_view(mx_snap, sizeof mx_snap, 128, 0, &s) != TDEC_OK || s.total_insns != 4 || s.x[31] != 31 ||
         s.za != mx_snap + 288 + 32 * 16 + 17 * 16 || s.za_size != 256)
@@ -151,11 +151,11 @@ static int mx_extras(void)
         tdec_xtrace_parse_name(pair, sizeof name - 1, &b) != TDEC_OK || !tdec_xtrace_is_pair(&a, &b) ||
         pair[sizeof name - 1] != 0)
         return 9;
-    if (tdec_xtrace_reg_name(TDEC_XTRACE_REG_ZA) == NULL || tdec_xtrace_reg_name(50) != NULL) return 10;
+    if (tdec_xtrace_reg_str(TDEC_XTRACE_REG_ZA) == NULL || tdec_xtrace_reg_str(50) != NULL) return 10;
 #ifdef TDEC_NO_STRINGS
-    return tdec_xtrace_type_name(TDEC_XTRACE_T_INST)[0] == 0 && tdec_xtrace_reason_str(TDEC_XTRACE_R_VL)[0] == 0 ? 0 : 11;
+    return tdec_xtrace_type_str(TDEC_XTRACE_REC_INST)[0] == 0 && tdec_xtrace_reason_str(TDEC_XTRACE_R_VL)[0] == 0 ? 0 : 11;
 #else
-    return tdec_xtrace_type_name(TDEC_XTRACE_T_INST)[0] == 'I' && tdec_xtrace_val_name(5)[0] == 'T' &&
+    return tdec_xtrace_type_str(TDEC_XTRACE_REC_INST)[0] == 'I' && tdec_xtrace_val_str(5)[0] == 'T' &&
                    tdec_xtrace_reason_str(TDEC_XTRACE_R_VL)[0]
                ? 0
                : 11;

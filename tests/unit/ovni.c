@@ -1,19 +1,20 @@
 /* test_ovni.c - unit tests of single/tdec_ovni.h. Run from the repository
    root (make test does): walks tests/data/ovni/<sample>/ for the streams
    (*.obs) and metadata (*.json) and reads MANIFEST.txt and ovnidump's
-   outputs beside them. FACTS = ../shared/formats/ovni/FACTS.md.
+   outputs beside them. The format is ovni's trace specification
+   (doc/user/runtime/trace_spec.md of ovni) and what ovni 1.14's tools do.
 
    Sections: sizeof; every sample stream against its MANIFEST line; decoded
    bytes against `ovnidump -x` (and 1.4's ovnidump for the v1 layout);
    descriptions against `ovnidump`; chunk invariance; every prefix;
-   hand-made streams (FACTS 3, 9); API misuse; JSON metadata of every
-   sample (FACTS 2) and the JSON reader on hand-written text; the signature
-   table (FACTS 5, 6) and the formatter (FACTS 10).
+   hand-made streams; API misuse; JSON metadata of every sample and the
+   JSON reader on hand-written text; the signature table and the
+   formatter.
 
    Every decode goes through run_decode(), which checks the invariants of
-   each item against the input bytes (FACTS 3.2, 3.3, 3.4) as it goes: a
-   record's fields are its bytes, records follow each other with no gap,
-   fragments tile their blob and point into the current chunk. */
+   each item against the input bytes as it goes: a record's fields are its
+   bytes, records follow each other with no gap, fragments tile their blob
+   and point into the current chunk. */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_OVNI_IMPLEMENTATION
 #include "single/tdec_ovni.h"
@@ -109,7 +110,7 @@ static void load_samples(void)
 }
 
 /* The trace directory of a stream ("ovni", "ovni-sorted") and the stream
-   path ovnidump prints (FACTS 10): the stream directory for v3
+   path ovnidump prints: the stream directory for v3
    (.../thread.T/stream.obs), the .obs file for the older layouts, relative
    to the trace directory. */
 static void stream_paths(const sfile *f, char *root, size_t rcap, char *dpath, size_t dcap)
@@ -207,8 +208,8 @@ static const dump *dump_get(const char *sample, const char *name)
     return dp;
 }
 
-/* The stream path field of a dump line: "clock  MCV  path  rest" (FACTS
-   10), or with `old` libovni 1.4's "path  clock  +delta  MCV :hex". */
+/* The stream path field of a dump line: "clock  MCV  path  rest", or with
+   `old` libovni 1.4's "path  clock  +delta  MCV :hex". */
 static const char *line_path(const char *s, int old, size_t *n)
 {
     const char *p = s, *e;
@@ -225,9 +226,9 @@ static const char *line_path(const char *s, int old, size_t *n)
     return p;
 }
 
-/* The lines of dump `dp` for stream path `path`, in file order (FACTS 8:
-   within one stream the order is file order). Returns how many (all of
-   them are counted even beyond cap). */
+/* The lines of dump `dp` for stream path `path`, in file order (within
+   one stream the order is file order). Returns how many (all of them are
+   counted even beyond cap). */
 static size_t dump_select(const dump *dp, const char *path, int old, const char **out, size_t cap)
 {
     size_t i, k = 0, n, plen = strlen(path);
@@ -305,7 +306,7 @@ static int run_fail(run *r, const char *fmt, ...)
 /* The state of the checks during one decode. */
 typedef struct chk {
     uint64_t next_at;    /* where the next record must start        */
-    uint64_t prev_clock; /* FACTS 3.4: starts at 0                  */
+    uint64_t prev_clock; /* starts at 0, as in ovni                 */
     int      header, be;
     int      pay_open;   /* a blob is being handed out              */
     uint64_t pay_total, pay_got, pay_base;
@@ -313,7 +314,7 @@ typedef struct chk {
 
 static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in, size_t len)
 {
-    const tdec_ovni_event *e = &it->u.ev;
+    const tdec_ovni_record *e = &it->u.rec;
     uint64_t off = it->offset, jl = 0;
     const uint8_t *p;
     unsigned code, plen, i;
@@ -332,7 +333,7 @@ static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in
             return run_fail(r, "event record at %llu, expected at %llu", (unsigned long long)off,
                             (unsigned long long)k->next_at);
         p = in + off;
-        /* FACTS 3.2/3.3: flags nibble, size code (v + 1 bytes), jumbo: u32 length */
+        /* flags nibble, size code (v + 1 bytes), jumbo: u32 length */
         code = p[0] & 15u;
         jumbo = (p[0] & 0x10u) != 0;
         plen = jumbo ? 4u : code ? code + 1u : 0u;
@@ -344,7 +345,7 @@ static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in
         bad |= e->jumbo_len != jl || e->size != 12 + plen + jl;
         for (i = plen; i < sizeof e->payload; i++) bad |= e->payload[i] != 0;
         if (bad) return run_fail(r, "event at %llu: fields differ from its bytes", (unsigned long long)off);
-        /* FACTS 3.4: compared as int64, the previous clock starts at 0 */
+        /* compared as int64, the previous clock starts at 0 */
         if (e->clock_backwards != ((int64_t)e->clock < (int64_t)k->prev_clock))
             return run_fail(r, "event at %llu: clock_backwards %u", (unsigned long long)off, e->clock_backwards);
         k->prev_clock = e->clock;
@@ -476,7 +477,7 @@ static void run_decode(run *r, const uint8_t *in, size_t len, const tl_sched *s)
 
 static int ev_same(const tdec_ovni_item *a, const tdec_ovni_item *b)
 {
-    const tdec_ovni_event *x = &a->u.ev, *y = &b->u.ev;
+    const tdec_ovni_record *x = &a->u.rec, *y = &b->u.rec;
     return a->kind == b->kind && a->offset == b->offset && x->type == y->type && x->version == y->version &&
            x->clock == y->clock && x->size == y->size && x->jumbo_len == y->jumbo_len &&
            memcmp(x->mcv, y->mcv, 3) == 0 && x->flags == y->flags && x->size_code == y->size_code &&
@@ -518,22 +519,43 @@ static int decode_whole(tl_case *c, run *r, const uint8_t *in, size_t len)
 static size_t count_events(const run *r)
 {
     size_t i, k = 0;
-    for (i = 0; i < r->n; i++) k += r->rec[i].u.ev.type == TDEC_OVNI_REC_EVENT;
+    for (i = 0; i < r->n; i++) k += r->rec[i].u.rec.type == TDEC_OVNI_REC_EVENT;
     return k;
 }
 
 /* ------------------------------------------------------------------ */
-/* sizeof                                                              */
+/* sizeof and the Ending rule, as the header states them               */
 
-static void test_sizeof(void)
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_decoder, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_item, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_json, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_json_token, "single/tdec_ovni.h")
+TL_DEFINE_SIZEOF_TEST(tdec_ovni_meta, "single/tdec_ovni.h")
+TL_DEFINE_ENDING_TEST(ovni, tdec_ovni_config)
+
+/* Every stream, whole and cut by one byte, through the canonical loop
+   (1-, 7- and 4096-byte chunks; 4096 only above 64 KiB): each ends as the
+   whole-buffer run ends (END, or TDEC_E_TRUNCATED from finish()), and
+   next() after finish() says it again. */
+static void test_ending(void)
 {
+    static const size_t chunks[] = { 4096, 7, 1 };
+    run r;
+    size_t i, k, len, runs = 0;
     tl_case c;
-    tl_begin(&c, "ovni sizeof(tdec_ovni_decoder) as documented (176 on LP64)");
-    if (sizeof(void *) == 8 && sizeof(long) == 8) {
-        TL_EQU(&c, sizeof(tdec_ovni_decoder), 176); /* tdec_ovni.h, MEMORY */
-    } else {
-        TL_TRUE(&c, sizeof(tdec_ovni_decoder) <= 176, "sizeof %zu above the LP64 figure", sizeof(tdec_ovni_decoder));
+    memset(&r, 0, sizeof r);
+    tl_begin(&c, "ovni Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    for (i = 0; i < nobs; i++) {
+        for (len = obs[i].len; len + 1 >= obs[i].len && len > 0; len--) {
+            run_decode(&r, obs[i].data, len, NULL);
+            if (r.st != TDEC_END && (len == obs[i].len || r.st != TDEC_E_TRUNCATED)) break;
+            for (k = 0; k < (len > 65536 ? 1u : sizeof chunks / sizeof chunks[0]); k++, runs++)
+                tl_ending_ovni(&c, NULL, obs[i].data, len, chunks[k], r.st);
+        }
     }
+    run_free(&r);
+    tl_ending_ovni(&c, NULL, NULL, 0, 1, TDEC_E_TRUNCATED);
+    TL_TRUE(&c, runs >= 2 * 30, "only %zu runs", runs);
     tl_end(&c);
 }
 
@@ -541,7 +563,7 @@ static void test_sizeof(void)
 /* every stream against MANIFEST.txt                                   */
 
 /* MANIFEST lines: "path: events=N jumbo=N payload_bytes=N first=N|- last=N|-
-   backward_steps=N". payload_bytes counts ovni's payload (FACTS 3.3): the
+   backward_steps=N". payload_bytes counts ovni's payload: the
    normal payload, or for jumbo events the 4 length bytes plus the blob. */
 static void test_manifest(const char *sample)
 {
@@ -567,10 +589,10 @@ static void test_manifest(const char *sample)
         tl_begin(&c, "ovni %s == MANIFEST (events, jumbo, payload bytes, clocks, backward steps)",
                  sf ? short_name(sf) : rel);
         if (TL_TRUE(&c, sf != NULL, "no such .obs file found by the walk") && decode_whole(&c, &r, sf->data, sf->len)) {
-            const tdec_ovni_event *fe = NULL, *le = NULL;
+            const tdec_ovni_record *fe = NULL, *le = NULL;
             found++;
             for (i = 0; i < r.n; i++) {
-                const tdec_ovni_event *e = &r.rec[i].u.ev;
+                const tdec_ovni_record *e = &r.rec[i].u.rec;
                 if (e->type != TDEC_OVNI_REC_EVENT) continue;
                 if (!fe) fe = e;
                 le = e;
@@ -587,7 +609,7 @@ static void test_manifest(const char *sample)
             if (fe) snprintf(got, sizeof got, "%llu %llu", (unsigned long long)fe->clock, (unsigned long long)le->clock);
             else snprintf(got, sizeof got, "- -");
             TL_TRUE(&c, strcmp(got, want) == 0, "first/last clocks %s, MANIFEST %s", got, want);
-            TL_EQU(&c, 8 + 12 * n_ev + n_pb, sf->len); /* the file is nothing else (FACTS 3.1) */
+            TL_EQU(&c, 8 + 12 * n_ev + n_pb, sf->len); /* the file is nothing else */
         }
         tl_end(&c);
     }
@@ -606,12 +628,12 @@ static void test_manifest(const char *sample)
 #define LINE_CAP (1u << 20)
 static char line_a[LINE_CAP];
 
-/* ovnidump -x's line for event i of r (FACTS 10): clock as int64 in 10
+/* ovnidump -x's line for event i of r: clock as int64 in 10
    columns, MCV, path, then ":xx" per payload byte (jumbo: the 4 length
    bytes, then the blob). */
 static size_t fmt_hex_line(char *s, size_t cap, const run *r, size_t i, const char *path)
 {
-    const tdec_ovni_event *e = &r->rec[i].u.ev;
+    const tdec_ovni_record *e = &r->rec[i].u.rec;
     size_t n, k, blob = e->jumbo ? e->jumbo_len : 0;
     n = (size_t)snprintf(s, cap, "%10lld  %c%c%c  %s  ", (long long)(int64_t)e->clock, e->mcv[0], e->mcv[1],
                          e->mcv[2], path);
@@ -621,11 +643,11 @@ static size_t fmt_hex_line(char *s, size_t cap, const run *r, size_t i, const ch
     return n;
 }
 
-/* libovni 1.4's ovnidump line (FACTS 10, last point): path, clock, the
+/* libovni 1.4's ovnidump line: path, clock, the
    difference from the stream's previous clock, MCV, then " :xx..." */
 static size_t fmt_old_line(char *s, size_t cap, const run *r, size_t i, const char *path, uint64_t prev)
 {
-    const tdec_ovni_event *e = &r->rec[i].u.ev;
+    const tdec_ovni_record *e = &r->rec[i].u.rec;
     size_t n, k;
     n = (size_t)snprintf(s, cap, "%s  %lld  %+10lld  %c%c%c%s", path, (long long)(int64_t)e->clock,
                          (long long)(e->clock - prev), e->mcv[0], e->mcv[1], e->mcv[2], e->payload_len ? " " : "");
@@ -662,10 +684,10 @@ static void test_hex_dump(const sfile *f)
         dump_select(dp, dpath, old, sel, nsel);
         TL_TRUE(&c, nsel == nev, "%zu events, %zu dump lines", nev, nsel);
         for (i = 0, k = 0; i < r.n && k < nsel && !c.bad; i++) {
-            if (r.rec[i].u.ev.type != TDEC_OVNI_REC_EVENT) continue;
+            if (r.rec[i].u.rec.type != TDEC_OVNI_REC_EVENT) continue;
             if (old) {
                 fmt_old_line(line_a, LINE_CAP, &r, i, dpath, prev);
-                prev = r.rec[i].u.ev.clock;
+                prev = r.rec[i].u.rec.clock;
             } else if (!TL_TRUE(&c, fmt_hex_line(line_a, LINE_CAP, &r, i, dpath) > 0, "line too long")) {
                 break;
             }
@@ -703,7 +725,7 @@ static void test_descriptions(const sfile *f)
         dump_select(dp, dpath, 0, sel, nsel);
         TL_TRUE(&c, nsel == nev, "%zu events, %zu dump lines", nev, nsel);
         for (i = 0, k = 0; i < r.n && k < nsel && !c.bad; i++) {
-            const tdec_ovni_event *e = &r.rec[i].u.ev;
+            const tdec_ovni_record *e = &r.rec[i].u.rec;
             const tdec_ovni_sig *sig;
             size_t n;
             if (e->type != TDEC_OVNI_REC_EVENT) continue;
@@ -788,7 +810,7 @@ static size_t split_points(const run *ref, size_t len, size_t **out)
         for (i = 1, k = 0; i < ref->n && k < third; i++, k += 5) {
             size_t at = (size_t)ref->rec[i].offset;
             for (size_t j = 0; j < sizeof around / sizeof around[0]; j++) ADD((size_t)((long long)at + around[j]));
-            ADD((size_t)(at + ref->rec[i].u.ev.size - 1));
+            ADD((size_t)(at + ref->rec[i].u.rec.size - 1));
         }
         stride = (len / third) | 1u;
         for (i = third + stride / 2; i < len; i += stride) ADD(i);
@@ -901,7 +923,7 @@ static void prefix_expect(const run *ref, uint64_t l, tdec_status *st, uint64_t 
     /* Events that end at or before l and are followed by one starting
        below l are complete: fold them into the cursor. */
     while (cur_i + 1 < ref->n && ref->rec[cur_i + 1].offset < l) {
-        const tdec_ovni_event *e = &ref->rec[cur_i].u.ev;
+        const tdec_ovni_record *e = &ref->rec[cur_i].u.rec;
         cur_recs++;
         if (e->jumbo) cur_fb += e->jumbo_len;
         cur_i++;
@@ -909,7 +931,7 @@ static void prefix_expect(const run *ref, uint64_t l, tdec_status *st, uint64_t 
     *recs = cur_recs;
     *fbytes = cur_fb;
     for (i = cur_i; i < ref->n; i++) {
-        const tdec_ovni_event *e = &ref->rec[i].u.ev;
+        const tdec_ovni_record *e = &ref->rec[i].u.rec;
         uint64_t s = ref->rec[i].offset, fixed = e->jumbo ? 16 : e->size;
         if (s >= l) break;
         if (s + fixed <= l) (*recs)++;
@@ -989,7 +1011,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* hand-made streams (FACTS 3, byte by byte)                           */
+/* hand-made streams, byte by byte                                    */
 
 typedef struct bld {
     uint8_t b[4096];
@@ -1011,7 +1033,7 @@ static void b_u64(bld *b, uint64_t v)
 }
 static void b_mark(bld *b) { b->mark = b->n; }
 
-/* Stream header: magic then the u32 version (FACTS 3.1). */
+/* Stream header: magic then the u32 version. */
 static void b_hdr(bld *b, const char *magic, uint32_t version)
 {
     int i;
@@ -1019,7 +1041,7 @@ static void b_hdr(bld *b, const char *magic, uint32_t version)
     b_u32(b, version);
 }
 /* An event: byte 0 (flags | size code), MCV, clock, then `n` payload bytes
-   1, 2, 3... (FACTS 3.2). Returns its offset. */
+   1, 2, 3... Returns its offset. */
 static size_t b_ev(bld *b, unsigned byte0, const char *mcv, uint64_t clock, size_t n)
 {
     size_t at = b->n, i;
@@ -1256,21 +1278,21 @@ static void test_hostile_table(void)
 }
 
 /* The i-th event record of a run, or NULL. */
-static const tdec_ovni_event *nth_event(const run *r, size_t i)
+static const tdec_ovni_record *nth_event(const run *r, size_t i)
 {
     size_t j;
     for (j = 0; j < r->n; j++)
-        if (r->rec[j].u.ev.type == TDEC_OVNI_REC_EVENT && i-- == 0) return &r->rec[j].u.ev;
+        if (r->rec[j].u.rec.type == TDEC_OVNI_REC_EVENT && i-- == 0) return &r->rec[j].u.rec;
     return NULL;
 }
 
-/* Field values of hand-made events (FACTS 3.2, 3.3, 3.4, 9). */
+/* Field values of hand-made events. */
 static void test_hostile_fields(void)
 {
     tl_case c;
     bld b;
     run r;
-    const tdec_ovni_event *e, *e2;
+    const tdec_ovni_record *e, *e2;
     size_t i;
     int be = -1;
     memset(&r, 0, sizeof r);
@@ -1279,10 +1301,10 @@ static void test_hostile_fields(void)
     build(&b, h_be);
     run_cfg(&r, 0, 0, 0);
     run_decode(&r, b.b, b.n, NULL);
-    TL_EQI(&c, tdec_ovni_check_header(b.b, b.n, &be), TDEC_OK);
+    TL_EQI(&c, tdec_ovni_parse_header(b.b, b.n, &be, NULL), TDEC_OK);
     TL_EQI(&c, be, 1);
-    TL_TRUE(&c, r.n == 4 && r.rec[0].u.ev.type == TDEC_OVNI_REC_HEADER && r.rec[0].u.ev.big_endian == 1 &&
-                    r.rec[0].u.ev.version == 1,
+    TL_TRUE(&c, r.n == 4 && r.rec[0].u.rec.type == TDEC_OVNI_REC_HEADER && r.rec[0].u.rec.big_endian == 1 &&
+                    r.rec[0].u.rec.version == 1,
             "header record");
     if ((e = nth_event(&r, 0)) != NULL && (e2 = nth_event(&r, 1)) != NULL) {
         TL_EQU(&c, e->big_endian, 1);
@@ -1415,8 +1437,8 @@ static void test_huge_jumbo(void)
         TL_EQI(&c, tdec_ovni_feed(&d, b.b, b.n), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ovni_next(&d, &it), TDEC_OK); /* header */
         st = tdec_ovni_next(&d, &it);
-        TL_TRUE(&c, st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.ev.jumbo_len == 0xFFFFFFFFu &&
-                        it.u.ev.size == 16 + 0xFFFFFFFFull,
+        TL_TRUE(&c, st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.rec.jumbo_len == 0xFFFFFFFFu &&
+                        it.u.rec.size == 16 + 0xFFFFFFFFull,
                 "jumbo record");
         got = 0;
         frags = 0;
@@ -1497,20 +1519,25 @@ static void test_api(void)
     TL_EQI(&c, drain(&d, &n1), TDEC_NEED_INPUT);
     TL_EQI(&c, tdec_ovni_finish(&d), TDEC_END);
     TL_EQU(&c, n1, 1 + 3 + 1); /* header, 3 events, 1 fragment */
-    TL_EQI(&c, tdec_ovni_check_header(NULL, 8, NULL), TDEC_E_ARG);
+    TL_EQI(&c, tdec_ovni_parse_header(NULL, 8, NULL, NULL), TDEC_E_ARG);
     tl_end(&c);
 
-    tl_begin(&c, "ovni API: tdec_ovni_check_header verdicts");
-    TL_EQI(&c, tdec_ovni_check_header(b.b, 7, &be), TDEC_E_TRUNCATED);
-    TL_EQI(&c, tdec_ovni_check_header(bad.b, 8, &be), TDEC_E_FORMAT);
+    tl_begin(&c, "ovni API: tdec_ovni_parse_header verdicts and reasons");
     {
+        uint32_t why = 99;
         bld v;
+        TL_EQI(&c, tdec_ovni_parse_header(b.b, 7, &be, &why), TDEC_E_TRUNCATED);
+        TL_EQU(&c, why, TDEC_OVNI_R_HEADER);
+        TL_EQI(&c, tdec_ovni_parse_header(bad.b, 8, &be, &why), TDEC_E_FORMAT);
+        TL_EQU(&c, why, TDEC_OVNI_R_MAGIC);
         build(&v, h_ver2);
-        TL_EQI(&c, tdec_ovni_check_header(v.b, 8, &be), TDEC_E_VERSION);
+        TL_EQI(&c, tdec_ovni_parse_header(v.b, 8, &be, &why), TDEC_E_VERSION);
+        TL_EQU(&c, why, TDEC_OVNI_R_VERSION);
         build(&v, h_header_only);
-        TL_EQI(&c, tdec_ovni_check_header(v.b, 8, NULL), TDEC_OK);
-        TL_EQI(&c, tdec_ovni_check_header(v.b, 8, &be), TDEC_OK);
+        TL_EQI(&c, tdec_ovni_parse_header(v.b, 8, NULL, NULL), TDEC_OK);
+        TL_EQI(&c, tdec_ovni_parse_header(v.b, 8, &be, &why), TDEC_OK);
         TL_EQI(&c, be, 0);
+        TL_EQU(&c, why, TDEC_OVNI_R_NONE);
     }
     tl_end(&c);
 
@@ -1625,7 +1652,7 @@ static void test_api(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON metadata of the samples (FACTS 2)                              */
+/* JSON metadata of the samples                                       */
 
 static tdec_ovni_json_token toks[20000];
 
@@ -1725,7 +1752,7 @@ static void test_json_file(const sfile *f)
     v3 = strcmp(base, "stream.json") == 0;
     meta = strcmp(base, "metadata.json") == 0;
     v2thread = !v3 && !meta && strncmp(base, "thread.", 7) == 0;
-    /* FACTS 2: stream.json is v3, thread.T.json v2, metadata.json v2 in
+    /* stream.json is v3, thread.T.json v2, metadata.json v2 in
        the 1.5-1.10 layout (s09) and v1 before (s10) */
     want_version = v3 ? 3 : v2thread ? 2 : strncmp(f->sample, "s10", 3) == 0 ? 1 : 2;
     tl_begin(&c, "ovni json %.3s %s: version %lld, keys as in the file and the path", f->sample, f->rel, want_version);
@@ -1759,7 +1786,7 @@ static void test_json_file(const sfile *f)
         else
             TL_TRUE(&c, m.cpus == -1 && !(m.present & TDEC_OVNI_META_CPUS), "loom_cpus absent");
     } else {
-        /* v1/v2: no hierarchy keys, it comes from the names (FACTS 2.1, 2.2) */
+        /* v1/v2: no hierarchy keys, it comes from the names */
         TL_TRUE(&c, !(m.present & (TDEC_OVNI_META_TID | TDEC_OVNI_META_PID | TDEC_OVNI_META_LOOM)), "tid/pid/loom");
     }
     if (v3 || v2thread) {
@@ -2055,7 +2082,7 @@ static void test_json_values(void)
 /* ------------------------------------------------------------------ */
 /* signatures and the formatter                                        */
 
-/* FACTS 6: the events without payload listed per model (the openmp and
+/* ovni 1.14's events without payload, per model (the openmp and
    mpi lists there are patterns; their counts are checked instead). */
 static const char *const no_payload[] = {
     "OHe", "OHp", "OHr", "OHc", "OHw", "OB.", "OF[", "OF]", "OU[", "OU]",
@@ -2072,7 +2099,7 @@ static const char *const no_payload[] = {
     "KCO", "KCI", "MUf", "MUF", "MUi", "MUI", "MUt", "MUT",
 };
 
-/* FACTS 6.1, 6.3: payload sizes (jumbo: after the u32 length; -1: str
+/* ovni 1.14's payload sizes (jumbo: after the u32 length; -1: str
    last, so at least the fixed part). */
 static const struct { const char *mcv; int jumbo; unsigned bytes; } with_payload[] = {
     {"OHx", 0, 16}, {"OHC", 0, 12}, {"OAs", 0, 4}, {"OAr", 0, 8}, {"OCn", 0, 4}, {"OM[", 0, 12}, {"OM]", 0, 12},
@@ -2118,7 +2145,7 @@ static void test_signatures(void)
     size_t i, k;
     int jumbo, bytes;
 
-    tl_begin(&c, "ovni sig_find: the MCVs of FACTS 6 are found, unknown ones are NULL");
+    tl_begin(&c, "ovni sig_find: the MCVs of ovni 1.14's models are found, unknown ones are NULL");
     for (i = 0; i < sizeof found / sizeof found[0]; i++) {
         sig = tdec_ovni_sig_find((const uint8_t *)found[i]);
         TL_TRUE(&c, sig && memcmp(sig->signature, found[i], 3) == 0 && sig->description[0], "%s", found[i]);
@@ -2128,7 +2155,7 @@ static void test_signatures(void)
     TL_TRUE(&c, tdec_ovni_sig_find(NULL) == NULL, "NULL");
     tl_end(&c);
 
-    tl_begin(&c, "ovni sig_find: every no-payload event of FACTS 6 has a signature without fields");
+    tl_begin(&c, "ovni sig_find: every no-payload event of ovni 1.14 has a signature without fields");
     for (i = 0; i < sizeof no_payload / sizeof no_payload[0]; i++) {
         sig = tdec_ovni_sig_find((const uint8_t *)no_payload[i]);
         TL_TRUE(&c, sig && strcmp(sig->signature, no_payload[i]) == 0 && strchr(sig->description, '%') == NULL, "%s",
@@ -2136,7 +2163,7 @@ static void test_signatures(void)
     }
     tl_end(&c);
 
-    tl_begin(&c, "ovni sig_find: payload sizes and jumbo markers of FACTS 6.1/6.3");
+    tl_begin(&c, "ovni sig_find: payload sizes and jumbo markers of ovni 1.14's events");
     for (i = 0; i < sizeof with_payload / sizeof with_payload[0]; i++) {
         sig = tdec_ovni_sig_find((const uint8_t *)with_payload[i].mcv);
         if (!TL_TRUE(&c, sig != NULL, "%s missing", with_payload[i].mcv)) continue;
@@ -2146,9 +2173,9 @@ static void test_signatures(void)
     }
     tl_end(&c);
 
-    /* Event definitions are printable (FACTS 3.2: isgraph): probing every
+    /* Event definitions are printable (ovni checks isgraph): probing every
        graphic MCV counts the table. */
-    tl_begin(&c, "ovni sig_find: 365 signatures over the graphic MCVs, per model as FACTS 6 counts, 4 jumbo");
+    tl_begin(&c, "ovni sig_find: 365 signatures over the graphic MCVs, per model as ovni 1.14 counts, 4 jumbo");
     for (m = 0x21; m < 0x7f; m++)
         for (x = 0x21; x < 0x7f; x++)
             for (y = 0x21; y < 0x7f; y++) {
@@ -2176,21 +2203,21 @@ static void test_signatures(void)
     }
     tl_end(&c);
 
-    tl_begin(&c, "ovni model_name: the 8 models of FACTS 5, NULL for others");
+    tl_begin(&c, "ovni model_str: the 8 models of ovni 1.14, NULL for others");
     for (k = 0; k < 8; k++) {
-        const char *name = tdec_ovni_model_name(models[k].m);
+        const char *name = tdec_ovni_model_str(models[k].m);
         TL_TRUE(&c, name && strcmp(name, models[k].name) == 0, "%c", models[k].m);
     }
-    TL_TRUE(&c, tdec_ovni_model_name('X') == NULL && tdec_ovni_model_name(0) == NULL && tdec_ovni_model_name('o') == NULL,
+    TL_TRUE(&c, tdec_ovni_model_str('X') == NULL && tdec_ovni_model_str(0) == NULL && tdec_ovni_model_str('o') == NULL,
             "X");
     tl_end(&c);
 }
 
 /* An event for the formatter: a normal one with payload bytes, or a jumbo
    one (payload = the u32 blob length in the event's byte order). */
-static tdec_ovni_event mk_ev(const char *mcv, const uint8_t *pay, size_t n, int jumbo, uint32_t jumbo_len, int be)
+static tdec_ovni_record mk_ev(const char *mcv, const uint8_t *pay, size_t n, int jumbo, uint32_t jumbo_len, int be)
 {
-    tdec_ovni_event e;
+    tdec_ovni_record e;
     size_t i;
     memset(&e, 0, sizeof e);
     e.type = TDEC_OVNI_REC_EVENT;
@@ -2212,7 +2239,7 @@ static tdec_ovni_event mk_ev(const char *mcv, const uint8_t *pay, size_t n, int 
 }
 
 /* describe() into a 1024 byte buffer: the status, and the text compared. */
-static void expect_desc(tl_case *c, const char *sigs, const char *tmpl, const tdec_ovni_event *e, const uint8_t *blob,
+static void expect_desc(tl_case *c, const char *sigs, const char *tmpl, const tdec_ovni_record *e, const uint8_t *blob,
                         size_t blob_len, tdec_status st, const char *want)
 {
     tdec_ovni_sig sig;
@@ -2243,7 +2270,7 @@ static void test_describe(void)
         {"XAa(u32 a)", "x %"},    {"XAa(u32 a)", "%q{a}"},  {"XAa(u32 a)", "%s{a}"},  {"XAa(u32 a)", "%5{a}"},
         {"XAa(u32 a)", "%99999d{a}"}, {"XAa+(u32 a, str s)", "%d{s}"}, {"XAa(u32 a, u32)", "%{b}"},
     };
-    tdec_ovni_event e;
+    tdec_ovni_record e;
     tdec_ovni_sig sig;
     uint8_t blob[1100];
     char buf[1024], want[1100];
@@ -2279,7 +2306,7 @@ static void test_describe(void)
     expect_desc(&c, sig.signature, sig.description, &e, label, 4, TDEC_OK, "creates task type 1 with label \"\"");
     e = mk_ev("6Yc", NULL, 0, 1, 3, 0); /* typeid beyond the blob */
     expect_desc(&c, sig.signature, sig.description, &e, label, 3, TDEC_E_CORRUPT, NULL);
-    /* FACTS 9: 6Yc written as a normal event: the fields still start at 4 */
+    /* 6Yc written as a normal event: the fields still start at 4 */
     e = mk_ev("6Yc", normal_6yc, sizeof normal_6yc, 0, 0, 0);
     expect_desc(&c, sig.signature, sig.description, &e, NULL, 0, TDEC_OK, "creates task type 7 with label \"hi\"");
     e = mk_ev("6Yc", normal_6yc, 7, 0, 0, 0);
@@ -2397,7 +2424,12 @@ int main(void)
             njson);
     tl_end(&c);
 
-    test_sizeof();
+    tl_sizeof_tdec_ovni_decoder();
+    tl_sizeof_tdec_ovni_item();
+    tl_sizeof_tdec_ovni_json();
+    tl_sizeof_tdec_ovni_json_token();
+    tl_sizeof_tdec_ovni_meta();
+    test_ending();
     for (i = 0; i < nsamples; i++) test_manifest(samples[i]);
     for (i = 0; i < nobs; i++) test_hex_dump(&obs[i]);
     for (i = 0; i < nobs; i++) test_descriptions(&obs[i]);

@@ -62,7 +62,7 @@ static void buf_free(buf *b)
     b->len = b->cap = 0;
 }
 
-static int str_eq(tdec_uftrace_str s, const char *lit)
+static int str_eq(tdec_uftrace_text s, const char *lit)
 {
     return s.len == strlen(lit) && (s.len == 0 || memcmp(s.ptr, lit, s.len) == 0);
 }
@@ -210,13 +210,13 @@ static sample *find_sample(const char *name)
 }
 
 /* Calls fn(key, value) for every text line of the sample's info. */
-typedef void (*info_fn)(void *ctx, tdec_uftrace_str key, tdec_uftrace_str value);
+typedef void (*info_fn)(void *ctx, tdec_uftrace_text key, tdec_uftrace_text value);
 static int each_info_line(const sample *s, info_fn fn, void *ctx)
 {
-    const char *p = (const char *)s->info + TDEC_UFTRACE_INFO_HEADER_SIZE, *e = (const char *)s->info + s->info_len;
+    const char *p = (const char *)s->info + TDEC_UFTRACE_HEADER_SIZE, *e = (const char *)s->info + s->info_len;
     const char *ls;
     size_t ll;
-    tdec_uftrace_str k, v;
+    tdec_uftrace_text k, v;
     int bad = 0;
     while (next_line(&p, e, &ls, &ll)) {
         if (tdec_uftrace_parse_info_line(ls, ll, &k, &v) != TDEC_OK) {
@@ -248,17 +248,17 @@ static int spec_errors;
 
 /* Adds PATTERN's items (argument items to its ENTRY spec, retval items to
    its EXIT spec) unless a spec of at least this priority exists. */
-static void fs_add(sample *s, tdec_uftrace_str pat, tdec_uftrace_str items, int prio)
+static void fs_add(sample *s, tdec_uftrace_text pat, tdec_uftrace_text items, int prio)
 {
     tdec_uftrace_argspec ent, ex;
     tdec_uftrace_spec_item it;
-    tdec_uftrace_str is;
+    tdec_uftrace_text is;
     tdec_uftrace_arg a;
     const char *q = items.ptr, *qe = items.ptr + items.len;
     int r;
     ent.count = ex.count = 0;
     if (pat.len == 0 || pat.len >= sizeof s->fs[0].name) return;
-    while (tdec_uftrace_next_spec_item(&q, qe, &is)) {
+    while (tdec_uftrace_next_spec_item(&q, qe, &is) == TDEC_OK) {
         if (tdec_uftrace_parse_spec_item(is.ptr, is.len, &it) != TDEC_OK) {
             spec_errors++;
             continue;
@@ -296,7 +296,7 @@ typedef struct info_pass {
     int     pass; /* 0: find auto-args; 1: explicit specs; 2: auto specs */
 } info_pass;
 
-static void spec_info_line(void *ctx, tdec_uftrace_str k, tdec_uftrace_str v)
+static void spec_info_line(void *ctx, tdec_uftrace_text k, tdec_uftrace_text v)
 {
     info_pass *ip = (info_pass *)ctx;
     tdec_uftrace_spec_entry ent;
@@ -308,7 +308,7 @@ static void spec_info_line(void *ctx, tdec_uftrace_str k, tdec_uftrace_str v)
         return;
     }
     if (!(ip->pass == 1 ? explicit_ : auto_)) return;
-    while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+    while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
         if (ent.items.len == 0) continue; /* "lines=5" */
         fs_add(ip->s, ent.pattern, ent.items, ip->pass == 1 ? 3 : 1);
     }
@@ -329,7 +329,7 @@ static void build_specs(sample *s)
         const char *p = d, *e = d + len, *ls;
         size_t ll;
         tdec_uftrace_dbg_line dl;
-        tdec_uftrace_str func = { NULL, 0 };
+        tdec_uftrace_text func = { NULL, 0 };
         if (d == NULL) continue;
         while (next_line(&p, e, &ls, &ll)) {
             if (tdec_uftrace_parse_dbg_line(ls, ll, &dl) != TDEC_OK) continue;
@@ -429,7 +429,7 @@ static void log_dat_rec(buf *log, uint64_t off, const tdec_uftrace_record *r)
                " ps=%" PRIu64 " bl=%u",
                off, r->type, r->more, r->depth, r->magic, r->time, r->addr, r->arg_index, r->arg.kind, r->arg.format,
                r->arg.size, r->value, r->payload_size, r->block_len);
-    if (r->type == TDEC_UFTRACE_ARG && r->arg.kind == TDEC_UFTRACE_V_FLOAT) {
+    if (r->type == TDEC_UFTRACE_REC_ARG && r->arg.kind == TDEC_UFTRACE_V_FLOAT) {
         buf_printf(log, " raw=");
         for (i = 0; i < r->arg.size && i < sizeof r->raw; i++) buf_printf(log, "%02x", r->raw[i]);
     }
@@ -506,15 +506,15 @@ static void run(const run_cfg *rc, const unsigned char *data, size_t len, const 
                 last_off = it.offset;
                 if (it.kind == TDEC_ITEM_RECORD) {
                     if (fst.open) res_bad(res, "record inside a payload at %" PRIu64, it.offset);
-                    if (it.u.rec.type <= TDEC_UFTRACE_EVENT) res_start(res, it.offset);
+                    if (it.u.rec.type <= TDEC_UFTRACE_REC_EVENT) res_start(res, it.offset);
                     log_dat_rec(log, it.offset, &it.u.rec);
-                    if (tdec_uftrace_needs_args(&d)) {
+                    if (tdec_uftrace_needs_spec(&d)) {
                         const tdec_uftrace_argspec *sp = rc->seq && k < rc->seq->n ? rc->seq->v[k] : NULL;
                         k++;
-                        st = tdec_uftrace_set_args(&d, sp);
+                        st = tdec_uftrace_set_spec(&d, sp);
                         if (st < 0) break;
-                        if (st != TDEC_NEED_INPUT) res_bad(res, "set_args: %d", st);
-                    } else if (it.u.rec.more && (it.u.rec.type == TDEC_UFTRACE_ENTRY || it.u.rec.type == TDEC_UFTRACE_EXIT)) {
+                        if (st != TDEC_NEED_INPUT) res_bad(res, "set_spec: %d", st);
+                    } else if (it.u.rec.more && (it.u.rec.type == TDEC_UFTRACE_REC_ENTRY || it.u.rec.type == TDEC_UFTRACE_REC_EXIT)) {
                         res_bad(res, "no spec asked for at %" PRIu64, it.offset);
                     }
                 } else if (it.kind == TDEC_ITEM_FRAGMENT) {
@@ -572,18 +572,13 @@ static void run_whole(const run_cfg *rc, const unsigned char *data, size_t len, 
 }
 
 /* ------------------------------------------------------------------ */
-/* sizeof                                                              */
+/* sizeof, as the header's MEMORY section states it                    */
 
-static void test_sizeof(void)
-{
-    tl_case c;
-    tl_begin(&c, "uftrace sizeof(decoder) == TDEC_UFTRACE_DECODER_SIZE_LP64 and perf == ..._PERF_... on LP64");
-    if (sizeof(void *) == 8 && sizeof(long) == 8) {
-        TL_EQU(&c, sizeof(tdec_uftrace_decoder), TDEC_UFTRACE_DECODER_SIZE_LP64);
-        TL_EQU(&c, sizeof(tdec_uftrace_perf_decoder), TDEC_UFTRACE_PERF_DECODER_SIZE_LP64);
-    }
-    tl_end(&c);
-}
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_decoder, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_item, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_perf_decoder, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_perf_item, "single/tdec_uftrace.h")
+TL_DEFINE_SIZEOF_TEST(tdec_uftrace_argspec, "single/tdec_uftrace.h")
 
 /* ------------------------------------------------------------------ */
 /* info                                                                */
@@ -597,7 +592,7 @@ static void mask_names(uint64_t mask, int feat, char *out, size_t cap)
     for (bit = 0; bit < 64; bit++) {
         const char *nm;
         if (!(mask >> bit & 1u)) continue;
-        nm = feat ? tdec_uftrace_feat_name(bit) : tdec_uftrace_info_name(bit);
+        nm = feat ? tdec_uftrace_feat_str(bit) : tdec_uftrace_info_str(bit);
         n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " | " : "", nm ? nm : "?");
         if (n >= cap) return;
     }
@@ -609,17 +604,17 @@ static const char *dump_field(const sample *s, const char *label)
     return p ? p + strlen(label) : NULL;
 }
 
-static void test_info_headers(void)
+static void test_headers(void)
 {
     int i;
     tl_case c;
     for (i = 0; i < nsamples; i++) {
         sample *s = &samples[i];
-        tdec_uftrace_info_header h;
+        tdec_uftrace_header h;
         char exp[700], names[600];
         const char *f;
         tl_begin(&c, "uftrace info header of %s == ref/dump.txt", s->name);
-        TL_EQI(&c, tdec_uftrace_parse_info_header(s->info, s->info_len, &h), TDEC_OK);
+        TL_EQI(&c, tdec_uftrace_parse_header(s->info, s->info_len, &h), TDEC_OK);
         TL_TRUE(&c, s->dump != NULL, "no ref/dump.txt");
         if (!c.bad) {
             snprintf(exp, sizeof exp, "%u\n", h.version);
@@ -648,7 +643,7 @@ static void test_info_headers(void)
         tl_end(&c);
     }
 
-    tl_begin(&c, "uftrace info header: FACTS 2.1 example bytes, big-endian copy, names");
+    tl_begin(&c, "uftrace info header: example bytes, big-endian copy, names");
     {
         static const unsigned char le[40] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0,    4, 0, 0, 0, 40, 0, 1, 2,
                                               0x63, 3, 0, 0, 0, 0, 0, 0, 0xff, 0x3b, 0, 0, 0, 0, 0, 0,
@@ -656,8 +651,8 @@ static void test_info_headers(void)
         static const unsigned char be[40] = { 'F', 't', 'r', 'a', 'c', 'e', '!', 0, 0, 0, 0, 3, 0, 40, 2, 1,
                                               0, 0, 0, 0, 0, 0, 0x20, 0x01, 0, 0, 0, 0, 0, 0, 0xc0, 0x00,
                                               0x02, 0x00, 0, 0, 0, 0, 0, 0 };
-        tdec_uftrace_info_header h;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(le, 40, &h), TDEC_OK);
+        tdec_uftrace_header h;
+        TL_EQI(&c, tdec_uftrace_parse_header(le, 40, &h), TDEC_OK);
         TL_EQU(&c, h.version, 4);
         TL_EQU(&c, h.header_size, 40);
         TL_EQU(&c, h.endian, 1);
@@ -665,7 +660,7 @@ static void test_info_headers(void)
         TL_EQU(&c, h.feat_mask, 0x363);
         TL_EQU(&c, h.info_mask, 0x3bff);
         TL_EQU(&c, h.max_stack, 1024);
-        TL_EQI(&c, tdec_uftrace_parse_info_header(be, 40, &h), TDEC_OK);
+        TL_EQI(&c, tdec_uftrace_parse_header(be, 40, &h), TDEC_OK);
         TL_EQU(&c, h.version, 3);
         TL_EQU(&c, h.header_size, 40);
         TL_EQU(&c, h.endian, 2);
@@ -673,17 +668,17 @@ static void test_info_headers(void)
         TL_EQU(&c, h.feat_mask, 0x2001);
         TL_EQU(&c, h.info_mask, 0xc000);
         TL_EQU(&c, h.max_stack, 512);
-        TL_TRUE(&c, strcmp(tdec_uftrace_feat_name(0), "PLTHOOK") == 0, "feat 0");
-        TL_TRUE(&c, strcmp(tdec_uftrace_feat_name(11), "ESTIMATE_RETURN") == 0, "feat 11");
-        TL_TRUE(&c, strcmp(tdec_uftrace_feat_name(12), "SYM_SIZE") == 0, "feat 12");
-        TL_TRUE(&c, strcmp(tdec_uftrace_feat_name(13), "CALLSITE") == 0, "feat 13");
-        TL_TRUE(&c, tdec_uftrace_feat_name(14) == NULL, "feat 14");
-        TL_TRUE(&c, tdec_uftrace_feat_name(1000) == NULL, "feat 1000");
-        TL_TRUE(&c, strcmp(tdec_uftrace_info_name(0), "EXE_NAME") == 0, "info 0");
-        TL_TRUE(&c, strcmp(tdec_uftrace_info_name(10), "ARG_SPEC") == 0, "info 10");
-        TL_TRUE(&c, strcmp(tdec_uftrace_info_name(14), "UTC_OFFSET") == 0, "info 14");
-        TL_TRUE(&c, strcmp(tdec_uftrace_info_name(15), "SYSCTL") == 0, "info 15");
-        TL_TRUE(&c, tdec_uftrace_info_name(16) == NULL, "info 16");
+        TL_TRUE(&c, strcmp(tdec_uftrace_feat_str(0), "PLTHOOK") == 0, "feat 0");
+        TL_TRUE(&c, strcmp(tdec_uftrace_feat_str(11), "ESTIMATE_RETURN") == 0, "feat 11");
+        TL_TRUE(&c, strcmp(tdec_uftrace_feat_str(12), "SYM_SIZE") == 0, "feat 12");
+        TL_TRUE(&c, strcmp(tdec_uftrace_feat_str(13), "CALLSITE") == 0, "feat 13");
+        TL_TRUE(&c, tdec_uftrace_feat_str(14) == NULL, "feat 14");
+        TL_TRUE(&c, tdec_uftrace_feat_str(1000) == NULL, "feat 1000");
+        TL_TRUE(&c, strcmp(tdec_uftrace_info_str(0), "EXE_NAME") == 0, "info 0");
+        TL_TRUE(&c, strcmp(tdec_uftrace_info_str(10), "ARG_SPEC") == 0, "info 10");
+        TL_TRUE(&c, strcmp(tdec_uftrace_info_str(14), "UTC_OFFSET") == 0, "info 14");
+        TL_TRUE(&c, strcmp(tdec_uftrace_info_str(15), "SYSCTL") == 0, "info 15");
+        TL_TRUE(&c, tdec_uftrace_info_str(16) == NULL, "info 16");
         TL_EQU(&c, TDEC_UFTRACE_FEAT_CALLSITE, 1u << 13);
         TL_EQU(&c, TDEC_UFTRACE_INFO_SYSCTL, 1u << 15);
     }
@@ -692,31 +687,31 @@ static void test_info_headers(void)
     tl_begin(&c, "uftrace info header errors: magic, endian, class, version, truncation, NULL");
     {
         unsigned char h0[40], h[40];
-        tdec_uftrace_info_header out;
+        tdec_uftrace_header out;
         memcpy(h0, samples[0].info, 40);
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h0, 39, &out), TDEC_E_TRUNCATED);
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h0, 0, &out), TDEC_E_TRUNCATED);
-        TL_EQI(&c, tdec_uftrace_parse_info_header(NULL, 40, &out), TDEC_E_ARG);
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h0, 40, NULL), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_parse_header(h0, 39, &out), TDEC_E_TRUNCATED);
+        TL_EQI(&c, tdec_uftrace_parse_header(h0, 0, &out), TDEC_E_TRUNCATED);
+        TL_EQI(&c, tdec_uftrace_parse_header(NULL, 40, &out), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_parse_header(h0, 40, NULL), TDEC_E_ARG);
         memcpy(h, h0, 40); h[0] = 'f';
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_FORMAT);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_FORMAT);
         memcpy(h, h0, 40); h[7] = '!';
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_FORMAT);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_FORMAT);
         memcpy(h, h0, 40); h[14] = 0;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_FORMAT);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_FORMAT);
         memcpy(h, h0, 40); h[14] = 3;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_FORMAT);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_FORMAT);
         memcpy(h, h0, 40); h[15] = 0;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_FORMAT);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_FORMAT);
         memcpy(h, h0, 40); h[8] = 5;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_VERSION);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_VERSION);
         memcpy(h, h0, 40); h[8] = 2;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_VERSION);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_VERSION);
         memcpy(h, h0, 40); h[8] = 3;
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_OK);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_OK);
         TL_EQU(&c, out.version, 3);
         memcpy(h, h0, 40); h[14] = 2; /* version 4 read big-endian: 0x04000000 */
-        TL_EQI(&c, tdec_uftrace_parse_info_header(h, 40, &out), TDEC_E_VERSION);
+        TL_EQI(&c, tdec_uftrace_parse_header(h, 40, &out), TDEC_E_VERSION);
     }
     tl_end(&c);
 }
@@ -728,7 +723,7 @@ typedef struct info_lines_ctx {
     const char *exename;
 } info_lines_ctx;
 
-static void info_lines_cb(void *ctx, tdec_uftrace_str k, tdec_uftrace_str v)
+static void info_lines_cb(void *ctx, tdec_uftrace_text k, tdec_uftrace_text v)
 {
     info_lines_ctx *x = (info_lines_ctx *)ctx;
     x->n++;
@@ -758,7 +753,7 @@ static void test_info_lines(void)
     }
     tl_begin(&c, "uftrace info line: key/value split at the first ':', errors");
     {
-        tdec_uftrace_str k, v;
+        tdec_uftrace_text k, v;
         TL_EQI(&c, tdec_uftrace_parse_info_line("cpuinfo:desc=AMD: EPYC", 22, &k, &v), TDEC_OK);
         TL_TRUE(&c, str_eq(k, "cpuinfo") && str_eq(v, "desc=AMD: EPYC"), "split");
         TL_EQI(&c, tdec_uftrace_parse_info_line(":x", 2, &k, &v), TDEC_OK);
@@ -1190,11 +1185,11 @@ static void test_dbgs(void)
                 if (dl.kind == TDEC_UFTRACE_DBG_LINE) lines++;
                 if (dl.kind == TDEC_UFTRACE_DBG_ARGS || dl.kind == TDEC_UFTRACE_DBG_RETVAL) {
                     const char *q = dl.text.ptr, *qe = q + dl.text.len;
-                    tdec_uftrace_str is;
+                    tdec_uftrace_text is;
                     tdec_uftrace_spec_item it;
                     tdec_uftrace_arg a;
                     int n = 0;
-                    while (tdec_uftrace_next_spec_item(&q, qe, &is)) {
+                    while (tdec_uftrace_next_spec_item(&q, qe, &is) == TDEC_OK) {
                         n++;
                         TL_EQI(&c, tdec_uftrace_parse_spec_item(is.ptr, is.len, &it), TDEC_OK);
                         TL_EQI(&c, tdec_uftrace_spec_item_layout(&it, 8, 10, &a), TDEC_OK);
@@ -1413,7 +1408,7 @@ static void golden_dat(sample *s, const char *file, spec_seq *seq, tl_case *c)
             if (in_arg >= 0) buf_add(&args[in_arg].text, it.u.frag.data, it.u.frag.len);
             continue;
         }
-        if (it.u.rec.type <= TDEC_UFTRACE_EVENT) {
+        if (it.u.rec.type <= TDEC_UFTRACE_REC_EVENT) {
             const tdec_uftrace_record *r = &it.u.rec;
             static const char *const tn[] = { "entry", "exit ", "lost ", "event" };
             nrec++;
@@ -1428,26 +1423,26 @@ static void golden_dat(sample *s, const char *file, spec_seq *seq, tl_case *c)
                                 memcmp(ls + ll - strlen(suf), suf, strlen(suf)) == 0,
                          "%s@%" PRIu64 ": got [%.*s] want [%s...%s]", file, it.offset, (int)ll, ls, pre, suf))
                 break;
-            if (r->type == TDEC_UFTRACE_EVENT && r->more) {
+            if (r->type == TDEC_UFTRACE_REC_EVENT && r->more) {
                 time_prefix(pre, sizeof pre, r->time, tid);
                 snprintf(suf, sizeof suf, "%s[data ] length = %" PRIu64 "\n", pre, r->payload_size);
                 if (!TL_TRUE(c, expect_text(&cu, suf, strlen(suf)), "%s: event data line [%s]", file, suf)) break;
                 while (cu.e - cu.p >= 2 && cu.p[0] == ' ' && cu.p[1] == ' ') take_line(&cu, &ls, &ll);
             }
-            if (tdec_uftrace_needs_args(&d)) {
+            if (tdec_uftrace_needs_spec(&d)) {
                 const char *nm = ls + strlen(pre);
                 size_t nl = ll - strlen(pre) - strlen(suf);
-                fspec *f = fs_find(s, nm, nl, r->type == TDEC_UFTRACE_EXIT);
+                fspec *f = fs_find(s, nm, nl, r->type == TDEC_UFTRACE_REC_EXIT);
                 TL_TRUE(c, f != NULL, "%s: no spec for %.*s", file, (int)nl, nm);
                 seq_push(seq, f ? &f->spec : NULL);
-                if (!TL_EQI(c, tdec_uftrace_set_args(&d, f ? &f->spec : NULL), TDEC_NEED_INPUT)) break;
+                if (!TL_EQI(c, tdec_uftrace_set_spec(&d, f ? &f->spec : NULL), TDEC_NEED_INPUT)) break;
                 cur_type = r->type;
                 cur_time = r->time;
                 nargs = 0;
             }
             continue;
         }
-        if (it.u.rec.type == TDEC_UFTRACE_ARG) {
+        if (it.u.rec.type == TDEC_UFTRACE_REC_ARG) {
             in_arg = -1;
             TL_EQU(c, it.u.rec.arg_index, (unsigned)nargs);
             TL_EQU(c, it.u.rec.time, cur_time);
@@ -1463,14 +1458,14 @@ static void golden_dat(sample *s, const char *file, spec_seq *seq, tl_case *c)
         in_arg = -1;
         nblocks++;
         time_prefix(pre, sizeof pre, cur_time, tid);
-        snprintf(suf, sizeof suf, "%s[%s] length = %u\n", pre, cur_type == TDEC_UFTRACE_ENTRY ? "args " : "retval",
+        snprintf(suf, sizeof suf, "%s[%s] length = %u\n", pre, cur_type == TDEC_UFTRACE_REC_ENTRY ? "args " : "retval",
                  it.u.rec.block_len);
         if (!TL_TRUE(c, expect_text(&cu, suf, strlen(suf)), "%s@%" PRIu64 ": want [%s] got [%.*s]", file, it.offset,
                      suf, (int)strcspn(cu.p, "\n"), cu.p))
             break;
         for (i = 0; i < nargs; i++) {
             why[0] = 0;
-            if (!TL_TRUE(c, check_arg_line(&cu, cur_type == TDEC_UFTRACE_EXIT, i, &args[i], why, sizeof why),
+            if (!TL_TRUE(c, check_arg_line(&cu, cur_type == TDEC_UFTRACE_REC_EXIT, i, &args[i], why, sizeof why),
                          "%s@%" PRIu64 " arg %d: %s", file, it.offset, i, why))
                 break;
         }
@@ -1614,23 +1609,23 @@ typedef struct spec_count {
     int lines;
 } spec_count;
 
-static void spec_count_cb(void *ctx, tdec_uftrace_str k, tdec_uftrace_str v)
+static void spec_count_cb(void *ctx, tdec_uftrace_text k, tdec_uftrace_text v)
 {
     spec_count *sc = (spec_count *)ctx;
     tdec_uftrace_spec_entry ent;
-    tdec_uftrace_str is;
+    tdec_uftrace_text is;
     tdec_uftrace_spec_item it;
     tdec_uftrace_arg a;
     const char *p = v.ptr, *e = v.ptr + v.len, *q, *qe;
     if (!str_eq(k, "argspec") && !str_eq(k, "retspec") && !str_eq(k, "argauto") && !str_eq(k, "retauto")) return;
     sc->lines++;
-    while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+    while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
         if (ent.items.len == 0) continue;
         sc->entries++;
         if (ent.pattern.len == 0) sc->bad++;
         q = ent.items.ptr;
         qe = q + ent.items.len;
-        while (tdec_uftrace_next_spec_item(&q, qe, &is)) {
+        while (tdec_uftrace_next_spec_item(&q, qe, &is) == TDEC_OK) {
             sc->items++;
             if (tdec_uftrace_parse_spec_item(is.ptr, is.len, &it) != TDEC_OK) {
                 sc->bad++;
@@ -1823,31 +1818,35 @@ static void test_spec_grammar(void)
 
     tl_begin(&c, "uftrace spec entries and items: splitting, empty pieces, no '@', modules");
     {
-        const char *txt = ";a@arg1;;b@arg2/s,,retval,;c;malloc@libc,arg1;";
+        const char *txt = ";a@arg1;;b@arg2/s,,retval,;c;malloc@libc,arg1;", *semis = ";;;";
         const char *p = txt, *e = txt + strlen(txt), *q, *qe;
         tdec_uftrace_spec_entry ent;
-        tdec_uftrace_str is;
+        tdec_uftrace_text is;
         buf got = { NULL, 0, 0 };
-        while (tdec_uftrace_next_spec_entry(&p, e, &ent)) {
+        while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
             buf_printf(&got, "[%.*s|", (int)ent.pattern.len, ent.pattern.ptr);
             q = ent.items.ptr;
             qe = q + ent.items.len;
-            while (tdec_uftrace_next_spec_item(&q, qe, &is)) buf_printf(&got, "<%.*s>", (int)is.len, is.ptr);
+            while (tdec_uftrace_next_spec_item(&q, qe, &is) == TDEC_OK) buf_printf(&got, "<%.*s>", (int)is.len, is.ptr);
             buf_printf(&got, "]");
         }
         TL_TRUE(&c, strcmp(got.p, "[a|<arg1>][b|<arg2/s><retval>][c|][malloc|<libc><arg1>]") == 0, "%s", got.p);
         TL_TRUE(&c, p == e, "cursor at the end");
-        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, e, &ent), 0);
-        p = ";;;";
-        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, p + 3, &ent), 0);
+        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, e, &ent), TDEC_END);
+        p = semis;
+        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, semis + 3, &ent), TDEC_END);
+        TL_TRUE(&c, p == semis + 3, "cursor at the end of \";;;\"");
         p = NULL;
-        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, e, &ent), 0);
-        TL_EQI(&c, tdec_uftrace_next_spec_entry(NULL, e, &ent), 0);
+        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, e, &ent), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_next_spec_entry(NULL, e, &ent), TDEC_E_ARG);
         p = txt;
-        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, e, NULL), 0);
-        TL_EQI(&c, tdec_uftrace_next_spec_item(&p, e, NULL), 0);
+        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, e, NULL), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_next_spec_item(&p, e, NULL), TDEC_E_ARG);
+        p = txt + 2;
+        TL_EQI(&c, tdec_uftrace_next_spec_item(&p, txt + 1, &is), TDEC_E_ARG); /* *pos > end */
+        TL_TRUE(&c, p == txt + 2, "cursor unmoved by E_ARG");
         p = "x@";
-        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, p + 2, &ent), 1);
+        TL_EQI(&c, tdec_uftrace_next_spec_entry(&p, p + 2, &ent), TDEC_OK);
         TL_TRUE(&c, str_eq(ent.pattern, "x") && ent.items.len == 0, "x@");
         buf_free(&got);
     }
@@ -1859,19 +1858,26 @@ static void test_spec_grammar(void)
 
 typedef struct enum_log {
     int  defs, values, malformed;
+    int  cursor_bad; /* a status the cursor contradicts */
     buf  text;
 } enum_log;
 
-/* Walks every definition of [p, e); logs "NAME{A=0,B=1}" */
+/* Walks every definition of [p, e); logs "NAME{A=0,B=1}". Counts the
+   E_FORMAT ends, and checks each end against the cursor: at the end of the
+   text after TDEC_END from next_enum, unmoved after E_FORMAT from
+   next_enum_value. */
 static void walk_enums(const char *p, const char *e, enum_log *lg)
 {
-    tdec_uftrace_str name;
+    tdec_uftrace_text name;
     tdec_uftrace_enum_value v;
+    tdec_status st;
     int64_t next;
     const char *before;
     for (;;) {
-        if (!tdec_uftrace_next_enum(&p, e, &name)) {
-            if (p != e) lg->malformed++;
+        st = tdec_uftrace_next_enum(&p, e, &name);
+        if (st != TDEC_OK) {
+            if (st == TDEC_E_FORMAT) lg->malformed++;
+            if ((st == TDEC_END) != (p == e) || (st != TDEC_END && st != TDEC_E_FORMAT)) lg->cursor_bad++;
             return;
         }
         lg->defs++;
@@ -1879,11 +1885,13 @@ static void walk_enums(const char *p, const char *e, enum_log *lg)
         next = 0;
         for (;;) {
             before = p;
-            if (!tdec_uftrace_next_enum_value(&p, e, &next, &v)) break;
+            st = tdec_uftrace_next_enum_value(&p, e, &next, &v);
+            if (st != TDEC_OK) break;
             lg->values++;
             buf_printf(&lg->text, "%.*s=%" PRId64 ",", (int)v.name.len, v.name.ptr, v.value);
         }
-        if (p == before) {
+        if ((st == TDEC_END) == (p == before) || (st != TDEC_END && st != TDEC_E_FORMAT)) lg->cursor_bad++;
+        if (st != TDEC_END) {
             lg->malformed++;
             return;
         }
@@ -1912,7 +1920,7 @@ typedef struct enum_find {
     int       lines;
 } enum_find;
 
-static void enum_info_cb(void *ctx, tdec_uftrace_str k, tdec_uftrace_str v)
+static void enum_info_cb(void *ctx, tdec_uftrace_text k, tdec_uftrace_text v)
 {
     enum_find *ef = (enum_find *)ctx;
     if (!str_eq(k, "enumauto")) return;
@@ -1947,6 +1955,7 @@ static void test_enums(void)
         each_info_line(s, enum_info_cb, &ef);
         TL_EQI(&c, ef.lines, 1);
         TL_EQI(&c, lg.malformed, 0);
+        TL_EQI(&c, lg.cursor_bad, 0);
         TL_EQI(&c, lg.defs, 21);
         TL_EQI(&c, lg.values, 281);
         TL_TRUE(&c, strncmp(lg.text.p, "uft_mmap_prot{PROT_NONE=0,PROT_READ=1,PROT_WRITE=2,PROT_EXEC=4,}", 62) == 0,
@@ -1996,28 +2005,33 @@ static void test_enums(void)
             memset(&lg, 0, sizeof lg);
             buf_add(&lg.text, "", 0);
             walk_enums(w[k].in, w[k].in + strlen(w[k].in), &lg);
-            TL_TRUE(&c, strcmp(lg.text.p, w[k].out) == 0 && (lg.malformed != 0) == w[k].malformed,
-                    "[%s] -> [%s] malformed %d", w[k].in, lg.text.p, lg.malformed);
+            TL_TRUE(&c, strcmp(lg.text.p, w[k].out) == 0 && (lg.malformed != 0) == w[k].malformed && lg.cursor_bad == 0,
+                    "[%s] -> [%s] malformed %d, cursor contradicts the status %d times", w[k].in, lg.text.p,
+                    lg.malformed, lg.cursor_bad);
             buf_free(&lg.text);
         }
     }
     {
         const char *t = "enum e {A}", *p = t;
-        tdec_uftrace_str name;
+        tdec_uftrace_text name;
         tdec_uftrace_enum_value v;
         int64_t next = 0;
-        TL_EQI(&c, tdec_uftrace_next_enum(NULL, t + 10, &name), 0);
-        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 10, NULL), 0);
-        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 10, &name), 1);
+        TL_EQI(&c, tdec_uftrace_next_enum(NULL, t + 10, &name), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 10, NULL), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 10, &name), TDEC_OK);
         TL_TRUE(&c, p == t + 8, "after {");
-        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, NULL, &v), 0);
-        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, &next, NULL), 0);
-        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, &next, &v), 1);
-        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, &next, &v), 0);
+        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, NULL, &v), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, &next, NULL), TDEC_E_ARG);
+        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, &next, &v), TDEC_OK);
+        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 10, &next, &v), TDEC_END);
         TL_TRUE(&c, p == t + 10, "after }");
+        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 10, &name), TDEC_END);
         p = t;
-        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 6, &name), 0); /* "enum e" cut before '{' */
+        TL_EQI(&c, tdec_uftrace_next_enum(&p, t + 6, &name), TDEC_E_FORMAT); /* "enum e" cut before '{' */
         TL_TRUE(&c, p == t, "malformed: cursor at the definition");
+        p = t + 8;
+        TL_EQI(&c, tdec_uftrace_next_enum_value(&p, t + 9, &next, &v), TDEC_E_FORMAT); /* "A" cut before '}' */
+        TL_TRUE(&c, p == t + 8, "malformed value: cursor unmoved");
     }
     tl_end(&c);
 }
@@ -2054,7 +2068,7 @@ static tdec_uftrace_arg mkarg(uint8_t kind, char format, uint16_t size)
 }
 
 /* ------------------------------------------------------------------ */
-/* the args sample's `mixed` block with a hand-written spec (FACTS 9.1) */
+/* the args sample's `mixed` block with a hand-written spec             */
 
 static void test_mixed(void)
 {
@@ -2079,14 +2093,14 @@ static void test_mixed(void)
         tdec_uftrace_init(&d, NULL);
         TL_EQI(&c, tdec_uftrace_feed(&d, data + 0x340, len - 0x340), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.kind == TDEC_ITEM_RECORD && it.offset == 0 && it.u.rec.type == TDEC_UFTRACE_ENTRY &&
+        TL_TRUE(&c, it.kind == TDEC_ITEM_RECORD && it.offset == 0 && it.u.rec.type == TDEC_UFTRACE_REC_ENTRY &&
                         it.u.rec.more == 1 && it.u.rec.magic == 5 && it.u.rec.depth == 1 &&
                         it.u.rec.addr == 0x5586798c634eull && it.u.rec.time == 568542137870ull,
                 "ENTRY of mixed");
-        TL_TRUE(&c, tdec_uftrace_needs_args(&d), "needs args");
-        TL_EQI(&c, tdec_uftrace_set_args(&d, &mixed), TDEC_NEED_INPUT);
+        TL_TRUE(&c, tdec_uftrace_needs_spec(&d), "needs args");
+        TL_EQI(&c, tdec_uftrace_set_spec(&d, &mixed), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARG && it.offset == 16 && it.u.rec.arg_index == 0 &&
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 16 && it.u.rec.arg_index == 0 &&
                         it.u.rec.arg.kind == TDEC_UFTRACE_V_STRING && it.u.rec.payload_size == 3 &&
                         it.u.rec.time == 568542137870ull,
                 "arg2/s");
@@ -2095,30 +2109,30 @@ static void test_mixed(void)
                         memcmp(it.u.frag.data, "xyz", 3) == 0 && it.u.frag.flags == (TDEC_FRAG_FIRST | TDEC_FRAG_LAST),
                 "\"xyz\"");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARG && it.offset == 24 && it.u.rec.value == 7 &&
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 24 && it.u.rec.value == 7 &&
                         it.u.rec.arg.size == 4 && it.u.rec.arg_index == 1,
                 "arg1/i32 = 7");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARG && it.offset == 28 && it.u.rec.arg.kind == TDEC_UFTRACE_V_FLOAT &&
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 28 && it.u.rec.arg.kind == TDEC_UFTRACE_V_FLOAT &&
                         memcmp(it.u.rec.raw, f125, 8) == 0,
                 "fparg1 = 0.125");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARG && it.offset == 36 && it.u.rec.value == 0xffffffffffffffd6ull,
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 36 && it.u.rec.value == 0xffffffffffffffd6ull,
                 "arg3/i64 = -42");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARGS_END && it.u.rec.block_len == 28 && it.offset == 48,
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARGS_END && it.u.rec.block_len == 28 && it.offset == 48,
                 "length = 28, padded to 32");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.offset == 48 && it.u.rec.type == TDEC_UFTRACE_EXIT && it.u.rec.more &&
+        TL_TRUE(&c, it.offset == 48 && it.u.rec.type == TDEC_UFTRACE_REC_EXIT && it.u.rec.more &&
                         it.u.rec.time == 568542138150ull && it.u.rec.addr == 0x5586798c634eull,
                 "EXIT of mixed");
-        TL_EQI(&c, tdec_uftrace_set_args(&d, &ret), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_uftrace_set_spec(&d, &ret), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARG && memcmp(it.u.rec.raw, fret, 8) == 0, "retval f64 raw bits");
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && memcmp(it.u.rec.raw, fret, 8) == 0, "retval f64 raw bits");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARGS_END && it.u.rec.block_len == 8, "retval length = 8");
+        TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARGS_END && it.u.rec.block_len == 8, "retval length = 8");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_TRUE(&c, it.offset == 72 && it.u.rec.type == TDEC_UFTRACE_ENTRY && it.u.rec.time == 568542138331ull &&
+        TL_TRUE(&c, it.offset == 72 && it.u.rec.type == TDEC_UFTRACE_REC_ENTRY && it.u.rec.time == 568542138331ull &&
                         it.u.rec.addr == 0x5586798c63bbull,
                 "self_ptr follows");
     }
@@ -2275,12 +2289,12 @@ static unsigned char *dat_to_be(const unsigned char *data, size_t len, const spe
         const tdec_uftrace_record *r = &it.u.rec;
         size_t o = (size_t)it.offset;
         if (it.kind != TDEC_ITEM_RECORD) continue;
-        if (r->type <= TDEC_UFTRACE_EVENT) {
+        if (r->type <= TDEC_UFTRACE_REC_EVENT) {
             swap_bytes(be + o, 8);
             swap_bytes(be + o + 8, 8);
-            if (r->type == TDEC_UFTRACE_EVENT && r->more) swap_bytes(be + o + 16, 2);
-            if (tdec_uftrace_needs_args(&d)) tdec_uftrace_set_args(&d, k < seq->n ? seq->v[k++] : NULL);
-        } else if (r->type == TDEC_UFTRACE_ARG) {
+            if (r->type == TDEC_UFTRACE_REC_EVENT && r->more) swap_bytes(be + o + 16, 2);
+            if (tdec_uftrace_needs_spec(&d)) tdec_uftrace_set_spec(&d, k < seq->n ? seq->v[k++] : NULL);
+        } else if (r->type == TDEC_UFTRACE_REC_ARG) {
             if (r->arg.kind == TDEC_UFTRACE_V_INT || r->arg.kind == TDEC_UFTRACE_V_CHAR) swap_bytes(be + o, r->arg.size);
             if (r->arg.kind == TDEC_UFTRACE_V_STRING || r->arg.kind == TDEC_UFTRACE_V_STDSTRING) swap_bytes(be + o, 2);
         }
@@ -2402,24 +2416,24 @@ static void test_32bit(void)
     TL_TRUE(&c, sl->spec.args[0].size == 4 && sl->spec.args[0].format == 'u', "str_len@retval/u");
 
     memset(b, 0xEE, sizeof b); /* padding is never looked at */
-    o = put_rec(b, o, 1000, word(TDEC_UFTRACE_ENTRY, 1, 5, 1, 0x8048400));
+    o = put_rec(b, o, 1000, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 1, 0x8048400));
     put_le(b + o, 0xffffffd6u, 4);
     o += 8;
-    o = put_rec(b, o, 1001, word(TDEC_UFTRACE_EXIT, 1, 5, 1, 0x8048400));
+    o = put_rec(b, o, 1001, word(TDEC_UFTRACE_REC_EXIT, 1, 5, 1, 0x8048400));
     put_le(b + o, 42, 4);
     o += 8;
-    o = put_rec(b, o, 1002, word(TDEC_UFTRACE_ENTRY, 1, 5, 1, 0x8048420));
+    o = put_rec(b, o, 1002, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 1, 0x8048420));
     put_le(b + o, 7, 2);
     memcpy(b + o + 2, "uftrace", 7);
     put_le(b + o + 12, 2, 4);
     o += 16;
-    o = put_rec(b, o, 1003, word(TDEC_UFTRACE_ENTRY, 1, 5, 1, 0x8048440));
+    o = put_rec(b, o, 1003, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 1, 0x8048440));
     put_le(b + o, 0x08048400u, 4);
     o += 8;
-    o = put_rec(b, o, 1004, word(TDEC_UFTRACE_EXIT, 1, 5, 1, 0x8048460));
+    o = put_rec(b, o, 1004, word(TDEC_UFTRACE_REC_EXIT, 1, 5, 1, 0x8048460));
     put_le(b + o, 16, 4);
     o += 8;
-    o = put_rec(b, o, 1005, word(TDEC_UFTRACE_EXIT, 0, 5, 0, 0x8048480));
+    o = put_rec(b, o, 1005, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x8048480));
     seq_push(&seq, &ne->spec);
     seq_push(&seq, &nx->spec);
     seq_push(&seq, &gr->spec);
@@ -2479,14 +2493,14 @@ static void test_hostile(void)
     sp.count = 1;
     sp.args[0] = mkarg(TDEC_UFTRACE_V_STRING, 's', 0);
     memset(b, 'a', sizeof b);
-    o = put_rec(b, 0, 1, word(TDEC_UFTRACE_ENTRY, 1, 5, 0, 0x1000));
+    o = put_rec(b, 0, 1, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 0, 0x1000));
     put_le(b + o, 1019, 2);
     one(b, 16 + 1024 + 16, &sp, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_BLOCK);
     put_le(b + o, 1018, 2);
-    put_rec(b, 16 + 1024, 2, word(TDEC_UFTRACE_EXIT, 0, 5, 0, 0x1000));
+    put_rec(b, 16 + 1024, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
     one(b, 16 + 1024 + 16, &sp, &res, &lg);
     TL_EQI(&c, res.st, TDEC_END);
     TL_TRUE(&c, strstr(lg.p, "ps=1018") && strstr(lg.p, "bl=1020\n") && strstr(lg.p, "R o=1040 t=1 "), "1018 fits");
@@ -2527,9 +2541,9 @@ static void test_hostile(void)
         tdec_uftrace_decoder d;
         tdec_uftrace_item it;
         memset(b, 0, sizeof b);
-        o = put_rec(b, 0, 1, word(TDEC_UFTRACE_ENTRY, 1, 5, 0, 0x1000));
+        o = put_rec(b, 0, 1, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 0, 0x1000));
         for (i = 0; i < 64; i++) put_le(b + o + 8 * i, 1000 + i, 8);
-        put_rec(b, o + 512, 2, word(TDEC_UFTRACE_EXIT, 0, 5, 0, 0x1000));
+        put_rec(b, o + 512, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
         big.count = 64;
         for (i = 0; i < 64; i++) big.args[i] = mkarg(TDEC_UFTRACE_V_INT, 'x', 8);
         one(b, 16 + 512 + 16, &big, &res, &lg);
@@ -2556,7 +2570,7 @@ static void test_hostile(void)
                 tdec_uftrace_init(&d, NULL);
                 tdec_uftrace_feed(&d, b, 16 + 512 + 16);
                 TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-                TL_EQI(&c, tdec_uftrace_set_args(&d, &big), TDEC_E_LIMIT);
+                TL_EQI(&c, tdec_uftrace_set_spec(&d, &big), TDEC_E_LIMIT);
                 TL_EQU(&c, d.st.err_reason, TDEC_UFTRACE_R_BAD_SPEC);
                 TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_LIMIT);
             }
@@ -2566,10 +2580,10 @@ static void test_hostile(void)
 
     tl_begin(&c, "uftrace hostile: depth 1023, address 0 and 2^48-1, LOST count, magic, LOST with more");
     memset(b, 0, sizeof b);
-    o = put_rec(b, 0, 5, word(TDEC_UFTRACE_ENTRY, 0, 5, 1023, 0));
-    o = put_rec(b, o, 6, word(TDEC_UFTRACE_EXIT, 0, 5, 1023, 0xFFFFFFFFFFFFull));
-    o = put_rec(b, o, 0, word(TDEC_UFTRACE_LOST, 0, 5, 0, 12345));
-    o = put_rec(b, o, UINT64_MAX, word(TDEC_UFTRACE_EVENT, 0, 5, 0, 1000000));
+    o = put_rec(b, 0, 5, word(TDEC_UFTRACE_REC_ENTRY, 0, 5, 1023, 0));
+    o = put_rec(b, o, 6, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 1023, 0xFFFFFFFFFFFFull));
+    o = put_rec(b, o, 0, word(TDEC_UFTRACE_REC_LOST, 0, 5, 0, 12345));
+    o = put_rec(b, o, UINT64_MAX, word(TDEC_UFTRACE_REC_EVENT, 0, 5, 0, 1000000));
     one(b, o, NULL, &res, &lg);
     TL_EQI(&c, res.st, TDEC_END);
     TL_TRUE(&c, strstr(lg.p, "R o=0 t=0 m=0 d=1023 g=5 time=5 a=0 ") != NULL, "depth 1023, addr 0");
@@ -2578,13 +2592,13 @@ static void test_hostile(void)
     TL_TRUE(&c, strstr(lg.p, "R o=48 t=3 m=0 d=0 g=5 time=18446744073709551615 a=f4240 ") != NULL, "SDT event");
     for (i = 0; i < 8; i++) {
         if (i == 5) continue;
-        put_rec(b, 16, 6, word(TDEC_UFTRACE_EXIT, 0, (unsigned)i, 1, 0x1000));
+        put_rec(b, 16, 6, word(TDEC_UFTRACE_REC_EXIT, 0, (unsigned)i, 1, 0x1000));
         one(b, o, NULL, &res, &lg);
         TL_EQI(&c, res.st, TDEC_E_CORRUPT);
         TL_EQU(&c, res.err_offset, 16);
         TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_MAGIC);
     }
-    put_rec(b, 16, 6, word(TDEC_UFTRACE_LOST, 1, 5, 0, 3));
+    put_rec(b, 16, 6, word(TDEC_UFTRACE_REC_LOST, 1, 5, 0, 3));
     one(b, o, NULL, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16);
@@ -2593,14 +2607,14 @@ static void test_hostile(void)
 
     tl_begin(&c, "uftrace hostile: event data of 0 and 65535 bytes, truncation inside records and payloads");
     memset(b, 0, sizeof b);
-    o = put_rec(b, 0, 1, word(TDEC_UFTRACE_EVENT, 1, 5, 0, 100011));
+    o = put_rec(b, 0, 1, word(TDEC_UFTRACE_REC_EVENT, 1, 5, 0, 100011));
     put_le(b + o, 0, 2);
     o += 8; /* 2 + 0 padded to 8 */
-    o = put_rec(b, o, 2, word(TDEC_UFTRACE_EVENT, 1, 5, 0, 100012));
+    o = put_rec(b, o, 2, word(TDEC_UFTRACE_REC_EVENT, 1, 5, 0, 100012));
     put_le(b + o, 5, 2);
     memcpy(b + o + 2, "hello", 5);
     o += 8;
-    o = put_rec(b, o, 3, word(TDEC_UFTRACE_EXIT, 0, 5, 0, 0x1000));
+    o = put_rec(b, o, 3, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
     one(b, o, NULL, &res, &lg);
     TL_EQI(&c, res.st, TDEC_END);
     TL_TRUE(&c, strstr(lg.p, "R o=24 t=3 m=1 ") && strstr(lg.p, "ps=5 bl=0\nF o=42 n=5:hello\nR o=48 t=1 "),
@@ -2619,10 +2633,10 @@ static void test_hostile(void)
         static unsigned char big[16 + 2 + 65535 + 7 + 16];
         size_t n;
         memset(big, 'z', sizeof big);
-        n = put_rec(big, 0, 1, word(TDEC_UFTRACE_EVENT, 1, 5, 0, 100012));
+        n = put_rec(big, 0, 1, word(TDEC_UFTRACE_REC_EVENT, 1, 5, 0, 100012));
         put_le(big + n, 65535, 2);
         n += 2 + 65535 + 7; /* 65537 padded to 65544 */
-        n = put_rec(big, n, 2, word(TDEC_UFTRACE_EXIT, 0, 5, 0, 0x1000));
+        n = put_rec(big, n, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
         one(big, n, NULL, &res, &lg);
         TL_EQI(&c, res.st, TDEC_END);
         TL_TRUE(&c, strstr(lg.p, "ps=65535") && strstr(lg.p, "\nR o=65560 t=1 "), "65535-byte event");
@@ -2646,10 +2660,10 @@ static void test_misuse(void)
     unsigned char b[64];
     size_t o;
     memset(b, 0, sizeof b);
-    o = put_rec(b, 0, 1, word(TDEC_UFTRACE_ENTRY, 1, 5, 0, 0x1000));
+    o = put_rec(b, 0, 1, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 0, 0x1000));
     put_le(b + o, 77, 4);
     o += 8;
-    o = put_rec(b, o, 2, word(TDEC_UFTRACE_EXIT, 0, 5, 0, 0x1000));
+    o = put_rec(b, o, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
     sp.count = 1;
     sp.args[0] = mkarg(TDEC_UFTRACE_V_INT, 'i', 4);
 
@@ -2661,12 +2675,12 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_uftrace_next(NULL, &it), TDEC_E_ARG);
     TL_EQI(&c, tdec_uftrace_next(&d, NULL), TDEC_E_ARG);
     TL_EQI(&c, tdec_uftrace_finish(NULL), TDEC_E_ARG);
-    TL_EQI(&c, tdec_uftrace_set_args(NULL, &sp), TDEC_E_ARG);
-    TL_EQI(&c, tdec_uftrace_needs_args(NULL), 0);
+    TL_EQI(&c, tdec_uftrace_set_spec(NULL, &sp), TDEC_E_ARG);
+    TL_EQI(&c, tdec_uftrace_needs_spec(NULL), 0);
     tdec_uftrace_reset(NULL);
     TL_EQI(&c, tdec_uftrace_feed(&d, NULL, 0), TDEC_NEED_INPUT);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_NEED_INPUT);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_E_SEQUENCE);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_E_SEQUENCE);
     TL_EQI(&c, d.st.err, TDEC_OK);
     TL_TRUE(&c, strcmp(tdec_uftrace_reason_str(TDEC_UFTRACE_R_PERF_SIZE), "unknown reason") != 0, "reason text");
     TL_TRUE(&c, strcmp(tdec_uftrace_reason_str(999), "unknown reason") == 0, "unknown reason");
@@ -2678,46 +2692,46 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_uftrace_feed(&d, b, o), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_TRUE(&c, tdec_uftrace_needs_args(&d), "awaits a spec");
+    TL_TRUE(&c, tdec_uftrace_needs_spec(&d), "awaits a spec");
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_SEQUENCE); /* not sticky */
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_SEQUENCE);
     TL_EQI(&c, d.st.err, TDEC_OK);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_NEED_INPUT);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_E_SEQUENCE);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_NEED_INPUT);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_ARG && it.u.rec.value == 77, "value");
+    TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.u.rec.value == 77, "value");
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_EQU(&c, it.u.rec.type, TDEC_UFTRACE_ARGS_END);
+    TL_EQU(&c, it.u.rec.type, TDEC_UFTRACE_REC_ARGS_END);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_EQU(&c, it.u.rec.type, TDEC_UFTRACE_EXIT);
+    TL_EQU(&c, it.u.rec.type, TDEC_UFTRACE_REC_EXIT);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_NEED_INPUT);
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_END);
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_END);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_END);
     TL_EQI(&c, tdec_uftrace_feed(&d, b, 1), TDEC_E_SEQUENCE);
-    /* set_args(NULL): the record's offset, sticky */
+    /* set_spec(NULL): the record's offset, sticky */
     tdec_uftrace_init(&d, NULL);
     tdec_uftrace_feed(&d, b, o);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, NULL), TDEC_E_CORRUPT);
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, NULL), TDEC_E_CORRUPT);
     TL_EQU(&c, d.st.err_offset, 0);
     TL_EQU(&c, d.st.err_reason, TDEC_UFTRACE_R_NO_SPEC);
-    TL_EQI(&c, tdec_uftrace_needs_args(&d), 0);
+    TL_EQI(&c, tdec_uftrace_needs_spec(&d), 0);
     TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_E_CORRUPT);
     TL_EQI(&c, tdec_uftrace_feed(&d, b, 1), TDEC_E_CORRUPT);
     TL_EQI(&c, tdec_uftrace_finish(&d), TDEC_E_CORRUPT);
-    TL_EQI(&c, tdec_uftrace_set_args(&d, &sp), TDEC_E_CORRUPT);
-    /* a second record: set_args(NULL) names it */
+    TL_EQI(&c, tdec_uftrace_set_spec(&d, &sp), TDEC_E_CORRUPT);
+    /* a second record: set_spec(NULL) names it */
     tdec_uftrace_init(&d, NULL);
     {
         unsigned char b2[48];
         memset(b2, 0, sizeof b2);
-        put_rec(b2, 0, 1, word(TDEC_UFTRACE_ENTRY, 0, 5, 0, 0x1000));
-        put_rec(b2, 16, 2, word(TDEC_UFTRACE_ENTRY, 1, 5, 1, 0x2000));
+        put_rec(b2, 0, 1, word(TDEC_UFTRACE_REC_ENTRY, 0, 5, 0, 0x1000));
+        put_rec(b2, 16, 2, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 1, 0x2000));
         tdec_uftrace_feed(&d, b2, sizeof b2);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
-        TL_EQI(&c, tdec_uftrace_set_args(&d, NULL), TDEC_E_CORRUPT);
+        TL_EQI(&c, tdec_uftrace_set_spec(&d, NULL), TDEC_E_CORRUPT);
         TL_EQU(&c, d.st.err_offset, 16);
     }
     /* reset keeps the config and clears the error */
@@ -2905,6 +2919,50 @@ static void test_perf_hand(void)
     buf_free(&lg);
 }
 
+/* ------------------------------------------------------------------ */
+/* the Ending rule of the header's CONTRACT, with the canonical loop    */
+
+TL_DEFINE_ENDING_TEST(uftrace, tdec_uftrace_config)
+TL_DEFINE_ENDING_TEST(uftrace_perf, tdec_uftrace_config)
+
+/* A hand-made <tid>.dat (ENTRY, an EVENT with 5 bytes of data, EXIT) and
+   each of its prefixes, and every perf-cpuN.dat whole and cut by one byte:
+   the loop ends in END exactly on a record boundary, else in
+   TDEC_E_TRUNCATED from finish(), and next() after finish() says it again. */
+static void test_ending(void)
+{
+    static const size_t chunks[] = { 1, 5, 4096 };
+    unsigned char b[64], *data;
+    size_t o = 0, len, plen, k;
+    int i, j;
+    tl_case c;
+    o = put_rec(b, o, 100, word(TDEC_UFTRACE_REC_ENTRY, 0, 5, 0, 0x1000));
+    o = put_rec(b, o, 110, word(TDEC_UFTRACE_REC_EVENT, 1, 5, 0, 200000));
+    put_le(b + o, 5, 2);
+    memcpy(b + o + 2, "hello", 5);
+    b[o + 7] = 0;
+    o += 8; /* u16 length, data, padding to 8 */
+    o = put_rec(b, o, 120, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
+    tl_begin(&c, "uftrace Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        for (len = 0; len <= o; len++)
+            tl_ending_uftrace(&c, NULL, b, len, chunks[k],
+                              len == 0 || len == 16 || len == 40 || len == o ? TDEC_END : TDEC_E_TRUNCATED);
+    tl_end(&c);
+
+    tl_begin(&c, "uftrace perf Ending: every perf-cpuN.dat whole (END) and cut by one byte (E_TRUNCATED)");
+    for (i = 0; i < nsamples; i++)
+        for (j = 0; j < samples[i].nperfs; j++) {
+            data = read_in(&samples[i], samples[i].perfs[j], &len);
+            if (!TL_TRUE(&c, data != NULL, "cannot read %s", samples[i].perfs[j])) continue;
+            for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+                for (plen = len > 0 ? len - 1 : 0; plen <= len; plen++)
+                    tl_ending_uftrace_perf(&c, NULL, data, plen, chunks[k], plen == len ? TDEC_END : TDEC_E_TRUNCATED);
+            free(data);
+        }
+    tl_end(&c);
+}
+
 int main(void)
 {
     tl_case c;
@@ -2915,8 +2973,12 @@ int main(void)
             "args, libcall, forkexec, cxx");
     tl_end(&c);
     if (nsamples == 0) return tl_exit_code();
-    test_sizeof();
-    test_info_headers();
+    tl_sizeof_tdec_uftrace_decoder();
+    tl_sizeof_tdec_uftrace_item();
+    tl_sizeof_tdec_uftrace_perf_decoder();
+    tl_sizeof_tdec_uftrace_perf_item();
+    tl_sizeof_tdec_uftrace_argspec();
+    test_headers();
     test_info_lines();
     test_task();
     test_maps();
@@ -2932,6 +2994,7 @@ int main(void)
     test_hostile();
     test_misuse();
     test_perf_hand();
+    test_ending();
     printf("%d passed, %d failed\n", tl_passed, tl_failed);
     return tl_exit_code();
 }

@@ -304,20 +304,34 @@ static const titem *nth_rec(const coll *c, uint32_t type, size_t i)
 }
 
 /* ------------------------------------------------------------------ */
-/* sizeof                                                              */
+/* sizeof and the Ending rule, as the header states them               */
 
-static void test_sizeof(void)
+TL_DEFINE_SIZEOF_TEST(tdec_xray_decoder, "single/tdec_xray.h")
+TL_DEFINE_SIZEOF_TEST(tdec_xray_item, "single/tdec_xray.h")
+TL_DEFINE_ENDING_TEST(xray, tdec_xray_config)
+
+/* Every input that decodes to its end, whole and cut by one byte, through
+   the canonical loop in 1-, 7- and 4096-byte chunks: each ends as the
+   oracle's run ends (END, or TDEC_E_TRUNCATED from finish()), and next()
+   after finish() says it again. */
+static void test_ending(void)
 {
+    static const size_t chunks[] = { 1, 7, 4096 };
+    xc_run r;
+    size_t i, k, len, runs = 0;
     tl_case c;
-    tl_begin(&c, "xray sizeof(tdec_xray_decoder) as documented");
-    if (sizeof(void *) == 8 && sizeof(long) == 8) {
-        TL_EQU(&c, sizeof(tdec_xray_decoder), 248); /* the LP64 figure in tdec_xray.h's MEMORY */
-    } else {
-        /* ILP32 and others: pointers and size_t shrink, nothing grows. */
-        TL_TRUE(&c, sizeof(tdec_xray_decoder) <= 248, "sizeof %zu above the LP64 figure",
-                sizeof(tdec_xray_decoder));
+    tl_begin(&c, "xray Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    for (i = 0; i < ninputs; i++) {
+        for (len = inputs[i].len; len + 1 >= inputs[i].len && len > 0; len--) {
+            memset(&r, 0, sizeof r);
+            xc_decode(inputs[i].data, len, &r);
+            if (r.status != TDEC_END && (len == inputs[i].len || r.status != TDEC_E_TRUNCATED)) break;
+            for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++, runs++)
+                tl_ending_xray(&c, NULL, inputs[i].data, len, chunks[k], r.status);
+        }
     }
-    TL_TRUE(&c, sizeof(tdec_xray_decoder) < 512, "decoder too large");
+    tl_ending_xray(&c, NULL, NULL, 0, 1, TDEC_E_TRUNCATED);
+    TL_TRUE(&c, runs >= 3 * 2 * 18, "only %zu runs", runs);
     tl_end(&c);
 }
 
@@ -1732,7 +1746,9 @@ int main(void)
     tl_end(&c);
     add_handmade();
 
-    test_sizeof();
+    tl_sizeof_tdec_xray_decoder();
+    tl_sizeof_tdec_xray_item();
+    test_ending();
     for (i = 0; i < ninputs; i++)
         for (j = 0; j < sizeof cfgs / sizeof cfgs[0]; j++) test_chunk_invariance(&inputs[i], &cfgs[j]);
     for (i = 0; i < ninputs; i++) test_prefixes(&inputs[i]);

@@ -57,11 +57,15 @@ static int bo_index(bo_stream *s)
     s->ev_clock = (uint64_t *)malloc(cap * sizeof *s->ev_clock);
     if (!s->ev_off || !s->ev_clock) return -1;
     st = tdec_ovni_feed(&d, s->in, s->in_len);
-    while (st >= 0 && st != TDEC_END) {
+    while (st >= 0) {
         st = tdec_ovni_next(&d, &it);
-        if (st == TDEC_NEED_INPUT) st = tdec_ovni_finish(&d);
-        if (st != TDEC_OK || it.kind != TDEC_ITEM_RECORD || it.u.ev.type != TDEC_OVNI_REC_EVENT) continue;
-        if (it.u.ev.big_endian) return -1; /* the clock patch below is little-endian */
+        if (st == TDEC_NEED_INPUT) {
+            st = tdec_ovni_finish(&d); /* then next() says END */
+            continue;
+        }
+        if (st != TDEC_OK) break;
+        if (it.kind != TDEC_ITEM_RECORD || it.u.rec.type != TDEC_OVNI_REC_EVENT) continue;
+        if (it.u.rec.big_endian) return -1; /* the clock patch below is little-endian */
         if (s->nev == cap) {
             cap *= 2;
             s->ev_off = (uint64_t *)realloc(s->ev_off, cap * sizeof *s->ev_off);
@@ -69,7 +73,7 @@ static int bo_index(bo_stream *s)
             if (!s->ev_off || !s->ev_clock) return -1;
         }
         s->ev_off[s->nev] = it.offset;
-        s->ev_clock[s->nev] = it.u.ev.clock;
+        s->ev_clock[s->nev] = it.u.rec.clock;
         s->nev++;
     }
     return st == TDEC_END && s->nev > 0 ? 0 : -1;
@@ -173,11 +177,11 @@ static int bo_decode(const uint8_t *buf, size_t len, size_t chunk, uint32_t flag
         if (st == TDEC_OK) {
             if (it.kind == TDEC_ITEM_FRAGMENT) {
                 c->blob_bytes += it.u.frag.len;
-            } else if (it.u.ev.type == TDEC_OVNI_REC_EVENT) {
+            } else if (it.u.rec.type == TDEC_OVNI_REC_EVENT) {
                 c->events++;
-                c->jumbos += it.u.ev.jumbo;
-                c->clock_sum += it.u.ev.clock;
-                if (flags & TDEC_OVNI_F_SKIP_PAYLOADS) c->blob_bytes += it.u.ev.jumbo_len;
+                c->jumbos += it.u.rec.jumbo;
+                c->clock_sum += it.u.rec.clock;
+                if (flags & TDEC_OVNI_F_SKIP_PAYLOADS) c->blob_bytes += it.u.rec.jumbo_len;
             }
             continue;
         }

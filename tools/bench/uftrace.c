@@ -41,14 +41,14 @@ static int bu_decode(const uint8_t *buf, size_t len, size_t chunk, bu_counts *c)
         st = tdec_uftrace_next(&d, &it);
         if (st == TDEC_OK) {
             if (it.kind == TDEC_ITEM_RECORD) {
-                if (tdec_uftrace_needs_args(&d)) {
+                if (tdec_uftrace_needs_spec(&d)) {
                     fprintf(stderr, "bench_uftrace: argument block at offset %llu: record without -A/-R/-a\n",
                             (unsigned long long)it.offset);
                     return 1;
                 }
                 c->records++;
-                if (it.u.rec.type == TDEC_UFTRACE_ENTRY) c->entries++;
-                else if (it.u.rec.type == TDEC_UFTRACE_EXIT) c->exits++;
+                if (it.u.rec.type == TDEC_UFTRACE_REC_ENTRY) c->entries++;
+                else if (it.u.rec.type == TDEC_UFTRACE_REC_EXIT) c->exits++;
                 else c->other++;
                 c->checksum += it.u.rec.time ^ it.u.rec.addr;
             } else {

@@ -180,7 +180,7 @@ static int bx_decode(const uint8_t *buf, size_t len, size_t chunk, uint32_t flag
             }
             c->records++;
             c->tokens += it.u.rec.token != 0;
-            if (it.u.rec.type == TDEC_XTRACE_T_LOAD || it.u.rec.type == TDEC_XTRACE_T_STORE)
+            if (it.u.rec.type == TDEC_XTRACE_REC_LOAD || it.u.rec.type == TDEC_XTRACE_REC_STORE)
                 c->addr_sum += it.u.rec.addr;
             if (flags & TDEC_XTRACE_F_SKIP_PAYLOADS) c->data_bytes += it.u.rec.data_len;
             continue;

@@ -47,7 +47,7 @@ typedef struct ovni_stream {
     uint64_t          file_pos; /* next byte to read                          */
     int               eof;
     int               active;   /* head holds an event                        */
-    tdec_ovni_event   head;     /* the next event of this stream              */
+    tdec_ovni_record  head;     /* the next event of this stream              */
     uint64_t          head_offset;
     uint64_t          file_size; /* at load: an event past it is incomplete  */
     /* per-stream counts, for `info` */
@@ -356,9 +356,9 @@ static tdec_status pull(ovni_run *r, ovni_stream *s, tdec_ovni_item *it)
     for (;;) {
         st = tdec_ovni_next(&s->dec, it);
         if (st != TDEC_NEED_INPUT) return st;
-        if (s->eof) {
+        if (s->eof) { /* next() gives what only the end decides, then END */
             st = tdec_ovni_finish(&s->dec);
-            if (st != TDEC_NEED_INPUT) return st;
+            if (st < 0) return st;
             continue;
         }
         /* One open per refill: any number of streams, no descriptor limit. */
@@ -415,15 +415,15 @@ static int advance(ovni_run *r, ovni_stream *s, blob_sink sink)
             if (sink) sink(r, &it.u.frag);
             continue;
         }
-        if (it.u.ev.type != TDEC_OVNI_REC_EVENT) continue; /* the header */
-        s->head = it.u.ev;
+        if (it.u.rec.type != TDEC_OVNI_REC_EVENT) continue; /* the header */
+        s->head = it.u.rec;
         s->head_offset = it.offset;
         /* As ovni: an event that the file cannot hold whole is an error
            before it is printed (the decoder would find out only at its end). */
-        if (it.offset + it.u.ev.size > s->file_size) {
+        if (it.offset + it.u.rec.size > s->file_size) {
             s->active = 0;
             diag(r, "error", (int64_t)it.offset, s->obs_path,
-                 it.u.ev.jumbo ? "stream ends with an incomplete event (input ends inside a jumbo event's blob)"
+                 it.u.rec.jumbo ? "stream ends with an incomplete event (input ends inside a jumbo event's blob)"
                                : "stream ends with an incomplete event (input ends inside an event)");
             return -1;
         }
@@ -556,7 +556,7 @@ static int collect_blob_prefix(ovni_run *r, ovni_stream *s)
 
 /* The description of ev (in buf, or the signature's own text when it has
    no fields), or NULL where ovnidump prints UNKNOWN. */
-static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_event *ev, uint64_t offset,
+static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_record *ev, uint64_t offset,
                             char *buf, size_t *len)
 {
     uint32_t key = ((uint32_t)ev->mcv[0] << 16 | (uint32_t)ev->mcv[1] << 8 | ev->mcv[2]) + 1u;
@@ -592,7 +592,7 @@ static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_e
 }
 
 /* "%10lld  MCV  path  " */
-static void print_line_head(ovni_run *r, const ovni_stream *s, const tdec_ovni_event *ev)
+static void print_line_head(ovni_run *r, const ovni_stream *s, const tdec_ovni_record *ev)
 {
     char *w = out_reserve(r->out, 40);
     w = fmt_i64w(w, (int64_t)ev->clock, 10);
@@ -622,7 +622,7 @@ static void json_mcv(out_buf *o, const uint8_t *mcv)
    Returns 0, or -1 after an error in s (reported). */
 static int emit(ovni_run *r, ovni_stream *s)
 {
-    tdec_ovni_event ev = s->head;
+    tdec_ovni_record ev = s->head;
     uint64_t offset = s->head_offset;
     char desc[OVNI_DESC_CAP];
     size_t dlen = 0;
@@ -768,7 +768,7 @@ static int run_info(ovni_run *r)
     for (i = 0; i < r->t.n; i++) {
         ovni_stream *s = &r->t.s[i];
         while (s->active) {
-            const tdec_ovni_event *ev = &s->head;
+            const tdec_ovni_record *ev = &s->head;
             if (s->events == 0) s->first_clock = ev->clock;
             s->backwards += ev->clock_backwards; /* a first clock below 0 too, as ovni */
             s->last_clock = ev->clock;

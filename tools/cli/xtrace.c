@@ -176,22 +176,22 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
 {
     const tdec_xtrace_record *x = &it->u.rec;
     out_buf *o = r->out;
-    const char *reg = tdec_xtrace_reg_name(x->reg);
+    const char *reg = tdec_xtrace_reg_str(x->reg);
     switch (x->type) {
-    case TDEC_XTRACE_T_INST:
-    case TDEC_XTRACE_T_PCINST:
+    case TDEC_XTRACE_REC_INST:
+    case TDEC_XTRACE_REC_PCINST:
         out_lit_u64(o, "#", x->index);
         out_lit_u64(o, " EL", x->el);
         if (x->flags & TDEC_XTRACE_PC_KNOWN) xt_hex64(o, " pc=", x->pc);
         else out_lit(o, " pc=?");
         out_lit(o, " insn=");
         out_hexw(o, x->insn, 8);
-        if (x->type == TDEC_XTRACE_T_PCINST) out_lit(o, " (PCINST)");
+        if (x->type == TDEC_XTRACE_REC_PCINST) out_lit(o, " (PCINST)");
         out_char(o, '\n');
         return;
-    case TDEC_XTRACE_T_LOAD:
-    case TDEC_XTRACE_T_STORE:
-        out_str(o, x->type == TDEC_XTRACE_T_LOAD ? "    LOAD  " : "    STORE ");
+    case TDEC_XTRACE_REC_LOAD:
+    case TDEC_XTRACE_REC_STORE:
+        out_str(o, x->type == TDEC_XTRACE_REC_LOAD ? "    LOAD  " : "    STORE ");
         xt_hex64(o, "addr=", x->addr);
         out_lit_u64(o, " size=", (uint64_t)1 << x->size_log2);
         if (x->data_len == 0) {
@@ -201,21 +201,21 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
         out_lit(o, " data=");
         r->data_open = 1;
         return;
-    case TDEC_XTRACE_T_VAL:
+    case TDEC_XTRACE_REC_VAL:
         out_lit(o, "    VAL ");
-        out_str(o, tdec_xtrace_val_name(x->val_kind));
+        out_str(o, tdec_xtrace_val_str(x->val_kind));
         xt_hex64(o, " ", x->value);
         break;
-    case TDEC_XTRACE_T_ALLGPR:
+    case TDEC_XTRACE_REC_ALLGPR:
         out_lit(o, "    ALLGPR");
         break;
-    case TDEC_XTRACE_T_MISC_FLAGS:
+    case TDEC_XTRACE_REC_MISC_FLAGS:
         xt_hex64(o, "    MISC_FLAGS ", x->value);
         break;
-    case TDEC_XTRACE_T_SYSCALL_VEC:
+    case TDEC_XTRACE_REC_SYSCALL_VEC:
         out_lit_u64(o, "    SYSCALL_VEC n=", x->value);
         break;
-    case TDEC_XTRACE_T_IOVEC:
+    case TDEC_XTRACE_REC_IOVEC:
         xt_hex64(o, "      iovec base=", x->addr);
         out_lit_u64(o, " len=", x->value);
         if (x->data_len > 0) {
@@ -224,10 +224,10 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
             return;
         }
         break;
-    case TDEC_XTRACE_T_TIME:
+    case TDEC_XTRACE_REC_TIME:
         out_lit_u64(o, "    TIME ", x->value);
         break;
-    case TDEC_XTRACE_T_UNKNOWN:
+    case TDEC_XTRACE_REC_UNKNOWN:
         out_lit(o, "    UNKNOWN token=0x");
         out_hex(o, x->token);
         out_lit_u64(o, " len=", x->data_len);
@@ -237,7 +237,7 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
             return;
         }
         break;
-    case TDEC_XTRACE_T_REG:
+    case TDEC_XTRACE_REC_REG:
         if (x->reg < 32u) { /* X0..X31: four to a line, 16 hex digits each */
             out_str(o, x->reg % 4u == 0 ? "      " : " ");
             out_str(o, reg);
@@ -251,13 +251,13 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
         if (x->reg == TDEC_XTRACE_REG_VL) out_lit_u64(o, "=", x->value);
         else xt_hex64(o, "=", x->value);
         break;
-    case TDEC_XTRACE_T_VREG:
+    case TDEC_XTRACE_REC_VREG:
         out_lit(o, "      ");
         out_str(o, reg ? reg : "?");
         out_lit(o, "=");
         r->data_open = 1;
         return;
-    case TDEC_XTRACE_T_SNAP_HEADER:
+    case TDEC_XTRACE_REC_SNAP_HEADER:
         xt_hex64(o, "header magic=", x->addr);
         out_lit_u64(o, " point=", x->value2);
         out_lit_u64(o, " version=", x->value);
@@ -265,7 +265,7 @@ static void xt_text_record(xt_run *r, const tdec_xtrace_item *it)
         out_lit_u64(o, " stream=", x->snap_stream);
         out_lit_u64(o, " time=", x->snap_time);
         break;
-    case TDEC_XTRACE_T_SNAPSHOT:
+    case TDEC_XTRACE_REC_SNAPSHOT:
         out_lit_u64(o, "snapshot #", x->index);
         out_lit_u64(o, " file_no=", x->addr);
         out_lit_u64(o, " index=", x->value);
@@ -285,9 +285,9 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
 {
     const tdec_xtrace_record *x = &it->u.rec;
     out_buf *o = r->out;
-    const char *reg = tdec_xtrace_reg_name(x->reg);
+    const char *reg = tdec_xtrace_reg_str(x->reg);
     out_json_open(o);
-    out_json_str(o, "type", tdec_xtrace_type_name(x->type));
+    out_json_str(o, "type", tdec_xtrace_type_str(x->type));
     out_json_u64(o, "offset", it->offset);
     if (x->token) out_json_u64(o, "token", x->token);
     if (x->flags & TDEC_XTRACE_HAS_INSN) {
@@ -301,42 +301,42 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
         }
     }
     switch (x->type) {
-    case TDEC_XTRACE_T_INST:
-    case TDEC_XTRACE_T_PCINST:
+    case TDEC_XTRACE_REC_INST:
+    case TDEC_XTRACE_REC_PCINST:
         out_json_hex(o, "insn", x->insn);
         break;
-    case TDEC_XTRACE_T_LOAD:
-    case TDEC_XTRACE_T_STORE:
+    case TDEC_XTRACE_REC_LOAD:
+    case TDEC_XTRACE_REC_STORE:
         out_json_hex(o, "addr", x->addr);
         out_json_u64(o, "size", (uint64_t)1 << x->size_log2);
         if (x->data_len == 0) out_json_hex(o, "value", x->value);
         break;
-    case TDEC_XTRACE_T_VAL:
-        out_json_str(o, "kind", tdec_xtrace_val_name(x->val_kind));
+    case TDEC_XTRACE_REC_VAL:
+        out_json_str(o, "kind", tdec_xtrace_val_str(x->val_kind));
         out_json_hex(o, "value", x->value);
         break;
-    case TDEC_XTRACE_T_MISC_FLAGS:
+    case TDEC_XTRACE_REC_MISC_FLAGS:
         out_json_hex(o, "value", x->value);
         break;
-    case TDEC_XTRACE_T_SYSCALL_VEC:
+    case TDEC_XTRACE_REC_SYSCALL_VEC:
         out_json_u64(o, "count", x->value);
         break;
-    case TDEC_XTRACE_T_IOVEC:
+    case TDEC_XTRACE_REC_IOVEC:
         out_json_hex(o, "base", x->addr);
         out_json_u64(o, "len", x->value);
         break;
-    case TDEC_XTRACE_T_TIME:
+    case TDEC_XTRACE_REC_TIME:
         out_json_u64(o, "value", x->value);
         break;
-    case TDEC_XTRACE_T_REG:
+    case TDEC_XTRACE_REC_REG:
         out_json_str(o, "reg", reg ? reg : "?");
         if (x->reg == TDEC_XTRACE_REG_VL) out_json_u64(o, "value", x->value);
         else out_json_hex(o, "value", x->value);
         break;
-    case TDEC_XTRACE_T_VREG:
+    case TDEC_XTRACE_REC_VREG:
         out_json_str(o, "reg", reg ? reg : "?");
         break;
-    case TDEC_XTRACE_T_SNAP_HEADER:
+    case TDEC_XTRACE_REC_SNAP_HEADER:
         out_json_hex(o, "magic", x->addr);
         out_json_u64(o, "point", x->value2);
         out_json_u64(o, "version", x->value);
@@ -344,7 +344,7 @@ static void xt_json_record(xt_run *r, const tdec_xtrace_item *it)
         out_json_u64(o, "stream", x->snap_stream);
         out_json_u64(o, "time", x->snap_time);
         break;
-    case TDEC_XTRACE_T_SNAPSHOT:
+    case TDEC_XTRACE_REC_SNAPSHOT:
         out_json_u64(o, "snapshot", x->index);
         out_json_u64(o, "file_no", x->addr);
         out_json_u64(o, "index_in_file", x->value);
@@ -370,17 +370,17 @@ static void xt_count(xt_counts *c, const tdec_xtrace_record *x)
 {
     c->tokens++;
     switch (x->type) {
-    case TDEC_XTRACE_T_INST: c->insns++; break;
-    case TDEC_XTRACE_T_PCINST: c->insns++; c->pcinsts++; break;
-    case TDEC_XTRACE_T_LOAD: c->loads[x->size_log2 & 15u]++; break;
-    case TDEC_XTRACE_T_STORE: c->stores[x->size_log2 & 15u]++; break;
-    case TDEC_XTRACE_T_VAL: c->vals[x->val_kind < 6 ? x->val_kind : 0]++; break;
-    case TDEC_XTRACE_T_SYSCALL_VEC: c->syscall_vecs++; break;
-    case TDEC_XTRACE_T_ALLGPR: c->allgprs++; break;
-    case TDEC_XTRACE_T_MISC_FLAGS: c->misc_flags++; break;
-    case TDEC_XTRACE_T_TIME: c->times++; break;
-    case TDEC_XTRACE_T_UNKNOWN: c->unknowns++; break;
-    case TDEC_XTRACE_T_SNAPSHOT: c->snapshots++; break;
+    case TDEC_XTRACE_REC_INST: c->insns++; break;
+    case TDEC_XTRACE_REC_PCINST: c->insns++; c->pcinsts++; break;
+    case TDEC_XTRACE_REC_LOAD: c->loads[x->size_log2 & 15u]++; break;
+    case TDEC_XTRACE_REC_STORE: c->stores[x->size_log2 & 15u]++; break;
+    case TDEC_XTRACE_REC_VAL: c->vals[x->val_kind < 6 ? x->val_kind : 0]++; break;
+    case TDEC_XTRACE_REC_SYSCALL_VEC: c->syscall_vecs++; break;
+    case TDEC_XTRACE_REC_ALLGPR: c->allgprs++; break;
+    case TDEC_XTRACE_REC_MISC_FLAGS: c->misc_flags++; break;
+    case TDEC_XTRACE_REC_TIME: c->times++; break;
+    case TDEC_XTRACE_REC_UNKNOWN: c->unknowns++; break;
+    case TDEC_XTRACE_REC_SNAPSHOT: c->snapshots++; break;
     default: c->tokens--; break; /* REG, VREG, IOVEC, header: parts, not tokens */
     }
 }

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     while (st >= 0) {
         st = tdec_ovni_next(&d, &it);
         if (st == TDEC_OK) {
-            const tdec_ovni_event *e = &it.u.ev;
+            const tdec_ovni_record *e = &it.u.rec;
             const tdec_ovni_sig *sig;
             if (it.kind != TDEC_ITEM_RECORD || e->type != TDEC_OVNI_REC_EVENT) continue; /* header, blobs */
             events++;

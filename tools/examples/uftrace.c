@@ -30,9 +30,9 @@ int main(int argc, char **argv)
         st = tdec_uftrace_next(&d, &it);
         if (st == TDEC_OK) {
             const tdec_uftrace_record *r = &it.u.rec;
-            if (tdec_uftrace_needs_args(&d)) /* values follow, in a layout the info file gives */
-                st = tdec_uftrace_set_args(&d, NULL); /* none at hand: an error, with its offset */
-            if (it.kind != TDEC_ITEM_RECORD || r->type > TDEC_UFTRACE_EVENT) continue; /* values, data */
+            if (tdec_uftrace_needs_spec(&d)) /* values follow, in a layout the info file gives */
+                st = tdec_uftrace_set_spec(&d, NULL); /* none at hand: an error, with its offset */
+            if (it.kind != TDEC_ITEM_RECORD || r->type > TDEC_UFTRACE_REC_EVENT) continue; /* values, data */
             records++;
             printf("%llu.%09llu %s %llx depth %u\n", (unsigned long long)(r->time / 1000000000u),
                    (unsigned long long)(r->time % 1000000000u), type[r->type], (unsigned long long)r->addr, r->depth);

@@ -30,13 +30,13 @@ int main(int argc, char **argv)
             const tdec_xtrace_record *r = &it.u.rec;
             if (it.kind != TDEC_ITEM_RECORD) continue; /* bytes of a long value */
             records++;
-            if (r->type == TDEC_XTRACE_T_INST || r->type == TDEC_XTRACE_T_PCINST) {
+            if (r->type == TDEC_XTRACE_REC_INST || r->type == TDEC_XTRACE_REC_PCINST) {
                 char pc[24] = "?"; /* until the first PCINST gives it */
                 if (r->flags & TDEC_XTRACE_PC_KNOWN) snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)r->pc);
                 printf("#%llu EL%u pc=%s insn=%08lx\n", (unsigned long long)r->index, r->el, pc,
                        (unsigned long)r->insn);
-            } else if (r->type == TDEC_XTRACE_T_LOAD || r->type == TDEC_XTRACE_T_STORE)
-                printf("    %s addr=0x%llx size=%u\n", r->type == TDEC_XTRACE_T_LOAD ? "LOAD " : "STORE",
+            } else if (r->type == TDEC_XTRACE_REC_LOAD || r->type == TDEC_XTRACE_REC_STORE)
+                printf("    %s addr=0x%llx size=%u\n", r->type == TDEC_XTRACE_REC_LOAD ? "LOAD " : "STORE",
                        (unsigned long long)r->addr, 1u << r->size_log2);
             continue;
         }

@@ -73,7 +73,7 @@ static int uft_each_line(const char *text, size_t n, uft_line_fn fn, void *ctx)
     return 0;
 }
 
-static int uft_str_is(tdec_uftrace_str s, const char *lit)
+static int uft_str_is(tdec_uftrace_text s, const char *lit)
 {
     return s.len == strlen(lit) && memcmp(s.ptr, lit, s.len) == 0;
 }
@@ -89,7 +89,7 @@ static const char *uft_basename(const char *path)
 static int uft_info_line(void *ctx, const char *line, size_t len)
 {
     uft_dir *d = (uft_dir *)ctx;
-    tdec_uftrace_str key, val;
+    tdec_uftrace_text key, val;
     if (tdec_uftrace_parse_info_line(line, len, &key, &val) != TDEC_OK) return 0;
     if (uft_str_is(key, "exename")) {
         free(d->exename);
@@ -119,7 +119,7 @@ static int uft_info_line(void *ctx, const char *line, size_t len)
     } else if (uft_str_is(key, "pattern_type")) {
         d->pattern = uft_str_is(val, "glob") ? 'g' : uft_str_is(val, "simple") ? 's' : 'r';
     } else if (uft_str_is(key, "cpuinfo") && val.len > 5 && memcmp(val.ptr, "desc=", 5) == 0) {
-        /* 32-bit ARM data: f80 means 8 bytes */
+        /* 32-bit ARM data: f80 means 8 bytes (a double) */
         if (val.len >= 10 && (memcmp(val.ptr + 5, "ARMv6", 5) == 0 || memcmp(val.ptr + 5, "ARMv7", 5) == 0))
             d->f80_size = 8;
     }
@@ -138,7 +138,7 @@ static int uft_read_info(uft_dir *d, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot read", path);
         return -1;
     }
-    st = tdec_uftrace_parse_info_header(buf, n, &d->hdr);
+    st = tdec_uftrace_parse_header(buf, n, &d->hdr);
     if (st != TDEC_OK) {
         snprintf(err, errlen, "%s: %s", path, tdec_status_str(st));
         free(buf);
@@ -567,18 +567,18 @@ const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, u
 static size_t uft_enum_values(const char *text, const char *name, tdec_uftrace_enum_value *v, size_t cap)
 {
     const char *p, *end;
-    tdec_uftrace_str ename;
+    tdec_uftrace_text ename;
     tdec_uftrace_enum_value x;
     int64_t next;
     size_t n, i;
     if (text == NULL) return 0;
     p = text;
     end = text + strlen(text);
-    while (tdec_uftrace_next_enum(&p, end, &ename)) {
+    while (tdec_uftrace_next_enum(&p, end, &ename) == TDEC_OK) {
         int want = ename.len == strlen(name) && memcmp(ename.ptr, name, ename.len) == 0;
         n = 0;
         next = 0;
-        while (tdec_uftrace_next_enum_value(&p, end, &next, &x)) {
+        while (tdec_uftrace_next_enum_value(&p, end, &next, &x) == TDEC_OK) {
             if (!want || n == cap) continue;
             for (i = 0; i < n && v[i].value > x.value; i++) continue;
             memmove(v + i + 1, v + i, (n - i) * sizeof *v);
@@ -640,7 +640,7 @@ static int uft_has_meta(const char *p, size_t n)
 
 /* Does pattern match name? Exact compare unless the pattern has regex or
    glob characters. *exact tells which it was. */
-static int uft_match(const uft_dir *d, tdec_uftrace_str pat, const char *name, int *exact)
+static int uft_match(const uft_dir *d, tdec_uftrace_text pat, const char *name, int *exact)
 {
     char *p;
     int ok = 0;
@@ -719,8 +719,8 @@ static int uft_item_is_retval(const char *s, size_t len)
 static void uft_add_items(const uft_dir *d, uft_items *it, const char *s, size_t len, int exact, int auto_kind)
 {
     const char *pos = s, *end = s + len;
-    tdec_uftrace_str item;
-    while (tdec_uftrace_next_spec_item(&pos, end, &item)) {
+    tdec_uftrace_text item;
+    while (tdec_uftrace_next_spec_item(&pos, end, &item) == TDEC_OK) {
         int rv = uft_item_is_retval(item.ptr, item.len);
         if (auto_kind == 1 && rv) continue;
         if (auto_kind == 2 && !rv) continue;
@@ -732,10 +732,10 @@ static void uft_add_items(const uft_dir *d, uft_items *it, const char *s, size_t
 static int uft_entry_has_items(tdec_uftrace_spec_entry e)
 {
     const char *pos = e.items.ptr, *end = e.items.ptr + e.items.len;
-    tdec_uftrace_str item;
+    tdec_uftrace_text item;
     tdec_uftrace_spec_item x;
     if (e.items.len == 0) return 0;
-    while (tdec_uftrace_next_spec_item(&pos, end, &item))
+    while (tdec_uftrace_next_spec_item(&pos, end, &item) == TDEC_OK)
         if (tdec_uftrace_parse_spec_item(item.ptr, item.len, &x) == TDEC_OK && x.kind != TDEC_UFTRACE_ITEM_OTHER)
             return 1;
     return 0;
@@ -747,7 +747,7 @@ static int uft_auto_proto(const char *list, const char *name, tdec_uftrace_spec_
     const char *pos = list, *end;
     if (list == NULL) return 0;
     end = list + strlen(list);
-    while (tdec_uftrace_next_spec_entry(&pos, end, out))
+    while (tdec_uftrace_next_spec_entry(&pos, end, out) == TDEC_OK)
         if (out->pattern.len == strlen(name) && memcmp(out->pattern.ptr, name, out->pattern.len) == 0) return 1;
     return 0;
 }
@@ -787,7 +787,7 @@ static void uft_apply_list(const uft_dir *d, uft_items *it, const char *list, co
     size_t i;
     if (list == NULL) return;
     end = list + strlen(list);
-    while (tdec_uftrace_next_spec_entry(&pos, end, &e)) {
+    while (tdec_uftrace_next_spec_entry(&pos, end, &e) == TDEC_OK) {
         if (!uft_match(d, e.pattern, sym->name, &exact)) continue;
         if (!uft_entry_has_items(e)) {
             *want_auto = 1;
@@ -808,7 +808,7 @@ static int uft_build_spec(uft_dir *d, const uft_session *s, const uft_sym *sym, 
     uft_items it;
     int want_auto = 0, exact;
     size_t i;
-    tdec_uftrace_str dot;
+    tdec_uftrace_text dot;
     memset(&it, 0, sizeof it);
     uft_apply_list(d, &it, d->argspec, sym, map, &want_auto);
     uft_apply_list(d, &it, d->retspec, sym, map, &want_auto);

@@ -107,7 +107,7 @@ typedef struct uft_sym_hit {
 
 typedef struct uft_dir {
     char                    *path;
-    tdec_uftrace_info_header hdr;
+    tdec_uftrace_header hdr;
     tdec_uftrace_config      cfg;       /* byte order for the decoders            */
     int32_t                 *tids;      /* taskinfo:tids, in that order            */
     size_t                   ntids;

@@ -45,7 +45,7 @@ static void uft_pr_time(out_buf *o, uint64_t t)
 static const char *uft_type_name(uint32_t type)
 {
     static const char *const names[] = {"entry", "exit ", "lost ", "event"};
-    return type <= TDEC_UFTRACE_EVENT ? names[type] : "?????";
+    return type <= TDEC_UFTRACE_REC_EVENT ? names[type] : "?????";
 }
 
 /* One value of a block, as uftrace dump's pr_args/pr_retval word it. */
@@ -54,7 +54,7 @@ static void uft_value_line(uft_printer *p, const uft_rec *rec, unsigned k)
     const uft_val *val = &rec->vals[k];
     const tdec_uftrace_arg *a = &val->arg;
     const uint8_t *bytes = rec->bytes + val->off;
-    int is_exit = rec->rec.type == TDEC_UFTRACE_EXIT;
+    int is_exit = rec->rec.type == TDEC_UFTRACE_REC_EXIT;
     char label[32], line[512], tname[40];
     uint64_t v = val->value;
     const uft_sym *sym;
@@ -131,7 +131,7 @@ static void uft_record_line(uft_printer *p, const tdec_uftrace_record *r)
                         "* inverted time - data seems broken *\n"
                         "*************************************\n\n");
     p->prev_time = r->time;
-    if (r->type == TDEC_UFTRACE_EVENT) {
+    if (r->type == TDEC_UFTRACE_REC_EVENT) {
         nm = uft_event_name(p->dir, r->addr, name, sizeof name);
         nmlen = strlen(nm);
     } else {
@@ -206,15 +206,15 @@ static void uft_dump_record(void *ctx, const uft_rec *rec)
     char line[128];
     unsigned k;
     uft_record_line(p, r);
-    if (r->type == TDEC_UFTRACE_EVENT && r->more) {
+    if (r->type == TDEC_UFTRACE_REC_EVENT && r->more) {
         uft_pr_time(p->out, r->time);
         snprintf(line, sizeof line, "%5d: [data ] length = %llu\n", p->tid, (unsigned long long)r->payload_size);
         out_str(p->out, line);
         if (!rec->incomplete) uft_event_data(p, rec);
-    } else if (r->more && !rec->incomplete && r->type != TDEC_UFTRACE_LOST) {
+    } else if (r->more && !rec->incomplete && r->type != TDEC_UFTRACE_REC_LOST) {
         uft_pr_time(p->out, r->time);
         snprintf(line, sizeof line, "%5d: [%s] length = %u\n", p->tid,
-                 r->type == TDEC_UFTRACE_EXIT ? "retval" : "args ", rec->block_len);
+                 r->type == TDEC_UFTRACE_REC_EXIT ? "retval" : "args ", rec->block_len);
         out_str(p->out, line);
         for (k = 0; k < rec->nvals; k++) uft_value_line(p, rec, k);
     }
@@ -263,7 +263,7 @@ static void uft_dump_start(void *ctx, uft_dir *dir, out_buf *out)
     memset(p, 0, sizeof *p);
     p->dir = dir;
     p->out = out;
-    const tdec_uftrace_info_header *h = &p->dir->hdr;
+    const tdec_uftrace_header *h = &p->dir->hdr;
     char line[128];
     out_buf *o = p->out;
     out_str(o, "uftrace file header: magic         = 4674726163652100\n");
@@ -279,10 +279,10 @@ static void uft_dump_start(void *ctx, uft_dir *dir, out_buf *out)
     out_str(o, line);
     snprintf(line, sizeof line, "uftrace file header: features      = %#llx (", (unsigned long long)h->feat_mask);
     out_str(o, line);
-    uft_header_mask(o, h->feat_mask, tdec_uftrace_feat_name);
+    uft_header_mask(o, h->feat_mask, tdec_uftrace_feat_str);
     snprintf(line, sizeof line, ")\nuftrace file header: info          = %#llx (", (unsigned long long)h->info_mask);
     out_str(o, line);
-    uft_header_mask(o, h->info_mask, tdec_uftrace_info_name);
+    uft_header_mask(o, h->info_mask, tdec_uftrace_info_str);
     out_str(o, ")\n\n");
 }
 

@@ -282,10 +282,10 @@ static void uj_record(void *ctx, const uft_rec *rec)
     out_buf *o = p->out;
     char name[256];
     unsigned k;
-    uj_common(p, rec->offset, r->type <= TDEC_UFTRACE_EVENT ? kinds[r->type] : "unknown", p->tid, r->time);
-    if (r->type == TDEC_UFTRACE_LOST) {
+    uj_common(p, rec->offset, r->type <= TDEC_UFTRACE_REC_EVENT ? kinds[r->type] : "unknown", p->tid, r->time);
+    if (r->type == TDEC_UFTRACE_REC_LOST) {
         out_json_u64(o, "count", r->addr);
-    } else if (r->type == TDEC_UFTRACE_EVENT) {
+    } else if (r->type == TDEC_UFTRACE_REC_EVENT) {
         out_json_u64(o, "depth", r->depth);
         out_json_u64(o, "id", r->addr);
         uj_str(o, "name", uft_event_name(p->dir, r->addr, name, sizeof name));
@@ -301,7 +301,7 @@ static void uj_record(void *ctx, const uft_rec *rec)
         out_json_u64(o, "addr", r->addr);
         uj_str(o, "name", sym ? sym->name : NULL);
         if (r->more && !rec->incomplete) {
-            if (r->type == TDEC_UFTRACE_ENTRY) {
+            if (r->type == TDEC_UFTRACE_REC_ENTRY) {
                 out_json_key(o, "args");
                 out_char(o, '[');
                 for (k = 0; k < rec->nvals; k++) {
@@ -392,7 +392,7 @@ static void uj_start(void *ctx, uft_dir *dir, out_buf *out)
     memset(p, 0, sizeof *p);
     p->dir = dir;
     p->out = out;
-    const tdec_uftrace_info_header *h = &p->dir->hdr;
+    const tdec_uftrace_header *h = &p->dir->hdr;
     out_buf *o = p->out;
     size_t i;
     out_json_open(o);
@@ -404,9 +404,9 @@ static void uj_start(void *ctx, uft_dir *dir, out_buf *out)
     out_json_str(o, "endian", h->endian == 1 ? "little" : "big");
     out_json_u64(o, "class", h->elf_class == 2 ? 64 : 32);
     out_json_u64(o, "feat_mask", h->feat_mask);
-    uj_mask(o, "features", h->feat_mask, tdec_uftrace_feat_name);
+    uj_mask(o, "features", h->feat_mask, tdec_uftrace_feat_str);
     out_json_u64(o, "info_mask", h->info_mask);
-    uj_mask(o, "info", h->info_mask, tdec_uftrace_info_name);
+    uj_mask(o, "info", h->info_mask, tdec_uftrace_info_str);
     uj_str(o, "exename", p->dir->exename);
     out_json_key(o, "tids");
     out_char(o, '[');

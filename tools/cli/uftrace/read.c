@@ -126,31 +126,31 @@ int uft_task_next_slow(uft_task_reader *r, uft_rec *o, tdec_status st, tdec_uftr
                 continue;
             }
             switch (rec->type) {
-            case TDEC_UFTRACE_ENTRY:
-            case TDEC_UFTRACE_EXIT:
-            case TDEC_UFTRACE_LOST:
-            case TDEC_UFTRACE_EVENT:
+            case TDEC_UFTRACE_REC_ENTRY:
+            case TDEC_UFTRACE_REC_EXIT:
+            case TDEC_UFTRACE_REC_LOST:
+            case TDEC_UFTRACE_REC_EVENT:
                 uft_rec_begin(o, rec, it->offset);
                 into = 0;
-                if (rec->more && tdec_uftrace_needs_args(&r->d)) {
+                if (rec->more && tdec_uftrace_needs_spec(&r->d)) {
                     busy = 1;
-                    if (!uft_resolve_spec(r->dir, r->task, rec->time, rec->addr, rec->type == TDEC_UFTRACE_EXIT,
+                    if (!uft_resolve_spec(r->dir, r->task, rec->time, rec->addr, rec->type == TDEC_UFTRACE_REC_EXIT,
                                           &r->spec)) {
-                        st = tdec_uftrace_set_args(&r->d, NULL);
+                        st = tdec_uftrace_set_spec(&r->d, NULL);
                         st = r->d.st.err;
                     } else {
-                        st = tdec_uftrace_set_args(&r->d, &r->spec.layout);
+                        st = tdec_uftrace_set_spec(&r->d, &r->spec.layout);
                     }
                     if (st < 0) break;
                     continue;
                 }
-                if (rec->type == TDEC_UFTRACE_EVENT && rec->more && rec->payload_size > 0) {
+                if (rec->type == TDEC_UFTRACE_REC_EVENT && rec->more && rec->payload_size > 0) {
                     busy = 1;
                     into = 1;
                     continue;
                 }
                 return 1;
-            case TDEC_UFTRACE_ARG: {
+            case TDEC_UFTRACE_REC_ARG: {
                 uft_val *v;
                 const char *tn;
                 if (o->nvals >= TDEC_UFTRACE_MAX_ARGS) continue; /* the decoder's spec has at most as many */

@@ -110,7 +110,7 @@ static inline int uft_task_next(uft_task_reader *r, uft_rec *out)
     if (r->state == 0) {
         st = tdec_uftrace_next(&r->d, &it);
         /* the common record, complete in itself */
-        if (st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.rec.type <= TDEC_UFTRACE_EVENT && !it.u.rec.more) {
+        if (st == TDEC_OK && it.kind == TDEC_ITEM_RECORD && it.u.rec.type <= TDEC_UFTRACE_REC_EVENT && !it.u.rec.more) {
             uft_rec_begin(out, &it.u.rec, it.offset);
             return 1;
         }

@@ -321,7 +321,7 @@ static void rp_estimate_after_sched(rp *e, rp_task *t)
     rp_frame *prev;
     if (!t->ahead) return;
     next = t->slot[0];
-    if (next->rec.type == TDEC_UFTRACE_ENTRY) {
+    if (next->rec.type == TDEC_UFTRACE_REC_ENTRY) {
         t->est_next = 0;
         return;
     }
@@ -346,9 +346,9 @@ static void rp_estimate_after_sched(rp *e, rp_task *t)
    that do not touch the stack. */
 static int rp_stack_type(const rp_view *r)
 {
-    if (r->type != TDEC_UFTRACE_EVENT) return (int)r->type;
-    if (r->addr == EV_SCHED_OUT || r->addr == EV_SCHED_OUT_PRE) return TDEC_UFTRACE_ENTRY;
-    if (r->addr == EV_SCHED_IN) return TDEC_UFTRACE_EXIT;
+    if (r->type != TDEC_UFTRACE_REC_EVENT) return (int)r->type;
+    if (r->addr == EV_SCHED_OUT || r->addr == EV_SCHED_OUT_PRE) return TDEC_UFTRACE_REC_ENTRY;
+    if (r->addr == EV_SCHED_IN) return TDEC_UFTRACE_REC_EXIT;
     return -1;
 }
 
@@ -358,7 +358,7 @@ static UFT_COLD void rp_stack_start(rp *e, rp_task *t, const rp_view *r, int typ
 {
     rp_frame *f;
     long i;
-    t->nstack = (long)depth + (type == TDEC_UFTRACE_EXIT);
+    t->nstack = (long)depth + (type == TDEC_UFTRACE_REC_EXIT);
     t->stack_set = 1;
     if (!t->fork_done) {
         rp_task *parent = t->t ? rp_task_by_tid(e, t->t->ppid) : NULL;
@@ -382,7 +382,7 @@ static UFT_COLD void rp_stack_after_lost(rp *e, rp_task *t, const rp_view *r, in
 {
     rp_frame *f;
     long i;
-    t->nstack = (long)depth + (type == TDEC_UFTRACE_EXIT);
+    t->nstack = (long)depth + (type == TDEC_UFTRACE_REC_EXIT);
     t->lost_seen = 0;
     for (i = 0; i <= (long)depth; i++)
         if ((f = rp_frame_at(e, t, i + t->user_nstack)) != NULL) f->time = r->time - 1;
@@ -409,10 +409,10 @@ static UFT_COLD void rp_stack_lost(rp *e, rp_task *t)
    nothing. */
 static UFT_COLD int rp_stack_unsettled(rp *e, rp_task *t, const rp_view *r, int type)
 {
-    uint32_t depth = r->type == TDEC_UFTRACE_EVENT ? 0 : r->depth;
+    uint32_t depth = r->type == TDEC_UFTRACE_REC_EVENT ? 0 : r->depth;
     if (!t->stack_set) rp_stack_start(e, t, r, type, depth);
     if (t->lost_seen) {
-        if (type == TDEC_UFTRACE_LOST) return 1;
+        if (type == TDEC_UFTRACE_REC_LOST) return 1;
         rp_stack_after_lost(e, t, r, type, depth);
     }
     return 0;
@@ -431,7 +431,7 @@ static void rp_push(rp *e, rp_task *t, const rp_view *r)
         f->valid = 1;
     }
     t->nstack++;
-    if (r->type != TDEC_UFTRACE_EVENT) t->user_nstack++;
+    if (r->type != TDEC_UFTRACE_REC_EVENT) t->user_nstack++;
 }
 
 /* A function exit or a sched-in: the top frame closes, its time becomes
@@ -444,7 +444,7 @@ static void rp_pop(rp *e, rp_task *t, const rp_view *r)
         f->valid = 0;
     }
     if (t->nstack > 0) t->nstack--;
-    if (r->type != TDEC_UFTRACE_EVENT && t->user_nstack > 0) t->user_nstack--;
+    if (r->type != TDEC_UFTRACE_REC_EVENT && t->user_nstack > 0) t->user_nstack--;
 }
 
 /* rp_take() of a perf record: the file moves on. */
@@ -471,9 +471,9 @@ static void rp_take(rp *e, rp_task *t)
     e->peeked = NULL;
     if (type < 0) return; /* events other than sched-in/out */
     if ((!t->stack_set || t->lost_seen) && rp_stack_unsettled(e, t, r, type)) return;
-    if (type == TDEC_UFTRACE_ENTRY) rp_push(e, t, r);
-    else if (type == TDEC_UFTRACE_EXIT) rp_pop(e, t, r);
-    else if (type == TDEC_UFTRACE_LOST) rp_stack_lost(e, t);
+    if (type == TDEC_UFTRACE_REC_ENTRY) rp_push(e, t, r);
+    else if (type == TDEC_UFTRACE_REC_EXIT) rp_pop(e, t, r);
+    else if (type == TDEC_UFTRACE_REC_LOST) rp_stack_lost(e, t);
 }
 
 /* The user record ahead becomes the task's current record. */
@@ -497,7 +497,7 @@ static inline void rp_view_user(rp *e, rp_task *t)
     t->cur_src = RP_USER;
     if (e->estimate && t->est != 0) {
         /* estimated exits stay after an estimate made at a sched-in */
-        if (t->cur.type == TDEC_UFTRACE_EXIT && t->cur.time <= t->est) t->cur.time = ++t->est;
+        if (t->cur.type == TDEC_UFTRACE_REC_EXIT && t->cur.time <= t->est) t->cur.time = ++t->est;
         else t->est = t->est_next = 0;
     }
 }
@@ -509,7 +509,7 @@ static UFT_COLD rp_task *rp_view_perf(rp *e, long p)
     const tdec_uftrace_perf_record *h = &e->perf[p].head;
     rp_view *v = &e->perf_cur;
     rp_task *t = rp_task_by_tid(e, (int32_t)h->tid);
-    v->type = TDEC_UFTRACE_EVENT;
+    v->type = TDEC_UFTRACE_REC_EVENT;
     v->addr = uft_perf_event_id(h);
     v->more = v->addr == EV_TASK_NAME;
     v->depth = 0;
@@ -707,7 +707,7 @@ static void rp_exited(rp *e, rp_task *t)
 static int rp_hidden(rp *e, rp_task *t, const rp_view *r)
 {
     rp_frame *f;
-    if (r->type == TDEC_UFTRACE_EXIT) {
+    if (r->type == TDEC_UFTRACE_REC_EXIT) {
         if (t->nstack < 1) return 0;
         f = rp_frame_at(e, t, t->nstack - 1);
         if (f == NULL || (f->flags & RP_FL_NORECORD)) return -1;
@@ -730,13 +730,13 @@ static rp_task *rp_peek_shown(rp *e, rp_task *t, uint32_t depth)
     for (;;) {
         const rp_view *r = &next->cur; /* until the next rp_next() */
         if (next == t && next->cur_src == src && depth >= r->depth) break;
-        if (!(r->type == TDEC_UFTRACE_EVENT && next->user_nstack == 0)) {
-            if (r->type == TDEC_UFTRACE_LOST) return NULL;
+        if (!(r->type == TDEC_UFTRACE_REC_EVENT && next->user_nstack == 0)) {
+            if (r->type == TDEC_UFTRACE_REC_LOST) return NULL;
             if (rp_hidden(e, next, r) >= 0) break;
         }
         rp_take(e, next);
-        if (r->type == TDEC_UFTRACE_ENTRY) rp_enter(e, next, r, rp_special_at(e, next, r));
-        else if (r->type == TDEC_UFTRACE_EXIT) rp_exited(e, next);
+        if (r->type == TDEC_UFTRACE_REC_ENTRY) rp_enter(e, next, r, rp_special_at(e, next, r));
+        else if (r->type == TDEC_UFTRACE_REC_EXIT) rp_exited(e, next);
         if ((next = rp_next(e, 0)) == NULL) return NULL;
     }
     return next;
@@ -1161,7 +1161,7 @@ static void rp_show_entry(rp *e, rp_task *t, const rp_view *r)
     fi = t->nstack - 1;
     next = rp_peek_shown(e, t, rdepth); /* t->cur (*r) moves on */
     if (e->failed) return;
-    if (next == t && next->cur.depth == rdepth && next->cur.type == TDEC_UFTRACE_EXIT) {
+    if (next == t && next->cur.depth == rdepth && next->cur.type == TDEC_UFTRACE_REC_EXIT) {
         /* a leaf: its exit is the next record, one line for both */
         rp_take(e, next);
         if (next->cur.more) {
@@ -1251,10 +1251,10 @@ static void rp_show_lost(rp *e, rp_task *t, const rp_view *r)
 static void rp_show(rp *e, rp_task *t, const rp_view *r)
 {
     switch (r->type) {
-    case TDEC_UFTRACE_ENTRY: rp_show_entry(e, t, r); break;
-    case TDEC_UFTRACE_EXIT:  rp_show_exit(e, t, r); break;
-    case TDEC_UFTRACE_LOST:  rp_show_lost(e, t, r); break;
-    default:                 rp_show_event(e, t, r); break;
+    case TDEC_UFTRACE_REC_ENTRY: rp_show_entry(e, t, r); break;
+    case TDEC_UFTRACE_REC_EXIT:  rp_show_exit(e, t, r); break;
+    case TDEC_UFTRACE_REC_LOST:  rp_show_lost(e, t, r); break;
+    default:                     rp_show_event(e, t, r); break;
     }
 }
 
@@ -1364,7 +1364,7 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
     while ((t = rp_next(&e, 1)) != NULL) {
         const rp_view *r = &t->cur; /* the rp_show*() copy what they need before reading ahead */
         /* events outside user functions are not shown */
-        if (r->type == TDEC_UFTRACE_EVENT && t->user_nstack == 0) continue;
+        if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue;
         if (r->time) {
             if (prev_time > r->time) {
                 out_lit(out, "                     | ");
