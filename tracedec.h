@@ -6191,6 +6191,37 @@ SOFTWARE.
      current window or its carry, never writes outside *out and the decoder,
      and does constant work per input byte (a PSB search keeps a byte count,
      not the bytes). See README.md, "Trust model".
+
+   SECTIONS (search for the banner: "---- errors", ...)
+     tdec:core:begin                the shared core (status, items, stream)
+     declarations
+       ---- errors                  reason codes, tdec_ipt_reason_str
+       ---- packets                 packet kinds and fields, the item
+       ---- configuration           flags, errata, the unknown-packet hook
+       ---- the packet decoder      init, feed, next, next_n, finish, reset, resync
+       ---- sync over a caller buffer (random access)
+       ---- last-IP
+       ---- timing                  tdec_ipt_time, tdec_ipt_tcal
+       ---- layer 2: events         tdec_ipt_evt_*
+       ---- layer 2: queries        tdec_ipt_qry_*
+     ==== implementation
+       ---- packet decoding         one packet from its bytes
+       ---- the fast path           packets the first byte decodes
+       ---- the packet decoder
+       ---- sync over a caller buffer
+       ---- last-IP
+       ---- strings
+       ---- timing (libipt/src/pt_time.c)
+       ---- CPU errata
+       ---- layer 2: events
+       ---- the event queue
+       ---- event fields
+       ---- timing, applied when a packet is read
+       ---- packets to events
+       ---- look-ahead
+       ---- the event decoder's API
+       ---- layer 2: queries
+     the MIT licence, at the end
 */
 #ifndef TDEC_IPT_H_INCLUDED
 #define TDEC_IPT_H_INCLUDED
@@ -6213,7 +6244,7 @@ SOFTWARE.
 extern "C" {
 #endif
 
-/* ---- errors ---------------------------------------------------------------- */
+/* ---- errors -------------------------------------------------------------- */
 
 /* Detail codes (decoder err_reason; negated as the result of the timing
    functions). The numbers and texts are libipt's pt_error_code ones. */
@@ -6376,7 +6407,7 @@ typedef struct tdec_ipt_item {
 #define TDEC_IPT_GAP_SYNC   1u /* bytes before the first PSB               */
 #define TDEC_IPT_GAP_RESYNC 2u /* bytes skipped by resync() after an error */
 
-/* ---- configuration ---------------------------------------------------------- */
+/* ---- configuration ------------------------------------------------------- */
 
 /* Errata bits (cfg.errata), as libipt's struct pt_errata. Only SKD007 and
    SKZ84 change packet decoding; the others are kept for the layers above
@@ -6427,7 +6458,7 @@ typedef struct tdec_ipt_config {
 TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
                                              uint32_t *errata);
 
-/* ---- the packet decoder ------------------------------------------------------ */
+/* ---- the packet decoder -------------------------------------------------- */
 
 typedef struct tdec_ipt_decoder {
     tdec_stream     st;          /* public read-only: pos, err, err_offset, err_reason */
@@ -6489,7 +6520,7 @@ TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d);
    TDEC_E_SEQUENCE after any other status (nothing to resync after the end). */
 TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d);
 
-/* ---- sync over a caller buffer (random access) ------------------------------- */
+/* ---- sync over a caller buffer (random access) --------------------------- */
 
 /* Offset of the first PSB that starts at or after `from` in buf[0, len),
    found as libipt's pt_sync_forward() finds it. TDEC_OK, TDEC_E_NOSYNC (none),
@@ -6514,7 +6545,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_sync_at(const uint8_t *buf, size_t len, size_t
 TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_t *out, size_t cap,
                                            size_t *count);
 
-/* ---- last-IP ------------------------------------------------------------------ */
+/* ---- last-IP ------------------------------------------------------------- */
 
 /* The IP the compressed IP packets refer to (libipt's pt_last_ip). Reset it
    at PSB and OVF; feed it every TIP, TIP.PGE, TIP.PGD and FUP. */
@@ -6542,11 +6573,9 @@ TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p);
 /* Text for a packet kind ("" under TDEC_NO_STRINGS): "tnt.8", "tip.pge", ... */
 TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
 
-/* ---- timing ---------------------------------------------------------------- */
+/* ---- timing -------------------------------------------------------------- */
 
-/* ---- timing ------------------------------------------------------------------- */
-
-/* Intel PT time as libipt's pt_time.c tracks it (FACTS.md section 7): an
+/* Intel PT time as libipt's pt_time.c tracks it: an
    estimated TSC from TSC, TMA, MTC and CYC packets (tdec_ipt_time), and the
    calibration that turns CYC counts into TSC ticks (tdec_ipt_tcal, the
    fast-counter:cycles ratio "fcr"). Both are plain values of fixed size, no
@@ -6764,7 +6793,7 @@ TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_confi
 TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
 
 
-/* ---- layer 2: events ---------------------------------------------------------- */
+/* ---- layer 2: events ----------------------------------------------------- */
 
 /* The event decoder turns packets into libipt master's event stream
    (pt_evt_next): packets that need a later packet are queued until it comes
@@ -6928,7 +6957,6 @@ typedef struct tdec_ipt_evt_item {
    a decode error). More than this in one look-ahead is TDEC_E_CORRUPT with
    TDEC_IPT_ERR_NOMEM. */
 #define TDEC_IPT_EVT_HOLD 16
-#define TDEC_IPT__HOLD_SLOTS (TDEC_IPT_EVT_HOLD + 1) /* + the end or a decode error */
 
 /* Pending events (libipt's event queue holds up to 14; one more is
    TDEC_IPT_ERR_NOMEM, as there). */
@@ -6993,8 +7021,8 @@ typedef struct tdec_ipt_evt_decoder {
     tdec_ipt_tcal    tcal;
     tdec_ipt_decoder pkt;         /* the packet layer                               */
     tdec_ipt__queued queue[TDEC_IPT_EVT_QUEUE];
-    tdec_ipt__held   held[TDEC_IPT__HOLD_SLOTS];
-    int32_t          held_err[TDEC_IPT__HOLD_SLOTS];
+    tdec_ipt__held   held[TDEC_IPT_EVT_HOLD + 1]; /* + the end or a decode error  */
+    int32_t          held_err[TDEC_IPT_EVT_HOLD + 1];
 } tdec_ipt_evt_decoder;
 
 /* Starts an event decoder (cfg as for tdec_ipt_init, plus TDEC_IPT_F_IFLAGS
@@ -7019,7 +7047,7 @@ TDEC_IPT_DEF void tdec_ipt_evt_reset(tdec_ipt_evt_decoder *e);
 TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type);
 
 
-/* ---- layer 2: queries ------------------------------------------------------- */
+/* ---- layer 2: queries ---------------------------------------------------- */
 
 /* The query decoder answers an instruction-flow decoder's questions as
    libipt master's pt_qry_* do, on top of the event decoder: conditional
@@ -7110,7 +7138,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 #endif
 #endif /* TDEC_IPT_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ====================================================== */
 #if defined(TDEC_IPT_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_IPT_IMPL_INCLUDED
 #define TDEC_IPT_IMPL_INCLUDED
@@ -7140,6 +7168,8 @@ enum tdec_ipt__phase {
      (k) == TDEC_IPT_VMCS || (k) == TDEC_IPT_STOP || (k) == TDEC_IPT_PSB ||              \
      (k) == TDEC_IPT_PSBEND || (k) == TDEC_IPT_PTW || (k) == TDEC_IPT_MWAIT ||           \
      (k) == TDEC_IPT_BEP || (k) == TDEC_IPT_CFE || (k) == TDEC_IPT_EVD)
+
+/* ---- packet decoding ----------------------------------------------------- */
 
 static uint64_t tdec_ipt__rd_le(const uint8_t *p, unsigned n)
 {
@@ -7465,7 +7495,7 @@ static int tdec_ipt__decode_hooked(const tdec_ipt_decoder *d, const uint8_t *p, 
     return n;
 }
 
-/* ---- the fast path ---------------------------------------------------------- */
+/* ---- the fast path ------------------------------------------------------- */
 
 /* Packets that the first byte alone decodes, in one table: kind, size, sub,
    payload bytes after the opcode, and the value the opcode itself carries
@@ -7631,7 +7661,7 @@ static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, td
     return (int)size;
 }
 
-/* ---- the decoder ------------------------------------------------------------ */
+/* ---- the packet decoder -------------------------------------------------- */
 
 static void tdec_ipt__start_search(tdec_ipt_decoder *d, uint64_t gap_start, uint8_t reason)
 {
@@ -8044,7 +8074,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out
     return st;
 }
 
-/* ---- sync over a caller buffer ---------------------------------------------- */
+/* ---- sync over a caller buffer ------------------------------------------- */
 
 /* Whether the 8 bytes at p are PSB pattern in either phase. */
 static int tdec_ipt__psb_window(const uint8_t *p)
@@ -8125,7 +8155,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_
     return TDEC_OK;
 }
 
-/* ---- last-IP ------------------------------------------------------------------ */
+/* ---- last-IP ------------------------------------------------------------- */
 
 TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
 {
@@ -8180,7 +8210,7 @@ TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p)
     return ip;
 }
 
-/* ---- strings ------------------------------------------------------------------ */
+/* ---- strings ------------------------------------------------------------- */
 
 TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind)
 {
@@ -8217,9 +8247,7 @@ TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
 #endif
 }
 
-/* ---- timing ---------------------------------------------------------------- */
-
-/* ---- timing (libipt/src/pt_time.c; FACTS.md section 7) ------------------------ */
+/* ---- timing (libipt/src/pt_time.c) --------------------------------------- */
 
 TDEC_STATIC_ASSERT(ipt_time_size, sizeof(tdec_ipt_time) == 48);
 TDEC_STATIC_ASSERT(ipt_tcal_size, sizeof(tdec_ipt_tcal) == 64);
@@ -8661,7 +8689,7 @@ TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_confi
     return 0;
 }
 
-/* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ---------------------- */
+/* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ------------------ */
 
 TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
                                              uint32_t *errata)
@@ -8716,7 +8744,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, ui
     return TDEC_OK;
 }
 
-/* ======== layer 2: events ================================================== */
+/* ---- layer 2: events ----------------------------------------------------- */
 
 /* What a queued event waits for (libipt's enum pt_event_binding). */
 #define TDEC_IPT__EVB_PSBEND    0x01u
@@ -8785,7 +8813,7 @@ TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type)
 #endif
 }
 
-/* ---- the event queue ---- */
+/* ---- the event queue ----------------------------------------------------- */
 
 static void tdec_ipt__ev_zero(tdec_ipt_event *ev)
 {
@@ -8838,7 +8866,7 @@ static int tdec_ipt__q_put(tdec_ipt_evt_decoder *e, uint32_t binding, const tdec
     return 0;
 }
 
-/* ---- event fields ---- */
+/* ---- event fields -------------------------------------------------------- */
 
 static void tdec_ipt__stamp_now(const tdec_ipt_time *t, tdec_ipt__stamp *s)
 {
@@ -8900,7 +8928,7 @@ static uint8_t tdec_ipt__exec_mode(uint8_t bits)
     return (bits & TDEC_IPT_EXEC_CSD) ? 2 : 1;
 }
 
-/* ---- timing, applied when a packet is read ---- */
+/* ---- timing, applied when a packet is read ------------------------------- */
 
 /* libipt's pt_evt_apply_*: configuration errors only make the time
    imprecise (counted as lost packets); other errors stop decoding. */
@@ -9014,7 +9042,7 @@ static int tdec_ipt__time_only(uint32_t kind)
     return kind == TDEC_IPT_TSC || kind == TDEC_IPT_TMA || kind == TDEC_IPT_MTC || kind == TDEC_IPT_CYC;
 }
 
-/* ---- packets to events (libipt's pt_evt_decode_*) ---- */
+/* ---- packets to events (libipt's pt_evt_decode_*) ------------------------ */
 
 /* Hands a dequeued event out with the current IP and time. */
 static int tdec_ipt__publish(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, const tdec_ipt_event *ev,
@@ -9535,9 +9563,12 @@ static int tdec_ipt__psb(tdec_ipt_evt_decoder *e)
     return TDEC_IPT__NEXT;
 }
 
-/* ---- look-ahead (libipt's read-ahead loops, as states) ---- */
+/* ---- look-ahead (libipt's read-ahead loops, as states) ------------------- */
 
 #define TDEC_IPT__GO 1000 /* a scan goes on */
+
+/* The held packets: a look-ahead's, plus the end or a decode error. */
+#define TDEC_IPT__HOLD_SLOTS (TDEC_IPT_EVT_HOLD + 1)
 
 /* pt_evt_find_ovf_fup: how an overflow resolved. 1: at a FUP (tracing
    on), 0: tracing off, < 0: error. */
@@ -10023,7 +10054,7 @@ static int tdec_ipt__evt_step(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
     }
 }
 
-/* ---- the event decoder's API ---- */
+/* ---- the event decoder's API --------------------------------------------- */
 
 static void tdec_ipt__evt_clear(tdec_ipt_evt_decoder *e)
 {
@@ -10265,7 +10296,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
     }
 }
 
-/* ======== layer 2: queries ================================================= */
+/* ---- layer 2: queries ---------------------------------------------------- */
 
 #define TDEC_IPT__Q_SYNC  0 /* waiting for the event decoder's SYNC         */
 #define TDEC_IPT__Q_LOOK  1 /* reading the sync point's status events        */
@@ -10570,21 +10601,83 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
     return st;
 }
 
-#undef TDEC_IPT__SHL32
-#undef TDEC_IPT__MTC_BITS
-#undef TDEC_IPT__TMA_CTC_BITS
-#undef TDEC_IPT__TMA_CTC_MASK
-
 #undef TDEC_IPT__PSB_SIZE
 #undef TDEC_IPT__MAX_SIZE
 #undef TDEC_IPT__HIST
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT
+#undef TDEC_IPT__SHL32
+#undef TDEC_IPT__MTC_BITS
+#undef TDEC_IPT__TMA_CTC_BITS
+#undef TDEC_IPT__TMA_CTC_MASK
+#undef TDEC_IPT__EVB_PSBEND
+#undef TDEC_IPT__EVB_TIP
+#undef TDEC_IPT__EVB_FUP
+#undef TDEC_IPT__EVB_FUP_BOUND
+#undef TDEC_IPT__EVB_EXSTOP
+#undef TDEC_IPT__EVB_CFE
+#undef TDEC_IPT__EVB_PWRX
+#undef TDEC_IPT__EVB_ANY
+#undef TDEC_IPT__EV_IGNORE
+#undef TDEC_IPT__K_ERROR
+#undef TDEC_IPT__K_EOS
+#undef TDEC_IPT__EV_KEEP
+#undef TDEC_IPT__EV_DONE
+#undef TDEC_IPT__NEXT
+#undef TDEC_IPT__WAIT
+#undef TDEC_IPT__SYNCED
+#undef TDEC_IPT__REDO
+#undef TDEC_IPT__E_SYNC
+#undef TDEC_IPT__E_HEADER
+#undef TDEC_IPT__E_RUN
+#undef TDEC_IPT__E_END
+#undef TDEC_IPT__L_OVF
+#undef TDEC_IPT__L_SKD010
+#undef TDEC_IPT__L_APL11
+#undef TDEC_IPT__L_APL12
+#undef TDEC_IPT__L_BDM70
+#undef TDEC_IPT__L_HDR_SKD010
+#undef TDEC_IPT__L_HDR_APL12
+#undef TDEC_IPT__R_NONE
+#undef TDEC_IPT__R_AT_IP
+#undef TDEC_IPT__R_AT_PSB
+#undef TDEC_IPT__R_DISABLED
+#undef TDEC_IPT__R_AT_FUP
+#undef TDEC_IPT__CFE_FUP
+#undef TDEC_IPT__CFE_NOIP
+#undef TDEC_IPT__CFE_EVD
+#undef TDEC_IPT__CFE_VECTOR
+#undef TDEC_IPT__GO
+#undef TDEC_IPT__HOLD_SLOTS
+#undef TDEC_IPT__Q_SYNC
+#undef TDEC_IPT__Q_LOOK
+#undef TDEC_IPT__Q_READY
+#undef TDEC_IPT__Q_END
 
 #endif /* TDEC_IPT_IMPL_INCLUDED */
 #endif /* TDEC_IPT_IMPLEMENTATION */
 
 /*
-   MIT License (see LICENSE)
+MIT License
+
+Copyright (c) 2026 the tracedec authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in
+all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
 */
 #endif /* TDEC_NO_IPT */
