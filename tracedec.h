@@ -6246,9 +6246,11 @@ extern "C" {
 
 /* ---- errors -------------------------------------------------------------- */
 
-/* Detail codes (decoder err_reason; negated as the result of the timing
-   functions). The numbers and texts are libipt's pt_error_code ones. */
-enum tdec_ipt_error {
+/* Reason codes: a decoder's st.err_reason after an error, the *reason of
+   the value functions (last-IP, timing) and gap.reason on gap items. The
+   TDEC_IPT_ERR_* numbers and texts are libipt's pt_error_code ones (the
+   positive pte_* value); the gap reasons are tracedec's, above them. */
+enum tdec_ipt_reason {
     TDEC_IPT_ERR_OK = 0,
     TDEC_IPT_ERR_INTERNAL,
     TDEC_IPT_ERR_INVALID,
@@ -6276,12 +6278,14 @@ enum tdec_ipt_error {
     TDEC_IPT_ERR_EVENT_IGNORED,
     TDEC_IPT_ERR_OVERFLOW,
     TDEC_IPT_ERR_BAD_FILE,
-    TDEC_IPT_ERR_BAD_CPU
+    TDEC_IPT_ERR_BAD_CPU,
+    TDEC_IPT_GAP_SYNC = 0x80, /* gap: bytes before the first PSB               */
+    TDEC_IPT_GAP_RESYNC       /* gap: bytes skipped by resync() after an error */
 };
 
-/* libipt's pt_errstr() text for a code (sign ignored; "" under
-   TDEC_NO_STRINGS). */
-TDEC_IPT_DEF const char *tdec_ipt_error_str(int code);
+/* Text for a reason: libipt's pt_errstr() text for a TDEC_IPT_ERR_* code
+   ("" under TDEC_NO_STRINGS). */
+TDEC_IPT_DEF const char *tdec_ipt_reason_str(uint32_t reason);
 
 /* ---- packets ------------------------------------------------------------- */
 
@@ -6399,13 +6403,9 @@ typedef struct tdec_ipt_item {
     uint64_t offset; /* stream offset of the packet, gap or fragment          */
     union {
         tdec_ipt_packet pkt;
-        tdec_gap        gap;  /* reason: TDEC_IPT_GAP_*                       */
+        tdec_gap        gap;  /* reason: TDEC_IPT_GAP_SYNC or _RESYNC         */
     } u;
 } tdec_ipt_item;
-
-/* Gap reasons (u.gap.reason). */
-#define TDEC_IPT_GAP_SYNC   1u /* bytes before the first PSB               */
-#define TDEC_IPT_GAP_RESYNC 2u /* bytes skipped by resync() after an error */
 
 /* ---- configuration ------------------------------------------------------- */
 
@@ -6557,14 +6557,26 @@ typedef struct tdec_ipt_last_ip {
 
 TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l);
 
-/* Applies an IP packet. 0, or -TDEC_IPT_ERR_BAD_PACKET for a reserved
-   compression code (never from the decoder), -TDEC_IPT_ERR_INVALID for a
-   packet without an IP. */
-TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p);
+/* The last-IP and timing functions are value functions: each returns
+   TDEC_OK or an error, and stores libipt's code for the same case in
+   *reason (0 with TDEC_OK; reason may be NULL; tdec_ipt_reason_str gives
+   its text). The error says whose it is:
+     TDEC_E_ARG        the caller's: INTERNAL (a NULL argument), INVALID (a
+                       packet of the wrong kind), BAD_CONFIG
+     TDEC_E_CORRUPT    the trace's: BAD_PACKET, BAD_CONTEXT
+     TDEC_E_SEQUENCE   a value the trace has not given: NO_TIME, NO_CBR,
+                       NOIP, IP_SUPPRESSED
+   They are not sticky: the next call goes on. */
 
-/* The IP now: 0, -TDEC_IPT_ERR_NOIP (none since the reset) or
-   -TDEC_IPT_ERR_IP_SUPPRESSED. */
-TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip);
+/* Applies an IP packet. Reasons: BAD_PACKET (a reserved compression code,
+   never from the decoder), INVALID (a packet without an IP). */
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p,
+                                                 uint32_t *reason);
+
+/* The IP now in *ip (0 when there is none). Reasons: NOIP (none since the
+   reset), IP_SUPPRESSED. */
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip,
+                                                uint32_t *reason);
 
 /* The IP of an IP packet on its own: sign-extended for SEXT_48, as carried
    otherwise (ptdump's payload column). */
@@ -6590,13 +6602,13 @@ TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
      CBR      tcal: header_cbr inside PSB+, else update_cbr; then time_update_cbr
      TMA      tcal_update_tma; then time_update_tma
      MTC      tcal_update_mtc; then time_update_mtc
-     CYC      fcr = tcal_fcr() (0 when it fails); tcal_update_cyc;
+     CYC      fcr = tcal_query_fcr() (0 when it fails); tcal_update_cyc;
               then time_update_cyc(.., fcr)
-   and query with tdec_ipt_time_query_tsc / _cbr. The calls are independent:
-   an error from one (a negative -TDEC_IPT_ERR_* code, libipt's -pte_* code
-   at the same place, tdec_ipt_error_str() gives its text) is reported and
-   the next call goes on; each function documents what it changed before
-   failing, exactly as libipt.
+   and query with tdec_ipt_time_query_tsc / _cbr. The calls are independent
+   value functions (see last-IP): an error from one is reported and the
+   next call goes on; each function documents what it changed before
+   failing, exactly as libipt, and lists its reasons (libipt's -pte_* code
+   at the same place).
 
    Arithmetic is libipt's, bit for bit: unsigned wrap-around where libipt
    wraps, libipt's field widths (a CBR ratio and an MTC payload are used as
@@ -6608,19 +6620,19 @@ TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
    Packets are the decoder's tdec_ipt_packet: TSC payload = TSC[55:0], CBR
    payload = ratio, TMA payload = CTC[15:0] and aux = fast counter, MTC
    payload = the CTC byte, CYC payload = the cycle count. A packet of the
-   wrong kind is a caller bug: -TDEC_IPT_ERR_INVALID, nothing changed (libipt
-   has typed packets and cannot get this wrong). A NULL time, calibration,
-   packet or config is -TDEC_IPT_ERR_INTERNAL where libipt checks it; where
-   libipt ignores the config, cfg may be NULL.
+   wrong kind is a caller bug: INVALID, nothing changed (libipt has typed
+   packets and cannot get this wrong). A NULL time, calibration, packet or
+   config is INTERNAL where libipt checks it; where libipt ignores the
+   config, cfg may be NULL.
 
    Configuration read (tdec_ipt_config): mtc_freq (TMA, MTC, CYC),
    cpuid_0x15_eax / cpuid_0x15_ebx (CTC to TSC: both must be non-zero when
-   an MTC must be converted, else -TDEC_IPT_ERR_BAD_CONFIG), nom_freq (CBR
+   an MTC must be converted, else BAD_CONFIG), nom_freq (CBR
    calibration, 0 = off), errata & TDEC_IPT_ERRATUM_SKL168 (update_psb) and
    flags & TDEC_IPT_F_KEEP_TCAL_OVF (update_ovf). */
 
 /* The fcr is fixed point with this many fraction bits: pass the value of
-   tdec_ipt_tcal_fcr() to tdec_ipt_time_update_cyc() unchanged; give
+   tdec_ipt_tcal_query_fcr() to tdec_ipt_time_update_cyc() unchanged; give
    tdec_ipt_tcal_set_fcr() ratio << TDEC_IPT_TCAL_FCR_SHR. */
 #define TDEC_IPT_TCAL_FCR_SHR 8
 
@@ -6663,134 +6675,131 @@ TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t);
 
 /* The estimated TSC in *tsc, and in *lost_mtc / *lost_cyc (each may be NULL)
    the MTC packets that could not be applied since the last TSC and the CYC
-   packets that had no calibration since the last TSC or MTC. The
-   outputs are written even when the result is -TDEC_IPT_ERR_NO_TIME (no TSC
-   yet: *tsc is then relative to the start, what ptdump --no-wall-clock
-   prints). Returns 0, -TDEC_IPT_ERR_NO_TIME, or -TDEC_IPT_ERR_INTERNAL (t or
-   tsc NULL). */
-TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
-                                         uint32_t *lost_cyc);
+   packets that had no calibration since the last TSC or MTC. The outputs
+   are written even without a TSC yet (reason NO_TIME: *tsc is then
+   relative to the start, what ptdump --no-wall-clock prints). Reasons:
+   NO_TIME, INTERNAL (t or tsc NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc,
+                                                 uint32_t *lost_mtc, uint32_t *lost_cyc,
+                                                 uint32_t *reason);
 
-/* The last core:bus ratio. Returns 0, -TDEC_IPT_ERR_NO_CBR (none yet, *cbr
-   untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr);
+/* The last core:bus ratio. Reasons: NO_CBR (none yet, *cbr untouched),
+   INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr,
+                                                 uint32_t *reason);
 
 /* A TSC: time := TSC, forget TMA and MTC state, clear both loss counters.
-   cfg is not used (may be NULL). Returns 0, -TDEC_IPT_ERR_INTERNAL (t or p
-   NULL) or -TDEC_IPT_ERR_INVALID (not a TSC). */
-TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   cfg is not used (may be NULL). Reasons: INTERNAL (t or p NULL), INVALID
+   (not a TSC). */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CBR: remembers the ratio. cfg is not used (may be NULL). Returns 0,
-   -TDEC_IPT_ERR_BAD_PACKET (ratio 0: nothing changed), -TDEC_IPT_ERR_INTERNAL
-   or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A CBR: remembers the ratio. cfg is not used (may be NULL). Reasons:
+   BAD_PACKET (ratio 0: nothing changed), INTERNAL, INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A TMA: moves the base back by the fast counter and keeps the CTC bits
    (masked to mtc_freq + 8 bits) for the next MTC; with mtc_freq <= 8 the TMA
-   counts as an MTC. Returns 0; -TDEC_IPT_ERR_BAD_CONTEXT (no TSC yet, or a
-   second TMA after the same TSC: nothing changed); -TDEC_IPT_ERR_INTERNAL
-   (NULL, or an MTC state that only a caller can have made); or
-   -TDEC_IPT_ERR_INVALID. The time itself (query_tsc) does not change. */
-TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   counts as an MTC. The time itself (query_tsc) does not change. Reasons:
+   BAD_CONTEXT (no TSC yet, or a second TMA after the same TSC: nothing
+   changed); INTERNAL (NULL, or an MTC state that only a caller can have
+   made); INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* An MTC: time := base + CTC delta converted to TSC ticks (delta *
-   cpuid_0x15_ebx / cpuid_0x15_eax). Ignored (0, nothing changed) between a
-   TSC and its TMA. The first MTC without a TMA only records its CTC; the
-   first after a TMA rebuilds the CTC bits the TMA lacked. Before the checks
-   below it already records the MTC (CTC, fc := 0, lost_cyc := 0). Returns 0;
-   -TDEC_IPT_ERR_BAD_PACKET (the CTC went back by more than one wrap:
-   lost_mtc is incremented), -TDEC_IPT_ERR_BAD_CONFIG (a cpuid value is 0:
-   the time is not advanced), -TDEC_IPT_ERR_INTERNAL (NULL, inconsistent
-   state) or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   cpuid_0x15_ebx / cpuid_0x15_eax). Ignored (TDEC_OK, nothing changed)
+   between a TSC and its TMA. The first MTC without a TMA only records its
+   CTC; the first after a TMA rebuilds the CTC bits the TMA lacked. Before
+   the checks below it already records the MTC (CTC, fc := 0, lost_cyc :=
+   0). Reasons: BAD_PACKET (the CTC went back by more than one wrap:
+   lost_mtc is incremented), BAD_CONFIG (a cpuid value is 0: the time is
+   not advanced), INTERNAL (NULL, inconsistent state), INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CYC with the calibration's fcr (tdec_ipt_tcal_fcr(), 0 if none): adds
-   cycles * fcr >> 8 to fc, time := base + fc; with fcr 0 counts a lost CYC
-   instead (returns 0). The first CYC after an MTC drops the part of its
-   cycles that the calibration attributes to earlier MTC periods. Returns 0;
-   -TDEC_IPT_ERR_BAD_PACKET or -TDEC_IPT_ERR_BAD_CONFIG from that adjustment
-   (as for MTC; nothing changed); -TDEC_IPT_ERR_INTERNAL (NULL; cfg is
-   required) or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg, uint64_t fcr);
+/* A CYC with the calibration's fcr (tdec_ipt_tcal_query_fcr(), 0 if none):
+   adds cycles * fcr >> 8 to fc, time := base + fc; with fcr 0 counts a lost
+   CYC instead (TDEC_OK). The first CYC after an MTC drops the part of its
+   cycles that the calibration attributes to earlier MTC periods. Reasons:
+   BAD_PACKET or BAD_CONFIG from that adjustment (as for MTC; nothing
+   changed), INTERNAL (NULL; cfg is required), INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint64_t fcr,
+                                                  uint32_t *reason);
 
 /* Resets the calibration: no fcr. NULL is ignored. */
 TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c);
 
 /* The current fcr (fixed point, TDEC_IPT_TCAL_FCR_SHR fraction bits; may be
-   0 after set_fcr(0)). Returns 0, -TDEC_IPT_ERR_NO_TIME (never calibrated
-   since init(): *fcr untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr);
+   0 after set_fcr(0)). Reasons: NO_TIME (never calibrated since init():
+   *fcr untouched), INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_query_fcr(const tdec_ipt_tcal *c, uint64_t *fcr,
+                                                 uint32_t *reason);
 
 /* Sets the fcr (e.g. an initial estimate until packets calibrate it) and
-   widens [min_fcr, max_fcr]. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr);
+   widens [min_fcr, max_fcr]. Reasons: INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr, uint32_t *reason);
 
 /* A TSC outside PSB+: only remembered (tsc, cycles since := 0), never used
-   to calibrate (time may have been lost). cfg unused (may be NULL). Returns
-   0, -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   to calibrate (time may have been lost). cfg unused (may be NULL).
+   Reasons: INTERNAL, INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A TSC inside PSB+: remembers it like update_tsc, and when a previous TSC
    (non-zero) and cycles since it exist and no MTC was ever seen, calibrates
    fcr = (tsc delta << 8) / cycles (one 56-bit wrap corrected). cfg unused.
-   Returns 0; -TDEC_IPT_ERR_BAD_PACKET (TSC went back more than a wrap) or
-   -TDEC_IPT_ERR_INTERNAL (delta too big to shift, or NULL), both after
-   remembering the TSC; or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   Reasons: BAD_PACKET (TSC went back more than a wrap) and INTERNAL (delta
+   too big to shift, or NULL), both after remembering the TSC; INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A CBR outside PSB+ (a frequency change): resets the calibration (even
-   when cfg is NULL: then -TDEC_IPT_ERR_INTERNAL after the reset, as libipt),
-   then calibrates as header_cbr. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   when cfg is NULL: then INTERNAL after the reset, as libipt), then
+   calibrates as header_cbr. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CBR inside PSB+: with cfg->nom_freq set, fcr = (nom_freq << 8) / ratio.
-   Returns 0 (nom_freq 0: nothing to do, even for ratio 0);
-   -TDEC_IPT_ERR_BAD_PACKET (ratio 0), -TDEC_IPT_ERR_INTERNAL (NULL, cfg
-   required) or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A CBR inside PSB+: with cfg->nom_freq set, fcr = (nom_freq << 8) / ratio
+   (nom_freq 0: nothing to do, TDEC_OK even for ratio 0). Reasons:
+   BAD_PACKET (ratio 0), INTERNAL (NULL, cfg required), INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A TMA: nothing to calibrate. Returns 0 (libipt does not even check its
-   arguments), or -TDEC_IPT_ERR_INVALID for a non-NULL packet that is not a
-   TMA. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A TMA: nothing to calibrate (libipt does not even check its arguments).
+   Reasons: INVALID for a non-NULL packet that is not a TMA. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* An MTC: the first one (since init/ovf) only records its CTC; later ones,
    when CYCs counted cycles since the previous one, calibrate fcr =
    ((CTC delta * ebx / eax) << 8) / cycles (without cycles the MTC is skipped
    and its period merged with the next). After a PSB with erratum SKL168 the
-   first MTC does not calibrate when MTCs or a wrap CYC look lost. Returns 0;
-   -TDEC_IPT_ERR_BAD_PACKET (CTC went back more than a wrap),
-   -TDEC_IPT_ERR_BAD_CONFIG (cpuid value 0), -TDEC_IPT_ERR_INTERNAL (delta
-   too big, or NULL) - all after recording the MTC; or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   first MTC does not calibrate when MTCs or a wrap CYC look lost. Reasons:
+   BAD_PACKET (CTC went back more than a wrap), BAD_CONFIG (cpuid value 0),
+   INTERNAL (delta too big, or NULL) - all after recording the MTC; INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CYC: counts its cycles for the next calibration. cfg unused. Returns 0,
-   -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A CYC: counts its cycles for the next calibration. cfg unused. Reasons:
+   INTERNAL, INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A PSB: with cfg->errata & TDEC_IPT_ERRATUM_SKL168, the next MTC is checked
-   for the erratum. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+   for the erratum. Reasons: INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason);
 
 /* An OVF. Without TDEC_IPT_F_KEEP_TCAL_OVF in cfg->flags: the calibration
    is reset (tdec_ipt_tcal_init; libipt's decoders and ptdump's default).
    With it: the fcr is kept and only the partial state is dropped (last TSC,
    cycle counts, last MTC: libipt's pt_tcal_update_ovf, ptdump
-   --keep-tcal-on-ovf). Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL, nothing
-   changed). */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+   --keep-tcal-on-ovf). Reasons: INTERNAL (NULL, nothing changed). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason);
 
 
 /* ---- layer 2: events ----------------------------------------------------- */
@@ -6936,14 +6945,17 @@ typedef struct tdec_ipt_event {
     uint8_t  reserved;
 } tdec_ipt_event;
 
-/* Item kinds of the event decoder (tdec_ipt_evt_item.kind). */
-#define TDEC_IPT_EVT_EVENT 1u /* u.ev holds an event                             */
-#define TDEC_IPT_EVT_SYNC  2u /* synchronised on the PSB at offset: what follows */
-                              /* is a new segment (pt_evt_sync_forward)          */
+/* Item kinds of the event decoder (tdec_ipt_evt_item.kind): an event is the
+   core's TDEC_ITEM_RECORD (ev holds it); a sync point has a kind of its own,
+   numbered clear of the core's TDEC_ITEM_* kinds. */
+#define TDEC_IPT_ITEM_SYNC 0x100u /* synchronised on the PSB at offset: what  */
+                                  /* follows is a new segment                 */
+                                  /* (pt_evt_sync_forward); ev is all zero    */
 
 typedef struct tdec_ipt_evt_item {
-    uint32_t       kind;   /* TDEC_IPT_EVT_*                                  */
-    uint64_t       offset; /* EVENT: the packet that completed it; SYNC: PSB  */
+    uint32_t       kind;   /* TDEC_ITEM_RECORD or TDEC_IPT_ITEM_SYNC          */
+    uint64_t       offset; /* RECORD: the packet that completed the event;    */
+                           /* SYNC: the PSB                                   */
     tdec_ipt_event ev;
 } tdec_ipt_evt_item;
 
@@ -6972,6 +6984,15 @@ typedef struct tdec_ipt__stamp {
     uint8_t  reserved;
 } tdec_ipt__stamp;
 
+/* The error state of the event and query decoders, read-only: as the
+   packet decoder's tdec_stream, whose input side they leave to the packet
+   decoder inside them. */
+typedef struct tdec_ipt_err_state {
+    uint64_t    err_offset; /* where the sticky error was detected           */
+    tdec_status err;        /* sticky error, TDEC_OK if none                 */
+    uint32_t    err_reason; /* TDEC_IPT_ERR_*                                */
+} tdec_ipt_err_state;
+
 typedef struct tdec_ipt__held {
     tdec_ipt_packet pkt;
     uint64_t        offset;
@@ -6985,7 +7006,7 @@ typedef struct tdec_ipt__queued {
 } tdec_ipt__queued;
 
 typedef struct tdec_ipt_evt_decoder {
-    tdec_stream      st;          /* public read-only: err, err_offset, err_reason */
+    tdec_ipt_err_state st;        /* public read-only: err, err_offset, err_reason */
     uint8_t          in_sync;     /* public: reading the PSB+ of a sync point (an   */
                                   /* error now is a sync error)                     */
     /* private */
@@ -7052,32 +7073,33 @@ TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type);
 /* The query decoder answers an instruction-flow decoder's questions as
    libipt master's pt_qry_* do, on top of the event decoder: conditional
    branches from TNT, indirect branch targets from TIP, and the events in
-   between. It reads one event ahead to report TDEC_IPT_QS_EVENT_PENDING;
+   between. It reads one event ahead to report TDEC_IPT_QF_EVENT_PENDING;
    a query that needs an event not yet decodable returns TDEC_NEED_INPUT
    and changes nothing, so it can simply be asked again after feed() or
    finish().
 
        st = tdec_ipt_qry_init(&q, &cfg);
        loop:
-         st = tdec_ipt_qry_sync(&q, &ip, &status);       once per segment
-         st = tdec_ipt_qry_cond_branch(&q, &taken, &status);
-         st = tdec_ipt_qry_indirect_branch(&q, &ip, &status);
-         st = tdec_ipt_qry_event(&q, &ev, &status);
+         st = tdec_ipt_qry_sync(&q, &ip, &flags, NULL);  once per segment
+         st = tdec_ipt_qry_cond_branch(&q, &taken, &flags);
+         st = tdec_ipt_qry_indirect_branch(&q, &ip, &flags);
+         st = tdec_ipt_qry_event(&q, &ev, &flags);
          on TDEC_NEED_INPUT: feed() or finish(), then ask again;
          on TDEC_E_CORRUPT: resync(), then sync() again.
 
-   Every query returns TDEC_OK with *status = TDEC_IPT_QS_* bits;
-   TDEC_NEED_INPUT; TDEC_END (the trace ended: libipt's -pte_eos, after a
-   status with TDEC_IPT_QS_EOS); TDEC_E_SEQUENCE when the next item is not
+   Every query returns TDEC_OK with *flags = TDEC_IPT_QF_* bits (libipt's
+   pt_status_flag bits, the status a pt_qry_* call returns);
+   TDEC_NEED_INPUT; TDEC_END (the trace ended: libipt's -pte_eos, after an
+   answer with TDEC_IPT_QF_EOS); TDEC_E_SEQUENCE when the next item is not
    what the query asks for (libipt's -pte_bad_query: nothing changed, not
    sticky; err_reason is not set); or TDEC_E_CORRUPT (sticky until
    resync(): err_reason a libipt code, err_offset the packet the event
    decoder failed at, as pt_qry_get_offset() reports it, or while in_sync
    the one pt_qry_sync_forward() reports). */
 
-#define TDEC_IPT_QS_EVENT_PENDING 0x1 /* an event must be asked for first    */
-#define TDEC_IPT_QS_IP_SUPPRESSED 0x2 /* no IP (sync, indirect branch)       */
-#define TDEC_IPT_QS_EOS           0x4 /* the trace ends here                 */
+#define TDEC_IPT_QF_EVENT_PENDING 0x1u /* an event must be asked for first    */
+#define TDEC_IPT_QF_IP_SUPPRESSED 0x2u /* no IP (sync, indirect branch)       */
+#define TDEC_IPT_QF_EOS           0x4u /* the trace ends here                 */
 
 /* Events the query decoder reads ahead: a sync point's status events and
    one more (libipt's event queue bounds the status events). */
@@ -7092,7 +7114,7 @@ typedef struct tdec_ipt__ahead {
 } tdec_ipt__ahead;
 
 typedef struct tdec_ipt_qry_decoder {
-    tdec_stream          st;        /* public read-only: err, err_offset, err_reason */
+    tdec_ipt_err_state   st;        /* public read-only: err, err_offset, err_reason */
     uint8_t              in_sync;   /* public: an error now is a sync error          */
     /* private */
     uint8_t              phase;
@@ -7113,23 +7135,27 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q);
 TDEC_IPT_DEF void tdec_ipt_qry_reset(tdec_ipt_qry_decoder *q);
 /* Synchronises on the next PSB (pt_qry_sync_forward): *ip gets the IP
-   tracing starts at unless *status has TDEC_IPT_QS_IP_SUPPRESSED;
+   tracing starts at unless *flags has TDEC_IPT_QF_IP_SUPPRESSED;
    *sync_offset (may be NULL) the PSB. TDEC_END: no PSB before the end. */
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status,
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, uint32_t *flags,
                                            uint64_t *sync_offset);
 /* The next conditional branch: *taken 1 or 0. */
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, int *status);
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, uint32_t *flags);
 /* The next indirect branch's target (*ip unchanged when suppressed). */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip,
-                                                      int *status);
+                                                      uint32_t *flags);
 /* The pending event. */
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev, int *status);
-/* The time at the last query (pt_qry_time): 0, or -TDEC_IPT_ERR_NO_TIME
-   (outputs written anyway, as tdec_ipt_time_query_tsc). */
-TDEC_IPT_DEF int tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc, uint32_t *lost_mtc,
-                                   uint32_t *lost_cyc);
-/* The core:bus ratio at the last query: 0 or -TDEC_IPT_ERR_NO_CBR. */
-TDEC_IPT_DEF int tdec_ipt_qry_core_bus_ratio(const tdec_ipt_qry_decoder *q, uint32_t *cbr);
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev,
+                                            uint32_t *flags);
+/* The time at the last query (pt_qry_time), as tdec_ipt_time_query_tsc
+   reports it: outputs written even without a TSC yet. Reasons: NO_TIME,
+   INVALID (q or tsc NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc,
+                                           uint32_t *lost_mtc, uint32_t *lost_cyc, uint32_t *reason);
+/* The core:bus ratio at the last query (pt_qry_core_bus_ratio). Reasons:
+   NO_CBR (*cbr untouched), INVALID (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cbr(const tdec_ipt_qry_decoder *q, uint32_t *cbr,
+                                          uint32_t *reason);
 /* After TDEC_E_CORRUPT: as tdec_ipt_evt_resync; then call sync(). */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 
@@ -7769,20 +7795,27 @@ TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d)
     d->ended = 1;
     switch (d->phase) {
     case TDEC_IPT__P_PACKETS:
-        if (d->st.carry_len == 0) {
-            d->phase = TDEC_IPT__P_DONE;
-            return TDEC_END;
-        }
-        return TDEC_NEED_INPUT; /* next() decodes the carry knowing the end */
+        if (d->st.carry_len > 0) return TDEC_NEED_INPUT; /* next() decodes the carry knowing the end */
+        break;
     case TDEC_IPT__P_SKIP:
         tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
         d->st.err_offset = d->mark;
         return TDEC_E_TRUNCATED;
+    case TDEC_IPT__P_SEARCH:
+    case TDEC_IPT__P_TAIL:
+        /* Bytes still to search, the PSB a run of pairs ends in (search()
+           at the end), or the last gap: next() gives them. */
+        if (d->st.carry_len > 0 || (d->phase == TDEC_IPT__P_SEARCH && d->run >= TDEC_IPT__PSB_SIZE) ||
+            d->st.pos > d->mark)
+            return TDEC_NEED_INPUT;
+        break;
     case TDEC_IPT__P_DONE:
-        return TDEC_END;
-    default:
-        return TDEC_NEED_INPUT; /* a search or its items: next() drains them */
+        break;
+    default: /* FOUND: the gap before the PSB, and the PSB */
+        return TDEC_NEED_INPUT;
     }
+    d->phase = TDEC_IPT__P_DONE;
+    return TDEC_END;
 }
 
 /* The PSB finder ran into the end of a run of 02 82 pairs at `end` that is
@@ -8157,6 +8190,23 @@ TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_
 
 /* ---- last-IP ------------------------------------------------------------- */
 
+/* A value function's result: libipt's code in *reason, and the status
+   that says whose the error is (see "last-IP" in the declarations). */
+static tdec_status tdec_ipt__result(uint32_t *reason, uint32_t code)
+{
+    if (reason != NULL) *reason = code;
+    switch (code) {
+    case TDEC_IPT_ERR_OK: return TDEC_OK;
+    case TDEC_IPT_ERR_BAD_PACKET:
+    case TDEC_IPT_ERR_BAD_CONTEXT: return TDEC_E_CORRUPT;
+    case TDEC_IPT_ERR_NO_TIME:
+    case TDEC_IPT_ERR_NO_CBR:
+    case TDEC_IPT_ERR_NOIP:
+    case TDEC_IPT_ERR_IP_SUPPRESSED: return TDEC_E_SEQUENCE;
+    default: return TDEC_E_ARG; /* INTERNAL, INVALID, BAD_CONFIG */
+    }
+}
+
 TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
 {
     l->ip = 0;
@@ -8164,16 +8214,17 @@ TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
     l->suppressed = 0;
 }
 
-TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p)
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p,
+                                                 uint32_t *reason)
 {
     uint64_t ip = p->payload;
     if (p->kind != TDEC_IPT_TIP && p->kind != TDEC_IPT_TIP_PGE && p->kind != TDEC_IPT_TIP_PGD &&
         p->kind != TDEC_IPT_FUP)
-        return -TDEC_IPT_ERR_INVALID;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     switch (p->sub) {
     case TDEC_IPT_IPC_SUPPRESSED:
         l->suppressed = 1;
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     case TDEC_IPT_IPC_UPDATE_16: ip = (l->ip & ~(uint64_t)0xffff) | (ip & 0xffff); break;
     case TDEC_IPT_IPC_UPDATE_32: ip = (l->ip & ~(uint64_t)0xffffffff) | (ip & 0xffffffff); break;
     case TDEC_IPT_IPC_SEXT_48: ip = tdec_ipt_ip_payload(p); break;
@@ -8181,26 +8232,27 @@ TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_pac
         ip = (l->ip & ~(uint64_t)0xffffffffffff) | (ip & 0xffffffffffff);
         break;
     case TDEC_IPT_IPC_FULL: break;
-    default: return -TDEC_IPT_ERR_BAD_PACKET;
+    default: return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
     }
     l->ip = ip;
     l->have_ip = 1;
     l->suppressed = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip)
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip,
+                                                uint32_t *reason)
 {
     if (!l->have_ip) {
         *ip = 0;
-        return -TDEC_IPT_ERR_NOIP;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_NOIP);
     }
     if (l->suppressed) {
         *ip = 0;
-        return -TDEC_IPT_ERR_IP_SUPPRESSED;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_IP_SUPPRESSED);
     }
     *ip = l->ip;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p)
@@ -8227,10 +8279,10 @@ TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind)
 #endif
 }
 
-TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
+TDEC_IPT_DEF const char *tdec_ipt_reason_str(uint32_t reason)
 {
 #ifdef TDEC_NO_STRINGS
-    (void)code;
+    (void)reason;
     return "";
 #else
     static const char *const texts[] = {
@@ -8242,8 +8294,9 @@ TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
         "not supported", "compressed return without call", "bad compressed return",
         "bad status update", "expected tracing enabled event", "event ignored", "overflow",
         "bad file", "unknown cpu"};
-    unsigned u = code < 0 ? (unsigned)-(code + 1) + 1u : (unsigned)code;
-    return u < sizeof texts / sizeof texts[0] ? texts[u] : "internal error.";
+    if (reason == TDEC_IPT_GAP_SYNC) return "bytes before the first PSB";
+    if (reason == TDEC_IPT_GAP_RESYNC) return "bytes skipped by resync";
+    return reason < sizeof texts / sizeof texts[0] ? texts[reason] : "internal error.";
 #endif
 }
 
@@ -8332,30 +8385,32 @@ TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t)
     for (i = 0; i < sizeof t->reserved; i++) t->reserved[i] = 0;
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
-                                         uint32_t *lost_cyc)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc,
+                                                 uint32_t *lost_mtc, uint32_t *lost_cyc,
+                                                 uint32_t *reason)
 {
-    if (t == NULL || tsc == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (t == NULL || tsc == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     *tsc = t->tsc;
     if (lost_mtc != NULL) *lost_mtc = t->lost_mtc;
     if (lost_cyc != NULL) *lost_cyc = t->lost_cyc;
-    return t->have_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+    return tdec_ipt__result(reason, t->have_tsc ? TDEC_IPT_ERR_OK : TDEC_IPT_ERR_NO_TIME);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr,
+                                                 uint32_t *reason)
 {
-    if (t == NULL || cbr == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!t->have_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    if (t == NULL || cbr == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!t->have_cbr) return tdec_ipt__result(reason, TDEC_IPT_ERR_NO_CBR);
     *cbr = t->cbr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)cfg;
-    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     t->have_tsc = 1;
     t->have_tma = 0;
     t->have_mtc = 0;
@@ -8364,32 +8419,33 @@ TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packe
     t->fc = 0;
     t->lost_mtc = 0;
     t->lost_cyc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint8_t cbr;
     (void)cfg;
-    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     cbr = (uint8_t)p->payload;
-    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (cbr == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
     t->have_cbr = 1;
     t->cbr = cbr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint32_t ctc, mtc_hi, mask;
     uint64_t fc;
-    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
-    if (!t->have_tsc || t->have_tma) return -TDEC_IPT_ERR_BAD_CONTEXT;
-    if (t->have_mtc) return -TDEC_IPT_ERR_INTERNAL; /* MTCs are ignored before the TMA */
+    if (t == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+    if (!t->have_tsc || t->have_tma) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_CONTEXT);
+    /* MTCs are ignored before the TMA */
+    if (t->have_mtc) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
 
     ctc = (uint16_t)p->payload;
     fc = (uint16_t)p->aux;
@@ -8403,22 +8459,22 @@ TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packe
        else the next MTC supplies the high bits (time_update_mtc). */
     if (mtc_hi <= TDEC_IPT__TMA_CTC_BITS) t->have_mtc = 1;
     t->ctc = t->ctc_cyc = ctc & mask;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint32_t last_ctc, ctc, delta;
     uint64_t tsc, base;
     int err, have_tma, have_mtc;
 
-    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     have_tma = t->have_tma;
     have_mtc = t->have_mtc;
     /* Between a TSC and its TMA an MTC would look like a CTC overflow. */
-    if (t->have_tsc && !have_tma) return 0;
+    if (t->have_tsc && !have_tma) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 
     base = t->base;
     last_ctc = t->ctc;
@@ -8433,11 +8489,12 @@ TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packe
     if (!have_mtc) {
         uint32_t lo, hi;
         /* The first MTC without a TMA only sets the reference. */
-        if (!have_tma) return 0;
+        if (!have_tma) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
         /* The TMA had fewer CTC bits than an MTC (else it counted as one):
            take the missing high bits from this MTC, one period back if the
            low bits wrapped since. */
-        if (last_ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK) return -TDEC_IPT_ERR_INTERNAL;
+        if (last_ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK)
+            return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
         lo = ctc & TDEC_IPT__TMA_CTC_MASK;
         hi = ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK;
         if (lo < last_ctc) {
@@ -8450,13 +8507,13 @@ TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packe
     err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
     if (err < 0) {
         t->lost_mtc += 1;
-        return err;
+        return tdec_ipt__result(reason, (uint32_t)-err);
     }
     err = tdec_ipt__ctc_fc(&tsc, delta, cfg);
-    if (err < 0) return err;
+    if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
     base += tsc;
     t->tsc = t->base = base;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 /* The first CYC after an MTC may span earlier MTC periods: subtract the
@@ -8480,26 +8537,27 @@ static int tdec_ipt__adjust_cyc(uint64_t *cyc, const tdec_ipt_time *t, const tde
     return 0;
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg, uint64_t fcr)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint64_t fcr,
+                                                  uint32_t *reason)
 {
     uint64_t cyc, fc;
-    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     if (fcr == 0) {
         t->lost_cyc += 1;
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     }
     cyc = p->payload;
     fc = t->fc;
     if (fc == 0) {
         int err = tdec_ipt__adjust_cyc(&cyc, t, cfg, fcr);
-        if (err < 0) return err;
+        if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
     }
     fc += (cyc * fcr) >> TDEC_IPT_TCAL_FCR_SHR;
     t->fc = fc;
     t->tsc = t->base + fc;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c)
@@ -8524,103 +8582,108 @@ static int tdec_ipt__tcal_have_fcr(const tdec_ipt_tcal *c)
     return c->min_fcr <= c->max_fcr;
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_query_fcr(const tdec_ipt_tcal *c, uint64_t *fcr,
+                                                 uint32_t *reason)
 {
-    if (c == NULL || fcr == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__tcal_have_fcr(c)) return -TDEC_IPT_ERR_NO_TIME;
+    if (c == NULL || fcr == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__tcal_have_fcr(c)) return tdec_ipt__result(reason, TDEC_IPT_ERR_NO_TIME);
     *fcr = c->fcr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr, uint32_t *reason)
 {
-    if (c == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (c == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     c->fcr = fcr;
     if (fcr < c->min_fcr) c->min_fcr = fcr;
     if (fcr > c->max_fcr) c->max_fcr = fcr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason)
 {
-    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (c == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     if (cfg->errata & TDEC_IPT_ERRATUM_SKL168) c->check_skl168 = 1;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)cfg;
-    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     c->tsc = p->payload;
     c->cyc_tsc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint64_t tsc, last, cyc;
     (void)cfg;
-    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     last = c->tsc;
     cyc = c->cyc_tsc;
     tsc = p->payload;
     c->tsc = tsc;
     c->cyc_tsc = 0;
-    if (last == 0 || cyc == 0) return 0;
-    if (c->have_mtc) return 0; /* MTCs calibrate better */
+    if (last == 0 || cyc == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
+    if (c->have_mtc) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK); /* MTCs calibrate better */
     if (tsc < last) { /* one wrap of the 56-bit TSC */
         tsc += (uint64_t)1 << 56;
-        if (tsc < last) return -TDEC_IPT_ERR_BAD_PACKET;
+        if (tsc < last) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
     }
     tsc -= last;
-    if (tsc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
-    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(tsc << TDEC_IPT_TCAL_FCR_SHR, cyc));
+    if (tsc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) /* too big to shift */
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(tsc << TDEC_IPT_TCAL_FCR_SHR, cyc), reason);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint64_t p1, cbr;
-    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     p1 = cfg->nom_freq;
-    if (p1 == 0) return 0;
+    if (p1 == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     cbr = (uint8_t)p->payload;
-    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
-    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(p1 << TDEC_IPT_TCAL_FCR_SHR, cbr));
+    if (cbr == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(p1 << TDEC_IPT_TCAL_FCR_SHR, cbr), reason);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
-    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_CBR))
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     tdec_ipt_tcal_init(c); /* a frequency change: start over */
-    return tdec_ipt_tcal_header_cbr(c, p, cfg);
+    return tdec_ipt_tcal_header_cbr(c, p, cfg, reason);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)c;
     (void)cfg;
-    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
-    return 0;
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_TMA))
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint32_t last_ctc, ctc, delta;
     uint64_t cyc, fc, fcr;
     int err, have_mtc, check_skl168;
 
-    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     last_ctc = c->ctc;
     have_mtc = c->have_mtc;
     cyc = c->cyc_mtc;
@@ -8632,61 +8695,63 @@ TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packe
         c->cyc_mtc = 0;
         c->ctc = ctc;
         c->have_mtc = 1;
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     }
     /* No cycles: try again over the combined period at the next MTC. */
-    if (cyc == 0) return 0;
+    if (cyc == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 
     c->cyc_mtc = 0;
     c->ctc = ctc;
     c->lost_mtc += 1; /* until the fcr is updated below */
 
     err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
-    if (err < 0) return err;
+    if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
     err = tdec_ipt__ctc_fc(&fc, delta, cfg);
-    if (err < 0) return err;
-    if (fc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
+    if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
+    if (fc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) /* too big to shift */
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     fcr = tdec_ipt__udiv64(fc << TDEC_IPT_TCAL_FCR_SHR, cyc);
 
     /* Erratum SKL168: CYCs right before a PSB may be dropped. Skip the first
        MTC after a PSB if MTCs were lost, or if, with a high MTC frequency
        and a known fcr, a 4096-cycle wrap CYC looks dropped. */
     if (check_skl168) {
-        if (TDEC_IPT__SHL32(1u, cfg->mtc_freq) < delta) return 0;
+        if (TDEC_IPT__SHL32(1u, cfg->mtc_freq) < delta) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
         if (cfg->mtc_freq < 10 && tdec_ipt__tcal_have_fcr(c)) {
             uint64_t dfc = (c->fcr * (cyc + 0xf00u)) >> TDEC_IPT_TCAL_FCR_SHR;
-            if (dfc < fc) return 0;
+            if (dfc < fc) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
         }
     }
-    tdec_ipt_tcal_set_fcr(c, fcr);
+    tdec_ipt_tcal_set_fcr(c, fcr, NULL);
     c->lost_mtc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)cfg;
-    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     c->cyc_mtc += p->payload;
     c->cyc_tsc += p->payload;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason)
 {
-    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (c == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     if (!(cfg->flags & TDEC_IPT_F_KEEP_TCAL_OVF)) {
         tdec_ipt_tcal_init(c);
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     }
     c->tsc = 0;
     c->cyc_tsc = 0;
     c->cyc_mtc = 0;
     c->ctc = 0;
     c->have_mtc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 /* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ------------------ */
@@ -8870,7 +8935,7 @@ static int tdec_ipt__q_put(tdec_ipt_evt_decoder *e, uint32_t binding, const tdec
 
 static void tdec_ipt__stamp_now(const tdec_ipt_time *t, tdec_ipt__stamp *s)
 {
-    s->has_tsc = tdec_ipt_time_query_tsc(t, &s->tsc, &s->lost_mtc, &s->lost_cyc) == 0;
+    s->has_tsc = tdec_ipt_time_query_tsc(t, &s->tsc, &s->lost_mtc, &s->lost_cyc, NULL) == TDEC_OK;
     s->has_cbr = t->have_cbr;
     s->cbr = t->cbr;
     s->reserved = 0;
@@ -8898,7 +8963,7 @@ static void tdec_ipt__ev_time(tdec_ipt_event *ev, const tdec_ipt__stamp *s)
 
 static void tdec_ipt__ev_ip(tdec_ipt_evt_decoder *e, tdec_ipt_event *ev)
 {
-    if (tdec_ipt_last_ip_query(&e->ip, &ev->ip) != 0) {
+    if (tdec_ipt_last_ip_query(&e->ip, &ev->ip, NULL) != TDEC_OK) {
         ev->ip = 0;
         ev->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
     }
@@ -8931,42 +8996,54 @@ static uint8_t tdec_ipt__exec_mode(uint8_t bits)
 /* ---- timing, applied when a packet is read ------------------------------- */
 
 /* libipt's pt_evt_apply_*: configuration errors only make the time
-   imprecise (counted as lost packets); other errors stop decoding. */
-static int tdec_ipt__keep(int r)
+   imprecise (counted as lost packets); other errors stop decoding. Returns
+   0 or libipt's negative code. */
+static int tdec_ipt__keep(tdec_status st, uint32_t why)
 {
-    return r == -TDEC_IPT_ERR_BAD_CONFIG ? 0 : r;
+    return st == TDEC_OK || why == TDEC_IPT_ERR_BAD_CONFIG ? 0 : -(int)why;
 }
 
 static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *p)
 {
     const tdec_ipt_config *cfg = &e->pkt.cfg;
+    tdec_ipt_tcal *c = &e->tcal;
+    tdec_ipt_time *t = &e->time;
     uint64_t fcr;
+    uint32_t why = 0;
+    tdec_status st;
     int r;
     switch (p->kind) {
     case TDEC_IPT_TSC:
-        r = e->in_psb ? tdec_ipt_tcal_header_tsc(&e->tcal, p, cfg) : tdec_ipt_tcal_update_tsc(&e->tcal, p, cfg);
-        if ((r = tdec_ipt__keep(r)) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_tsc(&e->time, p, cfg));
+        st = e->in_psb ? tdec_ipt_tcal_header_tsc(c, p, cfg, &why) : tdec_ipt_tcal_update_tsc(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        st = tdec_ipt_time_update_tsc(t, p, cfg, &why);
+        break;
     case TDEC_IPT_CBR:
-        r = e->in_psb ? tdec_ipt_tcal_header_cbr(&e->tcal, p, cfg) : tdec_ipt_tcal_update_cbr(&e->tcal, p, cfg);
-        if ((r = tdec_ipt__keep(r)) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_cbr(&e->time, p, cfg));
+        st = e->in_psb ? tdec_ipt_tcal_header_cbr(c, p, cfg, &why) : tdec_ipt_tcal_update_cbr(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        st = tdec_ipt_time_update_cbr(t, p, cfg, &why);
+        break;
     case TDEC_IPT_TMA:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_tma(&e->tcal, p, cfg))) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_tma(&e->time, p, cfg));
+        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_tma(c, p, cfg, &why), why)) < 0) return r;
+        st = tdec_ipt_time_update_tma(t, p, cfg, &why);
+        break;
     case TDEC_IPT_MTC:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_mtc(&e->tcal, p, cfg))) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_mtc(&e->time, p, cfg));
+        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_mtc(c, p, cfg, &why), why)) < 0) return r;
+        st = tdec_ipt_time_update_mtc(t, p, cfg, &why);
+        break;
     case TDEC_IPT_CYC:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_cyc(&e->tcal, p, cfg))) < 0) return r;
-        if (tdec_ipt_tcal_fcr(&e->tcal, &fcr) != 0) fcr = 0;
-        return tdec_ipt__keep(tdec_ipt_time_update_cyc(&e->time, p, cfg, fcr));
+        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_cyc(c, p, cfg, &why), why)) < 0) return r;
+        if (tdec_ipt_tcal_query_fcr(c, &fcr, NULL) != TDEC_OK) fcr = 0;
+        st = tdec_ipt_time_update_cyc(t, p, cfg, fcr, &why);
+        break;
     case TDEC_IPT_OVF:
         /* The time survives an overflow; the calibration only when asked. */
-        return tdec_ipt_tcal_update_ovf(&e->tcal, cfg);
+        st = tdec_ipt_tcal_update_ovf(c, cfg, &why);
+        break;
     default:
         return 0;
     }
+    return tdec_ipt__keep(st, why);
 }
 
 /* pull() tells the timing packets by kind ranges. */
@@ -9079,15 +9156,15 @@ static int tdec_ipt__fup(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 {
     tdec_ipt_event ev;
     uint64_t from;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    uint32_t why;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     for (;;) {
         if (tdec_ipt__q_find(e, TDEC_IPT__EVB_FUP_BOUND, -1) >= 0) e->bound = 1;
         if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_FUP | TDEC_IPT__EVB_FUP_BOUND, &ev)) {
             tdec_ipt_event *q;
             if (e->bound) return TDEC_IPT__NEXT;
             /* An asynchronous branch needs a from IP. */
-            if (tdec_ipt_last_ip_query(&e->ip, &from) != 0)
-                return tdec_ipt_last_ip_query(&e->ip, &from);
+            if (tdec_ipt_last_ip_query(&e->ip, &from, &why) != TDEC_OK) return -(int)why;
             if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP)) == NULL) return -TDEC_IPT_ERR_NOMEM;
             q->type = TDEC_IPT_EV_ASYNC_BRANCH;
             q->arg = from;
@@ -9134,7 +9211,7 @@ static int tdec_ipt__tip(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
     tdec_ipt_event ev;
     int i;
     if (!e->enabled) return -TDEC_IPT_ERR_BAD_CONTEXT;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     if (!e->bound) {
         e->bound = 1;
         i = tdec_ipt__q_find(e, TDEC_IPT__EVB_TIP, TDEC_IPT_EV_ASYNC_BRANCH);
@@ -9174,7 +9251,7 @@ static int tdec_ipt__tip(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 static int tdec_ipt__tip_pge(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 {
     tdec_ipt_event ev;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     if (!e->bound) {
         tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_ENABLED));
         e->enabled = 1;
@@ -9198,7 +9275,7 @@ static int tdec_ipt__tip_pge(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 static int tdec_ipt__tip_pgd(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 {
     tdec_ipt_event ev;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_TIP, &ev)) {
         if (e->bound) return TDEC_IPT__NEXT;
         tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_DISABLED));
@@ -9475,7 +9552,7 @@ static int tdec_ipt__header(tdec_ipt_evt_decoder *e)
             if (e->look_res[4] > 0) enabled = 0;
         }
         e->enabled = (uint8_t)enabled;
-        if (enabled && tdec_ipt_last_ip_update(&e->ip, p) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+        if (enabled && tdec_ipt_last_ip_update(&e->ip, p, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
         return TDEC_IPT__NEXT;
     }
     case TDEC_IPT_MODE_EXEC:
@@ -9836,7 +9913,7 @@ static int tdec_ipt__ovf_event(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, con
         out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
         return TDEC_IPT__EV_DONE;
     }
-    if (tdec_ipt_last_ip_update(&e->ip, ip) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, ip, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     tdec_ipt__ev_ip(e, out);
     e->enabled = 1;
     return TDEC_IPT__EV_DONE;
@@ -10056,9 +10133,16 @@ static int tdec_ipt__evt_step(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 
 /* ---- the event decoder's API --------------------------------------------- */
 
+static void tdec_ipt__err_clear(tdec_ipt_err_state *st)
+{
+    st->err_offset = 0;
+    st->err = TDEC_OK;
+    st->err_reason = 0;
+}
+
 static void tdec_ipt__evt_clear(tdec_ipt_evt_decoder *e)
 {
-    tdec__stream_init(&e->st);
+    tdec_ipt__err_clear(&e->st);
     e->in_sync = 1;
     e->phase = TDEC_IPT__E_SYNC;
     e->have_cur = e->bound = e->enabled = e->exec_valid = e->exec = 0;
@@ -10098,13 +10182,29 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *
     return tdec_ipt_feed(&e->pkt, data, len);
 }
 
+/* tip()'s second step with nothing queued (TDEC_IPT__NEXT), which next()
+   takes without processing the TIP again. */
+static int tdec_ipt__tip_done(const tdec_ipt_evt_decoder *e)
+{
+    return e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 && !e->look &&
+           e->phase == TDEC_IPT__E_RUN;
+}
+
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e)
 {
     tdec_status st;
     if (e == NULL) return TDEC_E_ARG;
     if (e->st.err < 0) return e->st.err;
+    if (e->phase == TDEC_IPT__E_END) return TDEC_END;
     st = tdec_ipt_finish(&e->pkt);
     if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return st;
+    if ((st == TDEC_END || st == TDEC_E_TRUNCATED) && !e->look && e->nheld == 0 &&
+        (!e->have_cur || tdec_ipt__tip_done(e))) {
+        /* Nothing held or half processed: the next packet is the end, and
+           next() meets it at once (libipt's -pte_eos), with no item. */
+        tdec_ipt_evt_item none;
+        return tdec_ipt_evt_next(e, &none);
+    }
     return TDEC_NEED_INPUT; /* next() drains what is held and meets the end */
 }
 
@@ -10190,7 +10290,7 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
             r = 1;
             break;
         } else if (pk.kind == TDEC_IPT_TIP && e->enabled && !e->bound && e->nq == 0 &&
-                   tdec_ipt_last_ip_update(&e->ip, &pk) == 0) {
+                   tdec_ipt_last_ip_update(&e->ip, &pk, NULL) == TDEC_OK) {
             err = 0;
             r = 1;
         } else {
@@ -10212,7 +10312,7 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
     d->st.win = p;
     d->st.pos = pos;
     if (r) {
-        out->kind = TDEC_IPT_EVT_EVENT;
+        out->kind = TDEC_ITEM_RECORD;
         out->offset = off;
         e->start_set = 0;
     }
@@ -10227,9 +10327,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
     if (e->st.err < 0) return e->st.err;
     if (e->phase == TDEC_IPT__E_END) return TDEC_END;
     for (;;) {
-        if (e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 &&
-            !e->look && e->phase == TDEC_IPT__E_RUN) {
-            /* tip()'s second step with nothing queued: TDEC_IPT__NEXT */
+        if (tdec_ipt__tip_done(e)) {
             tdec_ipt__call_start(e, e->cur_offset);
             e->bound = 0;
             e->have_cur = 0;
@@ -10273,13 +10371,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
             e->have_cur = 0;
             /* fall through */
         case TDEC_IPT__EV_KEEP:
-            out->kind = TDEC_IPT_EVT_EVENT;
+            out->kind = TDEC_ITEM_RECORD;
             out->offset = e->cur_offset;
             e->start_set = 0;
             return TDEC_OK;
         case TDEC_IPT__SYNCED:
             tdec_ipt__ev_zero(&out->ev);
-            out->kind = TDEC_IPT_EVT_SYNC;
+            out->kind = TDEC_IPT_ITEM_SYNC;
             out->offset = e->sync_psb;
             e->start_set = 0;
             return TDEC_OK;
@@ -10305,7 +10403,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
 
 static void tdec_ipt__qry_clear(tdec_ipt_qry_decoder *q)
 {
-    tdec__stream_init(&q->st);
+    tdec_ipt__err_clear(&q->st);
     q->in_sync = 1;
     q->phase = TDEC_IPT__Q_SYNC;
     q->n = q->head = 0;
@@ -10340,9 +10438,17 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *
 
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
 {
+    tdec_status st;
     if (q == NULL) return TDEC_E_ARG;
     if (q->st.err < 0) return q->st.err;
-    return tdec_ipt_evt_finish(&q->evt);
+    st = tdec_ipt_evt_finish(&q->evt);
+    if (st != TDEC_END) return st;
+    /* The events are over: every query meets the end at once, unless
+       events were read ahead, TNT bits are cached or a sync point's status
+       events are being read (their answers come first). */
+    if (q->phase == TDEC_IPT__Q_END || (q->n == 0 && q->tnt_mask == 0 && q->phase != TDEC_IPT__Q_LOOK))
+        return TDEC_END;
+    return TDEC_NEED_INPUT;
 }
 
 static tdec_ipt__ahead *tdec_ipt__ahead_at(tdec_ipt_qry_decoder *q, unsigned i)
@@ -10365,7 +10471,7 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
         a = tdec_ipt__ahead_at(q, q->n);
         a->reserved = 0;
         if (st == TDEC_OK) {
-            if (it.kind != TDEC_IPT_EVT_EVENT) continue; /* not reached: SYNC follows resync */
+            if (it.kind != TDEC_ITEM_RECORD) continue; /* not reached: SYNC follows resync */
             a->ev = it.ev;
             a->now = *tdec_ipt__now(&q->evt);
             a->offset = it.offset;
@@ -10397,14 +10503,14 @@ static void tdec_ipt__qry_pop(tdec_ipt_qry_decoder *q)
 
 /* libipt's pt_qry_status_flags: pending event or end, once no TNT bits are
    left. */
-static int tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
+static uint32_t tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
 {
     const tdec_ipt__ahead *a;
     if (q->tnt_mask != 0 || q->n == 0) return 0;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QS_EOS;
-    if (a->status < 0) return TDEC_IPT_QS_EVENT_PENDING;
-    return a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP ? 0 : TDEC_IPT_QS_EVENT_PENDING;
+    if (a->status == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QF_EOS;
+    if (a->status < 0) return TDEC_IPT_QF_EVENT_PENDING;
+    return a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP ? 0u : TDEC_IPT_QF_EVENT_PENDING;
 }
 
 static tdec_status tdec_ipt__qry_fail(tdec_ipt_qry_decoder *q, int32_t code, uint64_t offset)
@@ -10439,13 +10545,13 @@ static tdec_status tdec_ipt__qry_ready(tdec_ipt_qry_decoder *q)
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status,
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, uint32_t *flags,
                                            uint64_t *sync_offset)
 {
     tdec_ipt_evt_item it;
     tdec_status st;
     unsigned i;
-    if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || ip == NULL || flags == NULL) return TDEC_E_ARG;
     if (q->st.err < 0) return q->st.err;
     if (q->phase == TDEC_IPT__Q_END) return TDEC_END;
     if (q->phase == TDEC_IPT__Q_READY) { /* skip to the next PSB */
@@ -10461,7 +10567,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
         }
         if (st != TDEC_OK)
             return tdec_ipt__qry_fail(q, -(int32_t)q->evt.st.err_reason, q->evt.st.err_offset);
-        if (it.kind == TDEC_IPT_EVT_SYNC) {
+        if (it.kind == TDEC_IPT_ITEM_SYNC) {
             q->sync_offset = it.offset;
             q->phase = TDEC_IPT__Q_LOOK;
             q->look_offset = q->evt.cur_offset; /* the PSBEND, for errors below */
@@ -10481,26 +10587,26 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
         st = tdec_ipt__qry_fill(q, q->n + 1u);
         if (st != TDEC_OK) return st;
     }
-    *status = TDEC_IPT_QS_IP_SUPPRESSED;
+    *flags = TDEC_IPT_QF_IP_SUPPRESSED;
     for (i = 0; i < q->n; i++) {
         const tdec_ipt__ahead *a = tdec_ipt__ahead_at(q, i);
         if (a->status == 0 && a->ev.type == TDEC_IPT_EV_ENABLED && (a->ev.flags & TDEC_IPT_EVF_STATUS)) {
-            *status = 0;
+            *flags = 0;
             *ip = a->ev.ip;
         }
     }
     q->phase = TDEC_IPT__Q_READY;
     q->in_sync = 0;
-    *status |= tdec_ipt__qry_flags(q);
+    *flags |= tdec_ipt__qry_flags(q);
     if (sync_offset != NULL) *sync_offset = q->sync_offset;
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, int *status)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, uint32_t *flags)
 {
     tdec_ipt__ahead *a;
     tdec_status st;
-    if (q == NULL || taken == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || taken == NULL || flags == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if (q->tnt_mask == 0) {
         if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
@@ -10515,16 +10621,17 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *
     }
     *taken = (q->tnt & q->tnt_mask) != 0;
     q->tnt_mask >>= 1;
-    *status = tdec_ipt__qry_flags(q);
+    *flags = tdec_ipt__qry_flags(q);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip,
+                                                      uint32_t *flags)
 {
     tdec_ipt__ahead *a;
     tdec_status st;
     unsigned tip = 0; /* where the TIP is: libipt caches a TNT before it */
-    if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || ip == NULL || flags == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
     a = tdec_ipt__ahead_at(q, 0);
@@ -10545,20 +10652,21 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
     a = tdec_ipt__ahead_at(q, 0);
     if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
     if (a->ev.type != TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
-    *status = 0;
-    if (a->ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) *status |= TDEC_IPT_QS_IP_SUPPRESSED;
+    *flags = 0;
+    if (a->ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) *flags |= TDEC_IPT_QF_IP_SUPPRESSED;
     else *ip = a->ev.ip;
     q->last_time = a->now;
     tdec_ipt__qry_pop(q);
-    *status |= tdec_ipt__qry_flags(q);
+    *flags |= tdec_ipt__qry_flags(q);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev, int *status)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev,
+                                            uint32_t *flags)
 {
     tdec_ipt__ahead *a;
     tdec_status st;
-    if (q == NULL || ev == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || ev == NULL || flags == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if (q->tnt_mask != 0) return TDEC_E_SEQUENCE;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
@@ -10569,26 +10677,27 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_ev
     *ev = a->ev;
     q->last_time = a->now;
     tdec_ipt__qry_pop(q);
-    *status = tdec_ipt__qry_flags(q);
+    *flags = tdec_ipt__qry_flags(q);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF int tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc, uint32_t *lost_mtc,
-                                   uint32_t *lost_cyc)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc,
+                                           uint32_t *lost_mtc, uint32_t *lost_cyc, uint32_t *reason)
 {
-    if (q == NULL || tsc == NULL) return -TDEC_IPT_ERR_INVALID;
+    if (q == NULL || tsc == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     *tsc = q->last_time.tsc;
     if (lost_mtc != NULL) *lost_mtc = q->last_time.lost_mtc;
     if (lost_cyc != NULL) *lost_cyc = q->last_time.lost_cyc;
-    return q->last_time.has_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+    return tdec_ipt__result(reason, q->last_time.has_tsc ? TDEC_IPT_ERR_OK : TDEC_IPT_ERR_NO_TIME);
 }
 
-TDEC_IPT_DEF int tdec_ipt_qry_core_bus_ratio(const tdec_ipt_qry_decoder *q, uint32_t *cbr)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cbr(const tdec_ipt_qry_decoder *q, uint32_t *cbr,
+                                          uint32_t *reason)
 {
-    if (q == NULL || cbr == NULL) return -TDEC_IPT_ERR_INVALID;
-    if (!q->last_time.has_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    if (q == NULL || cbr == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+    if (!q->last_time.has_cbr) return tdec_ipt__result(reason, TDEC_IPT_ERR_NO_CBR);
     *cbr = q->last_time.cbr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)

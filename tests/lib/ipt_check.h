@@ -639,7 +639,7 @@ static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder
                           st == TDEC_END ? "the end" : "an error", got_s, want_s);
     if (st != TDEC_END && d->st.err != st) return iptc__fail(r, "status %d but st.err %d", st, d->st.err);
     if (st != TDEC_END && d->st.err_offset > R->len) return iptc__fail(r, "err_offset beyond the input");
-    if (st != TDEC_END && tdec_ipt_error_str((int)e.reason)[0] == 0)
+    if (st != TDEC_END && tdec_ipt_reason_str(e.reason)[0] == 0)
         return iptc__fail(r, "err_reason %u has no text", (unsigned)e.reason);
     iptc__push(r, &e);
     if (!final) {

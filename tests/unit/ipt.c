@@ -122,7 +122,7 @@ static void ev_compact(char *s, size_t cap, const iptc_ev *e)
             snprintf(s, cap, "TRUNC@%llu", (unsigned long long)e->offset);
         else
             snprintf(s, cap, "%s@%llu:%s", e->st == TDEC_E_CORRUPT ? "CORRUPT" : tdec_status_str((tdec_status)e->st),
-                     (unsigned long long)e->offset, tdec_ipt_error_str((int)e->reason));
+                     (unsigned long long)e->offset, tdec_ipt_reason_str(e->reason));
         break;
     default:
         snprintf(s, cap, "%s", e->st == TDEC_END ? "END" : tdec_status_str((tdec_status)e->st));
@@ -209,16 +209,18 @@ static void test_basics(void)
     }
     tl_end(&c);
 
-    /* libipt's pt_errstr() texts (libipt/src/pt_error.c) */
-    tl_begin(&c, "error texts: libipt's pt_errstr, either sign");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_BAD_OPC), "unknown opcode") == 0, "bad_opc");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(-TDEC_IPT_ERR_BAD_PACKET), "unknown packet") == 0, "bad_packet");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_EOS), "reached end of trace stream") == 0, "eos");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(-TDEC_IPT_ERR_INVALID), "invalid argument") == 0, "invalid");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_NOSYNC), "decoder out of sync") == 0, "nosync");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(0), "OK") == 0, "ok");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_BAD_CPU), "unknown cpu") == 0, "bad_cpu");
-    TL_TRUE(&c, tdec_ipt_error_str(1000)[0] != 0 && tdec_ipt_error_str(-2147483647 - 1)[0] != 0, "out of range");
+    /* libipt's pt_errstr() texts (libipt/src/pt_error.c), and the gaps' */
+    tl_begin(&c, "reason texts: libipt's pt_errstr, and the gap reasons'");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_OPC), "unknown opcode") == 0, "bad_opc");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_PACKET), "unknown packet") == 0, "bad_packet");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_EOS), "reached end of trace stream") == 0, "eos");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_INVALID), "invalid argument") == 0, "invalid");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_NOSYNC), "decoder out of sync") == 0, "nosync");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(0), "OK") == 0, "ok");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_CPU), "unknown cpu") == 0, "bad_cpu");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_GAP_SYNC), "bytes before the first PSB") == 0, "gap sync");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_GAP_RESYNC), "bytes skipped by resync") == 0, "gap resync");
+    TL_TRUE(&c, tdec_ipt_reason_str(1000)[0] != 0 && tdec_ipt_reason_str(0xffffffffu)[0] != 0, "out of range");
     tl_end(&c);
 }
 
@@ -529,12 +531,14 @@ static void ptdump_tracking(char *id, char *val, size_t cap, const tdec_ipt_pack
                                              "swintr", "syscall"};
     static const char *const evd_name[3] = {"cr2", "vmxq", "vmxr"};
     uint64_t ip;
+    uint32_t why;
     id[0] = val[0] = 0;
     switch (p->kind) {
     case TDEC_IPT_TIP: case TDEC_IPT_TIP_PGE: case TDEC_IPT_TIP_PGD: case TDEC_IPT_FUP:
         strcpy(id, "ip");
-        if (tdec_ipt_last_ip_update(lip, p) < 0) snprintf(val, cap, "<unavailable>");
-        else if (tdec_ipt_last_ip_query(lip, &ip) == -TDEC_IPT_ERR_IP_SUPPRESSED) snprintf(val, cap, "<suppressed>");
+        if (tdec_ipt_last_ip_update(lip, p, NULL) != TDEC_OK) snprintf(val, cap, "<unavailable>");
+        else if (tdec_ipt_last_ip_query(lip, &ip, &why) != TDEC_OK && why == TDEC_IPT_ERR_IP_SUPPRESSED)
+            snprintf(val, cap, "<suppressed>");
         else snprintf(val, cap, "%016llx", (unsigned long long)ip);
         break;
     case TDEC_IPT_PIP: strcpy(id, "cr3"); snprintf(val, cap, "%016llx", (unsigned long long)p->payload); break;
@@ -578,8 +582,8 @@ static int check_ptdump(tl_case *c, const vec *v, const iptc_ev *ev, size_t n)
                          "line %zu (%s): the decoder has no error here", lines, line))
                 break;
             TL_EQU(c, ev[i].offset, off);
-            TL_TRUE(c, strcmp(tdec_ipt_error_str((int)ev[i].reason), text_want) == 0, "line %zu: reason \"%s\" for \"%s\"",
-                    lines, tdec_ipt_error_str((int)ev[i].reason), text_want);
+            TL_TRUE(c, strcmp(tdec_ipt_reason_str(ev[i].reason), text_want) == 0, "line %zu: reason \"%s\" for \"%s\"",
+                    lines, tdec_ipt_reason_str(ev[i].reason), text_want);
             i++;
             know_off = 0;
             last_end = IPTC_NONE;
@@ -1544,11 +1548,13 @@ static void test_last_ip(void)
     tdec_ipt_last_ip l;
     tdec_ipt_packet p;
     uint64_t ip = 77;
+    uint32_t why;
     tl_case c;
 
     tl_begin(&c, "last-IP: no IP after init (-pte_noip)");
     tdec_ipt_last_ip_init(&l);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), -TDEC_IPT_ERR_NOIP);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, &why), TDEC_E_SEQUENCE);
+    TL_EQU(&c, why, TDEC_IPT_ERR_NOIP);
     TL_EQU(&c, ip, 0);
     tl_end(&c);
 
@@ -1556,72 +1562,78 @@ static void test_last_ip(void)
        sext-48 and full replace them */
     tl_begin(&c, "last-IP: every compression against hand-computed values");
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_FULL, 0x1122334455667788ull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x1122334455667788ull);
     p = ipk(TDEC_IPT_TIP, TDEC_IPT_IPC_UPDATE_16, 0xaaaa);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x112233445566aaaaull);
     p = ipk(TDEC_IPT_TIP_PGE, TDEC_IPT_IPC_UPDATE_32, 0xbbbbcccc);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x11223344bbbbccccull);
     p = ipk(TDEC_IPT_TIP_PGD, TDEC_IPT_IPC_UPDATE_48, 0x0000dddd0000ull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x11220000dddd0000ull);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_SEXT_48, 0x800000000000ull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0xffff800000000000ull);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_SEXT_48, 0x7fffffffffffull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x00007fffffffffffull);
     p = ipk(TDEC_IPT_TIP, TDEC_IPT_IPC_UPDATE_48, 0x800000001234ull); /* no sign extension */
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x0000800000001234ull);
     tl_end(&c);
 
     tl_begin(&c, "last-IP: a suppressed update keeps the IP, marks it (-pte_ip_suppressed), the next clears it");
     p = ipk(TDEC_IPT_TIP_PGD, TDEC_IPT_IPC_SUPPRESSED, 0);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
     ip = 5;
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), -TDEC_IPT_ERR_IP_SUPPRESSED);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, &why), TDEC_E_SEQUENCE);
+    TL_EQU(&c, why, TDEC_IPT_ERR_IP_SUPPRESSED);
     TL_EQU(&c, ip, 0);
     p = ipk(TDEC_IPT_TIP, TDEC_IPT_IPC_UPDATE_16, 0x5678);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x0000800000005678ull);
     tl_end(&c);
 
     tl_begin(&c, "last-IP: a 16-bit update right after init merges with 0 (libipt does not reject it)");
     tdec_ipt_last_ip_init(&l);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_UPDATE_16, 0xbeef);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0xbeef);
     tdec_ipt_last_ip_init(&l);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_SUPPRESSED, 0);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), -TDEC_IPT_ERR_NOIP); /* still none */
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, &why), TDEC_E_SEQUENCE); /* still none */
+    TL_EQU(&c, why, TDEC_IPT_ERR_NOIP);
     tl_end(&c);
 
     tl_begin(&c, "last-IP: reserved compressions and non-IP packets are refused, nothing changed");
     tdec_ipt_last_ip_init(&l);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_FULL, 0x1234);
-    tdec_ipt_last_ip_update(&l, &p);
+    tdec_ipt_last_ip_update(&l, &p, NULL);
     p = ipk(TDEC_IPT_TIP, 5, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_CORRUPT);
+    TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
     p = ipk(TDEC_IPT_TIP, 7, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_CORRUPT);
+    TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
     p = ipk(TDEC_IPT_TNT_8, TDEC_IPT_IPC_FULL, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
     p = ipk(TDEC_IPT_PIP, TDEC_IPT_IPC_SUPPRESSED, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x1234);
     tl_end(&c);
 
