@@ -6102,97 +6102,7 @@ SOFTWARE.
    - tracedec 0.1
    MIT licensed, see the end of this file.
 
-   USAGE
-     Exactly one .c file of your program defines the implementation:
-         #define TDEC_IPT_IMPLEMENTATION       (or TRACEDEC_IMPLEMENTATION)
-         #include "tdec_ipt.h"
-     Every other file includes the header without the define.
-
-     The header grows in layers, each usable without the next:
-       1. packets: tdec_ipt_init/feed/next/finish/reset/resync, the sync
-          helpers over a caller buffer, the last-IP value type, the timing
-          value types and the CPU errata table;
-       2. events and queries: tdec_ipt_evt_* (libipt's pt_evt_*) and
-          tdec_ipt_qry_* (pt_qry_*), on top of layer 1 (see "layer 2");
-       3. instruction flow (later).
-
-     The packet loop (the same for every tracedec format):
-         tdec_ipt_decoder d;  tdec_ipt_item it;  tdec_status st;
-         st = tdec_ipt_init(&d, NULL);
-         while (st >= 0) {
-             st = tdec_ipt_next(&d, &it);
-             if (st == TDEC_OK) { use(&it); continue; }
-             if (st == TDEC_E_CORRUPT) { st = tdec_ipt_resync(&d); continue; }
-             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
-             n = read_some(buf, sizeof buf);          buf may be reused now
-             st = n ? tdec_ipt_feed(&d, buf, n) : tdec_ipt_finish(&d);
-         }
-
-     Items: TDEC_ITEM_RECORD (it.u.pkt, one packet) and TDEC_ITEM_GAP (bytes
-     stepped over while looking for a PSB: before the first one, or after
-     resync()).
-
-   CONTRACT
-     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
-       after init/reset/resync); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT
-       means every byte fed so far was consumed or copied: the caller may
-       reuse its buffer.
-     - Unless cfg.flags has TDEC_IPT_F_NO_SYNC, the decoder first looks for a
-       PSB exactly as libipt's pt_pkt_sync_forward() does and reports the
-       bytes before it as a gap. With TDEC_IPT_F_NO_SYNC it decodes from the
-       first byte (ptdump --no-sync).
-     - Packet errors are sticky: TDEC_E_CORRUPT with err_reason
-       TDEC_IPT_ERR_BAD_OPC (unknown opcode, no hook) or
-       TDEC_IPT_ERR_BAD_PACKET (reserved encoding), err_offset = the packet.
-       resync() clears the error and searches for the next PSB from up to 15
-       bytes before the failed packet, skipping the PSB the decoder last
-       synchronised on when it failed right there - libipt's rule, so a PSB
-       whose first bytes were swallowed by a mis-decoded packet is found. Such
-       a PSB starts before err_offset, and its offset is then lower than the
-       end of the previous packet; otherwise a gap item covers
-       [err_offset, PSB). Items are otherwise in stream order.
-     - finish(): TDEC_END after a whole packet. When bytes are left that only
-       the end can decide (a carried packet, SKD007's look-ahead, the
-       unknown-packet hook's bytes, a PSB search), it returns
-       TDEC_NEED_INPUT and next() gives the last items, then TDEC_END, or
-       TDEC_E_TRUNCATED (err_reason TDEC_IPT_ERR_EOS, libipt's -pte_eos,
-       err_offset the cut packet) when the input ends inside a packet.
-     - Any split of the input into chunks gives the same items (fragments
-       aside, which reassemble to the same bytes).
-     - Offsets are stream offsets: 0 is the first byte fed after init/reset.
-
-   PACKETS
-     Every packet of libipt master, with its sizes and error rules: PAD, PSB,
-     PSBEND, OVF, TNT-8, TNT-64, TIP, TIP.PGE, TIP.PGD, FUP, MODE.Exec,
-     MODE.TSX, PIP, TSC, CBR, TMA, MTC, CYC, VMCS, MNT, EXSTOP, MWAIT, PWRE,
-     PWRX, PTW, CFE, EVD, TRIG; and, with TDEC_IPT_F_PEBS, Linux perf's
-     PEBS-via-PT packets BBP, BEP and BIP (a BIP is only recognised between a
-     BBP and the next packet that ends the block, where its first byte would
-     otherwise be a TNT-8). Unknown opcodes go to cfg.unknown when
-     set (libipt's decode callback), else they are TDEC_E_CORRUPT.
-     Errata at this layer: SKD007 (a 2-byte CYC whose payload byte looks like
-     an extended opcode, followed by 0xF3, is dropped: the OVF is reported)
-     and SKZ84 (a TMA with reserved bits set is a TDEC_IPT_INVALID packet of
-     8 bytes).
-
-   MEMORY
-     No allocation. sizeof(tdec_ipt_decoder) is 256 bytes on LP64 targets
-     (tests/unit/ipt.c checks it); no pointer into itself except the borrowed
-     window, may be copied with memcpy.
-
-   OPTIONS
-     TDEC_IPT_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
-     TDEC_IPT_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     and does constant work per input byte (a PSB search keeps a byte count,
-     not the bytes). See README.md, "Trust model".
-
-   SECTIONS (search for the banner: "---- errors", ...)
+   SECTIONS (search for a banner's text)
      tdec:core:begin                the shared core (status, items, stream)
      declarations
        ---- errors                  reason codes, tdec_ipt_reason_str
@@ -6221,7 +6131,118 @@ SOFTWARE.
        ---- look-ahead
        ---- the event decoder's API
        ---- layer 2: queries
-     the MIT licence, at the end
+     MIT License                    the licence text
+
+   USAGE
+     Exactly one .c file of your program defines the implementation:
+         #define TDEC_IPT_IMPLEMENTATION       (or TRACEDEC_IMPLEMENTATION)
+         #include "tdec_ipt.h"
+     Every other file includes the header without the define.
+
+     The header grows in layers, each usable without the next:
+       1. packets: tdec_ipt_init/feed/next/finish/reset/resync, the sync
+          helpers over a caller buffer, the last-IP value type, the timing
+          value types and the CPU errata table;
+       2. events and queries: tdec_ipt_evt_* (libipt's pt_evt_*) and
+          tdec_ipt_qry_* (pt_qry_*), on top of layer 1 (see "layer 2");
+       3. instruction flow (later).
+
+     The packet loop (the same for every tracedec format):
+         tdec_ipt_decoder d;  tdec_ipt_item it;  tdec_status st;
+         st = tdec_ipt_init(&d, NULL);
+         while (st >= 0) {
+             st = tdec_ipt_next(&d, &it);
+             if (st == TDEC_OK) { use(&it); continue; }
+             if (st == TDEC_E_CORRUPT) { st = tdec_ipt_resync(&d); continue; }
+             if (st != TDEC_NEED_INPUT) break;       END, or error: d.st.err_offset
+             n = read_some(buf, sizeof buf);          buf may be reused now
+             st = n ? tdec_ipt_feed(&d, buf, n) : tdec_ipt_finish(&d);
+         }
+
+     Items: TDEC_ITEM_RECORD (it.u.pkt, one packet) and TDEC_ITEM_GAP (bytes
+     stepped over while looking for a PSB: before the first one, or after
+     resync()). The event decoder's items are TDEC_ITEM_RECORD (it.ev, one
+     event) and TDEC_IPT_ITEM_SYNC (a sync point).
+
+   CONTRACT
+     - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
+       after init/reset/resync); otherwise TDEC_E_SEQUENCE. TDEC_NEED_INPUT
+       means every byte fed so far was consumed or copied: the caller may
+       reuse its buffer.
+     - Unless cfg.flags has TDEC_IPT_F_NO_SYNC, the decoder first looks for a
+       PSB exactly as libipt's pt_pkt_sync_forward() does and reports the
+       bytes before it as a gap. With TDEC_IPT_F_NO_SYNC it decodes from the
+       first byte (ptdump --no-sync).
+     - Packet errors are sticky: TDEC_E_CORRUPT with err_reason
+       TDEC_IPT_ERR_BAD_OPC (unknown opcode, no hook) or
+       TDEC_IPT_ERR_BAD_PACKET (reserved encoding), err_offset = the packet.
+       resync() clears the error and searches for the next PSB from up to 15
+       bytes before the failed packet, skipping the PSB the decoder last
+       synchronised on when it failed right there - libipt's rule, so a PSB
+       whose first bytes were swallowed by a mis-decoded packet is found. Such
+       a PSB starts before err_offset, and its offset is then lower than the
+       end of the previous packet; otherwise a gap item covers
+       [err_offset, PSB). Items are otherwise in stream order.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - What the end decides here: a carried packet, SKD007's look-ahead, the
+       unknown-packet hook's bytes and a PSB search; a packet the end cuts
+       is TDEC_E_TRUNCATED (err_reason TDEC_IPT_ERR_EOS, libipt's -pte_eos;
+       err_offset the cut packet). The event and query decoders follow the
+       same rule (the end also decides their look-aheads); a stream that
+       ends inside a packet ends them with TDEC_END, as -pte_eos ends
+       libipt's.
+     - Every public function returns tdec_status (or void, or a plain
+       value): a finer code, libipt's error number, is the decoder's
+       st.err_reason, or the *reason out-parameter of the last-IP and
+       timing value functions (see "last-IP"); the queries' libipt status
+       bits are their *flags out-parameter. tdec_ipt_reason_str() gives a
+       reason's text.
+     - Any split of the input into chunks gives the same items (fragments
+       aside, which reassemble to the same bytes).
+     - Offsets are stream offsets: 0 is the first byte fed after init/reset.
+
+   MEMORY
+     No allocation. Each decoder is one caller-owned struct of fixed size
+     that holds no pointer into itself (only the borrowed window) and may be
+     copied with memcpy. Their sizes, measured with sizeof on x86_64 and on
+     arm-none-eabi-gcc -mcpu=cortex-m4 (tests/unit/ipt.c checks LP64):
+       sizeof(tdec_ipt_decoder) = 256 on LP64, 232 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
+     The timing value types are 48 (tdec_ipt_time) and 64 bytes
+     (tdec_ipt_tcal) on every ABI.
+
+   OPTIONS
+     TDEC_IPT_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
+     TDEC_IPT_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     and does constant work per input byte (a PSB search keeps a byte count,
+     not the bytes). See README.md, "Trust model".
+
+   PACKETS
+     Every packet of libipt master, with its sizes and error rules: PAD, PSB,
+     PSBEND, OVF, TNT-8, TNT-64, TIP, TIP.PGE, TIP.PGD, FUP, MODE.Exec,
+     MODE.TSX, PIP, TSC, CBR, TMA, MTC, CYC, VMCS, MNT, EXSTOP, MWAIT, PWRE,
+     PWRX, PTW, CFE, EVD, TRIG; and, with TDEC_IPT_F_PEBS, Linux perf's
+     PEBS-via-PT packets BBP, BEP and BIP (a BIP is only recognised between a
+     BBP and the next packet that ends the block, where its first byte would
+     otherwise be a TNT-8). Unknown opcodes go to cfg.unknown when
+     set (libipt's decode callback), else they are TDEC_E_CORRUPT.
+     Errata at this layer: SKD007 (a 2-byte CYC whose payload byte looks like
+     an extended opcode, followed by 0xF3, is dropped: the OVF is reported)
+     and SKZ84 (a TMA with reserved bits set is a TDEC_IPT_INVALID packet of
+     8 bytes).
 */
 #ifndef TDEC_IPT_H_INCLUDED
 #define TDEC_IPT_H_INCLUDED
@@ -6505,11 +6526,12 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out);
 TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,
                                          size_t *count);
 
-/* Marks the end of input. Returns TDEC_END (nothing left), TDEC_NEED_INPUT
-   when bytes are still to decode knowing the end (carried bytes, a PSB
-   search: call next() until TDEC_END or an error such as TDEC_E_TRUNCATED),
-   TDEC_E_TRUNCATED (inside an UNKNOWN packet: err_offset is the packet),
-   TDEC_E_SEQUENCE (window not used up), or the sticky error. Idempotent. */
+/* Marks the end of input (CONTRACT: Ending). Returns TDEC_END (nothing
+   left), TDEC_NEED_INPUT when bytes are still to decode knowing the end
+   (carried bytes, a PSB search or the gap it ends with: call next() until
+   TDEC_END or an error such as TDEC_E_TRUNCATED), TDEC_E_TRUNCATED (inside
+   an UNKNOWN packet: err_offset is the packet), TDEC_E_SEQUENCE (window not
+   used up), or the sticky error. Idempotent. */
 TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d);
 
 /* Back to the state after init(), same config. */
@@ -7052,10 +7074,14 @@ typedef struct tdec_ipt_evt_decoder {
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_init(tdec_ipt_evt_decoder *e, const tdec_ipt_config *cfg);
 /* As tdec_ipt_feed. */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *data, size_t len);
-/* As tdec_ipt_finish: the end also decides pending look-aheads. */
+/* As tdec_ipt_finish (CONTRACT: Ending): TDEC_END when nothing is held,
+   read ahead or half processed, so that next() meets the end at once; else
+   TDEC_NEED_INPUT (the end also decides pending look-aheads). Where the
+   input ends is never an error here: see next(). */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e);
-/* The next SYNC or EVENT item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END (after
-   finish(): libipt's -pte_eos), or an error (sticky until resync/reset). */
+/* The next item, an event or a sync point: TDEC_OK, TDEC_NEED_INPUT,
+   TDEC_END (after finish(), also when the input ends inside a packet:
+   libipt's -pte_eos), or an error (sticky until resync/reset). */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out);
 /* After TDEC_E_CORRUPT: forget the state and look for the next PSB, as
    pt_evt_sync_forward(). Returns TDEC_NEED_INPUT, or TDEC_E_SEQUENCE when
@@ -7129,7 +7155,9 @@ typedef struct tdec_ipt_qry_decoder {
     tdec_ipt__ahead      ahead[TDEC_IPT_QRY_AHEAD];
 } tdec_ipt_qry_decoder;
 
-/* As the event decoder's init/feed/finish/reset. */
+/* As the event decoder's init/feed/finish/reset. finish() says TDEC_END
+   only when every query would meet the end at once: no event read ahead,
+   no TNT bit cached. */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_init(tdec_ipt_qry_decoder *q, const tdec_ipt_config *cfg);
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *data, size_t len);
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q);
@@ -10179,6 +10207,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *
 {
     if (e == NULL) return TDEC_E_ARG;
     if (e->st.err < 0) return e->st.err;
+    if (e->phase == TDEC_IPT__E_END) return TDEC_E_SEQUENCE; /* even when the packets ended cut */
     return tdec_ipt_feed(&e->pkt, data, len);
 }
 
@@ -10436,6 +10465,11 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *
     return tdec_ipt_evt_feed(&q->evt, data, len);
 }
 
+static tdec_ipt__ahead *tdec_ipt__ahead_at(tdec_ipt_qry_decoder *q, unsigned i)
+{
+    return &q->ahead[(q->head + i) % TDEC_IPT_QRY_AHEAD];
+}
+
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
 {
     tdec_status st;
@@ -10446,14 +10480,11 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
     /* The events are over: every query meets the end at once, unless
        events were read ahead, TNT bits are cached or a sync point's status
        events are being read (their answers come first). */
-    if (q->phase == TDEC_IPT__Q_END || (q->n == 0 && q->tnt_mask == 0 && q->phase != TDEC_IPT__Q_LOOK))
+    if (q->phase == TDEC_IPT__Q_END ||
+        (q->tnt_mask == 0 && q->phase != TDEC_IPT__Q_LOOK &&
+         (q->n == 0 || tdec_ipt__ahead_at(q, 0)->status == -TDEC_IPT_ERR_EOS)))
         return TDEC_END;
     return TDEC_NEED_INPUT;
-}
-
-static tdec_ipt__ahead *tdec_ipt__ahead_at(tdec_ipt_qry_decoder *q, unsigned i)
-{
-    return &q->ahead[(q->head + i) % TDEC_IPT_QRY_AHEAD];
 }
 
 /* Reads events ahead until `depth` are there, or the last one read is the

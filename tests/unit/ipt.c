@@ -44,9 +44,11 @@
 
 static size_t quick = 1; /* TDEC_TEST_QUICK: stride multiplier (testlib.h) */
 
-/* sizeof(tdec_ipt_decoder) on LP64 targets, as the header's MEMORY
-   paragraph documents it. */
+/* The decoders' sizes on LP64 targets, as the header's MEMORY section
+   documents them. */
 #define IPT_DECODER_SIZE_LP64 256u
+#define IPT_EVT_DECODER_SIZE_LP64 2424u
+#define IPT_QRY_DECODER_SIZE_LP64 4040u
 
 #define LOGCAP (1u << 20)
 #define EVCAP  (1u << 16)
@@ -184,9 +186,13 @@ static void test_basics(void)
     tl_case c;
     uint32_t k, j;
 
-    tl_begin(&c, "sizeof(tdec_ipt_decoder) is %u on LP64", IPT_DECODER_SIZE_LP64);
-    if (sizeof(void *) == 8 && sizeof(long) == 8)
+    tl_begin(&c, "sizeof on LP64: tdec_ipt_decoder %u, tdec_ipt_evt_decoder %u, tdec_ipt_qry_decoder %u",
+             IPT_DECODER_SIZE_LP64, IPT_EVT_DECODER_SIZE_LP64, IPT_QRY_DECODER_SIZE_LP64);
+    if (sizeof(void *) == 8 && sizeof(long) == 8) {
         TL_EQU(&c, sizeof(tdec_ipt_decoder), IPT_DECODER_SIZE_LP64);
+        TL_EQU(&c, sizeof(tdec_ipt_evt_decoder), IPT_EVT_DECODER_SIZE_LP64);
+        TL_EQU(&c, sizeof(tdec_ipt_qry_decoder), IPT_QRY_DECODER_SIZE_LP64);
+    }
     TL_TRUE(&c, sizeof(tdec_ipt_packet) <= 16, "sizeof(tdec_ipt_packet) = %zu", sizeof(tdec_ipt_packet));
     tl_end(&c);
 
@@ -275,6 +281,49 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
     TL_EQI(&c, tdec_ipt_resync(&d), TDEC_E_SEQUENCE); /* nothing to recover from */
     TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+    tl_end(&c);
+
+    /* The Ending rule: finish() says TDEC_END when nothing is left, an error
+       the end decides at once, or TDEC_NEED_INPUT when next() still owes
+       items; next() then gives them and that TDEC_END or error again. */
+    tl_begin(&c, "Ending: finish() is END, NEED_INPUT (next() drains) or the error, and next() agrees");
+    {
+        static const uint8_t junk[2] = {0x55, 0x55};
+        static const uint8_t tsc_cut[3] = {0x19, 1, 2};
+        TL_EQI(&c, tdec_ipt_init(&d, NULL), TDEC_NEED_INPUT); /* nothing fed: no search left */
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_END);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, NULL), TDEC_NEED_INPUT); /* no PSB: the bytes are a last gap */
+        TL_EQI(&c, tdec_ipt_feed(&d, junk, sizeof junk), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
+        TL_TRUE(&c, it.kind == TDEC_ITEM_GAP && it.offset == 0 && it.u.gap.len == 2, "the last gap");
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, NULL), TDEC_NEED_INPUT); /* a run of pairs: the PSB at its end */
+        TL_EQI(&c, tdec_ipt_feed(&d, psb_c9, 16), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
+        TL_TRUE(&c, it.kind == TDEC_ITEM_RECORD && it.u.pkt.kind == TDEC_IPT_PSB && it.offset == 0, "the PSB");
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, &cfg), TDEC_NEED_INPUT); /* whole packets: nothing left */
+        TL_EQI(&c, tdec_ipt_feed(&d, pads, 1), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_END);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, &cfg), TDEC_NEED_INPUT); /* a carried packet the end cuts */
+        TL_EQI(&c, tdec_ipt_feed(&d, tsc_cut, sizeof tsc_cut), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_E_TRUNCATED);
+        TL_EQU(&c, d.st.err_reason, TDEC_IPT_ERR_EOS);
+        TL_EQU(&c, d.st.err_offset, 0);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_E_TRUNCATED);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_E_TRUNCATED);
+    }
     tl_end(&c);
 
     tl_begin(&c, "misuse: resync without an error is E_SEQUENCE (fresh, mid-stream)");

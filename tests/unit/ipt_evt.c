@@ -44,6 +44,7 @@
         agree: the query drain's event answers are the event items other
         than TNT and TIP, its cond answers the TNT bits, its indirect
         answers the TIPs' IPs;
+     3a. the Ending rule on every prefix of every vector (test_ending);
      3b. time: within a segment the events' time and the query time after
         each answer never go back, except at an overflow or across a TSC;
      4. hand-made streams with libipt's results. Each expectation was
@@ -1002,6 +1003,143 @@ static void test_prefixes(const char *what, runner fn, int queries)
            runs, related, exact);
 }
 
+/* The Ending rule, through the canonical loop (input fed whole, then
+   finish()): finish() never gives an item; after it next() (the queries)
+   drains to TDEC_END or an error without TDEC_NEED_INPUT, and right away
+   when finish() said TDEC_END; an error is sticky in next(), feed() and
+   finish(), err_offset and err_reason fixed, until resync(); after
+   TDEC_END, next() and finish() say TDEC_END again and feed() is
+   TDEC_E_SEQUENCE. Returns NULL or what broke. */
+static const char *ending_events(const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
+{
+    static const uint8_t one = 0;
+    tdec_ipt_evt_decoder *e = &g_evt;
+    tdec_ipt_evt_item it;
+    tdec_status st, fin = TDEC_NEED_INPUT;
+    size_t calls = 0;
+    int fed = 0, finished = 0;
+    tdec_ipt_evt_init(e, cfg);
+    while (++calls < MAX_CALLS(len)) {
+        st = tdec_ipt_evt_next(e, &it);
+        if (st == TDEC_OK) {
+            if (fin == TDEC_END) return "an item after finish() said TDEC_END";
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            if (finished) return "TDEC_NEED_INPUT after finish()";
+            if (!fed && len > 0) {
+                fed = 1;
+                if (tdec_ipt_evt_feed(e, p, len) != TDEC_NEED_INPUT) return "feed refused";
+                continue;
+            }
+            finished = 1;
+            fin = tdec_ipt_evt_finish(e);
+            if (fin != TDEC_NEED_INPUT && fin != TDEC_END) return "finish() neither TDEC_NEED_INPUT nor TDEC_END";
+            continue;
+        }
+        if (st == TDEC_E_CORRUPT) {
+            uint64_t off = e->st.err_offset;
+            uint32_t why = e->st.err_reason;
+            if (fin == TDEC_END) return "an error after finish() said TDEC_END";
+            if (tdec_ipt_evt_next(e, &it) != st || tdec_ipt_evt_feed(e, &one, 1) != st ||
+                (finished && tdec_ipt_evt_finish(e) != st) || tdec_ipt_evt_next(e, &it) != st)
+                return "the error is not sticky";
+            if (e->st.err_offset != off || e->st.err_reason != why) return "err_offset or err_reason moved";
+            if (tdec_ipt_evt_resync(e) != TDEC_NEED_INPUT) return "resync refused";
+            continue;
+        }
+        if (st != TDEC_END) return "next() ended with neither TDEC_END nor an error";
+        if (!finished) return "TDEC_END before finish()";
+        if (tdec_ipt_evt_next(e, &it) != TDEC_END || tdec_ipt_evt_finish(e) != TDEC_END ||
+            tdec_ipt_evt_feed(e, &one, 1) != TDEC_E_SEQUENCE || tdec_ipt_evt_next(e, &it) != TDEC_END)
+            return "TDEC_END is not repeated";
+        return NULL;
+    }
+    return "no end within the call bound";
+}
+
+/* The same for the query drain (sync; the event while one is pending, else
+   cond_branch, and indirect_branch when that is the wrong question). */
+static const char *ending_queries(const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
+{
+    static const uint8_t one = 0;
+    tdec_ipt_qry_decoder *q = &g_qry;
+    tdec_ipt_event ev;
+    tdec_status st, fin = TDEC_NEED_INPUT;
+    uint64_t ip;
+    uint32_t flags = 0;
+    size_t calls = 0;
+    int fed = 0, finished = 0, synced = 0, taken;
+    tdec_ipt_qry_init(q, cfg);
+    while (++calls < MAX_CALLS(len)) {
+        if (!synced) {
+            st = tdec_ipt_qry_sync(q, &ip, &flags, NULL);
+            synced = st == TDEC_OK;
+        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
+            st = tdec_ipt_qry_event(q, &ev, &flags);
+        } else {
+            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
+            if (st == TDEC_E_SEQUENCE) st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
+        }
+        if (st == TDEC_OK) {
+            if (fin == TDEC_END) return "an answer after finish() said TDEC_END";
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            if (finished) return "TDEC_NEED_INPUT after finish()";
+            if (!fed && len > 0) {
+                fed = 1;
+                if (tdec_ipt_qry_feed(q, p, len) != TDEC_NEED_INPUT) return "feed refused";
+                continue;
+            }
+            finished = 1;
+            fin = tdec_ipt_qry_finish(q);
+            if (fin != TDEC_NEED_INPUT && fin != TDEC_END) return "finish() neither TDEC_NEED_INPUT nor TDEC_END";
+            continue;
+        }
+        if (st == TDEC_E_CORRUPT) {
+            uint64_t off = q->st.err_offset;
+            uint32_t why = q->st.err_reason;
+            if (fin == TDEC_END) return "an error after finish() said TDEC_END";
+            if (tdec_ipt_qry_cond_branch(q, &taken, &flags) != st || tdec_ipt_qry_feed(q, &one, 1) != st ||
+                (finished && tdec_ipt_qry_finish(q) != st) || tdec_ipt_qry_sync(q, &ip, &flags, NULL) != st)
+                return "the error is not sticky";
+            if (q->st.err_offset != off || q->st.err_reason != why) return "err_offset or err_reason moved";
+            if (tdec_ipt_qry_resync(q) != TDEC_NEED_INPUT) return "resync refused";
+            synced = 0;
+            continue;
+        }
+        if (st != TDEC_END) return "a query ended with neither TDEC_END nor an error";
+        if (!finished) return "TDEC_END before finish()";
+        if (tdec_ipt_qry_finish(q) != TDEC_END || tdec_ipt_qry_feed(q, &one, 1) != TDEC_E_SEQUENCE ||
+            tdec_ipt_qry_cond_branch(q, &taken, &flags) != TDEC_END ||
+            tdec_ipt_qry_indirect_branch(q, &ip, &flags) != TDEC_END ||
+            tdec_ipt_qry_event(q, &ev, &flags) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &flags, NULL) != TDEC_END)
+            return "TDEC_END is not repeated";
+        return NULL;
+    }
+    return "no end within the call bound";
+}
+
+static void test_ending(void)
+{
+    tl_case c;
+    unsigned i;
+    size_t k, runs = 0, stride = tl_quick();
+    tl_begin(&c, "Ending: events and queries of every prefix of every vector: finish(), then drained to a repeated END");
+    for (i = 0; i < nvecs && !c.bad; i++) {
+        const vec *v = &vecs[i];
+        for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
+            const char *why = ending_events(v->pt, k, &v->cfg);
+            TL_TRUE(&c, why == NULL, "%s: prefix %zu, events: %s", v->name, k, why);
+            why = ending_queries(v->pt, k, &v->cfg);
+            TL_TRUE(&c, why == NULL, "%s: prefix %zu, queries: %s", v->name, k, why);
+            runs++;
+        }
+    }
+    tl_end(&c);
+    printf("# ending: %zu prefixes, events and queries\n", runs);
+}
 
 /* Every prefix of every vector (and the whole): where neither layer met an
    error, they agree (layers_agree). */
@@ -2162,6 +2300,7 @@ int main(int argc, char **argv)
     test_chunks("queries", run_queries, 1);
     test_prefixes("events", run_events, 0);
     test_prefixes("queries", run_queries, 1);
+    test_ending();
     test_layers_agree();
     test_time();
     test_endless_ovf();
