@@ -256,7 +256,6 @@ typedef struct ipt_run {
     size_t          hist_len;
     uint64_t        skip, left; /* range: bytes to drop first, bytes to pass      */
     int             limited;
-    uint8_t        *buf1;       /* the reader's own buffer (ipt_buf2 is the other) */
     /* ptdump's tracking (reset after a resync only) */
     tdec_ipt_last_ip last_ip;
     tdec_ipt_time    time;
@@ -1153,18 +1152,13 @@ static int ipt_open(ipt_run *r, cli_reader *in)
     return 0;
 }
 
-/* The next piece of the selected bytes into r->chunk; 0 at the end.
-   Chunks alternate between two buffers: tdec_ipt_feed() still reads the
-   previous chunk (for resync's look-back) when it takes the next one. */
-static uint8_t ipt_buf2[CLI_CHUNK];
-
+/* The next piece of the selected bytes into r->chunk (in the reader's
+   buffer, which the decoder gave back at TDEC_NEED_INPUT); 0 at the end. */
 static size_t ipt_read(ipt_run *r, cli_reader *in)
 {
-    if (r->buf1 == NULL) r->buf1 = in->buf;
     for (;;) {
         size_t n, k;
         const uint8_t *p;
-        if (in->pending == 0) in->buf = in->buf == r->buf1 ? ipt_buf2 : r->buf1;
         n = r->limited && r->left == 0 ? 0 : cli_read(in);
         p = in->buf;
         if (n == 0) return 0;
