@@ -1338,7 +1338,7 @@ typedef struct tdec_ipt__ahead {
     tdec_ipt_event  ev;
     tdec_ipt__stamp now;    /* the event decoder's time when it made ev    */
     uint64_t        offset; /* error: where the event decoder failed       */
-    int32_t         status; /* 0: ev; < 0: libipt's error (-pte_eos: end)  */
+    int32_t         code;   /* 0: ev; < 0: libipt's error (-pte_eos: end)  */
     uint32_t        reserved;
 } tdec_ipt__ahead;
 
@@ -4685,7 +4685,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
        events are being read (their answers come first). */
     if (q->phase == TDEC_IPT__Q_END ||
         (q->tnt_mask == 0 && q->phase != TDEC_IPT__Q_LOOK &&
-         (q->n == 0 || tdec_ipt__ahead_at(q, 0)->status == -TDEC_IPT_ERR_EOS)))
+         (q->n == 0 || tdec_ipt__ahead_at(q, 0)->code == -TDEC_IPT_ERR_EOS)))
         return TDEC_END;
     return TDEC_NEED_INPUT;
 }
@@ -4698,7 +4698,7 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
     tdec_ipt__ahead *a;
     tdec_status st;
     while (q->n < depth) {
-        if (q->n > 0 && tdec_ipt__ahead_at(q, q->n - 1u)->status < 0) return TDEC_OK;
+        if (q->n > 0 && tdec_ipt__ahead_at(q, q->n - 1u)->code < 0) return TDEC_OK;
         if (q->n >= TDEC_IPT_QRY_AHEAD) return TDEC_OK; /* not reached: the queue bounds it */
         st = tdec_ipt_evt_next(&q->evt, &it);
         if (st == TDEC_NEED_INPUT) return st;
@@ -4709,15 +4709,15 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
             a->ev = it.ev;
             a->now = *tdec_ipt__now(&q->evt);
             a->offset = it.offset;
-            a->status = 0;
+            a->code = 0;
         } else {
             tdec_ipt__ev_zero(&a->ev);
             a->now = *tdec_ipt__now(&q->evt);
             if (st == TDEC_END) {
-                a->status = -TDEC_IPT_ERR_EOS;
+                a->code = -TDEC_IPT_ERR_EOS;
                 a->offset = q->evt.cur_offset;
             } else if (st == TDEC_E_CORRUPT) {
-                a->status = -(int32_t)q->evt.st.err_reason;
+                a->code = -(int32_t)q->evt.st.err_reason;
                 a->offset = q->evt.cur_offset; /* the packet that failed */
             } else {
                 return st; /* not reached: the event decoder's own misuse */
@@ -4730,7 +4730,7 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
 
 static void tdec_ipt__qry_pop(tdec_ipt_qry_decoder *q)
 {
-    if (tdec_ipt__ahead_at(q, 0)->status < 0) return; /* the end stays */
+    if (tdec_ipt__ahead_at(q, 0)->code < 0) return; /* the end stays */
     q->head = (uint8_t)((q->head + 1u) % TDEC_IPT_QRY_AHEAD);
     q->n--;
 }
@@ -4742,8 +4742,8 @@ static uint32_t tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
     const tdec_ipt__ahead *a;
     if (q->tnt_mask != 0 || q->n == 0) return 0;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QF_EOS;
-    if (a->status < 0) return TDEC_IPT_QF_EVENT_PENDING;
+    if (a->code == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QF_EOS;
+    if (a->code < 0) return TDEC_IPT_QF_EVENT_PENDING;
     return a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP ? 0u : TDEC_IPT_QF_EVENT_PENDING;
 }
 
@@ -4813,8 +4813,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
         const tdec_ipt__ahead *a;
         if (q->n > 0) {
             a = tdec_ipt__ahead_at(q, q->n - 1u);
-            if (a->status == -TDEC_IPT_ERR_EOS) break;
-            if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, q->look_offset);
+            if (a->code == -TDEC_IPT_ERR_EOS) break;
+            if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, q->look_offset);
             if (!(a->ev.flags & TDEC_IPT_EVF_STATUS) || a->ev.type == TDEC_IPT_EV_ENABLED) break;
             if (q->n == TDEC_IPT_QRY_AHEAD) break; /* not reached: the event queue holds 14 */
         }
@@ -4824,7 +4824,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
     *flags = TDEC_IPT_QF_IP_SUPPRESSED;
     for (i = 0; i < q->n; i++) {
         const tdec_ipt__ahead *a = tdec_ipt__ahead_at(q, i);
-        if (a->status == 0 && a->ev.type == TDEC_IPT_EV_ENABLED && (a->ev.flags & TDEC_IPT_EVF_STATUS)) {
+        if (a->code == 0 && a->ev.type == TDEC_IPT_EV_ENABLED && (a->ev.flags & TDEC_IPT_EVF_STATUS)) {
             *flags = 0;
             *ip = a->ev.ip;
         }
@@ -4845,11 +4845,11 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *
     if (q->tnt_mask == 0) {
         if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
         a = tdec_ipt__ahead_at(q, 0);
-        if (a->status == 0 && a->ev.type == TDEC_IPT_EV_TNT) {
+        if (a->code == 0 && a->ev.type == TDEC_IPT_EV_TNT) {
             if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
         }
         q->last_time = a->now;
-        if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+        if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
         if (a->ev.type != TDEC_IPT_EV_TNT || !tdec_ipt__qry_cache(q, a->ev.arg, a->ev.a)) return TDEC_E_SEQUENCE;
         tdec_ipt__qry_pop(q);
     }
@@ -4869,13 +4869,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
     if (a->ev.type == TDEC_IPT_EV_TNT) {
         if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
         tip = 1;
     }
     a = tdec_ipt__ahead_at(q, tip);
-    if (a->status == 0 && a->ev.type == TDEC_IPT_EV_TIP) {
+    if (a->code == 0 && a->ev.type == TDEC_IPT_EV_TIP) {
         if ((st = tdec_ipt__qry_fill(q, tip + 2u)) != TDEC_OK) return st;
     }
     if (tip) { /* cache the TNT, as libipt does, whatever follows it */
@@ -4884,7 +4884,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
         tdec_ipt__qry_pop(q);
     }
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
     if (a->ev.type != TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
     *flags = 0;
     if (a->ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) *flags |= TDEC_IPT_QF_IP_SUPPRESSED;
@@ -4905,7 +4905,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_ev
     if (q->tnt_mask != 0) return TDEC_E_SEQUENCE;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
     if (a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
     if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
     *ev = a->ev;

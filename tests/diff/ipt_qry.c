@@ -51,8 +51,8 @@
      has_tsc, tsc, lost_mtc, lost_cyc, and the time and CBR after the
      answer; error codes (not their offsets: 2.0.5's position is its own).
      Only documented 2.0.5-vs-master differences are removed, each counted.
-     From ../shared/formats/ipt/REPORT.md section 1 and FACTS.md section 6
-     ("Query decoder contract"):
+     From libipt's sources (2.0.5 and master: pt_query_decoder.c,
+     pt_event_decoder.c) and master's doc/man/pt_qry_cond_branch.3.md:
        F1 master reports the tracing state at every PSB+ as an enabled or
           disabled status event (pt_evt_decode_psb); 2.0.5 only returns it
           through the sync status and IP: ours' enabled/disabled status

@@ -1,7 +1,8 @@
 /* test_ipt.c - unit tests of the Intel PT packet layer (single/tdec_ipt.h:
    packets, PSB search, resync, the sync helpers over a buffer, last-IP).
-   FACTS = ../shared/formats/ipt/FACTS.md; the reference is libipt master
-   (libipt/src/pt_packet.c, pt_packet_decoder.c, pt_sync.c, ptdump.c); the
+   The reference is libipt master (libipt/src/pt_packet.c,
+   pt_packet_decoder.c, pt_sync.c, ptdump.c) and the Intel SDM's packet
+   chapter (Vol. 3C, "Intel Processor Trace"); the
    API contract is the header's top comment and declarations.
 
    Sections:
@@ -27,8 +28,8 @@
      7. last-IP.
 
    Every decode goes through tests/lib/ipt_check.h's iptc_decode(), which checks
-   each item against a slow reference walk written from FACTS.md and
-   libipt (kind, size, offsets, gaps, errors, resync), the accounting at
+   each item against a slow reference walk written from libipt's sources
+   (kind, size, offsets, gaps, errors, resync), the accounting at
    NEED_INPUT, sticky errors, that feed() with an unread window is refused
    and that resync() after E_TRUNCATED is.
 

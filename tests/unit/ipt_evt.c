@@ -1295,7 +1295,7 @@ static void put(sb *s, const uint8_t *p, size_t n)
         put((s), b_, sizeof b_);                                                          \
     } while (0)
 
-/* Packets (FACTS.md §2). */
+/* Packets, as the SDM encodes them (libipt's pt_opcodes.h). */
 static void psb(sb *s) { PUT(s, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82); }
 static void psbend(sb *s) { PUT(s, 0x02, 0x23); }
 static void ovf(sb *s) { PUT(s, 0x02, 0xf3); }
