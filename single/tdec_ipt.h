@@ -1405,6 +1405,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 #define TDEC_IPT__HIST     32u /* resync looks back 15 bytes from a packet that    */
                                /* may have started 16 bytes before the chunk       */
 
+/* Small functions on the hot paths, inlined where the compiler can be told. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TDEC_IPT__HOT __attribute__((always_inline)) inline
+#else
+#define TDEC_IPT__HOT
+#endif
+
 /* resync() puts the looked-back bytes and the failed packet's into the carry. */
 TDEC_STATIC_ASSERT(ipt_carry, TDEC_IPT__HIST + TDEC_IPT__MAX_SIZE <= TDEC_CARRY_CAP);
 
@@ -1881,10 +1888,7 @@ static unsigned tdec_ipt__low_bit(uint64_t v)
 /* Decodes the packet at p (at least TDEC_IPT__MAX_SIZE bytes readable) when
    its first byte says all; returns its size, or 0 to leave it to decode().
    Gives the same packets as decode(). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline)) inline
-#endif
-static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
+TDEC_IPT__HOT static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
 {
     const tdec_ipt__first *e = &tdec_ipt__first_byte[p[0]];
     uint64_t after = tdec__rd_u64le(p + 1);
@@ -2421,13 +2425,11 @@ TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_
 
 /* ---- last-IP ------------------------------------------------------------- */
 
-/* A value function's result: libipt's code in *reason, and the status
-   that says whose the error is (see "last-IP" in the declarations). */
-static tdec_status tdec_ipt__result(uint32_t *reason, uint32_t code)
+/* The status of a value function's error: whose it is (see "last-IP" in
+   the declarations). */
+static tdec_status tdec_ipt__error_status(uint32_t code)
 {
-    if (reason != NULL) *reason = code;
     switch (code) {
-    case TDEC_IPT_ERR_OK: return TDEC_OK;
     case TDEC_IPT_ERR_BAD_PACKET:
     case TDEC_IPT_ERR_BAD_CONTEXT: return TDEC_E_CORRUPT;
     case TDEC_IPT_ERR_NO_TIME:
@@ -2436,6 +2438,14 @@ static tdec_status tdec_ipt__result(uint32_t *reason, uint32_t code)
     case TDEC_IPT_ERR_IP_SUPPRESSED: return TDEC_E_SEQUENCE;
     default: return TDEC_E_ARG; /* INTERNAL, INVALID, BAD_CONFIG */
     }
+}
+
+/* A value function's result: libipt's code (0: none) in *reason, and its
+   status. */
+TDEC_IPT__HOT static tdec_status tdec_ipt__result(uint32_t *reason, uint32_t code)
+{
+    if (reason != NULL) *reason = code;
+    return code == TDEC_IPT_ERR_OK ? TDEC_OK : tdec_ipt__error_status(code);
 }
 
 TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
@@ -3240,7 +3250,7 @@ static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *
     tdec_ipt_tcal *c = &e->tcal;
     tdec_ipt_time *t = &e->time;
     uint64_t fcr;
-    uint32_t why = 0;
+    uint32_t why; /* written by every call below */
     tdec_status st;
     int r;
     switch (p->kind) {
@@ -3255,15 +3265,18 @@ static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *
         st = tdec_ipt_time_update_cbr(t, p, cfg, &why);
         break;
     case TDEC_IPT_TMA:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_tma(c, p, cfg, &why), why)) < 0) return r;
+        st = tdec_ipt_tcal_update_tma(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
         st = tdec_ipt_time_update_tma(t, p, cfg, &why);
         break;
     case TDEC_IPT_MTC:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_mtc(c, p, cfg, &why), why)) < 0) return r;
+        st = tdec_ipt_tcal_update_mtc(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
         st = tdec_ipt_time_update_mtc(t, p, cfg, &why);
         break;
     case TDEC_IPT_CYC:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_cyc(c, p, cfg, &why), why)) < 0) return r;
+        st = tdec_ipt_tcal_update_cyc(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
         if (tdec_ipt_tcal_query_fcr(c, &fcr, NULL) != TDEC_OK) fcr = 0;
         st = tdec_ipt_time_update_cyc(t, p, cfg, fcr, &why);
         break;
@@ -4416,7 +4429,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *
 
 /* tip()'s second step with nothing queued (TDEC_IPT__NEXT), which next()
    takes without processing the TIP again. */
-static int tdec_ipt__tip_done(const tdec_ipt_evt_decoder *e)
+TDEC_IPT__HOT static int tdec_ipt__tip_done(const tdec_ipt_evt_decoder *e)
 {
     return e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 && !e->look &&
            e->phase == TDEC_IPT__E_RUN;
@@ -4947,6 +4960,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
 #undef TDEC_IPT__PSB_SIZE
 #undef TDEC_IPT__MAX_SIZE
 #undef TDEC_IPT__HIST
+#undef TDEC_IPT__HOT
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT
 #undef TDEC_IPT__SHL32

@@ -1544,6 +1544,56 @@ static void test_bad_context(void)
     tx_free(&we);
     tx_free(&wq);
 
+    /* Timing errors other than a bad configuration stop the events
+       (libipt's pt_evt_apply_mtc, as pt_qry_apply_mtc in 2.0.5): with
+       mtc_freq 17 and a CTC:TSC ratio of 0xffffffff, an MTC 0x81 periods
+       after the last, with cycles counted in between, gives the calibration
+       an fc too big to shift (pt_tcal_update_mtc: -pte_internal). The
+       same MTC without a CYC before it calibrates nothing: no error. */
+    tl_begin(&c, "hostile: a calibration error that is not the config's stops the events and queries");
+    {
+        tdec_ipt_evt_decoder *e = &g_evt;
+        tdec_ipt_qry_decoder *q = &g_qry;
+        tdec_ipt_evt_item it;
+        tdec_ipt_config big;
+        tdec_ipt_event ev;
+        tdec_status st;
+        uint64_t ip;
+        uint32_t flags;
+        int k, taken;
+        memset(&big, 0, sizeof big);
+        big.mtc_freq = 17;
+        big.cpuid_0x15_eax = 1;
+        big.cpuid_0x15_ebx = 0xffffffffu;
+        for (k = 0; k < 2; k++) {
+            s.n = 0;
+            psb_on(&s);
+            PUT(&s, 0x59, 0x00); /* MTC 0 */
+            if (k == 0) PUT(&s, 0x0b); /* CYC 1 */
+            PUT(&s, 0x59, 0x81); /* MTC 0x81 */
+            TL_EQI(&c, tdec_ipt_evt_init(e, &big), TDEC_NEED_INPUT);
+            TL_EQI(&c, tdec_ipt_evt_feed(e, s.b, s.n), TDEC_NEED_INPUT);
+            while ((st = tdec_ipt_evt_next(e, &it)) == TDEC_OK) continue;
+            if (st == TDEC_NEED_INPUT && tdec_ipt_evt_finish(e) >= 0)
+                while ((st = tdec_ipt_evt_next(e, &it)) == TDEC_OK) continue;
+            TL_EQI(&c, st, k == 0 ? TDEC_E_CORRUPT : TDEC_END);
+            if (k == 0) TL_EQU(&c, e->st.err_reason, TDEC_IPT_ERR_INTERNAL);
+            TL_EQI(&c, tdec_ipt_qry_init(q, &big), TDEC_NEED_INPUT);
+            TL_EQI(&c, tdec_ipt_qry_feed(q, s.b, s.n), TDEC_NEED_INPUT);
+            TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &flags, NULL), TDEC_OK);
+            TL_EQU(&c, ip, 0x1000);
+            for (;;) { /* the status events, then the end or the error */
+                st = (flags & TDEC_IPT_QF_EVENT_PENDING) ? tdec_ipt_qry_event(q, &ev, &flags)
+                                                         : tdec_ipt_qry_cond_branch(q, &taken, &flags);
+                if (st == TDEC_NEED_INPUT) st = tdec_ipt_qry_finish(q);
+                if (st != TDEC_OK && st != TDEC_NEED_INPUT) break;
+            }
+            TL_EQI(&c, st, k == 0 ? TDEC_E_CORRUPT : TDEC_END);
+            if (k == 0) TL_EQU(&c, q->st.err_reason, TDEC_IPT_ERR_INTERNAL);
+        }
+    }
+    tl_end(&c);
+
     /* TNT while tracing is off (a PSB+ without FUP: disabled):
        pt_evt_decode_tnt is -pte_bad_context. The query decoder's sync reads
        past the status events (pt_qry_start) and fails: a sync error. */
