@@ -1004,23 +1004,62 @@ static void test_prefixes(const char *what, runner fn, int queries)
 }
 
 /* The Ending rule, through the canonical loop (input fed whole, then
-   finish()): finish() never gives an item; after it next() (the queries)
-   drains to TDEC_END or an error without TDEC_NEED_INPUT, and right away
-   when finish() said TDEC_END; an error is sticky in next(), feed() and
+   finish()), for the events (next()) or the query drain (sync; the event
+   while one is pending, else cond_branch, and indirect_branch when that is
+   the wrong question): finish() never gives an item; after it the layer
+   drains to TDEC_END or an error without TDEC_NEED_INPUT, and at once when
+   finish() said TDEC_END; an error is sticky in the next step, feed() and
    finish(), err_offset and err_reason fixed, until resync(); after
-   TDEC_END, next() and finish() say TDEC_END again and feed() is
-   TDEC_E_SEQUENCE. Returns NULL or what broke. */
-static const char *ending_events(const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
+   TDEC_END every step and finish() say TDEC_END again and feed() is
+   TDEC_E_SEQUENCE. */
+typedef struct ending {
+    int      queries, synced;
+    uint32_t flags;
+} ending;
+
+static tdec_status ending_step(ending *l)
+{
+    tdec_ipt_qry_decoder *q = &g_qry;
+    tdec_ipt_evt_item it;
+    tdec_ipt_event ev;
+    tdec_status st;
+    uint64_t ip;
+    int taken;
+    if (!l->queries) return tdec_ipt_evt_next(&g_evt, &it);
+    if (!l->synced) {
+        st = tdec_ipt_qry_sync(q, &ip, &l->flags, NULL);
+        l->synced = st == TDEC_OK;
+        return st;
+    }
+    if (l->flags & TDEC_IPT_QF_EVENT_PENDING) return tdec_ipt_qry_event(q, &ev, &l->flags);
+    st = tdec_ipt_qry_cond_branch(q, &taken, &l->flags);
+    return st == TDEC_E_SEQUENCE ? tdec_ipt_qry_indirect_branch(q, &ip, &l->flags) : st;
+}
+
+static tdec_status ending_feed(const ending *l, const uint8_t *p, size_t n)
+{
+    return l->queries ? tdec_ipt_qry_feed(&g_qry, p, n) : tdec_ipt_evt_feed(&g_evt, p, n);
+}
+
+static tdec_status ending_finish(const ending *l)
+{
+    return l->queries ? tdec_ipt_qry_finish(&g_qry) : tdec_ipt_evt_finish(&g_evt);
+}
+
+/* Returns NULL or what broke. */
+static const char *ending_run(int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
 {
     static const uint8_t one = 0;
-    tdec_ipt_evt_decoder *e = &g_evt;
-    tdec_ipt_evt_item it;
+    const tdec_ipt_err_state *err = queries ? &g_qry.st : &g_evt.st;
+    ending l = {0, 0, 0};
     tdec_status st, fin = TDEC_NEED_INPUT;
     size_t calls = 0;
     int fed = 0, finished = 0;
-    tdec_ipt_evt_init(e, cfg);
+    l.queries = queries;
+    if (queries) tdec_ipt_qry_init(&g_qry, cfg);
+    else tdec_ipt_evt_init(&g_evt, cfg);
     while (++calls < MAX_CALLS(len)) {
-        st = tdec_ipt_evt_next(e, &it);
+        st = ending_step(&l);
         if (st == TDEC_OK) {
             if (fin == TDEC_END) return "an item after finish() said TDEC_END";
             continue;
@@ -1029,93 +1068,40 @@ static const char *ending_events(const uint8_t *p, size_t len, const tdec_ipt_co
             if (finished) return "TDEC_NEED_INPUT after finish()";
             if (!fed && len > 0) {
                 fed = 1;
-                if (tdec_ipt_evt_feed(e, p, len) != TDEC_NEED_INPUT) return "feed refused";
+                if (ending_feed(&l, p, len) != TDEC_NEED_INPUT) return "feed refused";
                 continue;
             }
             finished = 1;
-            fin = tdec_ipt_evt_finish(e);
+            fin = ending_finish(&l);
             if (fin != TDEC_NEED_INPUT && fin != TDEC_END) return "finish() neither TDEC_NEED_INPUT nor TDEC_END";
             continue;
         }
         if (st == TDEC_E_CORRUPT) {
-            uint64_t off = e->st.err_offset;
-            uint32_t why = e->st.err_reason;
+            uint64_t off = err->err_offset;
+            uint32_t why = err->err_reason;
             if (fin == TDEC_END) return "an error after finish() said TDEC_END";
-            if (tdec_ipt_evt_next(e, &it) != st || tdec_ipt_evt_feed(e, &one, 1) != st ||
-                (finished && tdec_ipt_evt_finish(e) != st) || tdec_ipt_evt_next(e, &it) != st)
+            if (ending_step(&l) != st || ending_feed(&l, &one, 1) != st || (finished && ending_finish(&l) != st) ||
+                ending_step(&l) != st)
                 return "the error is not sticky";
-            if (e->st.err_offset != off || e->st.err_reason != why) return "err_offset or err_reason moved";
-            if (tdec_ipt_evt_resync(e) != TDEC_NEED_INPUT) return "resync refused";
+            if (err->err_offset != off || err->err_reason != why) return "err_offset or err_reason moved";
+            st = queries ? tdec_ipt_qry_resync(&g_qry) : tdec_ipt_evt_resync(&g_evt);
+            if (st != TDEC_NEED_INPUT) return "resync refused";
+            l.synced = 0;
             continue;
         }
-        if (st != TDEC_END) return "next() ended with neither TDEC_END nor an error";
+        if (st != TDEC_END) return "the layer ended with neither TDEC_END nor an error";
         if (!finished) return "TDEC_END before finish()";
-        if (tdec_ipt_evt_next(e, &it) != TDEC_END || tdec_ipt_evt_finish(e) != TDEC_END ||
-            tdec_ipt_evt_feed(e, &one, 1) != TDEC_E_SEQUENCE || tdec_ipt_evt_next(e, &it) != TDEC_END)
+        if (ending_step(&l) != TDEC_END || ending_finish(&l) != TDEC_END || ending_feed(&l, &one, 1) != TDEC_E_SEQUENCE)
             return "TDEC_END is not repeated";
-        return NULL;
-    }
-    return "no end within the call bound";
-}
-
-/* The same for the query drain (sync; the event while one is pending, else
-   cond_branch, and indirect_branch when that is the wrong question). */
-static const char *ending_queries(const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
-{
-    static const uint8_t one = 0;
-    tdec_ipt_qry_decoder *q = &g_qry;
-    tdec_ipt_event ev;
-    tdec_status st, fin = TDEC_NEED_INPUT;
-    uint64_t ip;
-    uint32_t flags = 0;
-    size_t calls = 0;
-    int fed = 0, finished = 0, synced = 0, taken;
-    tdec_ipt_qry_init(q, cfg);
-    while (++calls < MAX_CALLS(len)) {
-        if (!synced) {
-            st = tdec_ipt_qry_sync(q, &ip, &flags, NULL);
-            synced = st == TDEC_OK;
-        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
-            st = tdec_ipt_qry_event(q, &ev, &flags);
-        } else {
-            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
-            if (st == TDEC_E_SEQUENCE) st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
+        if (queries) { /* every query, whatever the drain would ask */
+            l.synced = 0;
+            if (ending_step(&l) != TDEC_END) return "sync after TDEC_END";
+            l.synced = 1;
+            l.flags = TDEC_IPT_QF_EVENT_PENDING;
+            if (ending_step(&l) != TDEC_END) return "event after TDEC_END";
+            l.flags = 0;
+            if (ending_step(&l) != TDEC_END) return "a branch after TDEC_END";
         }
-        if (st == TDEC_OK) {
-            if (fin == TDEC_END) return "an answer after finish() said TDEC_END";
-            continue;
-        }
-        if (st == TDEC_NEED_INPUT) {
-            if (finished) return "TDEC_NEED_INPUT after finish()";
-            if (!fed && len > 0) {
-                fed = 1;
-                if (tdec_ipt_qry_feed(q, p, len) != TDEC_NEED_INPUT) return "feed refused";
-                continue;
-            }
-            finished = 1;
-            fin = tdec_ipt_qry_finish(q);
-            if (fin != TDEC_NEED_INPUT && fin != TDEC_END) return "finish() neither TDEC_NEED_INPUT nor TDEC_END";
-            continue;
-        }
-        if (st == TDEC_E_CORRUPT) {
-            uint64_t off = q->st.err_offset;
-            uint32_t why = q->st.err_reason;
-            if (fin == TDEC_END) return "an error after finish() said TDEC_END";
-            if (tdec_ipt_qry_cond_branch(q, &taken, &flags) != st || tdec_ipt_qry_feed(q, &one, 1) != st ||
-                (finished && tdec_ipt_qry_finish(q) != st) || tdec_ipt_qry_sync(q, &ip, &flags, NULL) != st)
-                return "the error is not sticky";
-            if (q->st.err_offset != off || q->st.err_reason != why) return "err_offset or err_reason moved";
-            if (tdec_ipt_qry_resync(q) != TDEC_NEED_INPUT) return "resync refused";
-            synced = 0;
-            continue;
-        }
-        if (st != TDEC_END) return "a query ended with neither TDEC_END nor an error";
-        if (!finished) return "TDEC_END before finish()";
-        if (tdec_ipt_qry_finish(q) != TDEC_END || tdec_ipt_qry_feed(q, &one, 1) != TDEC_E_SEQUENCE ||
-            tdec_ipt_qry_cond_branch(q, &taken, &flags) != TDEC_END ||
-            tdec_ipt_qry_indirect_branch(q, &ip, &flags) != TDEC_END ||
-            tdec_ipt_qry_event(q, &ev, &flags) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &flags, NULL) != TDEC_END)
-            return "TDEC_END is not repeated";
         return NULL;
     }
     return "no end within the call bound";
@@ -1130,9 +1116,9 @@ static void test_ending(void)
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
         for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
-            const char *why = ending_events(v->pt, k, &v->cfg);
+            const char *why = ending_run(0, v->pt, k, &v->cfg);
             TL_TRUE(&c, why == NULL, "%s: prefix %zu, events: %s", v->name, k, why);
-            why = ending_queries(v->pt, k, &v->cfg);
+            why = ending_run(1, v->pt, k, &v->cfg);
             TL_TRUE(&c, why == NULL, "%s: prefix %zu, queries: %s", v->name, k, why);
             runs++;
         }
