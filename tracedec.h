@@ -6304,8 +6304,8 @@ enum tdec_ipt_reason {
     TDEC_IPT_GAP_RESYNC       /* gap: bytes skipped by resync() after an error */
 };
 
-/* Text for a reason: libipt's pt_errstr() text for a TDEC_IPT_ERR_* code
-   ("" under TDEC_NO_STRINGS). */
+/* Text for a reason: libipt's pt_errstr() text for a TDEC_IPT_ERR_* code,
+   a short one for a gap reason ("" under TDEC_NO_STRINGS). */
 TDEC_IPT_DEF const char *tdec_ipt_reason_str(uint32_t reason);
 
 /* ---- packets ------------------------------------------------------------- */
@@ -7176,8 +7176,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev,
                                             uint32_t *flags);
 /* The time at the last query (pt_qry_time), as tdec_ipt_time_query_tsc
-   reports it: outputs written even without a TSC yet. Reasons: NO_TIME,
-   INVALID (q or tsc NULL). */
+   reports it (a value function, see "last-IP"): outputs written even
+   without a TSC yet. Reasons: NO_TIME, INVALID (q or tsc NULL). */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc,
                                            uint32_t *lost_mtc, uint32_t *lost_cyc, uint32_t *reason);
 /* The core:bus ratio at the last query (pt_qry_core_bus_ratio). Reasons:
