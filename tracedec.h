@@ -6284,6 +6284,37 @@ SOFTWARE.
    - tracedec 0.1
    MIT licensed, see the end of this file.
 
+   SECTIONS (search for a banner's text)
+     tdec:core:begin                the shared core (status, items, stream)
+     declarations
+       ---- errors                  reason codes, tdec_ipt_reason_str
+       ---- packets                 packet kinds and fields, the item
+       ---- configuration           flags, errata, the unknown-packet hook
+       ---- the packet decoder      init, feed, next, next_n, finish, reset, resync
+       ---- sync over a caller buffer (random access)
+       ---- last-IP
+       ---- timing                  tdec_ipt_time, tdec_ipt_tcal
+       ---- layer 2: events         tdec_ipt_evt_*
+       ---- layer 2: queries        tdec_ipt_qry_*
+     ==== implementation
+       ---- packet decoding         one packet from its bytes
+       ---- the fast path           packets the first byte decodes
+       ---- the packet decoder
+       ---- sync over a caller buffer
+       ---- last-IP
+       ---- strings
+       ---- timing (libipt/src/pt_time.c)
+       ---- CPU errata
+       ---- layer 2: events
+       ---- the event queue
+       ---- event fields
+       ---- timing, applied when a packet is read
+       ---- packets to events
+       ---- look-ahead
+       ---- the event decoder's API
+       ---- layer 2: queries
+     MIT License                    the licence text
+
    USAGE
      Exactly one .c file of your program defines the implementation:
          #define TDEC_IPT_IMPLEMENTATION       (or TRACEDEC_IMPLEMENTATION)
@@ -6312,7 +6343,8 @@ SOFTWARE.
 
      Items: TDEC_ITEM_RECORD (it.u.pkt, one packet) and TDEC_ITEM_GAP (bytes
      stepped over while looking for a PSB: before the first one, or after
-     resync()).
+     resync()). The event decoder's items are TDEC_ITEM_RECORD (it.ev, one
+     event) and TDEC_IPT_ITEM_SYNC (a sync point).
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
@@ -6333,15 +6365,52 @@ SOFTWARE.
        a PSB starts before err_offset, and its offset is then lower than the
        end of the previous packet; otherwise a gap item covers
        [err_offset, PSB). Items are otherwise in stream order.
-     - finish(): TDEC_END after a whole packet. When bytes are left that only
-       the end can decide (a carried packet, SKD007's look-ahead, the
-       unknown-packet hook's bytes, a PSB search), it returns
-       TDEC_NEED_INPUT and next() gives the last items, then TDEC_END, or
-       TDEC_E_TRUNCATED (err_reason TDEC_IPT_ERR_EOS, libipt's -pte_eos,
-       err_offset the cut packet) when the input ends inside a packet.
+     - Ending: finish() marks the end of input and never returns an item
+       itself. It returns TDEC_END when the stream ended cleanly, an error
+       (such as TDEC_E_TRUNCATED: the input ends inside a record) when the
+       end decides that at once, or TDEC_NEED_INPUT when items that only the
+       end can decide are still to come. In every case keep calling next()
+       until it returns TDEC_END or an error, as the canonical loop does:
+       next() gives those last items, then that TDEC_END or error again.
+     - What the end decides here: a carried packet, SKD007's look-ahead, the
+       unknown-packet hook's bytes and a PSB search; a packet the end cuts
+       is TDEC_E_TRUNCATED (err_reason TDEC_IPT_ERR_EOS, libipt's -pte_eos;
+       err_offset the cut packet). The event and query decoders follow the
+       same rule (the end also decides their look-aheads); a stream that
+       ends inside a packet ends them with TDEC_END, as -pte_eos ends
+       libipt's.
+     - Every public function returns tdec_status (or void, or a plain
+       value): a finer code, libipt's error number, is the decoder's
+       st.err_reason, or the *reason out-parameter of the last-IP and
+       timing value functions (see "last-IP"); the queries' libipt status
+       bits are their *flags out-parameter. tdec_ipt_reason_str() gives a
+       reason's text.
      - Any split of the input into chunks gives the same items (fragments
        aside, which reassemble to the same bytes).
      - Offsets are stream offsets: 0 is the first byte fed after init/reset.
+
+   MEMORY
+     No allocation. Each decoder is one caller-owned struct of fixed size
+     that holds no pointer into itself (only the borrowed window) and may be
+     copied with memcpy. Their sizes, measured with sizeof on x86_64 and on
+     arm-none-eabi-gcc -mcpu=cortex-m4 (tests/unit/ipt.c checks LP64):
+       sizeof(tdec_ipt_decoder) = 256 on LP64, 232 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
+     The timing value types are 48 (tdec_ipt_time) and 64 bytes
+     (tdec_ipt_tcal) on every ABI.
+
+   OPTIONS
+     TDEC_IPT_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
+     TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
+     TDEC_IPT_DEF                                        [impl TU] decoration override
+     TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
+
+   SECURITY
+     Every input byte is untrusted. The decoder never reads outside the
+     current window or its carry, never writes outside *out and the decoder,
+     and does constant work per input byte (a PSB search keeps a byte count,
+     not the bytes). See README.md, "Trust model".
 
    PACKETS
      Every packet of libipt master, with its sizes and error rules: PAD, PSB,
@@ -6356,23 +6425,6 @@ SOFTWARE.
      an extended opcode, followed by 0xF3, is dropped: the OVF is reported)
      and SKZ84 (a TMA with reserved bits set is a TDEC_IPT_INVALID packet of
      8 bytes).
-
-   MEMORY
-     No allocation. sizeof(tdec_ipt_decoder) is 256 bytes on LP64 targets
-     (tests/unit/ipt.c checks it); no pointer into itself except the borrowed
-     window, may be copied with memcpy.
-
-   OPTIONS
-     TDEC_IPT_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
-     TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
-     TDEC_IPT_DEF                                        [impl TU] decoration override
-     TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
-
-   SECURITY
-     Every input byte is untrusted. The decoder never reads outside the
-     current window or its carry, never writes outside *out and the decoder,
-     and does constant work per input byte (a PSB search keeps a byte count,
-     not the bytes). See README.md, "Trust model".
 */
 #ifndef TDEC_IPT_H_INCLUDED
 #define TDEC_IPT_H_INCLUDED
@@ -6395,11 +6447,13 @@ SOFTWARE.
 extern "C" {
 #endif
 
-/* ---- errors ---------------------------------------------------------------- */
+/* ---- errors -------------------------------------------------------------- */
 
-/* Detail codes (decoder err_reason; negated as the result of the timing
-   functions). The numbers and texts are libipt's pt_error_code ones. */
-enum tdec_ipt_error {
+/* Reason codes: a decoder's st.err_reason after an error, the *reason of
+   the value functions (last-IP, timing) and gap.reason on gap items. The
+   TDEC_IPT_ERR_* numbers and texts are libipt's pt_error_code ones (the
+   positive pte_* value); the gap reasons are tracedec's, above them. */
+enum tdec_ipt_reason {
     TDEC_IPT_ERR_OK = 0,
     TDEC_IPT_ERR_INTERNAL,
     TDEC_IPT_ERR_INVALID,
@@ -6427,12 +6481,14 @@ enum tdec_ipt_error {
     TDEC_IPT_ERR_EVENT_IGNORED,
     TDEC_IPT_ERR_OVERFLOW,
     TDEC_IPT_ERR_BAD_FILE,
-    TDEC_IPT_ERR_BAD_CPU
+    TDEC_IPT_ERR_BAD_CPU,
+    TDEC_IPT_GAP_SYNC = 0x80, /* gap: bytes before the first PSB               */
+    TDEC_IPT_GAP_RESYNC       /* gap: bytes skipped by resync() after an error */
 };
 
-/* libipt's pt_errstr() text for a code (sign ignored; "" under
-   TDEC_NO_STRINGS). */
-TDEC_IPT_DEF const char *tdec_ipt_error_str(int code);
+/* Text for a reason: libipt's pt_errstr() text for a TDEC_IPT_ERR_* code,
+   a short one for a gap reason ("" under TDEC_NO_STRINGS). */
+TDEC_IPT_DEF const char *tdec_ipt_reason_str(uint32_t reason);
 
 /* ---- packets ------------------------------------------------------------- */
 
@@ -6550,15 +6606,11 @@ typedef struct tdec_ipt_item {
     uint64_t offset; /* stream offset of the packet, gap or fragment          */
     union {
         tdec_ipt_packet pkt;
-        tdec_gap        gap;  /* reason: TDEC_IPT_GAP_*                       */
+        tdec_gap        gap;  /* reason: TDEC_IPT_GAP_SYNC or _RESYNC         */
     } u;
 } tdec_ipt_item;
 
-/* Gap reasons (u.gap.reason). */
-#define TDEC_IPT_GAP_SYNC   1u /* bytes before the first PSB               */
-#define TDEC_IPT_GAP_RESYNC 2u /* bytes skipped by resync() after an error */
-
-/* ---- configuration ---------------------------------------------------------- */
+/* ---- configuration ------------------------------------------------------- */
 
 /* Errata bits (cfg.errata), as libipt's struct pt_errata. Only SKD007 and
    SKZ84 change packet decoding; the others are kept for the layers above
@@ -6609,7 +6661,7 @@ typedef struct tdec_ipt_config {
 TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
                                              uint32_t *errata);
 
-/* ---- the packet decoder ------------------------------------------------------ */
+/* ---- the packet decoder -------------------------------------------------- */
 
 typedef struct tdec_ipt_decoder {
     tdec_stream     st;          /* public read-only: pos, err, err_offset, err_reason */
@@ -6656,11 +6708,12 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next(tdec_ipt_decoder *d, tdec_ipt_item *out);
 TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out, size_t cap,
                                          size_t *count);
 
-/* Marks the end of input. Returns TDEC_END (nothing left), TDEC_NEED_INPUT
-   when bytes are still to decode knowing the end (carried bytes, a PSB
-   search: call next() until TDEC_END or an error such as TDEC_E_TRUNCATED),
-   TDEC_E_TRUNCATED (inside an UNKNOWN packet: err_offset is the packet),
-   TDEC_E_SEQUENCE (window not used up), or the sticky error. Idempotent. */
+/* Marks the end of input (CONTRACT: Ending). Returns TDEC_END (nothing
+   left), TDEC_NEED_INPUT when bytes are still to decode knowing the end
+   (carried bytes, a PSB search or the gap it ends with: call next() until
+   TDEC_END or an error such as TDEC_E_TRUNCATED), TDEC_E_TRUNCATED (inside
+   an UNKNOWN packet: err_offset is the packet), TDEC_E_SEQUENCE (window not
+   used up), or the sticky error. Idempotent. */
 TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d);
 
 /* Back to the state after init(), same config. */
@@ -6671,7 +6724,7 @@ TDEC_IPT_DEF void tdec_ipt_reset(tdec_ipt_decoder *d);
    TDEC_E_SEQUENCE after any other status (nothing to resync after the end). */
 TDEC_IPT_DEF tdec_status tdec_ipt_resync(tdec_ipt_decoder *d);
 
-/* ---- sync over a caller buffer (random access) ------------------------------- */
+/* ---- sync over a caller buffer (random access) --------------------------- */
 
 /* Offset of the first PSB that starts at or after `from` in buf[0, len),
    found as libipt's pt_sync_forward() finds it. TDEC_OK, TDEC_E_NOSYNC (none),
@@ -6696,7 +6749,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_sync_at(const uint8_t *buf, size_t len, size_t
 TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_t *out, size_t cap,
                                            size_t *count);
 
-/* ---- last-IP ------------------------------------------------------------------ */
+/* ---- last-IP ------------------------------------------------------------- */
 
 /* The IP the compressed IP packets refer to (libipt's pt_last_ip). Reset it
    at PSB and OVF; feed it every TIP, TIP.PGE, TIP.PGD and FUP. */
@@ -6708,14 +6761,26 @@ typedef struct tdec_ipt_last_ip {
 
 TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l);
 
-/* Applies an IP packet. 0, or -TDEC_IPT_ERR_BAD_PACKET for a reserved
-   compression code (never from the decoder), -TDEC_IPT_ERR_INVALID for a
-   packet without an IP. */
-TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p);
+/* The last-IP and timing functions are value functions: each returns
+   TDEC_OK or an error, and stores libipt's code for the same case in
+   *reason (0 with TDEC_OK; reason may be NULL; tdec_ipt_reason_str gives
+   its text). The error says whose it is:
+     TDEC_E_ARG        the caller's: INTERNAL (a NULL argument), INVALID (a
+                       packet of the wrong kind), BAD_CONFIG
+     TDEC_E_CORRUPT    the trace's: BAD_PACKET, BAD_CONTEXT
+     TDEC_E_SEQUENCE   a value the trace has not given: NO_TIME, NO_CBR,
+                       NOIP, IP_SUPPRESSED
+   They are not sticky: the next call goes on. */
 
-/* The IP now: 0, -TDEC_IPT_ERR_NOIP (none since the reset) or
-   -TDEC_IPT_ERR_IP_SUPPRESSED. */
-TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip);
+/* Applies an IP packet. Reasons: BAD_PACKET (a reserved compression code,
+   never from the decoder), INVALID (a packet without an IP). */
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p,
+                                                 uint32_t *reason);
+
+/* The IP now in *ip (0 when there is none). Reasons: NOIP (none since the
+   reset), IP_SUPPRESSED. */
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip,
+                                                uint32_t *reason);
 
 /* The IP of an IP packet on its own: sign-extended for SEXT_48, as carried
    otherwise (ptdump's payload column). */
@@ -6724,11 +6789,9 @@ TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p);
 /* Text for a packet kind ("" under TDEC_NO_STRINGS): "tnt.8", "tip.pge", ... */
 TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
 
-/* ---- timing ---------------------------------------------------------------- */
+/* ---- timing -------------------------------------------------------------- */
 
-/* ---- timing ------------------------------------------------------------------- */
-
-/* Intel PT time as libipt's pt_time.c tracks it (FACTS.md section 7): an
+/* Intel PT time as libipt's pt_time.c tracks it: an
    estimated TSC from TSC, TMA, MTC and CYC packets (tdec_ipt_time), and the
    calibration that turns CYC counts into TSC ticks (tdec_ipt_tcal, the
    fast-counter:cycles ratio "fcr"). Both are plain values of fixed size, no
@@ -6743,13 +6806,13 @@ TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
      CBR      tcal: header_cbr inside PSB+, else update_cbr; then time_update_cbr
      TMA      tcal_update_tma; then time_update_tma
      MTC      tcal_update_mtc; then time_update_mtc
-     CYC      fcr = tcal_fcr() (0 when it fails); tcal_update_cyc;
+     CYC      fcr = tcal_query_fcr() (0 when it fails); tcal_update_cyc;
               then time_update_cyc(.., fcr)
-   and query with tdec_ipt_time_query_tsc / _cbr. The calls are independent:
-   an error from one (a negative -TDEC_IPT_ERR_* code, libipt's -pte_* code
-   at the same place, tdec_ipt_error_str() gives its text) is reported and
-   the next call goes on; each function documents what it changed before
-   failing, exactly as libipt.
+   and query with tdec_ipt_time_query_tsc / _cbr. The calls are independent
+   value functions (see last-IP): an error from one is reported and the
+   next call goes on; each function documents what it changed before
+   failing, exactly as libipt, and lists its reasons (libipt's -pte_* code
+   at the same place).
 
    Arithmetic is libipt's, bit for bit: unsigned wrap-around where libipt
    wraps, libipt's field widths (a CBR ratio and an MTC payload are used as
@@ -6761,19 +6824,19 @@ TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind);
    Packets are the decoder's tdec_ipt_packet: TSC payload = TSC[55:0], CBR
    payload = ratio, TMA payload = CTC[15:0] and aux = fast counter, MTC
    payload = the CTC byte, CYC payload = the cycle count. A packet of the
-   wrong kind is a caller bug: -TDEC_IPT_ERR_INVALID, nothing changed (libipt
-   has typed packets and cannot get this wrong). A NULL time, calibration,
-   packet or config is -TDEC_IPT_ERR_INTERNAL where libipt checks it; where
-   libipt ignores the config, cfg may be NULL.
+   wrong kind is a caller bug: INVALID, nothing changed (libipt has typed
+   packets and cannot get this wrong). A NULL time, calibration, packet or
+   config is INTERNAL where libipt checks it; where libipt ignores the
+   config, cfg may be NULL.
 
    Configuration read (tdec_ipt_config): mtc_freq (TMA, MTC, CYC),
    cpuid_0x15_eax / cpuid_0x15_ebx (CTC to TSC: both must be non-zero when
-   an MTC must be converted, else -TDEC_IPT_ERR_BAD_CONFIG), nom_freq (CBR
+   an MTC must be converted, else BAD_CONFIG), nom_freq (CBR
    calibration, 0 = off), errata & TDEC_IPT_ERRATUM_SKL168 (update_psb) and
    flags & TDEC_IPT_F_KEEP_TCAL_OVF (update_ovf). */
 
 /* The fcr is fixed point with this many fraction bits: pass the value of
-   tdec_ipt_tcal_fcr() to tdec_ipt_time_update_cyc() unchanged; give
+   tdec_ipt_tcal_query_fcr() to tdec_ipt_time_update_cyc() unchanged; give
    tdec_ipt_tcal_set_fcr() ratio << TDEC_IPT_TCAL_FCR_SHR. */
 #define TDEC_IPT_TCAL_FCR_SHR 8
 
@@ -6816,137 +6879,134 @@ TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t);
 
 /* The estimated TSC in *tsc, and in *lost_mtc / *lost_cyc (each may be NULL)
    the MTC packets that could not be applied since the last TSC and the CYC
-   packets that had no calibration since the last TSC or MTC. The
-   outputs are written even when the result is -TDEC_IPT_ERR_NO_TIME (no TSC
-   yet: *tsc is then relative to the start, what ptdump --no-wall-clock
-   prints). Returns 0, -TDEC_IPT_ERR_NO_TIME, or -TDEC_IPT_ERR_INTERNAL (t or
-   tsc NULL). */
-TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
-                                         uint32_t *lost_cyc);
+   packets that had no calibration since the last TSC or MTC. The outputs
+   are written even without a TSC yet (reason NO_TIME: *tsc is then
+   relative to the start, what ptdump --no-wall-clock prints). Reasons:
+   NO_TIME, INTERNAL (t or tsc NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc,
+                                                 uint32_t *lost_mtc, uint32_t *lost_cyc,
+                                                 uint32_t *reason);
 
-/* The last core:bus ratio. Returns 0, -TDEC_IPT_ERR_NO_CBR (none yet, *cbr
-   untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr);
+/* The last core:bus ratio. Reasons: NO_CBR (none yet, *cbr untouched),
+   INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr,
+                                                 uint32_t *reason);
 
 /* A TSC: time := TSC, forget TMA and MTC state, clear both loss counters.
-   cfg is not used (may be NULL). Returns 0, -TDEC_IPT_ERR_INTERNAL (t or p
-   NULL) or -TDEC_IPT_ERR_INVALID (not a TSC). */
-TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   cfg is not used (may be NULL). Reasons: INTERNAL (t or p NULL), INVALID
+   (not a TSC). */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CBR: remembers the ratio. cfg is not used (may be NULL). Returns 0,
-   -TDEC_IPT_ERR_BAD_PACKET (ratio 0: nothing changed), -TDEC_IPT_ERR_INTERNAL
-   or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A CBR: remembers the ratio. cfg is not used (may be NULL). Reasons:
+   BAD_PACKET (ratio 0: nothing changed), INTERNAL, INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A TMA: moves the base back by the fast counter and keeps the CTC bits
    (masked to mtc_freq + 8 bits) for the next MTC; with mtc_freq <= 8 the TMA
-   counts as an MTC. Returns 0; -TDEC_IPT_ERR_BAD_CONTEXT (no TSC yet, or a
-   second TMA after the same TSC: nothing changed); -TDEC_IPT_ERR_INTERNAL
-   (NULL, or an MTC state that only a caller can have made); or
-   -TDEC_IPT_ERR_INVALID. The time itself (query_tsc) does not change. */
-TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   counts as an MTC. The time itself (query_tsc) does not change. Reasons:
+   BAD_CONTEXT (no TSC yet, or a second TMA after the same TSC: nothing
+   changed); INTERNAL (NULL, or an MTC state that only a caller can have
+   made); INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* An MTC: time := base + CTC delta converted to TSC ticks (delta *
-   cpuid_0x15_ebx / cpuid_0x15_eax). Ignored (0, nothing changed) between a
-   TSC and its TMA. The first MTC without a TMA only records its CTC; the
-   first after a TMA rebuilds the CTC bits the TMA lacked. Before the checks
-   below it already records the MTC (CTC, fc := 0, lost_cyc := 0). Returns 0;
-   -TDEC_IPT_ERR_BAD_PACKET (the CTC went back by more than one wrap:
-   lost_mtc is incremented), -TDEC_IPT_ERR_BAD_CONFIG (a cpuid value is 0:
-   the time is not advanced), -TDEC_IPT_ERR_INTERNAL (NULL, inconsistent
-   state) or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   cpuid_0x15_ebx / cpuid_0x15_eax). Ignored (TDEC_OK, nothing changed)
+   between a TSC and its TMA. The first MTC without a TMA only records its
+   CTC; the first after a TMA rebuilds the CTC bits the TMA lacked. Before
+   the checks below it already records the MTC (CTC, fc := 0, lost_cyc :=
+   0). Reasons: BAD_PACKET (the CTC went back by more than one wrap:
+   lost_mtc is incremented), BAD_CONFIG (a cpuid value is 0: the time is
+   not advanced), INTERNAL (NULL, inconsistent state), INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CYC with the calibration's fcr (tdec_ipt_tcal_fcr(), 0 if none): adds
-   cycles * fcr >> 8 to fc, time := base + fc; with fcr 0 counts a lost CYC
-   instead (returns 0). The first CYC after an MTC drops the part of its
-   cycles that the calibration attributes to earlier MTC periods. Returns 0;
-   -TDEC_IPT_ERR_BAD_PACKET or -TDEC_IPT_ERR_BAD_CONFIG from that adjustment
-   (as for MTC; nothing changed); -TDEC_IPT_ERR_INTERNAL (NULL; cfg is
-   required) or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg, uint64_t fcr);
+/* A CYC with the calibration's fcr (tdec_ipt_tcal_query_fcr(), 0 if none):
+   adds cycles * fcr >> 8 to fc, time := base + fc; with fcr 0 counts a lost
+   CYC instead (TDEC_OK). The first CYC after an MTC drops the part of its
+   cycles that the calibration attributes to earlier MTC periods. Reasons:
+   BAD_PACKET or BAD_CONFIG from that adjustment (as for MTC; nothing
+   changed), INTERNAL (NULL; cfg is required), INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint64_t fcr,
+                                                  uint32_t *reason);
 
 /* Resets the calibration: no fcr. NULL is ignored. */
 TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c);
 
 /* The current fcr (fixed point, TDEC_IPT_TCAL_FCR_SHR fraction bits; may be
-   0 after set_fcr(0)). Returns 0, -TDEC_IPT_ERR_NO_TIME (never calibrated
-   since init(): *fcr untouched) or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr);
+   0 after set_fcr(0)). Reasons: NO_TIME (never calibrated since init():
+   *fcr untouched), INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_query_fcr(const tdec_ipt_tcal *c, uint64_t *fcr,
+                                                 uint32_t *reason);
 
 /* Sets the fcr (e.g. an initial estimate until packets calibrate it) and
-   widens [min_fcr, max_fcr]. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr);
+   widens [min_fcr, max_fcr]. Reasons: INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr, uint32_t *reason);
 
 /* A TSC outside PSB+: only remembered (tsc, cycles since := 0), never used
-   to calibrate (time may have been lost). cfg unused (may be NULL). Returns
-   0, -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   to calibrate (time may have been lost). cfg unused (may be NULL).
+   Reasons: INTERNAL, INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A TSC inside PSB+: remembers it like update_tsc, and when a previous TSC
    (non-zero) and cycles since it exist and no MTC was ever seen, calibrates
    fcr = (tsc delta << 8) / cycles (one 56-bit wrap corrected). cfg unused.
-   Returns 0; -TDEC_IPT_ERR_BAD_PACKET (TSC went back more than a wrap) or
-   -TDEC_IPT_ERR_INTERNAL (delta too big to shift, or NULL), both after
-   remembering the TSC; or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   Reasons: BAD_PACKET (TSC went back more than a wrap) and INTERNAL (delta
+   too big to shift, or NULL), both after remembering the TSC; INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A CBR outside PSB+ (a frequency change): resets the calibration (even
-   when cfg is NULL: then -TDEC_IPT_ERR_INTERNAL after the reset, as libipt),
-   then calibrates as header_cbr. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   when cfg is NULL: then INTERNAL after the reset, as libipt), then
+   calibrates as header_cbr. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CBR inside PSB+: with cfg->nom_freq set, fcr = (nom_freq << 8) / ratio.
-   Returns 0 (nom_freq 0: nothing to do, even for ratio 0);
-   -TDEC_IPT_ERR_BAD_PACKET (ratio 0), -TDEC_IPT_ERR_INTERNAL (NULL, cfg
-   required) or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A CBR inside PSB+: with cfg->nom_freq set, fcr = (nom_freq << 8) / ratio
+   (nom_freq 0: nothing to do, TDEC_OK even for ratio 0). Reasons:
+   BAD_PACKET (ratio 0), INTERNAL (NULL, cfg required), INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A TMA: nothing to calibrate. Returns 0 (libipt does not even check its
-   arguments), or -TDEC_IPT_ERR_INVALID for a non-NULL packet that is not a
-   TMA. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A TMA: nothing to calibrate (libipt does not even check its arguments).
+   Reasons: INVALID for a non-NULL packet that is not a TMA. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* An MTC: the first one (since init/ovf) only records its CTC; later ones,
    when CYCs counted cycles since the previous one, calibrate fcr =
    ((CTC delta * ebx / eax) << 8) / cycles (without cycles the MTC is skipped
    and its period merged with the next). After a PSB with erratum SKL168 the
-   first MTC does not calibrate when MTCs or a wrap CYC look lost. Returns 0;
-   -TDEC_IPT_ERR_BAD_PACKET (CTC went back more than a wrap),
-   -TDEC_IPT_ERR_BAD_CONFIG (cpuid value 0), -TDEC_IPT_ERR_INTERNAL (delta
-   too big, or NULL) - all after recording the MTC; or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+   first MTC does not calibrate when MTCs or a wrap CYC look lost. Reasons:
+   BAD_PACKET (CTC went back more than a wrap), BAD_CONFIG (cpuid value 0),
+   INTERNAL (delta too big, or NULL) - all after recording the MTC; INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
-/* A CYC: counts its cycles for the next calibration. cfg unused. Returns 0,
-   -TDEC_IPT_ERR_INTERNAL or -TDEC_IPT_ERR_INVALID. */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg);
+/* A CYC: counts its cycles for the next calibration. cfg unused. Reasons:
+   INTERNAL, INVALID. */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason);
 
 /* A PSB: with cfg->errata & TDEC_IPT_ERRATUM_SKL168, the next MTC is checked
-   for the erratum. Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL). */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+   for the erratum. Reasons: INTERNAL (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason);
 
 /* An OVF. Without TDEC_IPT_F_KEEP_TCAL_OVF in cfg->flags: the calibration
    is reset (tdec_ipt_tcal_init; libipt's decoders and ptdump's default).
    With it: the fcr is kept and only the partial state is dropped (last TSC,
    cycle counts, last MTC: libipt's pt_tcal_update_ovf, ptdump
-   --keep-tcal-on-ovf). Returns 0 or -TDEC_IPT_ERR_INTERNAL (NULL, nothing
-   changed). */
-TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg);
+   --keep-tcal-on-ovf). Reasons: INTERNAL (NULL, nothing changed). */
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason);
 
 
-/* ---- layer 2: events ---------------------------------------------------------- */
+/* ---- layer 2: events ----------------------------------------------------- */
 
 /* The event decoder turns packets into libipt master's event stream
    (pt_evt_next): packets that need a later packet are queued until it comes
@@ -7089,14 +7149,17 @@ typedef struct tdec_ipt_event {
     uint8_t  reserved;
 } tdec_ipt_event;
 
-/* Item kinds of the event decoder (tdec_ipt_evt_item.kind). */
-#define TDEC_IPT_EVT_EVENT 1u /* u.ev holds an event                             */
-#define TDEC_IPT_EVT_SYNC  2u /* synchronised on the PSB at offset: what follows */
-                              /* is a new segment (pt_evt_sync_forward)          */
+/* Item kinds of the event decoder (tdec_ipt_evt_item.kind): an event is the
+   core's TDEC_ITEM_RECORD (ev holds it); a sync point has a kind of its own,
+   numbered clear of the core's TDEC_ITEM_* kinds. */
+#define TDEC_IPT_ITEM_SYNC 0x100u /* synchronised on the PSB at offset: what  */
+                                  /* follows is a new segment                 */
+                                  /* (pt_evt_sync_forward); ev is all zero    */
 
 typedef struct tdec_ipt_evt_item {
-    uint32_t       kind;   /* TDEC_IPT_EVT_*                                  */
-    uint64_t       offset; /* EVENT: the packet that completed it; SYNC: PSB  */
+    uint32_t       kind;   /* TDEC_ITEM_RECORD or TDEC_IPT_ITEM_SYNC          */
+    uint64_t       offset; /* RECORD: the packet that completed the event;    */
+                           /* SYNC: the PSB                                   */
     tdec_ipt_event ev;
 } tdec_ipt_evt_item;
 
@@ -7110,7 +7173,6 @@ typedef struct tdec_ipt_evt_item {
    a decode error). More than this in one look-ahead is TDEC_E_CORRUPT with
    TDEC_IPT_ERR_NOMEM. */
 #define TDEC_IPT_EVT_HOLD 16
-#define TDEC_IPT__HOLD_SLOTS (TDEC_IPT_EVT_HOLD + 1) /* + the end or a decode error */
 
 /* Pending events (libipt's event queue holds up to 14; one more is
    TDEC_IPT_ERR_NOMEM, as there). */
@@ -7126,6 +7188,15 @@ typedef struct tdec_ipt__stamp {
     uint8_t  reserved;
 } tdec_ipt__stamp;
 
+/* The error state of the event and query decoders, read-only: as the
+   packet decoder's tdec_stream, whose input side they leave to the packet
+   decoder inside them. */
+typedef struct tdec_ipt_err_state {
+    uint64_t    err_offset; /* where the sticky error was detected           */
+    tdec_status err;        /* sticky error, TDEC_OK if none                 */
+    uint32_t    err_reason; /* TDEC_IPT_ERR_*                                */
+} tdec_ipt_err_state;
+
 typedef struct tdec_ipt__held {
     tdec_ipt_packet pkt;
     uint64_t        offset;
@@ -7139,7 +7210,7 @@ typedef struct tdec_ipt__queued {
 } tdec_ipt__queued;
 
 typedef struct tdec_ipt_evt_decoder {
-    tdec_stream      st;          /* public read-only: err, err_offset, err_reason */
+    tdec_ipt_err_state st;        /* public read-only: err, err_offset, err_reason */
     uint8_t          in_sync;     /* public: reading the PSB+ of a sync point (an   */
                                   /* error now is a sync error)                     */
     /* private */
@@ -7175,8 +7246,8 @@ typedef struct tdec_ipt_evt_decoder {
     tdec_ipt_tcal    tcal;
     tdec_ipt_decoder pkt;         /* the packet layer                               */
     tdec_ipt__queued queue[TDEC_IPT_EVT_QUEUE];
-    tdec_ipt__held   held[TDEC_IPT__HOLD_SLOTS];
-    int32_t          held_err[TDEC_IPT__HOLD_SLOTS];
+    tdec_ipt__held   held[TDEC_IPT_EVT_HOLD + 1]; /* + the end or a decode error  */
+    int32_t          held_err[TDEC_IPT_EVT_HOLD + 1];
 } tdec_ipt_evt_decoder;
 
 /* Starts an event decoder (cfg as for tdec_ipt_init, plus TDEC_IPT_F_IFLAGS
@@ -7185,10 +7256,14 @@ typedef struct tdec_ipt_evt_decoder {
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_init(tdec_ipt_evt_decoder *e, const tdec_ipt_config *cfg);
 /* As tdec_ipt_feed. */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *data, size_t len);
-/* As tdec_ipt_finish: the end also decides pending look-aheads. */
+/* As tdec_ipt_finish (CONTRACT: Ending): TDEC_END when nothing is held,
+   read ahead or half processed, so that next() meets the end at once; else
+   TDEC_NEED_INPUT (the end also decides pending look-aheads). Where the
+   input ends is never an error here: see next(). */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e);
-/* The next SYNC or EVENT item: TDEC_OK, TDEC_NEED_INPUT, TDEC_END (after
-   finish(): libipt's -pte_eos), or an error (sticky until resync/reset). */
+/* The next item, an event or a sync point: TDEC_OK, TDEC_NEED_INPUT,
+   TDEC_END (after finish(), also when the input ends inside a packet:
+   libipt's -pte_eos), or an error (sticky until resync/reset). */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out);
 /* After TDEC_E_CORRUPT: forget the state and look for the next PSB, as
    pt_evt_sync_forward(). Returns TDEC_NEED_INPUT, or TDEC_E_SEQUENCE when
@@ -7201,37 +7276,38 @@ TDEC_IPT_DEF void tdec_ipt_evt_reset(tdec_ipt_evt_decoder *e);
 TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type);
 
 
-/* ---- layer 2: queries ------------------------------------------------------- */
+/* ---- layer 2: queries ---------------------------------------------------- */
 
 /* The query decoder answers an instruction-flow decoder's questions as
    libipt master's pt_qry_* do, on top of the event decoder: conditional
    branches from TNT, indirect branch targets from TIP, and the events in
-   between. It reads one event ahead to report TDEC_IPT_QS_EVENT_PENDING;
+   between. It reads one event ahead to report TDEC_IPT_QF_EVENT_PENDING;
    a query that needs an event not yet decodable returns TDEC_NEED_INPUT
    and changes nothing, so it can simply be asked again after feed() or
    finish().
 
        st = tdec_ipt_qry_init(&q, &cfg);
        loop:
-         st = tdec_ipt_qry_sync(&q, &ip, &status);       once per segment
-         st = tdec_ipt_qry_cond_branch(&q, &taken, &status);
-         st = tdec_ipt_qry_indirect_branch(&q, &ip, &status);
-         st = tdec_ipt_qry_event(&q, &ev, &status);
+         st = tdec_ipt_qry_sync(&q, &ip, &flags, NULL);  once per segment
+         st = tdec_ipt_qry_cond_branch(&q, &taken, &flags);
+         st = tdec_ipt_qry_indirect_branch(&q, &ip, &flags);
+         st = tdec_ipt_qry_event(&q, &ev, &flags);
          on TDEC_NEED_INPUT: feed() or finish(), then ask again;
          on TDEC_E_CORRUPT: resync(), then sync() again.
 
-   Every query returns TDEC_OK with *status = TDEC_IPT_QS_* bits;
-   TDEC_NEED_INPUT; TDEC_END (the trace ended: libipt's -pte_eos, after a
-   status with TDEC_IPT_QS_EOS); TDEC_E_SEQUENCE when the next item is not
+   Every query returns TDEC_OK with *flags = TDEC_IPT_QF_* bits (libipt's
+   pt_status_flag bits, the status a pt_qry_* call returns);
+   TDEC_NEED_INPUT; TDEC_END (the trace ended: libipt's -pte_eos, after an
+   answer with TDEC_IPT_QF_EOS); TDEC_E_SEQUENCE when the next item is not
    what the query asks for (libipt's -pte_bad_query: nothing changed, not
    sticky; err_reason is not set); or TDEC_E_CORRUPT (sticky until
    resync(): err_reason a libipt code, err_offset the packet the event
    decoder failed at, as pt_qry_get_offset() reports it, or while in_sync
    the one pt_qry_sync_forward() reports). */
 
-#define TDEC_IPT_QS_EVENT_PENDING 0x1 /* an event must be asked for first    */
-#define TDEC_IPT_QS_IP_SUPPRESSED 0x2 /* no IP (sync, indirect branch)       */
-#define TDEC_IPT_QS_EOS           0x4 /* the trace ends here                 */
+#define TDEC_IPT_QF_EVENT_PENDING 0x1u /* an event must be asked for first    */
+#define TDEC_IPT_QF_IP_SUPPRESSED 0x2u /* no IP (sync, indirect branch)       */
+#define TDEC_IPT_QF_EOS           0x4u /* the trace ends here                 */
 
 /* Events the query decoder reads ahead: a sync point's status events and
    one more (libipt's event queue bounds the status events). */
@@ -7241,12 +7317,12 @@ typedef struct tdec_ipt__ahead {
     tdec_ipt_event  ev;
     tdec_ipt__stamp now;    /* the event decoder's time when it made ev    */
     uint64_t        offset; /* error: where the event decoder failed       */
-    int32_t         status; /* 0: ev; < 0: libipt's error (-pte_eos: end)  */
+    int32_t         code;   /* 0: ev; < 0: libipt's error (-pte_eos: end)  */
     uint32_t        reserved;
 } tdec_ipt__ahead;
 
 typedef struct tdec_ipt_qry_decoder {
-    tdec_stream          st;        /* public read-only: err, err_offset, err_reason */
+    tdec_ipt_err_state   st;        /* public read-only: err, err_offset, err_reason */
     uint8_t              in_sync;   /* public: an error now is a sync error          */
     /* private */
     uint8_t              phase;
@@ -7261,29 +7337,35 @@ typedef struct tdec_ipt_qry_decoder {
     tdec_ipt__ahead      ahead[TDEC_IPT_QRY_AHEAD];
 } tdec_ipt_qry_decoder;
 
-/* As the event decoder's init/feed/finish/reset. */
+/* As the event decoder's init/feed/finish/reset. finish() says TDEC_END
+   only when every query would meet the end at once: no event read ahead,
+   no TNT bit cached. */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_init(tdec_ipt_qry_decoder *q, const tdec_ipt_config *cfg);
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *data, size_t len);
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q);
 TDEC_IPT_DEF void tdec_ipt_qry_reset(tdec_ipt_qry_decoder *q);
 /* Synchronises on the next PSB (pt_qry_sync_forward): *ip gets the IP
-   tracing starts at unless *status has TDEC_IPT_QS_IP_SUPPRESSED;
+   tracing starts at unless *flags has TDEC_IPT_QF_IP_SUPPRESSED;
    *sync_offset (may be NULL) the PSB. TDEC_END: no PSB before the end. */
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status,
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, uint32_t *flags,
                                            uint64_t *sync_offset);
 /* The next conditional branch: *taken 1 or 0. */
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, int *status);
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, uint32_t *flags);
 /* The next indirect branch's target (*ip unchanged when suppressed). */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip,
-                                                      int *status);
+                                                      uint32_t *flags);
 /* The pending event. */
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev, int *status);
-/* The time at the last query (pt_qry_time): 0, or -TDEC_IPT_ERR_NO_TIME
-   (outputs written anyway, as tdec_ipt_time_query_tsc). */
-TDEC_IPT_DEF int tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc, uint32_t *lost_mtc,
-                                   uint32_t *lost_cyc);
-/* The core:bus ratio at the last query: 0 or -TDEC_IPT_ERR_NO_CBR. */
-TDEC_IPT_DEF int tdec_ipt_qry_core_bus_ratio(const tdec_ipt_qry_decoder *q, uint32_t *cbr);
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev,
+                                            uint32_t *flags);
+/* The time at the last query (pt_qry_time), as tdec_ipt_time_query_tsc
+   reports it (a value function, see "last-IP"): outputs written even
+   without a TSC yet. Reasons: NO_TIME, INVALID (q or tsc NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc,
+                                           uint32_t *lost_mtc, uint32_t *lost_cyc, uint32_t *reason);
+/* The core:bus ratio at the last query (pt_qry_core_bus_ratio). Reasons:
+   NO_CBR (*cbr untouched), INVALID (NULL). */
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cbr(const tdec_ipt_qry_decoder *q, uint32_t *cbr,
+                                          uint32_t *reason);
 /* After TDEC_E_CORRUPT: as tdec_ipt_evt_resync; then call sync(). */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 
@@ -7292,7 +7374,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 #endif
 #endif /* TDEC_IPT_H_INCLUDED */
 
-/* ======================================================================== */
+/* ==== implementation ====================================================== */
 #if defined(TDEC_IPT_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_IPT_IMPL_INCLUDED
 #define TDEC_IPT_IMPL_INCLUDED
@@ -7301,6 +7383,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
 #define TDEC_IPT__MAX_SIZE 16u /* longest packet (PSB); CYC looks at 10 at most    */
 #define TDEC_IPT__HIST     32u /* resync looks back 15 bytes from a packet that    */
                                /* may have started 16 bytes before the chunk       */
+
+/* Small functions on the hot paths, inlined where the compiler can be told. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TDEC_IPT__HOT __attribute__((always_inline)) inline
+#else
+#define TDEC_IPT__HOT
+#endif
 
 /* resync() puts the looked-back bytes and the failed packet's into the carry. */
 TDEC_STATIC_ASSERT(ipt_carry, TDEC_IPT__HIST + TDEC_IPT__MAX_SIZE <= TDEC_CARRY_CAP);
@@ -7322,6 +7411,8 @@ enum tdec_ipt__phase {
      (k) == TDEC_IPT_VMCS || (k) == TDEC_IPT_STOP || (k) == TDEC_IPT_PSB ||              \
      (k) == TDEC_IPT_PSBEND || (k) == TDEC_IPT_PTW || (k) == TDEC_IPT_MWAIT ||           \
      (k) == TDEC_IPT_BEP || (k) == TDEC_IPT_CFE || (k) == TDEC_IPT_EVD)
+
+/* ---- packet decoding ----------------------------------------------------- */
 
 static uint64_t tdec_ipt__rd_le(const uint8_t *p, unsigned n)
 {
@@ -7647,7 +7738,7 @@ static int tdec_ipt__decode_hooked(const tdec_ipt_decoder *d, const uint8_t *p, 
     return n;
 }
 
-/* ---- the fast path ---------------------------------------------------------- */
+/* ---- the fast path ------------------------------------------------------- */
 
 /* Packets that the first byte alone decodes, in one table: kind, size, sub,
    payload bytes after the opcode, and the value the opcode itself carries
@@ -7776,10 +7867,7 @@ static unsigned tdec_ipt__low_bit(uint64_t v)
 /* Decodes the packet at p (at least TDEC_IPT__MAX_SIZE bytes readable) when
    its first byte says all; returns its size, or 0 to leave it to decode().
    Gives the same packets as decode(). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline)) inline
-#endif
-static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
+TDEC_IPT__HOT static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, tdec_ipt_packet *pk)
 {
     const tdec_ipt__first *e = &tdec_ipt__first_byte[p[0]];
     uint64_t after = tdec__rd_u64le(p + 1);
@@ -7813,7 +7901,7 @@ static int tdec_ipt__decode_fast(const tdec_ipt_decoder *d, const uint8_t *p, td
     return (int)size;
 }
 
-/* ---- the decoder ------------------------------------------------------------ */
+/* ---- the packet decoder -------------------------------------------------- */
 
 static void tdec_ipt__start_search(tdec_ipt_decoder *d, uint64_t gap_start, uint8_t reason)
 {
@@ -7921,20 +8009,27 @@ TDEC_IPT_DEF tdec_status tdec_ipt_finish(tdec_ipt_decoder *d)
     d->ended = 1;
     switch (d->phase) {
     case TDEC_IPT__P_PACKETS:
-        if (d->st.carry_len == 0) {
-            d->phase = TDEC_IPT__P_DONE;
-            return TDEC_END;
-        }
-        return TDEC_NEED_INPUT; /* next() decodes the carry knowing the end */
+        if (d->st.carry_len > 0) return TDEC_NEED_INPUT; /* next() decodes the carry knowing the end */
+        break;
     case TDEC_IPT__P_SKIP:
         tdec__stream_fail(&d->st, TDEC_E_TRUNCATED, TDEC_IPT_ERR_EOS);
         d->st.err_offset = d->mark;
         return TDEC_E_TRUNCATED;
+    case TDEC_IPT__P_SEARCH:
+    case TDEC_IPT__P_TAIL:
+        /* Bytes still to search, the PSB a run of pairs ends in (search()
+           at the end), or the last gap: next() gives them. */
+        if (d->st.carry_len > 0 || (d->phase == TDEC_IPT__P_SEARCH && d->run >= TDEC_IPT__PSB_SIZE) ||
+            d->st.pos > d->mark)
+            return TDEC_NEED_INPUT;
+        break;
     case TDEC_IPT__P_DONE:
-        return TDEC_END;
-    default:
-        return TDEC_NEED_INPUT; /* a search or its items: next() drains them */
+        break;
+    default: /* FOUND: the gap before the PSB, and the PSB */
+        return TDEC_NEED_INPUT;
     }
+    d->phase = TDEC_IPT__P_DONE;
+    return TDEC_END;
 }
 
 /* The PSB finder ran into the end of a run of 02 82 pairs at `end` that is
@@ -8226,7 +8321,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_next_n(tdec_ipt_decoder *d, tdec_ipt_item *out
     return st;
 }
 
-/* ---- sync over a caller buffer ---------------------------------------------- */
+/* ---- sync over a caller buffer ------------------------------------------- */
 
 /* Whether the 8 bytes at p are PSB pattern in either phase. */
 static int tdec_ipt__psb_window(const uint8_t *p)
@@ -8307,7 +8402,30 @@ TDEC_IPT_DEF tdec_status tdec_ipt_psb_list(const uint8_t *buf, size_t len, size_
     return TDEC_OK;
 }
 
-/* ---- last-IP ------------------------------------------------------------------ */
+/* ---- last-IP ------------------------------------------------------------- */
+
+/* The status of a value function's error: whose it is (see "last-IP" in
+   the declarations). */
+static tdec_status tdec_ipt__error_status(uint32_t code)
+{
+    switch (code) {
+    case TDEC_IPT_ERR_BAD_PACKET:
+    case TDEC_IPT_ERR_BAD_CONTEXT: return TDEC_E_CORRUPT;
+    case TDEC_IPT_ERR_NO_TIME:
+    case TDEC_IPT_ERR_NO_CBR:
+    case TDEC_IPT_ERR_NOIP:
+    case TDEC_IPT_ERR_IP_SUPPRESSED: return TDEC_E_SEQUENCE;
+    default: return TDEC_E_ARG; /* INTERNAL, INVALID, BAD_CONFIG */
+    }
+}
+
+/* A value function's result: libipt's code (0: none) in *reason, and its
+   status. */
+TDEC_IPT__HOT static tdec_status tdec_ipt__result(uint32_t *reason, uint32_t code)
+{
+    if (reason != NULL) *reason = code;
+    return code == TDEC_IPT_ERR_OK ? TDEC_OK : tdec_ipt__error_status(code);
+}
 
 TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
 {
@@ -8316,16 +8434,17 @@ TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l)
     l->suppressed = 0;
 }
 
-TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p)
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_packet *p,
+                                                 uint32_t *reason)
 {
     uint64_t ip = p->payload;
     if (p->kind != TDEC_IPT_TIP && p->kind != TDEC_IPT_TIP_PGE && p->kind != TDEC_IPT_TIP_PGD &&
         p->kind != TDEC_IPT_FUP)
-        return -TDEC_IPT_ERR_INVALID;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     switch (p->sub) {
     case TDEC_IPT_IPC_SUPPRESSED:
         l->suppressed = 1;
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     case TDEC_IPT_IPC_UPDATE_16: ip = (l->ip & ~(uint64_t)0xffff) | (ip & 0xffff); break;
     case TDEC_IPT_IPC_UPDATE_32: ip = (l->ip & ~(uint64_t)0xffffffff) | (ip & 0xffffffff); break;
     case TDEC_IPT_IPC_SEXT_48: ip = tdec_ipt_ip_payload(p); break;
@@ -8333,26 +8452,27 @@ TDEC_IPT_DEF int tdec_ipt_last_ip_update(tdec_ipt_last_ip *l, const tdec_ipt_pac
         ip = (l->ip & ~(uint64_t)0xffffffffffff) | (ip & 0xffffffffffff);
         break;
     case TDEC_IPT_IPC_FULL: break;
-    default: return -TDEC_IPT_ERR_BAD_PACKET;
+    default: return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
     }
     l->ip = ip;
     l->have_ip = 1;
     l->suppressed = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip)
+TDEC_IPT_DEF tdec_status tdec_ipt_last_ip_query(const tdec_ipt_last_ip *l, uint64_t *ip,
+                                                uint32_t *reason)
 {
     if (!l->have_ip) {
         *ip = 0;
-        return -TDEC_IPT_ERR_NOIP;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_NOIP);
     }
     if (l->suppressed) {
         *ip = 0;
-        return -TDEC_IPT_ERR_IP_SUPPRESSED;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_IP_SUPPRESSED);
     }
     *ip = l->ip;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p)
@@ -8362,7 +8482,7 @@ TDEC_IPT_DEF uint64_t tdec_ipt_ip_payload(const tdec_ipt_packet *p)
     return ip;
 }
 
-/* ---- strings ------------------------------------------------------------------ */
+/* ---- strings ------------------------------------------------------------- */
 
 TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind)
 {
@@ -8379,10 +8499,10 @@ TDEC_IPT_DEF const char *tdec_ipt_kind_str(uint32_t kind)
 #endif
 }
 
-TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
+TDEC_IPT_DEF const char *tdec_ipt_reason_str(uint32_t reason)
 {
 #ifdef TDEC_NO_STRINGS
-    (void)code;
+    (void)reason;
     return "";
 #else
     static const char *const texts[] = {
@@ -8394,14 +8514,13 @@ TDEC_IPT_DEF const char *tdec_ipt_error_str(int code)
         "not supported", "compressed return without call", "bad compressed return",
         "bad status update", "expected tracing enabled event", "event ignored", "overflow",
         "bad file", "unknown cpu"};
-    unsigned u = code < 0 ? (unsigned)-(code + 1) + 1u : (unsigned)code;
-    return u < sizeof texts / sizeof texts[0] ? texts[u] : "internal error.";
+    if (reason == TDEC_IPT_GAP_SYNC) return "bytes before the first PSB";
+    if (reason == TDEC_IPT_GAP_RESYNC) return "bytes skipped by resync";
+    return reason < sizeof texts / sizeof texts[0] ? texts[reason] : "internal error.";
 #endif
 }
 
-/* ---- timing ---------------------------------------------------------------- */
-
-/* ---- timing (libipt/src/pt_time.c; FACTS.md section 7) ------------------------ */
+/* ---- timing (libipt/src/pt_time.c) --------------------------------------- */
 
 TDEC_STATIC_ASSERT(ipt_time_size, sizeof(tdec_ipt_time) == 48);
 TDEC_STATIC_ASSERT(ipt_tcal_size, sizeof(tdec_ipt_tcal) == 64);
@@ -8486,30 +8605,32 @@ TDEC_IPT_DEF void tdec_ipt_time_init(tdec_ipt_time *t)
     for (i = 0; i < sizeof t->reserved; i++) t->reserved[i] = 0;
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc, uint32_t *lost_mtc,
-                                         uint32_t *lost_cyc)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_tsc(const tdec_ipt_time *t, uint64_t *tsc,
+                                                 uint32_t *lost_mtc, uint32_t *lost_cyc,
+                                                 uint32_t *reason)
 {
-    if (t == NULL || tsc == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (t == NULL || tsc == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     *tsc = t->tsc;
     if (lost_mtc != NULL) *lost_mtc = t->lost_mtc;
     if (lost_cyc != NULL) *lost_cyc = t->lost_cyc;
-    return t->have_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+    return tdec_ipt__result(reason, t->have_tsc ? TDEC_IPT_ERR_OK : TDEC_IPT_ERR_NO_TIME);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_query_cbr(const tdec_ipt_time *t, uint32_t *cbr,
+                                                 uint32_t *reason)
 {
-    if (t == NULL || cbr == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!t->have_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    if (t == NULL || cbr == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!t->have_cbr) return tdec_ipt__result(reason, TDEC_IPT_ERR_NO_CBR);
     *cbr = t->cbr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)cfg;
-    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     t->have_tsc = 1;
     t->have_tma = 0;
     t->have_mtc = 0;
@@ -8518,32 +8639,33 @@ TDEC_IPT_DEF int tdec_ipt_time_update_tsc(tdec_ipt_time *t, const tdec_ipt_packe
     t->fc = 0;
     t->lost_mtc = 0;
     t->lost_cyc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cbr(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint8_t cbr;
     (void)cfg;
-    if (t == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     cbr = (uint8_t)p->payload;
-    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (cbr == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
     t->have_cbr = 1;
     t->cbr = cbr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint32_t ctc, mtc_hi, mask;
     uint64_t fc;
-    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
-    if (!t->have_tsc || t->have_tma) return -TDEC_IPT_ERR_BAD_CONTEXT;
-    if (t->have_mtc) return -TDEC_IPT_ERR_INTERNAL; /* MTCs are ignored before the TMA */
+    if (t == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+    if (!t->have_tsc || t->have_tma) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_CONTEXT);
+    /* MTCs are ignored before the TMA */
+    if (t->have_mtc) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
 
     ctc = (uint16_t)p->payload;
     fc = (uint16_t)p->aux;
@@ -8557,22 +8679,22 @@ TDEC_IPT_DEF int tdec_ipt_time_update_tma(tdec_ipt_time *t, const tdec_ipt_packe
        else the next MTC supplies the high bits (time_update_mtc). */
     if (mtc_hi <= TDEC_IPT__TMA_CTC_BITS) t->have_mtc = 1;
     t->ctc = t->ctc_cyc = ctc & mask;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint32_t last_ctc, ctc, delta;
     uint64_t tsc, base;
     int err, have_tma, have_mtc;
 
-    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     have_tma = t->have_tma;
     have_mtc = t->have_mtc;
     /* Between a TSC and its TMA an MTC would look like a CTC overflow. */
-    if (t->have_tsc && !have_tma) return 0;
+    if (t->have_tsc && !have_tma) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 
     base = t->base;
     last_ctc = t->ctc;
@@ -8587,11 +8709,12 @@ TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packe
     if (!have_mtc) {
         uint32_t lo, hi;
         /* The first MTC without a TMA only sets the reference. */
-        if (!have_tma) return 0;
+        if (!have_tma) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
         /* The TMA had fewer CTC bits than an MTC (else it counted as one):
            take the missing high bits from this MTC, one period back if the
            low bits wrapped since. */
-        if (last_ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK) return -TDEC_IPT_ERR_INTERNAL;
+        if (last_ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK)
+            return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
         lo = ctc & TDEC_IPT__TMA_CTC_MASK;
         hi = ctc & ~(uint32_t)TDEC_IPT__TMA_CTC_MASK;
         if (lo < last_ctc) {
@@ -8604,13 +8727,13 @@ TDEC_IPT_DEF int tdec_ipt_time_update_mtc(tdec_ipt_time *t, const tdec_ipt_packe
     err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
     if (err < 0) {
         t->lost_mtc += 1;
-        return err;
+        return tdec_ipt__result(reason, (uint32_t)-err);
     }
     err = tdec_ipt__ctc_fc(&tsc, delta, cfg);
-    if (err < 0) return err;
+    if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
     base += tsc;
     t->tsc = t->base = base;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 /* The first CYC after an MTC may span earlier MTC periods: subtract the
@@ -8634,26 +8757,27 @@ static int tdec_ipt__adjust_cyc(uint64_t *cyc, const tdec_ipt_time *t, const tde
     return 0;
 }
 
-TDEC_IPT_DEF int tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg, uint64_t fcr)
+TDEC_IPT_DEF tdec_status tdec_ipt_time_update_cyc(tdec_ipt_time *t, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint64_t fcr,
+                                                  uint32_t *reason)
 {
     uint64_t cyc, fc;
-    if (t == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    if (t == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     if (fcr == 0) {
         t->lost_cyc += 1;
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     }
     cyc = p->payload;
     fc = t->fc;
     if (fc == 0) {
         int err = tdec_ipt__adjust_cyc(&cyc, t, cfg, fcr);
-        if (err < 0) return err;
+        if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
     }
     fc += (cyc * fcr) >> TDEC_IPT_TCAL_FCR_SHR;
     t->fc = fc;
     t->tsc = t->base + fc;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 TDEC_IPT_DEF void tdec_ipt_tcal_init(tdec_ipt_tcal *c)
@@ -8678,103 +8802,108 @@ static int tdec_ipt__tcal_have_fcr(const tdec_ipt_tcal *c)
     return c->min_fcr <= c->max_fcr;
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_fcr(const tdec_ipt_tcal *c, uint64_t *fcr)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_query_fcr(const tdec_ipt_tcal *c, uint64_t *fcr,
+                                                 uint32_t *reason)
 {
-    if (c == NULL || fcr == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__tcal_have_fcr(c)) return -TDEC_IPT_ERR_NO_TIME;
+    if (c == NULL || fcr == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__tcal_have_fcr(c)) return tdec_ipt__result(reason, TDEC_IPT_ERR_NO_TIME);
     *fcr = c->fcr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_set_fcr(tdec_ipt_tcal *c, uint64_t fcr, uint32_t *reason)
 {
-    if (c == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (c == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     c->fcr = fcr;
     if (fcr < c->min_fcr) c->min_fcr = fcr;
     if (fcr > c->max_fcr) c->max_fcr = fcr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_psb(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason)
 {
-    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (c == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     if (cfg->errata & TDEC_IPT_ERRATUM_SKL168) c->check_skl168 = 1;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)cfg;
-    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     c->tsc = p->payload;
     c->cyc_tsc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_tsc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint64_t tsc, last, cyc;
     (void)cfg;
-    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_TSC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     last = c->tsc;
     cyc = c->cyc_tsc;
     tsc = p->payload;
     c->tsc = tsc;
     c->cyc_tsc = 0;
-    if (last == 0 || cyc == 0) return 0;
-    if (c->have_mtc) return 0; /* MTCs calibrate better */
+    if (last == 0 || cyc == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
+    if (c->have_mtc) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK); /* MTCs calibrate better */
     if (tsc < last) { /* one wrap of the 56-bit TSC */
         tsc += (uint64_t)1 << 56;
-        if (tsc < last) return -TDEC_IPT_ERR_BAD_PACKET;
+        if (tsc < last) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
     }
     tsc -= last;
-    if (tsc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
-    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(tsc << TDEC_IPT_TCAL_FCR_SHR, cyc));
+    if (tsc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) /* too big to shift */
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(tsc << TDEC_IPT_TCAL_FCR_SHR, cyc), reason);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_header_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint64_t p1, cbr;
-    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     p1 = cfg->nom_freq;
-    if (p1 == 0) return 0;
+    if (p1 == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     cbr = (uint8_t)p->payload;
-    if (cbr == 0) return -TDEC_IPT_ERR_BAD_PACKET;
-    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(p1 << TDEC_IPT_TCAL_FCR_SHR, cbr));
+    if (cbr == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_PACKET);
+    return tdec_ipt_tcal_set_fcr(c, tdec_ipt__udiv64(p1 << TDEC_IPT_TCAL_FCR_SHR, cbr), reason);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cbr(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
-    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_CBR)) return -TDEC_IPT_ERR_INVALID;
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_CBR))
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     tdec_ipt_tcal_init(c); /* a frequency change: start over */
-    return tdec_ipt_tcal_header_cbr(c, p, cfg);
+    return tdec_ipt_tcal_header_cbr(c, p, cfg, reason);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_tma(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)c;
     (void)cfg;
-    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_TMA)) return -TDEC_IPT_ERR_INVALID;
-    return 0;
+    if (p != NULL && !tdec_ipt__time_kind(p, TDEC_IPT_TMA))
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     uint32_t last_ctc, ctc, delta;
     uint64_t cyc, fc, fcr;
     int err, have_mtc, check_skl168;
 
-    if (c == NULL || p == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_MTC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     last_ctc = c->ctc;
     have_mtc = c->have_mtc;
     cyc = c->cyc_mtc;
@@ -8786,64 +8915,66 @@ TDEC_IPT_DEF int tdec_ipt_tcal_update_mtc(tdec_ipt_tcal *c, const tdec_ipt_packe
         c->cyc_mtc = 0;
         c->ctc = ctc;
         c->have_mtc = 1;
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     }
     /* No cycles: try again over the combined period at the next MTC. */
-    if (cyc == 0) return 0;
+    if (cyc == 0) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 
     c->cyc_mtc = 0;
     c->ctc = ctc;
     c->lost_mtc += 1; /* until the fcr is updated below */
 
     err = tdec_ipt__ctc_delta(&delta, ctc, last_ctc, cfg);
-    if (err < 0) return err;
+    if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
     err = tdec_ipt__ctc_fc(&fc, delta, cfg);
-    if (err < 0) return err;
-    if (fc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) return -TDEC_IPT_ERR_INTERNAL;
+    if (err < 0) return tdec_ipt__result(reason, (uint32_t)-err);
+    if (fc & ~(UINT64_MAX >> TDEC_IPT_TCAL_FCR_SHR)) /* too big to shift */
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     fcr = tdec_ipt__udiv64(fc << TDEC_IPT_TCAL_FCR_SHR, cyc);
 
     /* Erratum SKL168: CYCs right before a PSB may be dropped. Skip the first
        MTC after a PSB if MTCs were lost, or if, with a high MTC frequency
        and a known fcr, a 4096-cycle wrap CYC looks dropped. */
     if (check_skl168) {
-        if (TDEC_IPT__SHL32(1u, cfg->mtc_freq) < delta) return 0;
+        if (TDEC_IPT__SHL32(1u, cfg->mtc_freq) < delta) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
         if (cfg->mtc_freq < 10 && tdec_ipt__tcal_have_fcr(c)) {
             uint64_t dfc = (c->fcr * (cyc + 0xf00u)) >> TDEC_IPT_TCAL_FCR_SHR;
-            if (dfc < fc) return 0;
+            if (dfc < fc) return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
         }
     }
-    tdec_ipt_tcal_set_fcr(c, fcr);
+    tdec_ipt_tcal_set_fcr(c, fcr, NULL);
     c->lost_mtc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
-                                          const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_cyc(tdec_ipt_tcal *c, const tdec_ipt_packet *p,
+                                                  const tdec_ipt_config *cfg, uint32_t *reason)
 {
     (void)cfg;
-    if (c == NULL || p == NULL) return -TDEC_IPT_ERR_INTERNAL;
-    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return -TDEC_IPT_ERR_INVALID;
+    if (c == NULL || p == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (!tdec_ipt__time_kind(p, TDEC_IPT_CYC)) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     c->cyc_mtc += p->payload;
     c->cyc_tsc += p->payload;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-TDEC_IPT_DEF int tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg)
+TDEC_IPT_DEF tdec_status tdec_ipt_tcal_update_ovf(tdec_ipt_tcal *c, const tdec_ipt_config *cfg,
+                                                  uint32_t *reason)
 {
-    if (c == NULL || cfg == NULL) return -TDEC_IPT_ERR_INTERNAL;
+    if (c == NULL || cfg == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
     if (!(cfg->flags & TDEC_IPT_F_KEEP_TCAL_OVF)) {
         tdec_ipt_tcal_init(c);
-        return 0;
+        return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
     }
     c->tsc = 0;
     c->cyc_tsc = 0;
     c->cyc_mtc = 0;
     c->ctc = 0;
     c->have_mtc = 0;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
-/* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ---------------------- */
+/* ---- CPU errata (libipt/src/pt_config.c, pt_cpu_errata) ------------------ */
 
 TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, uint32_t stepping,
                                              uint32_t *errata)
@@ -8898,7 +9029,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_cpu_errata(uint32_t family, uint32_t model, ui
     return TDEC_OK;
 }
 
-/* ======== layer 2: events ================================================== */
+/* ---- layer 2: events ----------------------------------------------------- */
 
 /* What a queued event waits for (libipt's enum pt_event_binding). */
 #define TDEC_IPT__EVB_PSBEND    0x01u
@@ -8967,7 +9098,7 @@ TDEC_IPT_DEF const char *tdec_ipt_event_str(uint32_t type)
 #endif
 }
 
-/* ---- the event queue ---- */
+/* ---- the event queue ----------------------------------------------------- */
 
 static void tdec_ipt__ev_zero(tdec_ipt_event *ev)
 {
@@ -9020,11 +9151,11 @@ static int tdec_ipt__q_put(tdec_ipt_evt_decoder *e, uint32_t binding, const tdec
     return 0;
 }
 
-/* ---- event fields ---- */
+/* ---- event fields -------------------------------------------------------- */
 
 static void tdec_ipt__stamp_now(const tdec_ipt_time *t, tdec_ipt__stamp *s)
 {
-    s->has_tsc = tdec_ipt_time_query_tsc(t, &s->tsc, &s->lost_mtc, &s->lost_cyc) == 0;
+    s->has_tsc = tdec_ipt_time_query_tsc(t, &s->tsc, &s->lost_mtc, &s->lost_cyc, NULL) == TDEC_OK;
     s->has_cbr = t->have_cbr;
     s->cbr = t->cbr;
     s->reserved = 0;
@@ -9052,7 +9183,7 @@ static void tdec_ipt__ev_time(tdec_ipt_event *ev, const tdec_ipt__stamp *s)
 
 static void tdec_ipt__ev_ip(tdec_ipt_evt_decoder *e, tdec_ipt_event *ev)
 {
-    if (tdec_ipt_last_ip_query(&e->ip, &ev->ip) != 0) {
+    if (tdec_ipt_last_ip_query(&e->ip, &ev->ip, NULL) != TDEC_OK) {
         ev->ip = 0;
         ev->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
     }
@@ -9082,45 +9213,60 @@ static uint8_t tdec_ipt__exec_mode(uint8_t bits)
     return (bits & TDEC_IPT_EXEC_CSD) ? 2 : 1;
 }
 
-/* ---- timing, applied when a packet is read ---- */
+/* ---- timing, applied when a packet is read ------------------------------- */
 
 /* libipt's pt_evt_apply_*: configuration errors only make the time
-   imprecise (counted as lost packets); other errors stop decoding. */
-static int tdec_ipt__keep(int r)
+   imprecise (counted as lost packets); other errors stop decoding. Returns
+   0 or libipt's negative code. */
+static int tdec_ipt__keep(tdec_status st, uint32_t why)
 {
-    return r == -TDEC_IPT_ERR_BAD_CONFIG ? 0 : r;
+    return st == TDEC_OK || why == TDEC_IPT_ERR_BAD_CONFIG ? 0 : -(int)why;
 }
 
 static int tdec_ipt__apply_time(tdec_ipt_evt_decoder *e, const tdec_ipt_packet *p)
 {
     const tdec_ipt_config *cfg = &e->pkt.cfg;
+    tdec_ipt_tcal *c = &e->tcal;
+    tdec_ipt_time *t = &e->time;
     uint64_t fcr;
+    uint32_t why; /* written by every call below */
+    tdec_status st;
     int r;
     switch (p->kind) {
     case TDEC_IPT_TSC:
-        r = e->in_psb ? tdec_ipt_tcal_header_tsc(&e->tcal, p, cfg) : tdec_ipt_tcal_update_tsc(&e->tcal, p, cfg);
-        if ((r = tdec_ipt__keep(r)) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_tsc(&e->time, p, cfg));
+        st = e->in_psb ? tdec_ipt_tcal_header_tsc(c, p, cfg, &why) : tdec_ipt_tcal_update_tsc(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        st = tdec_ipt_time_update_tsc(t, p, cfg, &why);
+        break;
     case TDEC_IPT_CBR:
-        r = e->in_psb ? tdec_ipt_tcal_header_cbr(&e->tcal, p, cfg) : tdec_ipt_tcal_update_cbr(&e->tcal, p, cfg);
-        if ((r = tdec_ipt__keep(r)) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_cbr(&e->time, p, cfg));
+        st = e->in_psb ? tdec_ipt_tcal_header_cbr(c, p, cfg, &why) : tdec_ipt_tcal_update_cbr(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        st = tdec_ipt_time_update_cbr(t, p, cfg, &why);
+        break;
     case TDEC_IPT_TMA:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_tma(&e->tcal, p, cfg))) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_tma(&e->time, p, cfg));
+        st = tdec_ipt_tcal_update_tma(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        st = tdec_ipt_time_update_tma(t, p, cfg, &why);
+        break;
     case TDEC_IPT_MTC:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_mtc(&e->tcal, p, cfg))) < 0) return r;
-        return tdec_ipt__keep(tdec_ipt_time_update_mtc(&e->time, p, cfg));
+        st = tdec_ipt_tcal_update_mtc(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        st = tdec_ipt_time_update_mtc(t, p, cfg, &why);
+        break;
     case TDEC_IPT_CYC:
-        if ((r = tdec_ipt__keep(tdec_ipt_tcal_update_cyc(&e->tcal, p, cfg))) < 0) return r;
-        if (tdec_ipt_tcal_fcr(&e->tcal, &fcr) != 0) fcr = 0;
-        return tdec_ipt__keep(tdec_ipt_time_update_cyc(&e->time, p, cfg, fcr));
+        st = tdec_ipt_tcal_update_cyc(c, p, cfg, &why);
+        if ((r = tdec_ipt__keep(st, why)) < 0) return r;
+        if (tdec_ipt_tcal_query_fcr(c, &fcr, NULL) != TDEC_OK) fcr = 0;
+        st = tdec_ipt_time_update_cyc(t, p, cfg, fcr, &why);
+        break;
     case TDEC_IPT_OVF:
         /* The time survives an overflow; the calibration only when asked. */
-        return tdec_ipt_tcal_update_ovf(&e->tcal, cfg);
+        st = tdec_ipt_tcal_update_ovf(c, cfg, &why);
+        break;
     default:
         return 0;
     }
+    return tdec_ipt__keep(st, why);
 }
 
 /* pull() tells the timing packets by kind ranges. */
@@ -9196,7 +9342,7 @@ static int tdec_ipt__time_only(uint32_t kind)
     return kind == TDEC_IPT_TSC || kind == TDEC_IPT_TMA || kind == TDEC_IPT_MTC || kind == TDEC_IPT_CYC;
 }
 
-/* ---- packets to events (libipt's pt_evt_decode_*) ---- */
+/* ---- packets to events (libipt's pt_evt_decode_*) ------------------------ */
 
 /* Hands a dequeued event out with the current IP and time. */
 static int tdec_ipt__publish(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, const tdec_ipt_event *ev,
@@ -9233,15 +9379,15 @@ static int tdec_ipt__fup(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 {
     tdec_ipt_event ev;
     uint64_t from;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    uint32_t why;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     for (;;) {
         if (tdec_ipt__q_find(e, TDEC_IPT__EVB_FUP_BOUND, -1) >= 0) e->bound = 1;
         if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_FUP | TDEC_IPT__EVB_FUP_BOUND, &ev)) {
             tdec_ipt_event *q;
             if (e->bound) return TDEC_IPT__NEXT;
             /* An asynchronous branch needs a from IP. */
-            if (tdec_ipt_last_ip_query(&e->ip, &from) != 0)
-                return tdec_ipt_last_ip_query(&e->ip, &from);
+            if (tdec_ipt_last_ip_query(&e->ip, &from, &why) != TDEC_OK) return -(int)why;
             if ((q = tdec_ipt__q_add(e, TDEC_IPT__EVB_TIP)) == NULL) return -TDEC_IPT_ERR_NOMEM;
             q->type = TDEC_IPT_EV_ASYNC_BRANCH;
             q->arg = from;
@@ -9288,7 +9434,7 @@ static int tdec_ipt__tip(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
     tdec_ipt_event ev;
     int i;
     if (!e->enabled) return -TDEC_IPT_ERR_BAD_CONTEXT;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     if (!e->bound) {
         e->bound = 1;
         i = tdec_ipt__q_find(e, TDEC_IPT__EVB_TIP, TDEC_IPT_EV_ASYNC_BRANCH);
@@ -9328,7 +9474,7 @@ static int tdec_ipt__tip(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 static int tdec_ipt__tip_pge(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 {
     tdec_ipt_event ev;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     if (!e->bound) {
         tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_ENABLED));
         e->enabled = 1;
@@ -9352,7 +9498,7 @@ static int tdec_ipt__tip_pge(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 static int tdec_ipt__tip_pgd(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
 {
     tdec_ipt_event ev;
-    if (tdec_ipt_last_ip_update(&e->ip, &e->cur) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, &e->cur, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     if (!tdec_ipt__q_take(e, TDEC_IPT__EVB_TIP, &ev)) {
         if (e->bound) return TDEC_IPT__NEXT;
         tdec_ipt__ev_ip(e, tdec_ipt__ev_new(e, out, TDEC_IPT_EV_DISABLED));
@@ -9629,7 +9775,7 @@ static int tdec_ipt__header(tdec_ipt_evt_decoder *e)
             if (e->look_res[4] > 0) enabled = 0;
         }
         e->enabled = (uint8_t)enabled;
-        if (enabled && tdec_ipt_last_ip_update(&e->ip, p) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+        if (enabled && tdec_ipt_last_ip_update(&e->ip, p, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
         return TDEC_IPT__NEXT;
     }
     case TDEC_IPT_MODE_EXEC:
@@ -9717,9 +9863,12 @@ static int tdec_ipt__psb(tdec_ipt_evt_decoder *e)
     return TDEC_IPT__NEXT;
 }
 
-/* ---- look-ahead (libipt's read-ahead loops, as states) ---- */
+/* ---- look-ahead (libipt's read-ahead loops, as states) ------------------- */
 
 #define TDEC_IPT__GO 1000 /* a scan goes on */
+
+/* The held packets: a look-ahead's, plus the end or a decode error. */
+#define TDEC_IPT__HOLD_SLOTS (TDEC_IPT_EVT_HOLD + 1)
 
 /* pt_evt_find_ovf_fup: how an overflow resolved. 1: at a FUP (tracing
    on), 0: tracing off, < 0: error. */
@@ -9987,7 +10136,7 @@ static int tdec_ipt__ovf_event(tdec_ipt_evt_decoder *e, tdec_ipt_event *out, con
         out->flags |= TDEC_IPT_EVF_IP_SUPPRESSED;
         return TDEC_IPT__EV_DONE;
     }
-    if (tdec_ipt_last_ip_update(&e->ip, ip) < 0) return -TDEC_IPT_ERR_BAD_PACKET;
+    if (tdec_ipt_last_ip_update(&e->ip, ip, NULL) != TDEC_OK) return -TDEC_IPT_ERR_BAD_PACKET;
     tdec_ipt__ev_ip(e, out);
     e->enabled = 1;
     return TDEC_IPT__EV_DONE;
@@ -10205,11 +10354,18 @@ static int tdec_ipt__evt_step(tdec_ipt_evt_decoder *e, tdec_ipt_event *out)
     }
 }
 
-/* ---- the event decoder's API ---- */
+/* ---- the event decoder's API --------------------------------------------- */
+
+static void tdec_ipt__err_clear(tdec_ipt_err_state *st)
+{
+    st->err_offset = 0;
+    st->err = TDEC_OK;
+    st->err_reason = 0;
+}
 
 static void tdec_ipt__evt_clear(tdec_ipt_evt_decoder *e)
 {
-    tdec__stream_init(&e->st);
+    tdec_ipt__err_clear(&e->st);
     e->in_sync = 1;
     e->phase = TDEC_IPT__E_SYNC;
     e->have_cur = e->bound = e->enabled = e->exec_valid = e->exec = 0;
@@ -10246,7 +10402,16 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_feed(tdec_ipt_evt_decoder *e, const void *
 {
     if (e == NULL) return TDEC_E_ARG;
     if (e->st.err < 0) return e->st.err;
+    if (e->phase == TDEC_IPT__E_END) return TDEC_E_SEQUENCE; /* even when the packets ended cut */
     return tdec_ipt_feed(&e->pkt, data, len);
+}
+
+/* tip()'s second step with nothing queued (TDEC_IPT__NEXT), which next()
+   takes without processing the TIP again. */
+TDEC_IPT__HOT static int tdec_ipt__tip_done(const tdec_ipt_evt_decoder *e)
+{
+    return e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 && !e->look &&
+           e->phase == TDEC_IPT__E_RUN;
 }
 
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e)
@@ -10254,8 +10419,16 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_finish(tdec_ipt_evt_decoder *e)
     tdec_status st;
     if (e == NULL) return TDEC_E_ARG;
     if (e->st.err < 0) return e->st.err;
+    if (e->phase == TDEC_IPT__E_END) return TDEC_END;
     st = tdec_ipt_finish(&e->pkt);
     if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return st;
+    if ((st == TDEC_END || st == TDEC_E_TRUNCATED) && !e->look && e->nheld == 0 &&
+        (!e->have_cur || tdec_ipt__tip_done(e))) {
+        /* Nothing held or half processed: the next packet is the end, and
+           next() meets it at once (libipt's -pte_eos), with no item. */
+        tdec_ipt_evt_item none;
+        return tdec_ipt_evt_next(e, &none);
+    }
     return TDEC_NEED_INPUT; /* next() drains what is held and meets the end */
 }
 
@@ -10341,7 +10514,7 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
             r = 1;
             break;
         } else if (pk.kind == TDEC_IPT_TIP && e->enabled && !e->bound && e->nq == 0 &&
-                   tdec_ipt_last_ip_update(&e->ip, &pk) == 0) {
+                   tdec_ipt_last_ip_update(&e->ip, &pk, NULL) == TDEC_OK) {
             err = 0;
             r = 1;
         } else {
@@ -10363,7 +10536,7 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
     d->st.win = p;
     d->st.pos = pos;
     if (r) {
-        out->kind = TDEC_IPT_EVT_EVENT;
+        out->kind = TDEC_ITEM_RECORD;
         out->offset = off;
         e->start_set = 0;
     }
@@ -10378,9 +10551,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
     if (e->st.err < 0) return e->st.err;
     if (e->phase == TDEC_IPT__E_END) return TDEC_END;
     for (;;) {
-        if (e->have_cur && e->bound && e->cur.kind == TDEC_IPT_TIP && e->nq == 0 && e->cur_err == 0 &&
-            !e->look && e->phase == TDEC_IPT__E_RUN) {
-            /* tip()'s second step with nothing queued: TDEC_IPT__NEXT */
+        if (tdec_ipt__tip_done(e)) {
             tdec_ipt__call_start(e, e->cur_offset);
             e->bound = 0;
             e->have_cur = 0;
@@ -10424,13 +10595,13 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
             e->have_cur = 0;
             /* fall through */
         case TDEC_IPT__EV_KEEP:
-            out->kind = TDEC_IPT_EVT_EVENT;
+            out->kind = TDEC_ITEM_RECORD;
             out->offset = e->cur_offset;
             e->start_set = 0;
             return TDEC_OK;
         case TDEC_IPT__SYNCED:
             tdec_ipt__ev_zero(&out->ev);
-            out->kind = TDEC_IPT_EVT_SYNC;
+            out->kind = TDEC_IPT_ITEM_SYNC;
             out->offset = e->sync_psb;
             e->start_set = 0;
             return TDEC_OK;
@@ -10447,7 +10618,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
     }
 }
 
-/* ======== layer 2: queries ================================================= */
+/* ---- layer 2: queries ---------------------------------------------------- */
 
 #define TDEC_IPT__Q_SYNC  0 /* waiting for the event decoder's SYNC         */
 #define TDEC_IPT__Q_LOOK  1 /* reading the sync point's status events        */
@@ -10456,7 +10627,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
 
 static void tdec_ipt__qry_clear(tdec_ipt_qry_decoder *q)
 {
-    tdec__stream_init(&q->st);
+    tdec_ipt__err_clear(&q->st);
     q->in_sync = 1;
     q->phase = TDEC_IPT__Q_SYNC;
     q->n = q->head = 0;
@@ -10489,16 +10660,26 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_feed(tdec_ipt_qry_decoder *q, const void *
     return tdec_ipt_evt_feed(&q->evt, data, len);
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
-{
-    if (q == NULL) return TDEC_E_ARG;
-    if (q->st.err < 0) return q->st.err;
-    return tdec_ipt_evt_finish(&q->evt);
-}
-
 static tdec_ipt__ahead *tdec_ipt__ahead_at(tdec_ipt_qry_decoder *q, unsigned i)
 {
     return &q->ahead[(q->head + i) % TDEC_IPT_QRY_AHEAD];
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_finish(tdec_ipt_qry_decoder *q)
+{
+    tdec_status st;
+    if (q == NULL) return TDEC_E_ARG;
+    if (q->st.err < 0) return q->st.err;
+    st = tdec_ipt_evt_finish(&q->evt);
+    if (st != TDEC_END) return st;
+    /* The events are over: every query meets the end at once, unless
+       events were read ahead, TNT bits are cached or a sync point's status
+       events are being read (their answers come first). */
+    if (q->phase == TDEC_IPT__Q_END ||
+        (q->tnt_mask == 0 && q->phase != TDEC_IPT__Q_LOOK &&
+         (q->n == 0 || tdec_ipt__ahead_at(q, 0)->code == -TDEC_IPT_ERR_EOS)))
+        return TDEC_END;
+    return TDEC_NEED_INPUT;
 }
 
 /* Reads events ahead until `depth` are there, or the last one read is the
@@ -10509,26 +10690,26 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
     tdec_ipt__ahead *a;
     tdec_status st;
     while (q->n < depth) {
-        if (q->n > 0 && tdec_ipt__ahead_at(q, q->n - 1u)->status < 0) return TDEC_OK;
+        if (q->n > 0 && tdec_ipt__ahead_at(q, q->n - 1u)->code < 0) return TDEC_OK;
         if (q->n >= TDEC_IPT_QRY_AHEAD) return TDEC_OK; /* not reached: the queue bounds it */
         st = tdec_ipt_evt_next(&q->evt, &it);
         if (st == TDEC_NEED_INPUT) return st;
         a = tdec_ipt__ahead_at(q, q->n);
         a->reserved = 0;
         if (st == TDEC_OK) {
-            if (it.kind != TDEC_IPT_EVT_EVENT) continue; /* not reached: SYNC follows resync */
+            if (it.kind != TDEC_ITEM_RECORD) continue; /* not reached: SYNC follows resync */
             a->ev = it.ev;
             a->now = *tdec_ipt__now(&q->evt);
             a->offset = it.offset;
-            a->status = 0;
+            a->code = 0;
         } else {
             tdec_ipt__ev_zero(&a->ev);
             a->now = *tdec_ipt__now(&q->evt);
             if (st == TDEC_END) {
-                a->status = -TDEC_IPT_ERR_EOS;
+                a->code = -TDEC_IPT_ERR_EOS;
                 a->offset = q->evt.cur_offset;
             } else if (st == TDEC_E_CORRUPT) {
-                a->status = -(int32_t)q->evt.st.err_reason;
+                a->code = -(int32_t)q->evt.st.err_reason;
                 a->offset = q->evt.cur_offset; /* the packet that failed */
             } else {
                 return st; /* not reached: the event decoder's own misuse */
@@ -10541,21 +10722,21 @@ static tdec_status tdec_ipt__qry_fill(tdec_ipt_qry_decoder *q, unsigned depth)
 
 static void tdec_ipt__qry_pop(tdec_ipt_qry_decoder *q)
 {
-    if (tdec_ipt__ahead_at(q, 0)->status < 0) return; /* the end stays */
+    if (tdec_ipt__ahead_at(q, 0)->code < 0) return; /* the end stays */
     q->head = (uint8_t)((q->head + 1u) % TDEC_IPT_QRY_AHEAD);
     q->n--;
 }
 
 /* libipt's pt_qry_status_flags: pending event or end, once no TNT bits are
    left. */
-static int tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
+static uint32_t tdec_ipt__qry_flags(tdec_ipt_qry_decoder *q)
 {
     const tdec_ipt__ahead *a;
     if (q->tnt_mask != 0 || q->n == 0) return 0;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QS_EOS;
-    if (a->status < 0) return TDEC_IPT_QS_EVENT_PENDING;
-    return a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP ? 0 : TDEC_IPT_QS_EVENT_PENDING;
+    if (a->code == -TDEC_IPT_ERR_EOS) return TDEC_IPT_QF_EOS;
+    if (a->code < 0) return TDEC_IPT_QF_EVENT_PENDING;
+    return a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP ? 0u : TDEC_IPT_QF_EVENT_PENDING;
 }
 
 static tdec_status tdec_ipt__qry_fail(tdec_ipt_qry_decoder *q, int32_t code, uint64_t offset)
@@ -10590,13 +10771,13 @@ static tdec_status tdec_ipt__qry_ready(tdec_ipt_qry_decoder *q)
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status,
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip, uint32_t *flags,
                                            uint64_t *sync_offset)
 {
     tdec_ipt_evt_item it;
     tdec_status st;
     unsigned i;
-    if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || ip == NULL || flags == NULL) return TDEC_E_ARG;
     if (q->st.err < 0) return q->st.err;
     if (q->phase == TDEC_IPT__Q_END) return TDEC_END;
     if (q->phase == TDEC_IPT__Q_READY) { /* skip to the next PSB */
@@ -10612,7 +10793,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
         }
         if (st != TDEC_OK)
             return tdec_ipt__qry_fail(q, -(int32_t)q->evt.st.err_reason, q->evt.st.err_offset);
-        if (it.kind == TDEC_IPT_EVT_SYNC) {
+        if (it.kind == TDEC_IPT_ITEM_SYNC) {
             q->sync_offset = it.offset;
             q->phase = TDEC_IPT__Q_LOOK;
             q->look_offset = q->evt.cur_offset; /* the PSBEND, for errors below */
@@ -10624,68 +10805,69 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_sync(tdec_ipt_qry_decoder *q, uint64_t *ip
         const tdec_ipt__ahead *a;
         if (q->n > 0) {
             a = tdec_ipt__ahead_at(q, q->n - 1u);
-            if (a->status == -TDEC_IPT_ERR_EOS) break;
-            if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, q->look_offset);
+            if (a->code == -TDEC_IPT_ERR_EOS) break;
+            if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, q->look_offset);
             if (!(a->ev.flags & TDEC_IPT_EVF_STATUS) || a->ev.type == TDEC_IPT_EV_ENABLED) break;
             if (q->n == TDEC_IPT_QRY_AHEAD) break; /* not reached: the event queue holds 14 */
         }
         st = tdec_ipt__qry_fill(q, q->n + 1u);
         if (st != TDEC_OK) return st;
     }
-    *status = TDEC_IPT_QS_IP_SUPPRESSED;
+    *flags = TDEC_IPT_QF_IP_SUPPRESSED;
     for (i = 0; i < q->n; i++) {
         const tdec_ipt__ahead *a = tdec_ipt__ahead_at(q, i);
-        if (a->status == 0 && a->ev.type == TDEC_IPT_EV_ENABLED && (a->ev.flags & TDEC_IPT_EVF_STATUS)) {
-            *status = 0;
+        if (a->code == 0 && a->ev.type == TDEC_IPT_EV_ENABLED && (a->ev.flags & TDEC_IPT_EVF_STATUS)) {
+            *flags = 0;
             *ip = a->ev.ip;
         }
     }
     q->phase = TDEC_IPT__Q_READY;
     q->in_sync = 0;
-    *status |= tdec_ipt__qry_flags(q);
+    *flags |= tdec_ipt__qry_flags(q);
     if (sync_offset != NULL) *sync_offset = q->sync_offset;
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, int *status)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cond_branch(tdec_ipt_qry_decoder *q, int *taken, uint32_t *flags)
 {
     tdec_ipt__ahead *a;
     tdec_status st;
-    if (q == NULL || taken == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || taken == NULL || flags == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if (q->tnt_mask == 0) {
         if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
         a = tdec_ipt__ahead_at(q, 0);
-        if (a->status == 0 && a->ev.type == TDEC_IPT_EV_TNT) {
+        if (a->code == 0 && a->ev.type == TDEC_IPT_EV_TNT) {
             if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
         }
         q->last_time = a->now;
-        if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+        if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
         if (a->ev.type != TDEC_IPT_EV_TNT || !tdec_ipt__qry_cache(q, a->ev.arg, a->ev.a)) return TDEC_E_SEQUENCE;
         tdec_ipt__qry_pop(q);
     }
     *taken = (q->tnt & q->tnt_mask) != 0;
     q->tnt_mask >>= 1;
-    *status = tdec_ipt__qry_flags(q);
+    *flags = tdec_ipt__qry_flags(q);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip, int *status)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, uint64_t *ip,
+                                                      uint32_t *flags)
 {
     tdec_ipt__ahead *a;
     tdec_status st;
     unsigned tip = 0; /* where the TIP is: libipt caches a TNT before it */
-    if (q == NULL || ip == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || ip == NULL || flags == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
     if (a->ev.type == TDEC_IPT_EV_TNT) {
         if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
         tip = 1;
     }
     a = tdec_ipt__ahead_at(q, tip);
-    if (a->status == 0 && a->ev.type == TDEC_IPT_EV_TIP) {
+    if (a->code == 0 && a->ev.type == TDEC_IPT_EV_TIP) {
         if ((st = tdec_ipt__qry_fill(q, tip + 2u)) != TDEC_OK) return st;
     }
     if (tip) { /* cache the TNT, as libipt does, whatever follows it */
@@ -10694,52 +10876,54 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_indirect_branch(tdec_ipt_qry_decoder *q, u
         tdec_ipt__qry_pop(q);
     }
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
     if (a->ev.type != TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
-    *status = 0;
-    if (a->ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) *status |= TDEC_IPT_QS_IP_SUPPRESSED;
+    *flags = 0;
+    if (a->ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) *flags |= TDEC_IPT_QF_IP_SUPPRESSED;
     else *ip = a->ev.ip;
     q->last_time = a->now;
     tdec_ipt__qry_pop(q);
-    *status |= tdec_ipt__qry_flags(q);
+    *flags |= tdec_ipt__qry_flags(q);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev, int *status)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_event(tdec_ipt_qry_decoder *q, tdec_ipt_event *ev,
+                                            uint32_t *flags)
 {
     tdec_ipt__ahead *a;
     tdec_status st;
-    if (q == NULL || ev == NULL || status == NULL) return TDEC_E_ARG;
+    if (q == NULL || ev == NULL || flags == NULL) return TDEC_E_ARG;
     if ((st = tdec_ipt__qry_ready(q)) != TDEC_OK) return st;
     if (q->tnt_mask != 0) return TDEC_E_SEQUENCE;
     if ((st = tdec_ipt__qry_fill(q, 1)) != TDEC_OK) return st;
     a = tdec_ipt__ahead_at(q, 0);
-    if (a->status < 0) return tdec_ipt__qry_fail(q, a->status, a->offset);
+    if (a->code < 0) return tdec_ipt__qry_fail(q, a->code, a->offset);
     if (a->ev.type == TDEC_IPT_EV_TNT || a->ev.type == TDEC_IPT_EV_TIP) return TDEC_E_SEQUENCE;
     if ((st = tdec_ipt__qry_fill(q, 2)) != TDEC_OK) return st;
     *ev = a->ev;
     q->last_time = a->now;
     tdec_ipt__qry_pop(q);
-    *status = tdec_ipt__qry_flags(q);
+    *flags = tdec_ipt__qry_flags(q);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF int tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc, uint32_t *lost_mtc,
-                                   uint32_t *lost_cyc)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_time(const tdec_ipt_qry_decoder *q, uint64_t *tsc,
+                                           uint32_t *lost_mtc, uint32_t *lost_cyc, uint32_t *reason)
 {
-    if (q == NULL || tsc == NULL) return -TDEC_IPT_ERR_INVALID;
+    if (q == NULL || tsc == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
     *tsc = q->last_time.tsc;
     if (lost_mtc != NULL) *lost_mtc = q->last_time.lost_mtc;
     if (lost_cyc != NULL) *lost_cyc = q->last_time.lost_cyc;
-    return q->last_time.has_tsc ? 0 : -TDEC_IPT_ERR_NO_TIME;
+    return tdec_ipt__result(reason, q->last_time.has_tsc ? TDEC_IPT_ERR_OK : TDEC_IPT_ERR_NO_TIME);
 }
 
-TDEC_IPT_DEF int tdec_ipt_qry_core_bus_ratio(const tdec_ipt_qry_decoder *q, uint32_t *cbr)
+TDEC_IPT_DEF tdec_status tdec_ipt_qry_cbr(const tdec_ipt_qry_decoder *q, uint32_t *cbr,
+                                          uint32_t *reason)
 {
-    if (q == NULL || cbr == NULL) return -TDEC_IPT_ERR_INVALID;
-    if (!q->last_time.has_cbr) return -TDEC_IPT_ERR_NO_CBR;
+    if (q == NULL || cbr == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+    if (!q->last_time.has_cbr) return tdec_ipt__result(reason, TDEC_IPT_ERR_NO_CBR);
     *cbr = q->last_time.cbr;
-    return 0;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
 }
 
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
@@ -10752,21 +10936,84 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
     return st;
 }
 
+#undef TDEC_IPT__PSB_SIZE
+#undef TDEC_IPT__MAX_SIZE
+#undef TDEC_IPT__HIST
+#undef TDEC_IPT__HOT
+#undef TDEC_IPT__ENDS_BLOCK
+#undef TDEC_IPT__CYC_EXT
 #undef TDEC_IPT__SHL32
 #undef TDEC_IPT__MTC_BITS
 #undef TDEC_IPT__TMA_CTC_BITS
 #undef TDEC_IPT__TMA_CTC_MASK
-
-#undef TDEC_IPT__PSB_SIZE
-#undef TDEC_IPT__MAX_SIZE
-#undef TDEC_IPT__HIST
-#undef TDEC_IPT__ENDS_BLOCK
-#undef TDEC_IPT__CYC_EXT
+#undef TDEC_IPT__EVB_PSBEND
+#undef TDEC_IPT__EVB_TIP
+#undef TDEC_IPT__EVB_FUP
+#undef TDEC_IPT__EVB_FUP_BOUND
+#undef TDEC_IPT__EVB_EXSTOP
+#undef TDEC_IPT__EVB_CFE
+#undef TDEC_IPT__EVB_PWRX
+#undef TDEC_IPT__EVB_ANY
+#undef TDEC_IPT__EV_IGNORE
+#undef TDEC_IPT__K_ERROR
+#undef TDEC_IPT__K_EOS
+#undef TDEC_IPT__EV_KEEP
+#undef TDEC_IPT__EV_DONE
+#undef TDEC_IPT__NEXT
+#undef TDEC_IPT__WAIT
+#undef TDEC_IPT__SYNCED
+#undef TDEC_IPT__REDO
+#undef TDEC_IPT__E_SYNC
+#undef TDEC_IPT__E_HEADER
+#undef TDEC_IPT__E_RUN
+#undef TDEC_IPT__E_END
+#undef TDEC_IPT__L_OVF
+#undef TDEC_IPT__L_SKD010
+#undef TDEC_IPT__L_APL11
+#undef TDEC_IPT__L_APL12
+#undef TDEC_IPT__L_BDM70
+#undef TDEC_IPT__L_HDR_SKD010
+#undef TDEC_IPT__L_HDR_APL12
+#undef TDEC_IPT__R_NONE
+#undef TDEC_IPT__R_AT_IP
+#undef TDEC_IPT__R_AT_PSB
+#undef TDEC_IPT__R_DISABLED
+#undef TDEC_IPT__R_AT_FUP
+#undef TDEC_IPT__CFE_FUP
+#undef TDEC_IPT__CFE_NOIP
+#undef TDEC_IPT__CFE_EVD
+#undef TDEC_IPT__CFE_VECTOR
+#undef TDEC_IPT__GO
+#undef TDEC_IPT__HOLD_SLOTS
+#undef TDEC_IPT__Q_SYNC
+#undef TDEC_IPT__Q_LOOK
+#undef TDEC_IPT__Q_READY
+#undef TDEC_IPT__Q_END
 
 #endif /* TDEC_IPT_IMPL_INCLUDED */
 #endif /* TDEC_IPT_IMPLEMENTATION */
 
 /*
-   MIT License (see LICENSE)
+MIT License
+
+Copyright (c) 2026 the tracedec authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in
+all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
 */
 #endif /* TDEC_NO_IPT */

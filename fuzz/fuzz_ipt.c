@@ -39,7 +39,7 @@
 
    Layer 2: the event decoder and the query drain (sync; an event query
    while one is pending, else cond_branch, indirect_branch when that is
-   TDEC_E_SEQUENCE; qry_time and core_bus_ratio after each answer; feed or
+   TDEC_E_SEQUENCE; qry_time and qry_cbr after each answer; feed or
    finish at NEED_INPUT and ask again; resync, and sync again, after
    TDEC_E_CORRUPT) run with the config of bytes 0 (flags, SKD007, SKZ84,
    the unknown hook), 6 and 7 (every erratum layer 2 uses: BDM70, SKD010,
@@ -52,8 +52,8 @@
    equal. Also: at most 64 * (length + 16) API calls (no loop); errors are
    sticky until resync and END stays END; sync points are PSBs
    pt_sync_forward finds, each after the last, events inside their
-   segment; known event types and flags, ip 0 when suppressed; statuses
-   within TDEC_IPT_QS_*; a TDEC_E_SEQUENCE cond_branch is not sticky and
+   segment; known event types and flags, ip 0 when suppressed; query
+   flags within TDEC_IPT_QF_*; a TDEC_E_SEQUENCE cond_branch is not sticky and
    says the same again, and then indirect_branch answers (no event
    pending: a TNT or a TIP is next); a query that returns TDEC_NEED_INPUT
    leaves qry_time as it was. Time: libipt's (pt_time.c) may go back (a
@@ -62,9 +62,8 @@
    monotonicity is asserted; what holds is asserted instead, over the
    packets a decode from every PSB reads: without CYCs, and without TMAs or
    MTCs, every valid time is the payload of a TSC of the input; lost_mtc
-   stays 0 without MTCs, lost_cyc without CYCs. -DIPC_MASK_CUT_UNKNOWN
-   (for fuzzing past the open bug below) leaves out the whole / chunked
-   comparison of layer 2 when the hook sized an UNKNOWN past the end.
+   stays 0 without MTCs, lost_cyc without CYCs. The Ending rule: after a
+   finish() that says TDEC_END, the next call says TDEC_END too.
 
    Every violation abort()s; nothing is tolerated. Both runs feed their
    chunks from one buffer that is scribbled over at each NEED_INPUT, and
@@ -72,9 +71,9 @@
    the inputs in fuzz/regressions/ipt guard the decoder bugs this found
    (feed() read a reused chunk; finish() gave E_TRUNCATED on
    carried bytes it could decode knowing the end; a cut UNKNOWN's
-   err_offset was the end of the input, not the packet: fixed; l2-*: the
-   event decoder resyncs inside an UNKNOWN the hook sized past the end
-   when fed in chunks, not when fed whole: open). With
+   err_offset was the end of the input, not the packet; l2-*: the event
+   decoder resynced inside an UNKNOWN the hook sized past the end when fed
+   in chunks, not when fed whole: all fixed). With
    -DIPC_PRINT_HASH each input prints one line of hashes (tests/matrix/matrix.sh
    compares them across hosts). */
 #define TDEC_IPT_IMPLEMENTATION
@@ -291,7 +290,7 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
 
 #define L2_KEEP 4096u /* transcript entries kept to show a difference */
 #define L2_EVF_ALL 0x3fff7u /* every TDEC_IPT_EVF_* bit */
-#define L2_QS (TDEC_IPT_QS_EVENT_PENDING | TDEC_IPT_QS_IP_SUPPRESSED | TDEC_IPT_QS_EOS)
+#define L2_QF (TDEC_IPT_QF_EVENT_PENDING | TDEC_IPT_QF_IP_SUPPRESSED | TDEC_IPT_QF_EOS)
 
 /* What the input allows. The time checks: a decode from each PSB-looking
    offset (until an error, or another such offset it lands on, whose own
@@ -303,7 +302,6 @@ typedef struct l2_facts {
     unsigned       hook;    /* IPTC_HOOK_*                                 */
     int            no_mtc, no_cyc, no_tma;
     int            time_on; /* HAS_TSC times must be TSC payloads          */
-    int            cut_unknown; /* an UNKNOWN the hook sized past the end   */
     uint64_t      *tsc;     /* the TSC payloads, sorted                    */
     size_t         ntsc;
 } l2_facts;
@@ -384,7 +382,7 @@ static void l2_scan(l2_facts *f, const tdec_ipt_config *l2cfg)
     uint64_t o;
     int finished;
     f->no_mtc = f->no_cyc = f->no_tma = 1;
-    f->time_on = f->cut_unknown = 0;
+    f->time_on = 0;
     f->tsc = NULL;
     f->ntsc = 0;
     cfg.flags = (l2cfg->flags & TDEC_IPT_F_PEBS) | TDEC_IPT_F_NO_SYNC;
@@ -410,9 +408,6 @@ static void l2_scan(l2_facts *f, const tdec_ipt_config *l2cfg)
             case TDEC_IPT_MTC: f->no_mtc = 0; break;
             case TDEC_IPT_CYC: f->no_cyc = 0; break;
             case TDEC_IPT_TMA: f->no_tma = 0; break;
-            case TDEC_IPT_UNKNOWN:
-                if (o + it.u.pkt.size > f->len) f->cut_unknown = 1;
-                break;
             case TDEC_IPT_TSC:
                 if (f->ntsc == cap) {
                     uint64_t *t;
@@ -432,7 +427,6 @@ static void l2_scan(l2_facts *f, const tdec_ipt_config *l2cfg)
     return;
 off:
     f->no_mtc = f->no_cyc = f->no_tma = 0;
-    f->cut_unknown = 1;
     free(f->tsc);
     f->tsc = NULL;
     f->ntsc = 0;
@@ -474,9 +468,9 @@ static void l2_sync(l2_run *r, const l2_facts *f, uint64_t off)
 }
 
 /* An error (sticky until resync): why and where, in the transcript. */
-static void l2_error(l2_run *r, const l2_facts *f, tdec_status st, const tdec_stream *s, uint8_t in_sync)
+static void l2_error(l2_run *r, const l2_facts *f, tdec_status st, const tdec_ipt_err_state *s, uint8_t in_sync)
 {
-    if (s->err != st) l2_fail("the stream's err is not the status", (uint64_t)(int64_t)s->err, (uint64_t)(int64_t)st);
+    if (s->err != st) l2_fail("st.err is not the status", (uint64_t)(int64_t)s->err, (uint64_t)(int64_t)st);
     if (s->err_offset > f->len) l2_fail("err_offset past the end", s->err_offset, f->len);
     if (s->err_reason == 0) l2_fail("TDEC_E_CORRUPT without err_reason", s->err_offset, 0);
     l2_mix(r, 'E', s->err_reason);
@@ -526,6 +520,7 @@ static void l2_events(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
     tdec_status st;
     const uint8_t *c;
     uint32_t reason;
+    int ended = 0;
     r->calls = 0;
     l2_start(r);
     if (tdec_ipt_evt_init(e, cfg) != TDEC_NEED_INPUT) l2_fail("evt_init", 0, 0);
@@ -535,6 +530,7 @@ static void l2_events(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
             tdec_ipt_evt_reset(e);
             l2_drop_chunk(r);
             l2_start(r);
+            ended = 0;
             continue;
         }
         memset(&it, 0xa5, sizeof it);
@@ -542,9 +538,10 @@ static void l2_events(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
         if (st == TDEC_OK) {
             l2_mix(r, 'K', it.kind);
             l2_mix(r, 'O', it.offset);
-            if (it.kind == TDEC_IPT_EVT_SYNC) {
+            if (ended) l2_fail("an item after finish() said TDEC_END", it.offset, 0);
+            if (it.kind == TDEC_IPT_ITEM_SYNC) {
                 l2_sync(r, f, it.offset);
-            } else if (it.kind == TDEC_IPT_EVT_EVENT) {
+            } else if (it.kind == TDEC_ITEM_RECORD) {
                 if (r->last_sync == UINT64_MAX || it.offset < r->seg || it.offset > f->len)
                     l2_fail("event outside its segment", it.offset, r->seg);
                 l2_event(r, f, &it.ev);
@@ -557,7 +554,9 @@ static void l2_events(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
             c = l2_chunk(r, f);
             l2_call(r, f);
             st = c ? tdec_ipt_evt_feed(e, c, r->n) : tdec_ipt_evt_finish(e);
-            if (st != TDEC_NEED_INPUT) l2_fail(c ? "evt_feed" : "evt_finish", (uint64_t)(int64_t)st, r->fed);
+            if (!(st == TDEC_NEED_INPUT || (c == NULL && st == TDEC_END)))
+                l2_fail(c ? "evt_feed" : "evt_finish", (uint64_t)(int64_t)st, r->fed);
+            ended = st == TDEC_END; /* next() drains what the end decides, or says TDEC_END again */
             continue;
         }
         l2_mix(r, 'R', (uint64_t)(int64_t)st);
@@ -576,9 +575,10 @@ static void l2_events(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
 }
 
 typedef struct l2_when {
-    int      r;
-    uint64_t tsc;
-    uint32_t mtc, cyc;
+    tdec_status r;
+    uint32_t    why;
+    uint64_t    tsc;
+    uint32_t    mtc, cyc;
 } l2_when;
 
 static l2_when l2_now(const tdec_ipt_qry_decoder *q)
@@ -586,13 +586,13 @@ static l2_when l2_now(const tdec_ipt_qry_decoder *q)
     l2_when w;
     w.tsc = 0;
     w.mtc = w.cyc = 0;
-    w.r = tdec_ipt_qry_time(q, &w.tsc, &w.mtc, &w.cyc);
+    w.r = tdec_ipt_qry_time(q, &w.tsc, &w.mtc, &w.cyc, &w.why);
     return w;
 }
 
 /* The drain: sync; an event query while one is pending, else cond_branch,
-   and indirect_branch when that is TDEC_E_SEQUENCE; qry_time and
-   core_bus_ratio after every answer; at TDEC_NEED_INPUT feed or finish and
+   and indirect_branch when that is TDEC_E_SEQUENCE; qry_time and qry_cbr
+   after every answer; at TDEC_NEED_INPUT feed or finish and
    ask again; resync and sync again after TDEC_E_CORRUPT. */
 static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
 {
@@ -601,8 +601,9 @@ static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
     tdec_status st;
     const uint8_t *c;
     uint64_t ip = 0, off = 0;
-    uint32_t cbr, reason;
-    int status = 0, s = 0, taken = 0, synced = 0, cr;
+    uint32_t cbr, reason, cbr_why, flags = 0, s = 0;
+    int taken = 0, synced = 0, ended = 0;
+    tdec_status cr;
     l2_when before, after;
     r->calls = 0;
     l2_start(r);
@@ -613,7 +614,7 @@ static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
             tdec_ipt_qry_reset(q);
             l2_drop_chunk(r);
             l2_start(r);
-            synced = 0;
+            synced = ended = 0;
             continue;
         }
         before = l2_now(q);
@@ -623,11 +624,11 @@ static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
             if (st == TDEC_OK) {
                 l2_sync(r, f, off);
                 l2_mix(r, 'S', off);
-                if ((s & TDEC_IPT_QS_IP_SUPPRESSED) == 0) l2_mix(r, 'I', ip);
+                if ((s & TDEC_IPT_QF_IP_SUPPRESSED) == 0) l2_mix(r, 'I', ip);
                 else if (ip != 0x5a5a5a5a5a5a5a5aull) l2_fail("sync wrote a suppressed ip", ip, 0);
                 synced = 1;
             }
-        } else if (status & TDEC_IPT_QS_EVENT_PENDING) {
+        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
             memset(&ev, 0xa5, sizeof ev);
             st = tdec_ipt_qry_event(q, &ev, &s);
             if (st == TDEC_OK) l2_event(r, f, &ev);
@@ -646,8 +647,8 @@ static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
                 /* no event pending: a TNT or a TIP is next (libipt's pt_qry_status_flags) */
                 if (st == TDEC_E_SEQUENCE) l2_fail("neither cond_branch nor indirect_branch, no event pending", 0, 0);
                 if (st == TDEC_OK) {
-                    l2_mix(r, 'J', (s & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : 1);
-                    if ((s & TDEC_IPT_QS_IP_SUPPRESSED) == 0) l2_mix(r, 'I', ip);
+                    l2_mix(r, 'J', (s & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : 1);
+                    if ((s & TDEC_IPT_QF_IP_SUPPRESSED) == 0) l2_mix(r, 'I', ip);
                     else if (ip != 0x5a5a5a5a5a5a5a5aull) l2_fail("indirect_branch wrote a suppressed ip", ip, 0);
                 }
             } else if (st == TDEC_OK) {
@@ -656,37 +657,43 @@ static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
             }
         }
         if (st == TDEC_OK) {
-            if (s & ~L2_QS) l2_fail("query status", (uint64_t)s, 0);
-            status = s;
-            l2_mix(r, 'Q', (uint64_t)status);
+            if (ended) l2_fail("an answer after finish() said TDEC_END", 0, 0);
+            if (s & ~L2_QF) l2_fail("query flags", s, 0);
+            flags = s;
+            l2_mix(r, 'Q', flags);
             after = l2_now(q);
             cbr = 0;
-            cr = tdec_ipt_qry_core_bus_ratio(q, &cbr);
+            cr = tdec_ipt_qry_cbr(q, &cbr, &cbr_why);
             l2_call(r, f);
             l2_call(r, f);
-            if (after.r != 0 && after.r != -TDEC_IPT_ERR_NO_TIME) l2_fail("qry_time", (uint64_t)(int64_t)after.r, 0);
-            if (cr != 0 && cr != -TDEC_IPT_ERR_NO_CBR) l2_fail("qry_core_bus_ratio", (uint64_t)(int64_t)cr, 0);
-            if (after.r == 0) {
+            if (after.r != TDEC_OK && !(after.r == TDEC_E_SEQUENCE && after.why == TDEC_IPT_ERR_NO_TIME))
+                l2_fail("qry_time", (uint64_t)(int64_t)after.r, after.why);
+            if (cr != TDEC_OK && !(cr == TDEC_E_SEQUENCE && cbr_why == TDEC_IPT_ERR_NO_CBR))
+                l2_fail("qry_cbr", (uint64_t)(int64_t)cr, cbr_why);
+            if (after.r == TDEC_OK) {
                 l2_time(f, after.tsc, after.mtc, after.cyc);
                 l2_mix(r, 'M', after.tsc);
                 l2_mix(r, 'L', (uint64_t)after.mtc << 32 | after.cyc);
             }
-            l2_mix(r, 'Z', cr == 0 ? cbr : 0x100u);
+            l2_mix(r, 'Z', cr == TDEC_OK ? cbr : 0x100u);
             continue;
         }
         if (st == TDEC_NEED_INPUT) {
             after = l2_now(q); /* a query that needs input changes nothing */
-            if (after.r != before.r || after.tsc != before.tsc || after.mtc != before.mtc || after.cyc != before.cyc) {
+            if (after.r != before.r || after.why != before.why || after.tsc != before.tsc || after.mtc != before.mtc ||
+                after.cyc != before.cyc) {
                 fprintf(stderr, "fuzz_ipt: layer 2: %s returned TDEC_NEED_INPUT and changed qry_time: %d %llu %u %u -> "
-                        "%d %llu %u %u (fed %zu of %zu)\n", !synced ? "sync" : (status & TDEC_IPT_QS_EVENT_PENDING) ?
-                        "event" : "indirect_branch", before.r, (unsigned long long)before.tsc, before.mtc,
-                        before.cyc, after.r, (unsigned long long)after.tsc, after.mtc, after.cyc, r->fed, f->len);
+                        "%d %llu %u %u (fed %zu of %zu)\n", !synced ? "sync" : (flags & TDEC_IPT_QF_EVENT_PENDING) ?
+                        "event" : "indirect_branch", (int)before.r, (unsigned long long)before.tsc, before.mtc,
+                        before.cyc, (int)after.r, (unsigned long long)after.tsc, after.mtc, after.cyc, r->fed, f->len);
                 abort();
             }
             c = l2_chunk(r, f);
             l2_call(r, f);
             st = c ? tdec_ipt_qry_feed(q, c, r->n) : tdec_ipt_qry_finish(q);
-            if (st != TDEC_NEED_INPUT) l2_fail(c ? "qry_feed" : "qry_finish", (uint64_t)(int64_t)st, r->fed);
+            if (!(st == TDEC_NEED_INPUT || (c == NULL && st == TDEC_END)))
+                l2_fail(c ? "qry_feed" : "qry_finish", (uint64_t)(int64_t)st, r->fed);
+            ended = st == TDEC_END; /* the queries drain what the end decides, or say TDEC_END again */
             continue;
         }
         l2_mix(r, 'R', (uint64_t)(int64_t)st);
@@ -740,9 +747,6 @@ static void l2_layer(int queries, const l2_facts *f, tdec_ipt_config *cfg, const
         if (queries) l2_queries(f, cfg, r);
         else l2_events(f, cfg, r);
         if (r->hook.bad) l2_fail(r->hook.bad, r->hook.calls, 0);
-#ifdef IPC_MASK_CUT_UNKNOWN
-        if (f->cut_unknown) continue; /* the open bug of fuzz/regressions/ipt/l2-*: fuzz past it */
-#endif
         if (k > 0) l2_same(layer, w, r);
     }
     if (queries) {

@@ -102,7 +102,7 @@ static void ev_str(const ev *e, char *s, size_t cap)
         snprintf(s, cap, "@%" PRIu64 " gap of %" PRIu64 " (reason %u)", e->off, e->len, e->code);
         break;
     case EV_ERR:
-        snprintf(s, cap, "@%" PRIu64 " error %s (%u)", e->off, tdec_ipt_error_str((int)e->code), e->code);
+        snprintf(s, cap, "@%" PRIu64 " error %s (%u)", e->off, tdec_ipt_reason_str(e->code), e->code);
         break;
     case EV_TRUNC: snprintf(s, cap, "@%" PRIu64 " truncated (end of stream inside the packet)", e->off); break;
     case EV_END: snprintf(s, cap, "@%" PRIu64 " end", e->off); break;

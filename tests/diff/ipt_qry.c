@@ -51,8 +51,8 @@
      has_tsc, tsc, lost_mtc, lost_cyc, and the time and CBR after the
      answer; error codes (not their offsets: 2.0.5's position is its own).
      Only documented 2.0.5-vs-master differences are removed, each counted.
-     From ../shared/formats/ipt/REPORT.md section 1 and FACTS.md section 6
-     ("Query decoder contract"):
+     From libipt's sources (2.0.5 and master: pt_query_decoder.c,
+     pt_event_decoder.c) and master's doc/man/pt_qry_cond_branch.3.md:
        F1 master reports the tracing state at every PSB+ as an enabled or
           disabled status event (pt_evt_decode_psb); 2.0.5 only returns it
           through the sync status and IP: ours' enabled/disabled status
@@ -1088,13 +1088,13 @@ static void lib_drain(uint8_t *buf, size_t len, const tcfg *t, list *out)
 
 /* ---- our drain ------------------------------------------------------------------ */
 
-static tdec_ipt_qry_decoder dq; /* ~3 KiB: not on the stack */
+static tdec_ipt_qry_decoder dq; /* ~4 KiB: not on the stack */
 
 static void our_time(const tdec_ipt_qry_decoder *q, rec *x)
 {
     uint32_t cbr = 0;
-    x->t_ok = tdec_ipt_qry_time(q, &x->t_tsc, &x->t_mtc, &x->t_cyc) == 0;
-    x->c_ok = tdec_ipt_qry_core_bus_ratio(q, &cbr) == 0;
+    x->t_ok = tdec_ipt_qry_time(q, &x->t_tsc, &x->t_mtc, &x->t_cyc, NULL) == TDEC_OK;
+    x->c_ok = tdec_ipt_qry_cbr(q, &cbr, NULL) == TDEC_OK;
     x->cbr = x->c_ok ? (uint8_t)cbr : 0;
 }
 
@@ -1110,7 +1110,8 @@ static int our_drain(const uint8_t *buf, size_t len, const tcfg *t, int chunking
     tdec_status st;
     uint64_t ip = 0, off = 0, rng = seed ^ 0x5DEECE66Dull;
     size_t fed = 0;
-    int status = 0, taken = 0, synced = 0, finished = 0, errors = 0;
+    uint32_t flags = 0;
+    int taken = 0, synced = 0, finished = 0, errors = 0;
     rec *x;
     to_ours(t, &cfg);
     out->n = 0;
@@ -1118,16 +1119,16 @@ static int our_drain(const uint8_t *buf, size_t len, const tcfg *t, int chunking
     for (;;) {
         uint8_t kind = R_SYNC;
         if (!synced) {
-            st = tdec_ipt_qry_sync(q, &ip, &status, &off);
-        } else if (status & TDEC_IPT_QS_EVENT_PENDING) {
+            st = tdec_ipt_qry_sync(q, &ip, &flags, &off);
+        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
             memset(&ev, 0, sizeof ev);
-            st = tdec_ipt_qry_event(q, &ev, &status);
+            st = tdec_ipt_qry_event(q, &ev, &flags);
             kind = R_EVENT;
         } else {
-            st = tdec_ipt_qry_cond_branch(q, &taken, &status);
+            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
             kind = R_COND;
             if (st == TDEC_E_SEQUENCE) {
-                st = tdec_ipt_qry_indirect_branch(q, &ip, &status);
+                st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
                 kind = R_IND;
             }
         }
@@ -1162,17 +1163,17 @@ static int our_drain(const uint8_t *buf, size_t len, const tcfg *t, int chunking
         }
         if (st == TDEC_OK) {
             x = push(out, kind);
-            x->status = status;
+            x->status = (int32_t)flags;
             if (kind == R_SYNC) {
                 synced = 1;
-                x->ip = (status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : ip;
+                x->ip = (flags & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : ip;
                 x->sync_off = off;
             } else if (kind == R_EVENT) {
                 our_event(x, &ev);
             } else if (kind == R_COND) {
                 x->taken = (uint8_t)(taken != 0);
             } else {
-                x->ip = (status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : ip;
+                x->ip = (flags & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : ip;
             }
             our_time(q, x);
             continue;
@@ -1417,7 +1418,7 @@ static void rec_str(const rec *x, char *s, size_t cap)
                      x->status, tdec_ipt_event_str(x->type), x->ip, x->arg, x->a, x->b, x->aux, x->flags, x->tsc,
                      x->lost_mtc, x->lost_cyc);
         break;
-    case R_ERROR: n = snprintf(s, cap, "error  %s (%d)", tdec_ipt_error_str(x->status), x->status); break;
+    case R_ERROR: n = snprintf(s, cap, "error  %s (%d)", tdec_ipt_reason_str((uint32_t)x->status), x->status); break;
     case R_END: n = snprintf(s, cap, "end"); break;
     default: n = snprintf(s, cap, "kind %u", x->kind); break;
     }

@@ -17,8 +17,8 @@
                         wake-reason bits), PTW (4 and 8 bytes, IP 0/1), OVF,
                         stray PSBENDs; PSB+ every 1..4 KiB with a random set
                         of status packets.
-     IPT_GEN_MIX_BENCH  the synthetic stream of the anchor report
-                        (../shared/formats/ipt/REPORT.md section 2: 1.78
+     IPT_GEN_MIX_BENCH  the synthetic stream libipt's speed was first
+                        measured on here (docs/ipt.md, Speed: 1.78
                         bytes a packet; TNT-8 45 %, PAD 22 %, TIP 10 %, CYC
                         10 %, MTC 6 %, TNT-64 3 %, FUP, TIP.PGE/PGD, PIP,
                         CBR/TSC/TMA, MODE, OVF), PSB+ every 4 KiB.
@@ -245,7 +245,7 @@ static const ipt_gen_weight ipt_gen_mix_all[] = {
     {ppt_mwait, 1}, {ppt_pwre, 1},   {ppt_pwrx, 1},   {ppt_ptw, 3},    {ppt_ovf, 1},     {ppt_psbend, 1},
 };
 
-/* REPORT.md section 2, packets per million outside PSB+. */
+/* The benchmark mix, packets per million outside PSB+. */
 static const ipt_gen_weight ipt_gen_mix_bench[] = {
     {ppt_tnt_8, 446000}, {ppt_pad, 223500},  {ppt_tip, 100500},   {ppt_cyc, 97900}, {ppt_mtc, 56200},
     {ppt_tnt_64, 33700}, {ppt_fup, 9500},    {ppt_tip_pge, 8400}, {ppt_tip_pgd, 8400}, {ppt_pip, 6100},

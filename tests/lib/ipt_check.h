@@ -16,8 +16,9 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (iptc_ref_*) is written from FACTS.md and libipt's
-   sources (pt_packet.c, pt_packet_decoder.c, pt_sync.c), not from the
+   The reference walk (iptc_ref_*) is written from the Intel SDM's packet
+   tables and libipt's sources (pt_packet.c, pt_packet_decoder.c,
+   pt_sync.c), not from the
    decoder: at each packet offset it decides kind and size, or the error
    libipt returns there (-pte_eos, -pte_bad_opc, -pte_bad_packet,
    -pte_invalid), in libipt's check order; errata SKD007 and SKZ84; Linux
@@ -179,7 +180,8 @@ static uint64_t iptc__le(const uint8_t *p, unsigned n)
 }
 
 /* The packet at in[off] (off < len). pebs_ctx: 0, or 4/8 inside a PEBS
-   block. Written as a table walk over FACTS.md section 1 and 2. */
+   block. Written as a table walk over the packets' first bytes and sizes
+   (the SDM's packet tables, libipt's pt_opcodes.h). */
 static iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, uint32_t flags,
                                  uint32_t errata, unsigned hook, unsigned pebs_ctx)
 {
@@ -639,7 +641,7 @@ static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder
                           st == TDEC_END ? "the end" : "an error", got_s, want_s);
     if (st != TDEC_END && d->st.err != st) return iptc__fail(r, "status %d but st.err %d", st, d->st.err);
     if (st != TDEC_END && d->st.err_offset > R->len) return iptc__fail(r, "err_offset beyond the input");
-    if (st != TDEC_END && tdec_ipt_error_str((int)e.reason)[0] == 0)
+    if (st != TDEC_END && tdec_ipt_reason_str(e.reason)[0] == 0)
         return iptc__fail(r, "err_reason %u has no text", (unsigned)e.reason);
     iptc__push(r, &e);
     if (!final) {

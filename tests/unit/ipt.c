@@ -1,7 +1,8 @@
 /* test_ipt.c - unit tests of the Intel PT packet layer (single/tdec_ipt.h:
    packets, PSB search, resync, the sync helpers over a buffer, last-IP).
-   FACTS = ../shared/formats/ipt/FACTS.md; the reference is libipt master
-   (libipt/src/pt_packet.c, pt_packet_decoder.c, pt_sync.c, ptdump.c); the
+   The reference is libipt master (libipt/src/pt_packet.c,
+   pt_packet_decoder.c, pt_sync.c, ptdump.c) and the Intel SDM's packet
+   chapter (Vol. 3C, "Intel Processor Trace"); the
    API contract is the header's top comment and declarations.
 
    Sections:
@@ -27,8 +28,8 @@
      7. last-IP.
 
    Every decode goes through tests/lib/ipt_check.h's iptc_decode(), which checks
-   each item against a slow reference walk written from FACTS.md and
-   libipt (kind, size, offsets, gaps, errors, resync), the accounting at
+   each item against a slow reference walk written from libipt's sources
+   (kind, size, offsets, gaps, errors, resync), the accounting at
    NEED_INPUT, sticky errors, that feed() with an unread window is refused
    and that resync() after E_TRUNCATED is.
 
@@ -44,9 +45,11 @@
 
 static size_t quick = 1; /* TDEC_TEST_QUICK: stride multiplier (testlib.h) */
 
-/* sizeof(tdec_ipt_decoder) on LP64 targets, as the header's MEMORY
-   paragraph documents it. */
+/* The decoders' sizes on LP64 targets, as the header's MEMORY section
+   documents them. */
 #define IPT_DECODER_SIZE_LP64 256u
+#define IPT_EVT_DECODER_SIZE_LP64 2424u
+#define IPT_QRY_DECODER_SIZE_LP64 4040u
 
 #define LOGCAP (1u << 20)
 #define EVCAP  (1u << 16)
@@ -122,7 +125,7 @@ static void ev_compact(char *s, size_t cap, const iptc_ev *e)
             snprintf(s, cap, "TRUNC@%llu", (unsigned long long)e->offset);
         else
             snprintf(s, cap, "%s@%llu:%s", e->st == TDEC_E_CORRUPT ? "CORRUPT" : tdec_status_str((tdec_status)e->st),
-                     (unsigned long long)e->offset, tdec_ipt_error_str((int)e->reason));
+                     (unsigned long long)e->offset, tdec_ipt_reason_str(e->reason));
         break;
     default:
         snprintf(s, cap, "%s", e->st == TDEC_END ? "END" : tdec_status_str((tdec_status)e->st));
@@ -184,9 +187,13 @@ static void test_basics(void)
     tl_case c;
     uint32_t k, j;
 
-    tl_begin(&c, "sizeof(tdec_ipt_decoder) is %u on LP64", IPT_DECODER_SIZE_LP64);
-    if (sizeof(void *) == 8 && sizeof(long) == 8)
+    tl_begin(&c, "sizeof on LP64: tdec_ipt_decoder %u, tdec_ipt_evt_decoder %u, tdec_ipt_qry_decoder %u",
+             IPT_DECODER_SIZE_LP64, IPT_EVT_DECODER_SIZE_LP64, IPT_QRY_DECODER_SIZE_LP64);
+    if (sizeof(void *) == 8 && sizeof(long) == 8) {
         TL_EQU(&c, sizeof(tdec_ipt_decoder), IPT_DECODER_SIZE_LP64);
+        TL_EQU(&c, sizeof(tdec_ipt_evt_decoder), IPT_EVT_DECODER_SIZE_LP64);
+        TL_EQU(&c, sizeof(tdec_ipt_qry_decoder), IPT_QRY_DECODER_SIZE_LP64);
+    }
     TL_TRUE(&c, sizeof(tdec_ipt_packet) <= 16, "sizeof(tdec_ipt_packet) = %zu", sizeof(tdec_ipt_packet));
     tl_end(&c);
 
@@ -209,16 +216,18 @@ static void test_basics(void)
     }
     tl_end(&c);
 
-    /* libipt's pt_errstr() texts (libipt/src/pt_error.c) */
-    tl_begin(&c, "error texts: libipt's pt_errstr, either sign");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_BAD_OPC), "unknown opcode") == 0, "bad_opc");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(-TDEC_IPT_ERR_BAD_PACKET), "unknown packet") == 0, "bad_packet");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_EOS), "reached end of trace stream") == 0, "eos");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(-TDEC_IPT_ERR_INVALID), "invalid argument") == 0, "invalid");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_NOSYNC), "decoder out of sync") == 0, "nosync");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(0), "OK") == 0, "ok");
-    TL_TRUE(&c, strcmp(tdec_ipt_error_str(TDEC_IPT_ERR_BAD_CPU), "unknown cpu") == 0, "bad_cpu");
-    TL_TRUE(&c, tdec_ipt_error_str(1000)[0] != 0 && tdec_ipt_error_str(-2147483647 - 1)[0] != 0, "out of range");
+    /* libipt's pt_errstr() texts (libipt/src/pt_error.c), and the gaps' */
+    tl_begin(&c, "reason texts: libipt's pt_errstr, and the gap reasons'");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_OPC), "unknown opcode") == 0, "bad_opc");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_PACKET), "unknown packet") == 0, "bad_packet");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_EOS), "reached end of trace stream") == 0, "eos");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_INVALID), "invalid argument") == 0, "invalid");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_NOSYNC), "decoder out of sync") == 0, "nosync");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(0), "OK") == 0, "ok");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_CPU), "unknown cpu") == 0, "bad_cpu");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_GAP_SYNC), "bytes before the first PSB") == 0, "gap sync");
+    TL_TRUE(&c, strcmp(tdec_ipt_reason_str(TDEC_IPT_GAP_RESYNC), "bytes skipped by resync") == 0, "gap resync");
+    TL_TRUE(&c, tdec_ipt_reason_str(1000)[0] != 0 && tdec_ipt_reason_str(0xffffffffu)[0] != 0, "out of range");
     tl_end(&c);
 }
 
@@ -273,6 +282,49 @@ static void test_misuse(void)
     TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
     TL_EQI(&c, tdec_ipt_resync(&d), TDEC_E_SEQUENCE); /* nothing to recover from */
     TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+    tl_end(&c);
+
+    /* The Ending rule: finish() says TDEC_END when nothing is left, an error
+       the end decides at once, or TDEC_NEED_INPUT when next() still owes
+       items; next() then gives them and that TDEC_END or error again. */
+    tl_begin(&c, "Ending: finish() is END, NEED_INPUT (next() drains) or the error, and next() agrees");
+    {
+        static const uint8_t junk[2] = {0x55, 0x55};
+        static const uint8_t tsc_cut[3] = {0x19, 1, 2};
+        TL_EQI(&c, tdec_ipt_init(&d, NULL), TDEC_NEED_INPUT); /* nothing fed: no search left */
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_END);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, NULL), TDEC_NEED_INPUT); /* no PSB: the bytes are a last gap */
+        TL_EQI(&c, tdec_ipt_feed(&d, junk, sizeof junk), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
+        TL_TRUE(&c, it.kind == TDEC_ITEM_GAP && it.offset == 0 && it.u.gap.len == 2, "the last gap");
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, NULL), TDEC_NEED_INPUT); /* a run of pairs: the PSB at its end */
+        TL_EQI(&c, tdec_ipt_feed(&d, psb_c9, 16), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
+        TL_TRUE(&c, it.kind == TDEC_ITEM_RECORD && it.u.pkt.kind == TDEC_IPT_PSB && it.offset == 0, "the PSB");
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, &cfg), TDEC_NEED_INPUT); /* whole packets: nothing left */
+        TL_EQI(&c, tdec_ipt_feed(&d, pads, 1), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_OK);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_END);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_END);
+        TL_EQI(&c, tdec_ipt_init(&d, &cfg), TDEC_NEED_INPUT); /* a carried packet the end cuts */
+        TL_EQI(&c, tdec_ipt_feed(&d, tsc_cut, sizeof tsc_cut), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_E_TRUNCATED);
+        TL_EQU(&c, d.st.err_reason, TDEC_IPT_ERR_EOS);
+        TL_EQU(&c, d.st.err_offset, 0);
+        TL_EQI(&c, tdec_ipt_next(&d, &it), TDEC_E_TRUNCATED);
+        TL_EQI(&c, tdec_ipt_finish(&d), TDEC_E_TRUNCATED);
+    }
     tl_end(&c);
 
     tl_begin(&c, "misuse: resync without an error is E_SEQUENCE (fresh, mid-stream)");
@@ -529,12 +581,14 @@ static void ptdump_tracking(char *id, char *val, size_t cap, const tdec_ipt_pack
                                              "swintr", "syscall"};
     static const char *const evd_name[3] = {"cr2", "vmxq", "vmxr"};
     uint64_t ip;
+    uint32_t why;
     id[0] = val[0] = 0;
     switch (p->kind) {
     case TDEC_IPT_TIP: case TDEC_IPT_TIP_PGE: case TDEC_IPT_TIP_PGD: case TDEC_IPT_FUP:
         strcpy(id, "ip");
-        if (tdec_ipt_last_ip_update(lip, p) < 0) snprintf(val, cap, "<unavailable>");
-        else if (tdec_ipt_last_ip_query(lip, &ip) == -TDEC_IPT_ERR_IP_SUPPRESSED) snprintf(val, cap, "<suppressed>");
+        if (tdec_ipt_last_ip_update(lip, p, NULL) != TDEC_OK) snprintf(val, cap, "<unavailable>");
+        else if (tdec_ipt_last_ip_query(lip, &ip, &why) != TDEC_OK && why == TDEC_IPT_ERR_IP_SUPPRESSED)
+            snprintf(val, cap, "<suppressed>");
         else snprintf(val, cap, "%016llx", (unsigned long long)ip);
         break;
     case TDEC_IPT_PIP: strcpy(id, "cr3"); snprintf(val, cap, "%016llx", (unsigned long long)p->payload); break;
@@ -578,8 +632,8 @@ static int check_ptdump(tl_case *c, const vec *v, const iptc_ev *ev, size_t n)
                          "line %zu (%s): the decoder has no error here", lines, line))
                 break;
             TL_EQU(c, ev[i].offset, off);
-            TL_TRUE(c, strcmp(tdec_ipt_error_str((int)ev[i].reason), text_want) == 0, "line %zu: reason \"%s\" for \"%s\"",
-                    lines, tdec_ipt_error_str((int)ev[i].reason), text_want);
+            TL_TRUE(c, strcmp(tdec_ipt_reason_str(ev[i].reason), text_want) == 0, "line %zu: reason \"%s\" for \"%s\"",
+                    lines, tdec_ipt_reason_str(ev[i].reason), text_want);
             i++;
             know_off = 0;
             last_end = IPTC_NONE;
@@ -1544,11 +1598,13 @@ static void test_last_ip(void)
     tdec_ipt_last_ip l;
     tdec_ipt_packet p;
     uint64_t ip = 77;
+    uint32_t why;
     tl_case c;
 
     tl_begin(&c, "last-IP: no IP after init (-pte_noip)");
     tdec_ipt_last_ip_init(&l);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), -TDEC_IPT_ERR_NOIP);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, &why), TDEC_E_SEQUENCE);
+    TL_EQU(&c, why, TDEC_IPT_ERR_NOIP);
     TL_EQU(&c, ip, 0);
     tl_end(&c);
 
@@ -1556,72 +1612,78 @@ static void test_last_ip(void)
        sext-48 and full replace them */
     tl_begin(&c, "last-IP: every compression against hand-computed values");
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_FULL, 0x1122334455667788ull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x1122334455667788ull);
     p = ipk(TDEC_IPT_TIP, TDEC_IPT_IPC_UPDATE_16, 0xaaaa);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x112233445566aaaaull);
     p = ipk(TDEC_IPT_TIP_PGE, TDEC_IPT_IPC_UPDATE_32, 0xbbbbcccc);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x11223344bbbbccccull);
     p = ipk(TDEC_IPT_TIP_PGD, TDEC_IPT_IPC_UPDATE_48, 0x0000dddd0000ull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x11220000dddd0000ull);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_SEXT_48, 0x800000000000ull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0xffff800000000000ull);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_SEXT_48, 0x7fffffffffffull);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x00007fffffffffffull);
     p = ipk(TDEC_IPT_TIP, TDEC_IPT_IPC_UPDATE_48, 0x800000001234ull); /* no sign extension */
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x0000800000001234ull);
     tl_end(&c);
 
     tl_begin(&c, "last-IP: a suppressed update keeps the IP, marks it (-pte_ip_suppressed), the next clears it");
     p = ipk(TDEC_IPT_TIP_PGD, TDEC_IPT_IPC_SUPPRESSED, 0);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
     ip = 5;
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), -TDEC_IPT_ERR_IP_SUPPRESSED);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, &why), TDEC_E_SEQUENCE);
+    TL_EQU(&c, why, TDEC_IPT_ERR_IP_SUPPRESSED);
     TL_EQU(&c, ip, 0);
     p = ipk(TDEC_IPT_TIP, TDEC_IPT_IPC_UPDATE_16, 0x5678);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x0000800000005678ull);
     tl_end(&c);
 
     tl_begin(&c, "last-IP: a 16-bit update right after init merges with 0 (libipt does not reject it)");
     tdec_ipt_last_ip_init(&l);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_UPDATE_16, 0xbeef);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0xbeef);
     tdec_ipt_last_ip_init(&l);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_SUPPRESSED, 0);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), 0);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), -TDEC_IPT_ERR_NOIP); /* still none */
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, NULL), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, &why), TDEC_E_SEQUENCE); /* still none */
+    TL_EQU(&c, why, TDEC_IPT_ERR_NOIP);
     tl_end(&c);
 
     tl_begin(&c, "last-IP: reserved compressions and non-IP packets are refused, nothing changed");
     tdec_ipt_last_ip_init(&l);
     p = ipk(TDEC_IPT_FUP, TDEC_IPT_IPC_FULL, 0x1234);
-    tdec_ipt_last_ip_update(&l, &p);
+    tdec_ipt_last_ip_update(&l, &p, NULL);
     p = ipk(TDEC_IPT_TIP, 5, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_CORRUPT);
+    TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
     p = ipk(TDEC_IPT_TIP, 7, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_CORRUPT);
+    TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
     p = ipk(TDEC_IPT_TNT_8, TDEC_IPT_IPC_FULL, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
     p = ipk(TDEC_IPT_PIP, TDEC_IPT_IPC_SUPPRESSED, 0x9999);
-    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip), 0);
+    TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_last_ip_query(&l, &ip, NULL), TDEC_OK);
     TL_EQU(&c, ip, 0x1234);
     tl_end(&c);
 

@@ -1,8 +1,8 @@
 /* test_ipt_evt.c - unit tests of the Intel PT event and query decoders
    (layer 2 of single/tdec_ipt.h: tdec_ipt_evt_*, tdec_ipt_qry_*). The
    reference is libipt master's pt_evt_* / pt_qry_* (pt_event_decoder.c,
-   pt_query_decoder.c); FACTS = ../shared/formats/ipt/FACTS.md (§6 event
-   binding and the query contract, §10 look-ahead).
+   pt_query_decoder.c, and doc/man/pt_qry_cond_branch.3.md for the query
+   contract).
 
    Sections:
      1. transcripts: every ptt vector (INDEX.tsv; decoder options from
@@ -39,11 +39,12 @@
         where a prefix run differs from the whole run must be one the cut
         decides (prefix_cut_rule: the end, but not before an event whose
         packet is inside the prefix; an overflow or PSB+ status event; for
-        queries also the last answer saying TDEC_IPT_QS_EOS, or a sync).
+        queries also the last answer saying TDEC_IPT_QF_EOS, or a sync).
         Also, on every prefix where neither layer met an error, the layers
         agree: the query drain's event answers are the event items other
         than TNT and TIP, its cond answers the TNT bits, its indirect
         answers the TIPs' IPs;
+     3a. the Ending rule on every prefix of every vector (test_ending);
      3b. time: within a segment the events' time and the query time after
         each answer never go back, except at an overflow or across a TSC;
      4. hand-made streams with libipt's results. Each expectation was
@@ -297,7 +298,7 @@ static void run_events(run *w, const uint8_t *p, size_t len, const tdec_ipt_conf
         }
         st = tdec_ipt_evt_next(e, &it);
         if (st == TDEC_OK) {
-            if (it.kind == TDEC_IPT_EVT_SYNC) run_add(w, rec_simple(R_SYNC, it.offset, 0, 0));
+            if (it.kind == TDEC_IPT_ITEM_SYNC) run_add(w, rec_simple(R_SYNC, it.offset, 0, 0));
             else run_add(w, rec_event(R_EVENT, it.offset, &it.ev));
             continue;
         }
@@ -321,24 +322,25 @@ static void run_events(run *w, const uint8_t *p, size_t len, const tdec_ipt_conf
 
 /* What pt_qry_time() and pt_qry_core_bus_ratio() report. */
 typedef struct qclock {
-    int      tq, rq;
-    uint64_t tsc;
-    uint32_t mtc, cyc, cbr;
+    tdec_status tq, rq;
+    uint32_t    tq_why, rq_why;
+    uint64_t    tsc;
+    uint32_t    mtc, cyc, cbr;
 } qclock;
 
 static qclock qclock_of(const tdec_ipt_qry_decoder *q)
 {
     qclock k;
     memset(&k, 0, sizeof k);
-    k.tq = tdec_ipt_qry_time(q, &k.tsc, &k.mtc, &k.cyc);
-    k.rq = tdec_ipt_qry_core_bus_ratio(q, &k.cbr);
+    k.tq = tdec_ipt_qry_time(q, &k.tsc, &k.mtc, &k.cyc, &k.tq_why);
+    k.rq = tdec_ipt_qry_cbr(q, &k.cbr, &k.rq_why);
     return k;
 }
 
 static int qclock_same(const qclock *a, const qclock *b)
 {
-    return a->tq == b->tq && a->rq == b->rq && a->tsc == b->tsc && a->mtc == b->mtc && a->cyc == b->cyc &&
-           a->cbr == b->cbr;
+    return a->tq == b->tq && a->rq == b->rq && a->tq_why == b->tq_why && a->rq_why == b->rq_why &&
+           a->tsc == b->tsc && a->mtc == b->mtc && a->cyc == b->cyc && a->cbr == b->cbr;
 }
 
 /* Queries: the image-less drain of vectors/README.md: sync; then the event
@@ -359,7 +361,8 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
     size_t n = 0;
     uint64_t ip = 0, off = 0, tsc = 0;
     uint32_t mtc = 0, cyc = 0;
-    int synced = 0, status = 0, taken = 0, asked = 0;
+    uint32_t flags = 0;
+    int synced = 0, taken = 0, asked = 0;
     rec x;
     qclock before;
     feeder_init(&f, p, len, s, how);
@@ -372,37 +375,37 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
         before = qclock_of(q);
         if (!synced) {
             asked = 's';
-            st = tdec_ipt_qry_sync(q, &ip, &status, &off);
+            st = tdec_ipt_qry_sync(q, &ip, &flags, &off);
             if (st == TDEC_OK) {
                 synced = 1;
-                x = rec_simple(R_SYNC, off, status, 0);
-                x.ip = (status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : ip;
+                x = rec_simple(R_SYNC, off, (int32_t)flags, 0);
+                x.ip = (flags & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : ip;
                 run_add(w, x);
                 continue;
             }
-        } else if (status & TDEC_IPT_QS_EVENT_PENDING) {
+        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
             asked = 'e';
-            st = tdec_ipt_qry_event(q, &ev, &status);
+            st = tdec_ipt_qry_event(q, &ev, &flags);
             if (st == TDEC_OK) {
                 x = rec_event(R_QEVENT, 0, &ev);
-                x.status = status;
+                x.status = (int32_t)flags;
                 run_add(w, x);
                 continue;
             }
         } else {
             asked = 'c';
-            st = tdec_ipt_qry_cond_branch(q, &taken, &status);
-            x = rec_simple(R_COND, 0, status, 0);
+            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
+            x = rec_simple(R_COND, 0, (int32_t)flags, 0);
             x.a = (uint32_t)taken;
             if (st == TDEC_E_SEQUENCE) {
                 asked = 'i';
                 before = qclock_of(q);
-                st = tdec_ipt_qry_indirect_branch(q, &ip, &status);
-                x = rec_simple(R_INDIRECT, 0, status, 0);
-                x.ip = (status & TDEC_IPT_QS_IP_SUPPRESSED) ? 0 : ip;
+                st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
+                x = rec_simple(R_INDIRECT, 0, (int32_t)flags, 0);
+                x.ip = (flags & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : ip;
             }
             if (st == TDEC_OK) {
-                if (tdec_ipt_qry_time(q, &tsc, &mtc, &cyc) == 0) {
+                if (tdec_ipt_qry_time(q, &tsc, &mtc, &cyc, NULL) == TDEC_OK) {
                     x.tsc = tsc;
                     x.lost_mtc = mtc;
                     x.lost_cyc = cyc;
@@ -414,7 +417,8 @@ static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_con
         }
         if (st == TDEC_NEED_INPUT) {
             tdec_status again;
-            int s2 = 0, t2 = 0;
+            uint32_t s2 = 0;
+            int t2 = 0;
             uint64_t ip2 = 0;
             tdec_ipt_event ev2;
             qclock now;
@@ -555,10 +559,10 @@ static void render_event(txt *t, const rec *r)
         tx_printf(t, " tsc=%llx lost=%u/%u", (unsigned long long)r->tsc, r->lost_mtc, r->lost_cyc);
 }
 
-static void render_qstatus(txt *t, int32_t s)
+static void render_qstatus(txt *t, uint32_t s)
 {
-    tx_printf(t, " [st:%s%s%s]", s & TDEC_IPT_QS_IP_SUPPRESSED ? " ips" : "", s & TDEC_IPT_QS_EVENT_PENDING ? " evp" : "",
-              s & TDEC_IPT_QS_EOS ? " eos" : "");
+    tx_printf(t, " [st:%s%s%s]", s & TDEC_IPT_QF_IP_SUPPRESSED ? " ips" : "", s & TDEC_IPT_QF_EVENT_PENDING ? " evp" : "",
+              s & TDEC_IPT_QF_EOS ? " eos" : "");
 }
 
 static void render_qtime(txt *t, const rec *r)
@@ -580,8 +584,8 @@ static void render(txt *t, const run *w, int queries, int stop_at_sync_error)
         case R_SYNC:
             tx_printf(t, "SYNC @%llx", (unsigned long long)r->offset);
             if (queries) {
-                if (!(r->status & TDEC_IPT_QS_IP_SUPPRESSED)) tx_printf(t, " ip=%016llx", (unsigned long long)r->ip);
-                render_qstatus(t, r->status);
+                if (!((uint32_t)r->status & TDEC_IPT_QF_IP_SUPPRESSED)) tx_printf(t, " ip=%016llx", (unsigned long long)r->ip);
+                render_qstatus(t, (uint32_t)r->status);
             }
             tx_printf(t, "\n");
             synced = 1;
@@ -598,20 +602,20 @@ static void render(txt *t, const run *w, int queries, int stop_at_sync_error)
         case R_COND:
             tx_printf(t, "cond %s", r->a ? "taken" : "not-taken");
             render_qtime(t, r);
-            render_qstatus(t, r->status);
+            render_qstatus(t, (uint32_t)r->status);
             tx_printf(t, "\n");
             break;
         case R_INDIRECT:
             tx_printf(t, "indirect ");
-            if (r->status & TDEC_IPT_QS_IP_SUPPRESSED) tx_printf(t, "<suppressed>");
+            if ((uint32_t)r->status & TDEC_IPT_QF_IP_SUPPRESSED) tx_printf(t, "<suppressed>");
             else tx_printf(t, "%016llx", (unsigned long long)r->ip);
             render_qtime(t, r);
-            render_qstatus(t, r->status);
+            render_qstatus(t, (uint32_t)r->status);
             tx_printf(t, "\n");
             break;
         case R_ERROR:
             tx_printf(t, "ERROR %s @%llx: %s\n", r->where ? "sync" : queries ? "query" : "evt_next",
-                      (unsigned long long)r->offset, tdec_ipt_error_str(r->status));
+                      (unsigned long long)r->offset, tdec_ipt_reason_str((uint32_t)r->status));
             synced = 0;
             if (r->where && stop_at_sync_error) return;
             break;
@@ -876,7 +880,7 @@ static const char *layers_agree(const run *ev, const run *qr)
         if (j >= qr->n) return "the queries end early";
         if (r->type == TDEC_IPT_EV_TIP) {
             if (qr->r[j].what != R_INDIRECT) return "a TIP is not an indirect answer";
-            if (!(qr->r[j].status & TDEC_IPT_QS_IP_SUPPRESSED) != !(r->flags & TDEC_IPT_EVF_IP_SUPPRESSED) ||
+            if (!((uint32_t)qr->r[j].status & TDEC_IPT_QF_IP_SUPPRESSED) != !(r->flags & TDEC_IPT_EVF_IP_SUPPRESSED) ||
                 qr->r[j].ip != r->ip)
                 return "an indirect answer is not the TIP's IP";
         } else if (qr->r[j].what != R_QEVENT || qr->r[j].type != r->type || qr->r[j].flags != r->flags ||
@@ -910,7 +914,7 @@ static const char *layers_agree(const run *ev, const run *qr)
        scans of a PSB+ (its status events: enabled vs disabled, IPs
        suppressed or not);
      - the query decoder's one event of read-ahead: the last answer before
-       the cut says TDEC_IPT_QS_EOS where the whole run says event pending
+       the cut says TDEC_IPT_QF_EOS where the whole run says event pending
        or nothing (same answer otherwise, and nothing after it), and a
        sync's IP and status come from the sync point's status events.
    So the first difference must be one of those records; anything else
@@ -945,8 +949,8 @@ static const char *prefix_cut_rule(const run *p, const run *f, size_t c, int que
     b = *y;
     a.status = b.status = 0;
     if (memcmp(&a, &b, sizeof a) != 0) return "another answer";
-    if (!(x->status & TDEC_IPT_QS_EOS) || (y->status & TDEC_IPT_QS_EOS)) return "another status, not the end";
-    if (c + 1 >= p->n || p->r[c + 1].what != R_END) return "more answers after TDEC_IPT_QS_EOS";
+    if (!((uint32_t)x->status & TDEC_IPT_QF_EOS) || ((uint32_t)y->status & TDEC_IPT_QF_EOS)) return "another status, not the end";
+    if (c + 1 >= p->n || p->r[c + 1].what != R_END) return "more answers after TDEC_IPT_QF_EOS";
     return NULL;
 }
 
@@ -999,6 +1003,129 @@ static void test_prefixes(const char *what, runner fn, int queries)
            runs, related, exact);
 }
 
+/* The Ending rule, through the canonical loop (input fed whole, then
+   finish()), for the events (next()) or the query drain (sync; the event
+   while one is pending, else cond_branch, and indirect_branch when that is
+   the wrong question): finish() never gives an item; after it the layer
+   drains to TDEC_END or an error without TDEC_NEED_INPUT, and at once when
+   finish() said TDEC_END; an error is sticky in the next step, feed() and
+   finish(), err_offset and err_reason fixed, until resync(); after
+   TDEC_END every step and finish() say TDEC_END again and feed() is
+   TDEC_E_SEQUENCE. */
+typedef struct ending {
+    int      queries, synced;
+    uint32_t flags;
+} ending;
+
+static tdec_status ending_step(ending *l)
+{
+    tdec_ipt_qry_decoder *q = &g_qry;
+    tdec_ipt_evt_item it;
+    tdec_ipt_event ev;
+    tdec_status st;
+    uint64_t ip;
+    int taken;
+    if (!l->queries) return tdec_ipt_evt_next(&g_evt, &it);
+    if (!l->synced) {
+        st = tdec_ipt_qry_sync(q, &ip, &l->flags, NULL);
+        l->synced = st == TDEC_OK;
+        return st;
+    }
+    if (l->flags & TDEC_IPT_QF_EVENT_PENDING) return tdec_ipt_qry_event(q, &ev, &l->flags);
+    st = tdec_ipt_qry_cond_branch(q, &taken, &l->flags);
+    return st == TDEC_E_SEQUENCE ? tdec_ipt_qry_indirect_branch(q, &ip, &l->flags) : st;
+}
+
+static tdec_status ending_feed(const ending *l, const uint8_t *p, size_t n)
+{
+    return l->queries ? tdec_ipt_qry_feed(&g_qry, p, n) : tdec_ipt_evt_feed(&g_evt, p, n);
+}
+
+static tdec_status ending_finish(const ending *l)
+{
+    return l->queries ? tdec_ipt_qry_finish(&g_qry) : tdec_ipt_evt_finish(&g_evt);
+}
+
+/* Returns NULL or what broke. */
+static const char *ending_run(int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
+{
+    static const uint8_t one = 0;
+    const tdec_ipt_err_state *err = queries ? &g_qry.st : &g_evt.st;
+    ending l = {0, 0, 0};
+    tdec_status st, fin = TDEC_NEED_INPUT;
+    size_t calls = 0;
+    int fed = 0, finished = 0;
+    l.queries = queries;
+    if (queries) tdec_ipt_qry_init(&g_qry, cfg);
+    else tdec_ipt_evt_init(&g_evt, cfg);
+    while (++calls < MAX_CALLS(len)) {
+        st = ending_step(&l);
+        if (st == TDEC_OK) {
+            if (fin == TDEC_END) return "an item after finish() said TDEC_END";
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            if (finished) return "TDEC_NEED_INPUT after finish()";
+            if (!fed && len > 0) {
+                fed = 1;
+                if (ending_feed(&l, p, len) != TDEC_NEED_INPUT) return "feed refused";
+                continue;
+            }
+            finished = 1;
+            fin = ending_finish(&l);
+            if (fin != TDEC_NEED_INPUT && fin != TDEC_END) return "finish() neither TDEC_NEED_INPUT nor TDEC_END";
+            continue;
+        }
+        if (st == TDEC_E_CORRUPT) {
+            uint64_t off = err->err_offset;
+            uint32_t why = err->err_reason;
+            if (fin == TDEC_END) return "an error after finish() said TDEC_END";
+            if (ending_step(&l) != st || ending_feed(&l, &one, 1) != st || (finished && ending_finish(&l) != st) ||
+                ending_step(&l) != st)
+                return "the error is not sticky";
+            if (err->err_offset != off || err->err_reason != why) return "err_offset or err_reason moved";
+            st = queries ? tdec_ipt_qry_resync(&g_qry) : tdec_ipt_evt_resync(&g_evt);
+            if (st != TDEC_NEED_INPUT) return "resync refused";
+            l.synced = 0;
+            continue;
+        }
+        if (st != TDEC_END) return "the layer ended with neither TDEC_END nor an error";
+        if (!finished) return "TDEC_END before finish()";
+        if (ending_step(&l) != TDEC_END || ending_finish(&l) != TDEC_END || ending_feed(&l, &one, 1) != TDEC_E_SEQUENCE)
+            return "TDEC_END is not repeated";
+        if (queries) { /* every query, whatever the drain would ask */
+            l.synced = 0;
+            if (ending_step(&l) != TDEC_END) return "sync after TDEC_END";
+            l.synced = 1;
+            l.flags = TDEC_IPT_QF_EVENT_PENDING;
+            if (ending_step(&l) != TDEC_END) return "event after TDEC_END";
+            l.flags = 0;
+            if (ending_step(&l) != TDEC_END) return "a branch after TDEC_END";
+        }
+        return NULL;
+    }
+    return "no end within the call bound";
+}
+
+static void test_ending(void)
+{
+    tl_case c;
+    unsigned i;
+    size_t k, runs = 0, stride = tl_quick();
+    tl_begin(&c, "Ending: events and queries of every prefix of every vector: finish(), then drained to a repeated END");
+    for (i = 0; i < nvecs && !c.bad; i++) {
+        const vec *v = &vecs[i];
+        for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
+            const char *why = ending_run(0, v->pt, k, &v->cfg);
+            TL_TRUE(&c, why == NULL, "%s: prefix %zu, events: %s", v->name, k, why);
+            why = ending_run(1, v->pt, k, &v->cfg);
+            TL_TRUE(&c, why == NULL, "%s: prefix %zu, queries: %s", v->name, k, why);
+            runs++;
+        }
+    }
+    tl_end(&c);
+    printf("# ending: %zu prefixes, events and queries\n", runs);
+}
 
 /* Every prefix of every vector (and the whole): where neither layer met an
    error, they agree (layers_agree). */
@@ -1154,7 +1281,7 @@ static void put(sb *s, const uint8_t *p, size_t n)
         put((s), b_, sizeof b_);                                                          \
     } while (0)
 
-/* Packets (FACTS.md §2). */
+/* Packets, as the SDM encodes them (libipt's pt_opcodes.h). */
 static void psb(sb *s) { PUT(s, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82); }
 static void psbend(sb *s) { PUT(s, 0x02, 0x23); }
 static void ovf(sb *s) { PUT(s, 0x02, 0xf3); }
@@ -1402,6 +1529,56 @@ static void test_bad_context(void)
     tl_end(&c);
     tx_free(&we);
     tx_free(&wq);
+
+    /* Timing errors other than a bad configuration stop the events
+       (libipt's pt_evt_apply_mtc, as pt_qry_apply_mtc in 2.0.5): with
+       mtc_freq 17 and a CTC:TSC ratio of 0xffffffff, an MTC 0x81 periods
+       after the last, with cycles counted in between, gives the calibration
+       an fc too big to shift (pt_tcal_update_mtc: -pte_internal). The
+       same MTC without a CYC before it calibrates nothing: no error. */
+    tl_begin(&c, "hostile: a calibration error that is not the config's stops the events and queries");
+    {
+        tdec_ipt_evt_decoder *e = &g_evt;
+        tdec_ipt_qry_decoder *q = &g_qry;
+        tdec_ipt_evt_item it;
+        tdec_ipt_config big;
+        tdec_ipt_event ev;
+        tdec_status st;
+        uint64_t ip;
+        uint32_t flags;
+        int k, taken;
+        memset(&big, 0, sizeof big);
+        big.mtc_freq = 17;
+        big.cpuid_0x15_eax = 1;
+        big.cpuid_0x15_ebx = 0xffffffffu;
+        for (k = 0; k < 2; k++) {
+            s.n = 0;
+            psb_on(&s);
+            PUT(&s, 0x59, 0x00); /* MTC 0 */
+            if (k == 0) PUT(&s, 0x0b); /* CYC 1 */
+            PUT(&s, 0x59, 0x81); /* MTC 0x81 */
+            TL_EQI(&c, tdec_ipt_evt_init(e, &big), TDEC_NEED_INPUT);
+            TL_EQI(&c, tdec_ipt_evt_feed(e, s.b, s.n), TDEC_NEED_INPUT);
+            while ((st = tdec_ipt_evt_next(e, &it)) == TDEC_OK) continue;
+            if (st == TDEC_NEED_INPUT && tdec_ipt_evt_finish(e) >= 0)
+                while ((st = tdec_ipt_evt_next(e, &it)) == TDEC_OK) continue;
+            TL_EQI(&c, st, k == 0 ? TDEC_E_CORRUPT : TDEC_END);
+            if (k == 0) TL_EQU(&c, e->st.err_reason, TDEC_IPT_ERR_INTERNAL);
+            TL_EQI(&c, tdec_ipt_qry_init(q, &big), TDEC_NEED_INPUT);
+            TL_EQI(&c, tdec_ipt_qry_feed(q, s.b, s.n), TDEC_NEED_INPUT);
+            TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &flags, NULL), TDEC_OK);
+            TL_EQU(&c, ip, 0x1000);
+            for (;;) { /* the status events, then the end or the error */
+                st = (flags & TDEC_IPT_QF_EVENT_PENDING) ? tdec_ipt_qry_event(q, &ev, &flags)
+                                                         : tdec_ipt_qry_cond_branch(q, &taken, &flags);
+                if (st == TDEC_NEED_INPUT) st = tdec_ipt_qry_finish(q);
+                if (st != TDEC_OK && st != TDEC_NEED_INPUT) break;
+            }
+            TL_EQI(&c, st, k == 0 ? TDEC_E_CORRUPT : TDEC_END);
+            if (k == 0) TL_EQU(&c, q->st.err_reason, TDEC_IPT_ERR_INTERNAL);
+        }
+    }
+    tl_end(&c);
 
     /* TNT while tracing is off (a PSB+ without FUP: disabled):
        pt_evt_decode_tnt is -pte_bad_context. The query decoder's sync reads
@@ -1708,7 +1885,7 @@ static void test_lookahead_api(void)
                 TL_EQI(&c, tdec_ipt_evt_feed(e, fup + 1, sizeof fup - 1), TDEC_NEED_INPUT);
             }
             TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_OK);
-            TL_EQU(&c, it.kind, TDEC_IPT_EVT_EVENT);
+            TL_EQU(&c, it.kind, TDEC_ITEM_RECORD);
             TL_EQI(&c, it.ev.type, TDEC_IPT_EV_OVERFLOW);
             if (ended) {
                 TL_TRUE(&c, it.ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED, "overflow at the end has an IP");
@@ -1716,7 +1893,7 @@ static void test_lookahead_api(void)
                 TL_EQU(&c, it.ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED, 0);
                 TL_EQU(&c, it.ev.ip, 0x1000);
                 TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_NEED_INPUT);
-                TL_EQI(&c, tdec_ipt_evt_finish(e), TDEC_NEED_INPUT);
+                TL_EQI(&c, tdec_ipt_evt_finish(e), TDEC_END); /* nothing is left for the end to decide */
             }
             TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_END);
             TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_END);
@@ -1758,7 +1935,7 @@ static void test_lookahead_api(void)
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_evt_feed(e, s.b + 0x1c, s.n - 0x1c), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_OK);
-        TL_EQU(&c, it.kind, TDEC_IPT_EVT_SYNC);
+        TL_EQU(&c, it.kind, TDEC_IPT_ITEM_SYNC);
         TL_EQU(&c, it.offset, 0);
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_OK);
         TL_EQI(&c, it.ev.type, TDEC_IPT_EV_DISABLED);
@@ -1796,16 +1973,17 @@ static void qscript(const sb *st_in, const tdec_ipt_config *cfg, const char *scr
     tdec_ipt_qry_feed(q, st_in->b, st_in->n);
     for (p = script; *p; p++) {
         uint64_t ip = 0;
-        int taken = 0, status = 0;
+        int taken = 0;
+        uint32_t flags = 0;
         tdec_ipt_event ev;
         tdec_status r;
         memset(&ev, 0, sizeof ev);
         for (;;) {
             switch (*p) {
-            case 's': r = tdec_ipt_qry_sync(q, &ip, &status, NULL); break;
-            case 'c': r = tdec_ipt_qry_cond_branch(q, &taken, &status); break;
-            case 'i': r = tdec_ipt_qry_indirect_branch(q, &ip, &status); break;
-            default: r = tdec_ipt_qry_event(q, &ev, &status); break;
+            case 's': r = tdec_ipt_qry_sync(q, &ip, &flags, NULL); break;
+            case 'c': r = tdec_ipt_qry_cond_branch(q, &taken, &flags); break;
+            case 'i': r = tdec_ipt_qry_indirect_branch(q, &ip, &flags); break;
+            default: r = tdec_ipt_qry_event(q, &ev, &flags); break;
             }
             if (r != TDEC_NEED_INPUT || finished) break;
             finished = 1;
@@ -1813,14 +1991,14 @@ static void qscript(const sb *st_in, const tdec_ipt_config *cfg, const char *scr
         }
         if (r == TDEC_E_SEQUENCE) tx_printf(out, "%c SEQ\n", *p);
         else if (r == TDEC_END) tx_printf(out, "%c END\n", *p);
-        else if (r == TDEC_E_CORRUPT) tx_printf(out, "%c ERR %s\n", *p, tdec_ipt_error_str((int)q->st.err_reason));
+        else if (r == TDEC_E_CORRUPT) tx_printf(out, "%c ERR %s\n", *p, tdec_ipt_reason_str(q->st.err_reason));
         else if (r != TDEC_OK) tx_printf(out, "%c status %d\n", *p, r);
         else {
             tx_printf(out, "%c ok", *p);
             if (*p == 'c') tx_printf(out, " %s", taken ? "taken" : "not-taken");
-            if ((*p == 'i' || *p == 's') && !(status & TDEC_IPT_QS_IP_SUPPRESSED)) tx_printf(out, " %llx", (unsigned long long)ip);
+            if ((*p == 'i' || *p == 's') && !(flags & TDEC_IPT_QF_IP_SUPPRESSED)) tx_printf(out, " %llx", (unsigned long long)ip);
             if (*p == 'e') tx_printf(out, " %s", tdec_ipt_event_str(ev.type));
-            render_qstatus(out, status);
+            render_qstatus(out, flags);
             tx_printf(out, "\n");
         }
         /* -pte_bad_query is not an error of the decoder */
@@ -1957,7 +2135,8 @@ static void test_query_order(void)
     {
         tdec_ipt_qry_decoder *q = &g_qry;
         uint64_t ip = 0;
-        int st = 0, taken = -1;
+        uint32_t st = 0;
+        int taken = -1;
         tdec_ipt_event ev;
         TL_EQI(&c, tdec_ipt_qry_init(q, NULL), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &st, NULL), TDEC_NEED_INPUT);
@@ -1966,7 +2145,7 @@ static void test_query_order(void)
         TL_EQI(&c, tdec_ipt_qry_finish(q), TDEC_E_SEQUENCE); /* the fed bytes are not used up yet */
         TL_EQI(&c, tdec_ipt_qry_sync(q, &ip, &st, NULL), TDEC_OK);
         TL_EQU(&c, ip, 0x1000);
-        TL_EQI(&c, st, TDEC_IPT_QS_EVENT_PENDING);
+        TL_EQU(&c, st, TDEC_IPT_QF_EVENT_PENDING);
         TL_EQI(&c, tdec_ipt_qry_event(q, &ev, &st), TDEC_OK);
         TL_EQI(&c, tdec_ipt_qry_event(q, &ev, &st), TDEC_OK);
         TL_EQI(&c, ev.type, TDEC_IPT_EV_EXEC_MODE);
@@ -1981,7 +2160,7 @@ static void test_query_order(void)
         TL_EQI(&c, tdec_ipt_qry_finish(q), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_qry_indirect_branch(q, &ip, &st), TDEC_OK);
         TL_EQU(&c, ip, 0x3000);
-        TL_EQI(&c, st, TDEC_IPT_QS_EOS);
+        TL_EQU(&c, st, TDEC_IPT_QF_EOS);
         TL_EQI(&c, tdec_ipt_qry_cond_branch(q, &taken, &st), TDEC_END);
         TL_EQI(&c, q->st.err, TDEC_OK);
     }
@@ -2003,8 +2182,8 @@ static void test_api(void)
     tdec_ipt_evt_item it;
     tdec_ipt_event ev;
     uint64_t ip = 0, tsc;
-    uint32_t cbr;
-    int st, taken;
+    uint32_t cbr, st, why;
+    int taken;
     tl_begin(&c, "api: NULL arguments are TDEC_E_ARG; calls before sync and resync without an error are TDEC_E_SEQUENCE");
     TL_EQI(&c, tdec_ipt_evt_init(NULL, NULL), TDEC_E_ARG);
     TL_EQI(&c, tdec_ipt_evt_next(NULL, &it), TDEC_E_ARG);
@@ -2033,14 +2212,19 @@ static void test_api(void)
     TL_EQI(&c, tdec_ipt_qry_indirect_branch(&g_qry, &ip, NULL), TDEC_E_ARG);
     TL_EQI(&c, tdec_ipt_qry_event(&g_qry, NULL, &st), TDEC_E_ARG);
     TL_EQI(&c, tdec_ipt_qry_event(&g_qry, &ev, NULL), TDEC_E_ARG);
-    TL_EQI(&c, tdec_ipt_qry_time(NULL, &tsc, NULL, NULL), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_qry_time(&g_qry, NULL, NULL, NULL), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_qry_time(&g_qry, &tsc, NULL, NULL), -TDEC_IPT_ERR_NO_TIME);
-    TL_EQI(&c, tdec_ipt_qry_core_bus_ratio(NULL, &cbr), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_qry_core_bus_ratio(&g_qry, NULL), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_qry_time(NULL, &tsc, NULL, NULL, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_qry_time(&g_qry, NULL, NULL, NULL, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_qry_time(&g_qry, &tsc, NULL, NULL, &why), TDEC_E_SEQUENCE);
+    TL_EQU(&c, why, TDEC_IPT_ERR_NO_TIME);
+    TL_EQI(&c, tdec_ipt_qry_cbr(NULL, &cbr, &why), TDEC_E_ARG);
+    TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, tdec_ipt_qry_cbr(&g_qry, NULL, NULL), TDEC_E_ARG);
     tdec_ipt_evt_reset(NULL); /* no effect, no crash */
     tdec_ipt_qry_reset(NULL);
-    TL_EQI(&c, tdec_ipt_qry_core_bus_ratio(&g_qry, &cbr), -TDEC_IPT_ERR_NO_CBR);
+    TL_EQI(&c, tdec_ipt_qry_cbr(&g_qry, &cbr, &why), TDEC_E_SEQUENCE);
+    TL_EQU(&c, why, TDEC_IPT_ERR_NO_CBR);
     TL_EQI(&c, tdec_ipt_qry_resync(&g_qry), TDEC_E_SEQUENCE);
     TL_EQI(&c, tdec_ipt_qry_event(&g_qry, &ev, &st), TDEC_E_SEQUENCE); /* before sync */
     TL_EQI(&c, tdec_ipt_qry_cond_branch(&g_qry, &taken, &st), TDEC_E_SEQUENCE);
@@ -2112,13 +2296,13 @@ static void test_api(void)
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_E_CORRUPT);
         TL_EQI(&c, tdec_ipt_evt_resync(e), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_OK);
-        TL_EQU(&c, it.kind, TDEC_IPT_EVT_SYNC);
+        TL_EQU(&c, it.kind, TDEC_IPT_ITEM_SYNC);
         TL_EQU(&c, it.offset, 0x13);
         tdec_ipt_evt_reset(e);
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_evt_feed(e, s.b, s.n), TDEC_NEED_INPUT);
         TL_EQI(&c, tdec_ipt_evt_next(e, &it), TDEC_OK);
-        TL_EQU(&c, it.kind, TDEC_IPT_EVT_SYNC);
+        TL_EQU(&c, it.kind, TDEC_IPT_ITEM_SYNC);
         TL_EQU(&c, it.offset, 0);
     }
     tl_end(&c);
@@ -2152,6 +2336,7 @@ int main(int argc, char **argv)
     test_chunks("queries", run_queries, 1);
     test_prefixes("events", run_events, 0);
     test_prefixes("queries", run_queries, 1);
+    test_ending();
     test_layers_agree();
     test_time();
     test_endless_ovf();

@@ -4,7 +4,7 @@
    Sections:
      1. tdec_ipt__udiv64 against the host's 64-bit division;
      2. unit cases, each with its expected values worked out by hand from
-        libipt's algorithm (libipt/src/pt_time.c; FACTS.md section 7) in the
+        libipt's algorithm (libipt/src/pt_time.c) in the
         comment beside it;
      3. the CPU errata table: hand-picked CPUs from libipt's pt_cpu_errata(),
         and every CPU listed in the vectors' INDEX.tsv against the errata
@@ -46,18 +46,37 @@ static tdec_ipt_config mkcfg(unsigned mtc_freq, unsigned nom_freq, uint32_t eax,
     return c;
 }
 
+/* A value function's result in libipt's convention: 0, or the negated
+   reason (RC_BAD when the status does not go with the reason: TDEC_OK
+   exactly when the reason is 0, else one of the three error statuses the
+   header gives these functions). Called as RC(function, arguments...). */
+#define RC_BAD 0x7fffffff
+#define RC(f, ...) rc(#f, f(__VA_ARGS__, &g_why), &g_why)
+static uint32_t g_why;
+
+static int rc(const char *f, tdec_status st, const uint32_t *why)
+{
+    int ok = *why == 0 ? st == TDEC_OK
+                       : st == TDEC_E_ARG || st == TDEC_E_CORRUPT || st == TDEC_E_SEQUENCE;
+    if (!ok) {
+        fprintf(stderr, "%s: status %d with reason %u\n", f, (int)st, (unsigned)*why);
+        return RC_BAD;
+    }
+    return -(int)*why;
+}
+
 /* The TSC as query_tsc reports it; *st gets the status. */
 static uint64_t qtsc(const tdec_ipt_time *t, int *st)
 {
     uint64_t v = 0xdeadbeefull;
-    *st = tdec_ipt_time_query_tsc(t, &v, NULL, NULL);
+    *st = RC(tdec_ipt_time_query_tsc, t, &v, NULL, NULL);
     return v;
 }
 
 static uint64_t qfcr(const tdec_ipt_tcal *c, int *st)
 {
     uint64_t v = 0xdeadbeefull;
-    *st = tdec_ipt_tcal_fcr(c, &v);
+    *st = RC(tdec_ipt_tcal_query_fcr, c, &v);
     return v;
 }
 
@@ -174,48 +193,96 @@ static void test_basics(void)
     tdec_ipt_time_init(&t);
     v = 77;
     lm = lc = 99;
-    TL_EQI(&c, tdec_ipt_time_query_tsc(&t, &v, &lm, &lc), -TDEC_IPT_ERR_NO_TIME);
+    TL_EQI(&c, RC(tdec_ipt_time_query_tsc, &t, &v, &lm, &lc), -TDEC_IPT_ERR_NO_TIME);
     TL_EQU(&c, v, 0);
     TL_EQU(&c, lm, 0);
     TL_EQU(&c, lc, 0);
     cbr = 1234;
-    TL_EQI(&c, tdec_ipt_time_query_cbr(&t, &cbr), -TDEC_IPT_ERR_NO_CBR);
+    TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), -TDEC_IPT_ERR_NO_CBR);
     TL_EQU(&c, cbr, 1234); /* untouched */
     tl_end(&c);
 
     tl_begin(&c, "time: NULL arguments are internal errors, wrong kinds invalid");
     p = pk(TDEC_IPT_TSC, 5, 0);
-    TL_EQI(&c, tdec_ipt_time_query_tsc(NULL, &v, NULL, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_query_tsc(&t, NULL, NULL, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_query_cbr(NULL, &cbr), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_query_cbr(&t, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_update_tsc(NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_update_tsc(&t, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_update_cbr(&t, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_query_tsc, NULL, &v, NULL, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_query_tsc, &t, NULL, NULL, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_query_cbr, NULL, &cbr), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
     /* libipt checks the config even when there is no calibration */
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, NULL, 0), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, NULL, 0), -TDEC_IPT_ERR_INTERNAL);
     t0 = t;
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
     p = pk(TDEC_IPT_MTC, 5, 0);
-    TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "state changed");
+    tl_end(&c);
+
+    /* The header's table: the status says whose error it is, the reason
+       which (libipt's code); reason may be NULL, and is 0 with TDEC_OK. */
+    tl_begin(&c, "value functions: status by whose error, libipt's code in *reason");
+    {
+        tdec_ipt_config nocfg = mkcfg(8, 0, 0, 0);
+        tdec_ipt_last_ip l;
+        uint32_t why = 77;
+        tdec_ipt_time_init(&t);
+        tdec_ipt_last_ip_init(&l);
+        p = pk(TDEC_IPT_TSC, 0x1000, 0);
+        TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, NULL, &why), TDEC_OK);
+        TL_EQU(&c, why, 0);
+        TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, NULL, NULL), TDEC_OK);
+        TL_EQI(&c, tdec_ipt_time_query_tsc(NULL, &v, NULL, NULL, &why), TDEC_E_ARG);
+        TL_EQU(&c, why, TDEC_IPT_ERR_INTERNAL);
+        TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL, &why), TDEC_E_ARG);
+        TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
+        p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
+        TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &nocfg, NULL), TDEC_OK);
+        p = pk(TDEC_IPT_MTC, 0x13, 0);
+        TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &nocfg, &why), TDEC_E_ARG);
+        TL_EQU(&c, why, TDEC_IPT_ERR_BAD_CONFIG);
+        p = pk(TDEC_IPT_CBR, 0, 0);
+        TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL, &why), TDEC_E_CORRUPT);
+        TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
+        p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
+        TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &nocfg, &why), TDEC_E_CORRUPT);
+        TL_EQU(&c, why, TDEC_IPT_ERR_BAD_CONTEXT);
+        TL_EQI(&c, tdec_ipt_time_query_cbr(&t, &cbr, &why), TDEC_E_SEQUENCE);
+        TL_EQU(&c, why, TDEC_IPT_ERR_NO_CBR);
+        tdec_ipt_time_init(&t);
+        TL_EQI(&c, tdec_ipt_time_query_tsc(&t, &v, NULL, NULL, &why), TDEC_E_SEQUENCE);
+        TL_EQU(&c, why, TDEC_IPT_ERR_NO_TIME);
+        TL_EQI(&c, tdec_ipt_last_ip_query(&l, &v, &why), TDEC_E_SEQUENCE);
+        TL_EQU(&c, why, TDEC_IPT_ERR_NOIP);
+        p = pk(TDEC_IPT_TIP, 0x1000, 0);
+        p.sub = TDEC_IPT_IPC_FULL;
+        TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_OK);
+        p.sub = TDEC_IPT_IPC_SUPPRESSED;
+        TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_OK);
+        TL_EQI(&c, tdec_ipt_last_ip_query(&l, &v, &why), TDEC_E_SEQUENCE);
+        TL_EQU(&c, why, TDEC_IPT_ERR_IP_SUPPRESSED);
+        p.sub = 5; /* a reserved compression */
+        TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_E_CORRUPT);
+        TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
+    }
     tl_end(&c);
 
     tl_begin(&c, "time: TSC sets the time and clears the loss counters (cfg unused)");
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_CYC, 10, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0), 0); /* no fcr: lost */
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0), 0);
-    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0); /* no fcr: lost */
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0);
+    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lc, 2);
     p = pk(TDEC_IPT_TSC, 0xdedededeull, 0);
-    TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, NULL), 0);
-    TL_EQI(&c, tdec_ipt_time_query_tsc(&t, &v, &lm, &lc), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_query_tsc, &t, &v, &lm, &lc), 0);
     TL_EQU(&c, v, 0xdedededeull);
     TL_EQU(&c, lm, 0);
     TL_EQU(&c, lc, 0);
@@ -224,20 +291,20 @@ static void test_basics(void)
     tl_begin(&c, "time: CBR 0 is a bad packet, CBR payload used as 8 bits");
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_CBR, 0, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
-    TL_EQI(&c, tdec_ipt_time_query_cbr(&t, &cbr), -TDEC_IPT_ERR_NO_CBR);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), -TDEC_IPT_ERR_NO_CBR);
     p = pk(TDEC_IPT_CBR, 0x38, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL), 0);
-    TL_EQI(&c, tdec_ipt_time_query_cbr(&t, &cbr), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), 0);
     TL_EQU(&c, cbr, 0x38);
     /* libipt's ratio is a uint8_t: 0x100 is 0 there, 0x142 is 0x42 */
     p = pk(TDEC_IPT_CBR, 0x100, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
-    TL_EQI(&c, tdec_ipt_time_query_cbr(&t, &cbr), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), 0);
     TL_EQU(&c, cbr, 0x38); /* kept */
     p = pk(TDEC_IPT_CBR, 0x142, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL), 0);
-    tdec_ipt_time_query_cbr(&t, &cbr);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), 0);
+    tdec_ipt_time_query_cbr(&t, &cbr, NULL);
     TL_EQU(&c, cbr, 0x42);
     tl_end(&c);
 
@@ -247,32 +314,32 @@ static void test_basics(void)
     v = qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     TL_EQU(&c, v, 0xdeadbeefull); /* untouched */
-    TL_EQI(&c, tdec_ipt_tcal_set_fcr(&k, 0), 0); /* 0 is a valid (useless) fcr */
+    TL_EQI(&c, RC(tdec_ipt_tcal_set_fcr, &k, 0), 0); /* 0 is a valid (useless) fcr */
     v = qfcr(&k, &st);
     TL_EQI(&c, st, 0);
     TL_EQU(&c, v, 0);
-    TL_EQI(&c, tdec_ipt_tcal_set_fcr(&k, 300), 0);
-    TL_EQI(&c, tdec_ipt_tcal_set_fcr(&k, 200), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_set_fcr, &k, 300), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_set_fcr, &k, 200), 0);
     TL_EQU(&c, qfcr(&k, &st), 200);
     TL_EQU(&c, k.min_fcr, 0);
     TL_EQU(&c, k.max_fcr, 300);
-    TL_EQI(&c, tdec_ipt_tcal_fcr(NULL, &v), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_fcr(&k, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_set_fcr(NULL, 1), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_query_fcr, NULL, &v), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_query_fcr, &k, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_set_fcr, NULL, 1), -TDEC_IPT_ERR_INTERNAL);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_cyc(&k, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_tsc(&k, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_psb(&k, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_ovf(&k, NULL), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_ovf(NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
-    TL_EQI(&c, tdec_ipt_tcal_update_cyc(&k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
-    TL_EQI(&c, tdec_ipt_tcal_update_tma(&k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cyc, &k, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_tsc, &k, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_psb, &k, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_ovf, &k, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_ovf, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cyc, &k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_tma, &k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
     /* libipt's pt_tcal_update_tma checks nothing */
-    TL_EQI(&c, tdec_ipt_tcal_update_tma(NULL, NULL, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_tma, NULL, NULL, NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 200); /* none of the failures changed it */
     tl_end(&c);
 }
@@ -293,22 +360,22 @@ static void test_time(void)
     tdec_ipt_time_init(&t);
     t0 = t;
     p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONTEXT);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONTEXT);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), 0);
     t0 = t;
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONTEXT);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONTEXT);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     /* an MTC state only a caller can make: have_mtc without the TMA */
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     t.have_mtc = 1;
     p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
     tl_end(&c);
 
     /* mtc_freq 8, ratio ebx/eax = 4. TSC 0x1000; TMA ctc 0x1234 fc 0x10:
@@ -320,16 +387,16 @@ static void test_time(void)
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, &p, &cfg), 0);
     p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     TL_EQU(&c, t.base, 0xff0);
     TL_EQU(&c, t.fc, 0x10);
     TL_EQU(&c, t.have_mtc, 1);
     t0 = t;
     p = pk(TDEC_IPT_MTC, 0x13, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1320);
     TL_EQI(&c, st, 0);
     TL_EQU(&c, t.fc, 0);
@@ -339,7 +406,7 @@ static void test_time(void)
        would give last 0xff34 and a delta of 0x5cc.) */
     t = t0;
     p = pk(TDEC_IPT_MTC, 0x05, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x3db20);
     tl_end(&c);
 
@@ -348,10 +415,10 @@ static void test_time(void)
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     t0 = t;
     p = pk(TDEC_IPT_MTC, 0x99, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     tl_end(&c);
 
@@ -363,12 +430,12 @@ static void test_time(void)
     cfg = mkcfg(12, 0, 2, 1);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x0500, 0);
-    TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), 0);
     TL_EQU(&c, t.have_mtc, 0);
     p = pk(TDEC_IPT_MTC, 0x11, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1580);
     tl_end(&c);
 
@@ -381,26 +448,26 @@ static void test_time(void)
     cfg = mkcfg(12, 0, 2, 1);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0xf000, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg);
+    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
     t0 = t;
     p = pk(TDEC_IPT_MTC, 0x10, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1800);
     t = t0;
     p = pk(TDEC_IPT_MTC, 0x00, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1800);
     /* TMA ctc 0x1000, MTC 0x11: lo 0x1000 is not below 0x1000, so hi stays
        0x10000, last = 0x11000 = ctc: delta 0, time = base = 0x1000. */
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x1000, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg);
+    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 0x11, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     tl_end(&c);
 
@@ -412,15 +479,15 @@ static void test_time(void)
     cfg = mkcfg(0, 0, 2, 1);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_MTC, 0xf0, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     p = pk(TDEC_IPT_MTC, 0x10, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x10);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     p = pk(TDEC_IPT_MTC, 0x30, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x20);
     tl_end(&c);
 
@@ -433,20 +500,20 @@ static void test_time(void)
     cfg = mkcfg(0, 0, 0, 4);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x10, 4);
-    tdec_ipt_time_update_tma(&t, &p, &cfg);
+    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
     t0 = t;
     p = pk(TDEC_IPT_MTC, 0x20, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     TL_EQU(&c, t.fc, 0);
     TL_EQU(&c, t.ctc, 0x20);
-    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc);
+    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lm, 0);
     t = t0;
     cfg = mkcfg(0, 0, 1, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     tl_end(&c);
 
@@ -459,18 +526,18 @@ static void test_time(void)
     cfg = mkcfg(24, 0, 1, 1);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, t.ctc, 0x1000000u);
     p = pk(TDEC_IPT_MTC, 0, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), -TDEC_IPT_ERR_BAD_PACKET);
-    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_PACKET);
+    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lm, 1);
     TL_EQU(&c, t.ctc, 0);
     TL_EQU(&c, v, 0);
     /* a TSC recovers */
     p = pk(TDEC_IPT_TSC, 5, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
-    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
+    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lm, 0);
     tl_end(&c);
 
@@ -480,18 +547,18 @@ static void test_time(void)
     cfg = mkcfg(0, 0, 1, 1);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x10, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg);
+    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x40, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0), 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0), 0);
-    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0);
+    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, v, 0x1000);
     TL_EQU(&c, lc, 2);
     p = pk(TDEC_IPT_MTC, 0x11, 0); /* delta 1 -> 1 tick */
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
-    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, v, 0x1001);
     TL_EQU(&c, lc, 0);
     TL_EQU(&c, t.ctc_cyc, 0x11);
@@ -504,11 +571,11 @@ static void test_time(void)
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x100, 0x20);
-    tdec_ipt_time_update_tma(&t, &p, &cfg);
+    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x40, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0x180), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x180), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1060);
     TL_EQI(&c, st, 0);
     tl_end(&c);
@@ -525,27 +592,27 @@ static void test_time(void)
     cfg = mkcfg(0, 0, 1, 4);
     tdec_ipt_time_init(&t);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg);
+    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TMA, 0x10, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg);
+    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 0x12, 0);
-    TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1008);
     TL_EQU(&c, t.ctc_cyc, 0x10);
     t0 = t;
     p = pk(TDEC_IPT_CYC, 100, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0x100), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x100), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1064);
     t = t0;
     p = pk(TDEC_IPT_CYC, 5, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0x100), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x100), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1008);
     TL_EQU(&c, t.fc, 0);
     /* the adjustment needs the cpuid values: bad config, nothing changed */
     t = t0;
     cfg.cpuid_0x15_ebx = 0;
     p = pk(TDEC_IPT_CYC, 100, 0);
-    TL_EQI(&c, tdec_ipt_time_update_cyc(&t, &p, &cfg, 0x100), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x100), -TDEC_IPT_ERR_BAD_CONFIG);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     tl_end(&c);
 }
@@ -566,30 +633,30 @@ static void test_tcal(void)
     cfg = mkcfg(4, 0, 1, 4);
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_cyc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cyc, &k, &p, NULL), 0);
     p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     TL_EQI(&c, st, 0);
     p = pk(TDEC_IPT_MTC, 3, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, k.ctc, 0x20);
     p = pk(TDEC_IPT_CYC, 0x80, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_MTC, 5, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 384);
     TL_EQU(&c, k.lost_mtc, 0);
     /* bad config: recorded (ctc, cycles reset), counted lost, fcr kept */
     p = pk(TDEC_IPT_CYC, 0x80, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     cfg.cpuid_0x15_eax = 0;
     p = pk(TDEC_IPT_MTC, 6, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
     TL_EQU(&c, qfcr(&k, &st), 384);
     TL_EQU(&c, k.lost_mtc, 1);
     TL_EQU(&c, k.ctc, 0x60);
@@ -600,13 +667,13 @@ static void test_tcal(void)
        recorded, fcr kept. */
     cfg = mkcfg(20, 0, 1, 0xffffffffu);
     tdec_ipt_tcal_init(&k);
-    tdec_ipt_tcal_set_fcr(&k, 7);
+    tdec_ipt_tcal_set_fcr(&k, 7, NULL);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     p = pk(TDEC_IPT_CYC, 1, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_MTC, 0x41, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
     TL_EQU(&c, qfcr(&k, &st), 7);
     TL_EQU(&c, k.ctc, 0x4100000u);
     TL_EQU(&c, k.lost_mtc, 1);
@@ -621,35 +688,35 @@ static void test_tcal(void)
     tdec_ipt_tcal_init(&k);
     /* cycles but no previous TSC (0): nothing */
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 0x500, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     TL_EQU(&c, k.cyc_tsc, 0);
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_TSC, 0xa0000, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 0xa0300, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 768);
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_TSC, 0xa0000, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_tsc, &k, &p, NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 0xa0200, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 512);
     /* no cycles since the last TSC: nothing */
     p = pk(TDEC_IPT_TSC, 0xa0900, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 512);
     tl_end(&c);
 
@@ -660,38 +727,38 @@ static void test_tcal(void)
     tl_begin(&c, "tcal: header_tsc wrap, bad packet, overflow, MTC preferred");
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_TSC, 0xffffffffffff00ull, 0);
-    tdec_ipt_tcal_header_tsc(&k, &p, NULL);
+    tdec_ipt_tcal_header_tsc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_CYC, 0x200, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 0x100, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 256);
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_TSC, 1ull << 60, 0);
-    tdec_ipt_tcal_header_tsc(&k, &p, NULL);
+    tdec_ipt_tcal_header_tsc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_CYC, 0x200, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 1, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
     TL_EQU(&c, k.tsc, 1);
     TL_EQU(&c, k.cyc_tsc, 0);
     p = pk(TDEC_IPT_CYC, 0x200, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 1ull << 57, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
     TL_EQU(&c, k.tsc, 1ull << 57);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     tdec_ipt_tcal_init(&k);
     cfg = mkcfg(0, 0, 1, 1);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_tcal_header_tsc(&k, &p, NULL);
+    tdec_ipt_tcal_header_tsc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL);
+    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
     p = pk(TDEC_IPT_TSC, 0x2000, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_tsc(&k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     tl_end(&c);
@@ -703,23 +770,23 @@ static void test_tcal(void)
     tdec_ipt_tcal_init(&k);
     cfg = mkcfg(0, 4, 0, 0);
     p = pk(TDEC_IPT_CBR, 0x10, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     cfg = mkcfg(0, 3, 0, 0);
     p = pk(TDEC_IPT_CBR, 7, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 109);
     p = pk(TDEC_IPT_CBR, 0, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, &cfg), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), -TDEC_IPT_ERR_BAD_PACKET);
     TL_EQU(&c, qfcr(&k, &st), 109);
     cfg = mkcfg(0, 0, 0, 0);
     tdec_ipt_tcal_init(&k);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
     p = pk(TDEC_IPT_CBR, 9, 0);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    TL_EQI(&c, tdec_ipt_tcal_header_cbr(&k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
     tl_end(&c);
 
     /* A CBR outside PSB+ resets the calibration first: fcr 1000 set, then
@@ -728,25 +795,25 @@ static void test_tcal(void)
        and min = max = 16. */
     tl_begin(&c, "tcal: CBR outside PSB+ resets the calibration (update_cbr)");
     tdec_ipt_tcal_init(&k);
-    tdec_ipt_tcal_set_fcr(&k, 1000);
+    tdec_ipt_tcal_set_fcr(&k, 1000, NULL);
     cfg = mkcfg(0, 0, 0, 0);
     p = pk(TDEC_IPT_CBR, 0x20, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_cbr(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, &p, &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    tdec_ipt_tcal_set_fcr(&k, 1000);
-    TL_EQI(&c, tdec_ipt_tcal_update_cbr(&k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    tdec_ipt_tcal_set_fcr(&k, 1000, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    tdec_ipt_tcal_set_fcr(&k, 1000);
+    tdec_ipt_tcal_set_fcr(&k, 1000, NULL);
     cfg = mkcfg(0, 2, 0, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_cbr(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 16);
     TL_EQU(&c, k.min_fcr, 16);
     TL_EQU(&c, k.max_fcr, 16);
     k0 = k;
     p = pk(TDEC_IPT_TMA, 0x20, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_cbr(&k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
     TL_TRUE(&c, memcmp(&k, &k0, sizeof k) == 0, "changed");
     tl_end(&c);
 
@@ -763,20 +830,20 @@ static void test_tcal(void)
             cfg.errata = pass == 0 ? TDEC_IPT_ERRATUM_SKL168 : 0;
             tdec_ipt_tcal_init(&k);
             p = pk(TDEC_IPT_MTC, 1, 0);
-            tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+            tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
             p = pk(TDEC_IPT_CYC, 0x100, 0);
-            tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
+            tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
             p = pk(TDEC_IPT_MTC, 2, 0);
-            tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+            tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
             TL_EQU(&c, qfcr(&k, &st), 64);
             p = pk(TDEC_IPT_CYC, 0x80, 0);
-            tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
-            TL_EQI(&c, tdec_ipt_tcal_update_psb(&k, &cfg), 0);
+            tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+            TL_EQI(&c, RC(tdec_ipt_tcal_update_psb, &k, &cfg), 0);
             TL_EQU(&c, k.check_skl168, pass == 0 ? 1 : 0);
             p = pk(TDEC_IPT_CYC, 0x100, 0);
-            tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
+            tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
             p = pk(TDEC_IPT_MTC, 4, 0);
-            TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+            TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
             TL_EQU(&c, qfcr(&k, &st), pass == 0 ? 64 : 85);
             TL_EQU(&c, k.lost_mtc, pass == 0 ? 1 : 0);
             TL_EQU(&c, k.check_skl168, 0);
@@ -794,40 +861,40 @@ static void test_tcal(void)
     cfg = mkcfg(4, 0, 1, 1000);
     cfg.errata = TDEC_IPT_ERRATUM_SKL168;
     tdec_ipt_tcal_init(&k);
-    tdec_ipt_tcal_set_fcr(&k, 64);
+    tdec_ipt_tcal_set_fcr(&k, 64, NULL);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
     k0 = k;
-    tdec_ipt_tcal_update_psb(&k, &cfg);
+    tdec_ipt_tcal_update_psb(&k, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     TL_EQU(&c, k.lost_mtc, 1);
     k = k0; /* no PSB: calibrates */
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 16000);
     cfg.mtc_freq = 10;
     tdec_ipt_tcal_init(&k);
-    tdec_ipt_tcal_set_fcr(&k, 64);
+    tdec_ipt_tcal_set_fcr(&k, 64, NULL);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
-    tdec_ipt_tcal_update_psb(&k, &cfg);
+    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_psb(&k, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 1024000);
     cfg.mtc_freq = 4;
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
-    tdec_ipt_tcal_update_psb(&k, &cfg);
+    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_psb(&k, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, tdec_ipt_tcal_update_mtc(&k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 16000);
     tl_end(&c);
 
@@ -839,19 +906,19 @@ static void test_tcal(void)
     cfg = mkcfg(4, 0, 1, 4);
     tdec_ipt_tcal_init(&k);
     p = pk(TDEC_IPT_TSC, 0x777, 0);
-    tdec_ipt_tcal_update_tsc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_tsc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_MTC, 2, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     p = pk(TDEC_IPT_CYC, 0x40, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
     TL_EQU(&c, qfcr(&k, &st), 64);
     k0 = k;
     cfg.flags = TDEC_IPT_F_KEEP_TCAL_OVF;
-    TL_EQI(&c, tdec_ipt_tcal_update_ovf(&k, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_ovf, &k, &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     TL_EQU(&c, k.have_mtc, 0);
     TL_EQU(&c, k.ctc, 0);
@@ -860,11 +927,11 @@ static void test_tcal(void)
     TL_EQU(&c, k.cyc_tsc, 0);
     TL_EQU(&c, k.min_fcr, 64);
     p = pk(TDEC_IPT_MTC, 9, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg);
+    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
     TL_EQU(&c, qfcr(&k, &st), 64);
     k = k0;
     cfg.flags = 0;
-    TL_EQI(&c, tdec_ipt_tcal_update_ovf(&k, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_ovf, &k, &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     tl_end(&c);

@@ -73,20 +73,21 @@ static void be_queries(const uint8_t *buf, size_t len, be_count *c)
     tdec_ipt_event ev;
     tdec_status st;
     uint64_t ip, tsc;
-    int status = 0, taken, synced = 0, fed = 0;
+    uint32_t flags = 0;
+    int taken, synced = 0, fed = 0;
     tdec_ipt_qry_init(q, NULL);
     for (;;) {
         if (!synced) {
-            st = tdec_ipt_qry_sync(q, &ip, &status, NULL);
+            st = tdec_ipt_qry_sync(q, &ip, &flags, NULL);
             synced = st == TDEC_OK;
-        } else if (status & TDEC_IPT_QS_EVENT_PENDING) {
-            st = tdec_ipt_qry_event(q, &ev, &status);
+        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
+            st = tdec_ipt_qry_event(q, &ev, &flags);
         } else {
-            st = tdec_ipt_qry_cond_branch(q, &taken, &status);
-            if (st == TDEC_E_SEQUENCE) st = tdec_ipt_qry_indirect_branch(q, &ip, &status);
+            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
+            if (st == TDEC_E_SEQUENCE) st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
         }
         if (st == TDEC_OK) {
-            tdec_ipt_qry_time(q, &tsc, NULL, NULL);
+            tdec_ipt_qry_time(q, &tsc, NULL, NULL, NULL);
             c->items++;
             continue;
         }

@@ -283,7 +283,6 @@ typedef struct ipt_run {
     size_t          hist_len;
     uint64_t        skip, left; /* range: bytes to drop first, bytes to pass      */
     int             limited;
-    uint8_t        *buf1;       /* the reader's own buffer (ipt_buf2 is the other) */
     /* ptdump's tracking (reset after a resync only) */
     tdec_ipt_last_ip last_ip;
     tdec_ipt_time    time;
@@ -373,9 +372,10 @@ static void trk_hex16(ipt_line *l, const char *id, uint64_t v)
     trk_set(l, id, t, (size_t)(fmt_hexw(t, v, 16) - t));
 }
 
-/* ptdump's diag(): "[offset: what]" or "[offset: what: error text]", in the
-   output stream. JSON: an error object. */
-static void ipt_diag(ipt_run *r, const char *what, uint64_t off, int code)
+/* ptdump's diag(): "[offset: what]" or "[offset: what: error text]" (the
+   text of a reason, none for 0), in the output stream. JSON: an error
+   object. */
+static void ipt_diag(ipt_run *r, const char *what, uint64_t off, uint32_t reason)
 {
     out_buf *o = r->out;
     if (r->json) {
@@ -383,7 +383,7 @@ static void ipt_diag(ipt_run *r, const char *what, uint64_t off, int code)
         out_json_u64(o, "offset", off);
         out_json_str(o, "kind", "error");
         out_json_str(o, "what", what);
-        if (code) out_json_str(o, "error", tdec_ipt_error_str(code));
+        if (reason) out_json_str(o, "error", tdec_ipt_reason_str(reason));
         out_json_close(o);
         return;
     }
@@ -392,9 +392,9 @@ static void ipt_diag(ipt_run *r, const char *what, uint64_t off, int code)
     out_hex(o, off);
     out_lit(o, ": ");
     out_str(o, what);
-    if (code) {
+    if (reason) {
         out_lit(o, ": ");
-        out_str(o, tdec_ipt_error_str(code));
+        out_str(o, tdec_ipt_reason_str(reason));
     }
     out_lit(o, "]\n");
 }
@@ -460,15 +460,16 @@ static void ipt_tracking_reset(ipt_run *r)
 static void ipt_track_ip(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, uint64_t off)
 {
     uint64_t ip;
-    int e = tdec_ipt_last_ip_update(&r->last_ip, pk);
-    if (e == 0) e = tdec_ipt_last_ip_query(&r->last_ip, &ip);
-    if (e == 0) {
+    uint32_t why;
+    tdec_status st = tdec_ipt_last_ip_update(&r->last_ip, pk, &why);
+    if (st == TDEC_OK) st = tdec_ipt_last_ip_query(&r->last_ip, &ip, &why);
+    if (st == TDEC_OK) {
         trk_hex16(l, "ip", ip);
-    } else if (e == -TDEC_IPT_ERR_IP_SUPPRESSED) {
+    } else if (why == TDEC_IPT_ERR_IP_SUPPRESSED) {
         trk_str(l, "ip", "<suppressed>");
     } else {
         trk_str(l, "ip", "<unavailable>");
-        ipt_diag(r, "error tracking last-ip", off, e);
+        ipt_diag(r, "error tracking last-ip", off, why);
     }
 }
 
@@ -478,10 +479,10 @@ static void ipt_show_tcal(ipt_run *r, ipt_line *l, uint64_t off)
     char t[64];
     uint64_t fcr;
     double now;
-    int e = tdec_ipt_tcal_fcr(&r->tcal, &fcr);
-    if (e < 0) {
+    uint32_t why;
+    if (tdec_ipt_tcal_query_fcr(&r->tcal, &fcr, &why) != TDEC_OK) {
         trk_str(l, "fcr", "<unavailable>");
-        ipt_diag(r, "error printing time", off, e);
+        ipt_diag(r, "error printing time", off, why);
         return;
     }
     now = (double)fcr / (double)(1u << TDEC_IPT_TCAL_FCR_SHR);
@@ -500,9 +501,10 @@ static void ipt_show_time(ipt_run *r, ipt_line *l, uint64_t off)
 {
     char t[24], *p = t;
     uint64_t tsc;
-    int e = tdec_ipt_time_query_tsc(&r->time, &tsc, NULL, NULL);
-    if (e < 0 && !(e == -TDEC_IPT_ERR_NO_TIME && (r->show & IPT_O_NO_WALL_CLOCK))) {
-        ipt_diag(r, "error printing time", off, e);
+    uint32_t why;
+    tdec_status st = tdec_ipt_time_query_tsc(&r->time, &tsc, NULL, NULL, &why);
+    if (st != TDEC_OK && !(why == TDEC_IPT_ERR_NO_TIME && (r->show & IPT_O_NO_WALL_CLOCK))) {
+        ipt_diag(r, "error printing time", off, why);
         trk_str(l, "tsc", "<unavailable>");
         return;
     }
@@ -523,9 +525,10 @@ static void ipt_show_timing(ipt_run *r, ipt_line *l, uint64_t off)
     if ((r->show & IPT_O_TIME) && !l->skip_time) ipt_show_time(r, l, off);
 }
 
-static void ipt_check(ipt_run *r, const char *what, uint64_t off, int e)
+/* A timing function's result: its reason, when it failed. */
+static void ipt_check(ipt_run *r, const char *what, uint64_t off, tdec_status st, const uint32_t *why)
 {
-    if (e < 0) ipt_diag(r, what, off, e);
+    if (st != TDEC_OK) ipt_diag(r, what, off, *why);
 }
 
 /* The calibration and time updates of one timing packet, in ptdump's order
@@ -533,45 +536,45 @@ static void ipt_check(ipt_run *r, const char *what, uint64_t off, int e)
 static void ipt_track_time(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, uint64_t off)
 {
     const tdec_ipt_config *cfg = &r->cfg;
+    tdec_ipt_tcal *c = &r->tcal;
+    tdec_ipt_time *t = &r->time;
     int tcal = !(r->show & IPT_O_NO_TCAL);
     uint64_t fcr = 0;
+    uint32_t why;
     switch (pk->kind) {
     case TDEC_IPT_TSC:
         if (tcal)
             ipt_check(r, "error calibrating time", off,
-                      r->in_header ? tdec_ipt_tcal_header_tsc(&r->tcal, pk, cfg)
-                                   : tdec_ipt_tcal_update_tsc(&r->tcal, pk, cfg));
-        ipt_check(r, "error updating time", off, tdec_ipt_time_update_tsc(&r->time, pk, cfg));
+                      r->in_header ? tdec_ipt_tcal_header_tsc(c, pk, cfg, &why) : tdec_ipt_tcal_update_tsc(c, pk, cfg, &why),
+                      &why);
+        ipt_check(r, "error updating time", off, tdec_ipt_time_update_tsc(t, pk, cfg, &why), &why);
         break;
     case TDEC_IPT_CBR:
         if (tcal)
             ipt_check(r, "error calibrating time", off,
-                      r->in_header ? tdec_ipt_tcal_header_cbr(&r->tcal, pk, cfg)
-                                   : tdec_ipt_tcal_update_cbr(&r->tcal, pk, cfg));
-        ipt_check(r, "error updating time", off, tdec_ipt_time_update_cbr(&r->time, pk, cfg));
+                      r->in_header ? tdec_ipt_tcal_header_cbr(c, pk, cfg, &why) : tdec_ipt_tcal_update_cbr(c, pk, cfg, &why),
+                      &why);
+        ipt_check(r, "error updating time", off, tdec_ipt_time_update_cbr(t, pk, cfg, &why), &why);
         l->skip_time = 1;
         break;
     case TDEC_IPT_TMA:
-        if (tcal) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_tma(&r->tcal, pk, cfg));
-        ipt_check(r, "error updating time", off, tdec_ipt_time_update_tma(&r->time, pk, cfg));
+        if (tcal) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_tma(c, pk, cfg, &why), &why);
+        ipt_check(r, "error updating time", off, tdec_ipt_time_update_tma(t, pk, cfg, &why), &why);
         l->skip_tcal = 1;
         break;
     case TDEC_IPT_MTC:
-        if (tcal) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_mtc(&r->tcal, pk, cfg));
-        ipt_check(r, "error updating time", off, tdec_ipt_time_update_mtc(&r->time, pk, cfg));
+        if (tcal) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_mtc(c, pk, cfg, &why), &why);
+        ipt_check(r, "error updating time", off, tdec_ipt_time_update_mtc(t, pk, cfg, &why), &why);
         break;
-    case TDEC_IPT_CYC: {
-        int e;
+    case TDEC_IPT_CYC:
         if (tcal) {
-            ipt_check(r, "calibration error", off, tdec_ipt_tcal_fcr(&r->tcal, &fcr));
-            ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_cyc(&r->tcal, pk, cfg));
+            ipt_check(r, "calibration error", off, tdec_ipt_tcal_query_fcr(c, &fcr, &why), &why);
+            ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_cyc(c, pk, cfg, &why), &why);
         }
-        e = tdec_ipt_time_update_cyc(&r->time, pk, cfg, fcr);
-        if (e < 0) ipt_diag(r, "error updating time", off, e);
+        if (tdec_ipt_time_update_cyc(t, pk, cfg, fcr, &why) != TDEC_OK) ipt_diag(r, "error updating time", off, why);
         else if (fcr == 0) ipt_diag(r, "error updating time: no calibration", off, 0);
         l->skip_tcal = 1;
         break;
-    }
     default:
         return;
     }
@@ -585,12 +588,13 @@ typedef void (*ipt_text_fn)(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, 
 /* PAD, PSB, PSBEND, OVF, STOP, and the ones with nothing to show. */
 static void ipt_txt_sync(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, uint64_t off)
 {
+    uint32_t why;
     switch (pk->kind) {
     case TDEC_IPT_PAD:
         if (r->show & IPT_O_NO_PAD) l->skip = 1;
         break;
     case TDEC_IPT_PSB:
-        if (r->track) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_psb(&r->tcal, &r->cfg));
+        if (r->track) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_psb(&r->tcal, &r->cfg, &why), &why);
         r->in_header = 1;
         break;
     case TDEC_IPT_PSBEND:
@@ -598,7 +602,7 @@ static void ipt_txt_sync(ipt_run *r, ipt_line *l, const tdec_ipt_packet *pk, uin
         break;
     case TDEC_IPT_OVF:
         /* resets the calibration, or keeps it (--keep-tcal-on-ovf: cfg flag) */
-        if (r->track) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_ovf(&r->tcal, &r->cfg));
+        if (r->track) ipt_check(r, "error calibrating time", off, tdec_ipt_tcal_update_ovf(&r->tcal, &r->cfg, &why), &why);
         break;
     default:
         break;
@@ -848,8 +852,8 @@ static void ipt_js_ip(ipt_run *r, const tdec_ipt_packet *pk)
     uint64_t ip;
     out_json_u64(o, "ipc", pk->sub);
     if (pk->sub != TDEC_IPT_IPC_SUPPRESSED) out_json_hex(o, "ip", tdec_ipt_ip_payload(pk));
-    tdec_ipt_last_ip_update(&r->json_ip, pk);
-    if (tdec_ipt_last_ip_query(&r->json_ip, &ip) == 0) {
+    tdec_ipt_last_ip_update(&r->json_ip, pk, NULL);
+    if (tdec_ipt_last_ip_query(&r->json_ip, &ip, NULL) == TDEC_OK) {
         out_json_hex(o, "last_ip", ip);
     } else {
         out_json_key(o, "last_ip");
@@ -1077,7 +1081,7 @@ static int ipt_skz84_tail(ipt_run *r, uint64_t off)
     r->c.kind[TDEC_IPT_INVALID]++;
     if (!r->text) return 1;
     if (r->show & IPT_O_RAW) {
-        ipt_diag(r, "bad packet size", off, -TDEC_IPT_ERR_BAD_PACKET);
+        ipt_diag(r, "bad packet size", off, TDEC_IPT_ERR_BAD_PACKET);
     } else if (!(r->show & IPT_O_QUIET)) {
         ipt_line l;
         memset(&l, 0, sizeof l);
@@ -1166,18 +1170,13 @@ static int ipt_open(ipt_run *r, cli_reader *in)
     return 0;
 }
 
-/* The next piece of the selected bytes into r->chunk; 0 at the end.
-   Chunks alternate between two buffers: tdec_ipt_feed() still reads the
-   previous chunk (for resync's look-back) when it takes the next one. */
-static uint8_t ipt_buf2[CLI_CHUNK];
-
+/* The next piece of the selected bytes into r->chunk (in the reader's
+   buffer, which the decoder gave back at TDEC_NEED_INPUT); 0 at the end. */
 static size_t ipt_read(ipt_run *r, cli_reader *in)
 {
-    if (r->buf1 == NULL) r->buf1 = in->buf;
     for (;;) {
         size_t n, k;
         const uint8_t *p;
-        if (in->pending == 0) in->buf = in->buf == r->buf1 ? ipt_buf2 : r->buf1;
         n = r->limited && r->left == 0 ? 0 : cli_read(in);
         p = in->buf;
         if (n == 0) return 0;
@@ -1223,7 +1222,7 @@ static int ipt_dump(const cli_args *a, const char *path, cli_reader *in, out_buf
     ipt_tracking_reset(r);
     if (!ipt_config(&r->cfg)) {
         /* ptdump goes on without errata */
-        ipt_diag(r, "failed to determine errata", 0, -TDEC_IPT_ERR_BAD_CPU);
+        ipt_diag(r, "failed to determine errata", 0, TDEC_IPT_ERR_BAD_CPU);
     }
     if (ipt_open(r, in) != 0) {
         out_flush(out);
@@ -1249,7 +1248,7 @@ static int ipt_dump(const cli_args *a, const char *path, cli_reader *in, out_buf
         if (st == TDEC_E_CORRUPT) {
             /* ptdump: the error, then on from the next PSB with fresh tracking */
             r->c.errors++;
-            ipt_diag(r, "error decoding packet", r->d.st.err_offset, -(int)r->d.st.err_reason);
+            ipt_diag(r, "error decoding packet", r->d.st.err_offset, r->d.st.err_reason);
             st = tdec_ipt_resync(&r->d);
             ipt_tracking_reset(r);
             if (st == TDEC_NEED_INPUT) continue;
@@ -1258,7 +1257,7 @@ static int ipt_dump(const cli_args *a, const char *path, cli_reader *in, out_buf
             /* ptdump stops quietly at a packet the trace cuts short */
             if (r->text && ipt_skz84_tail(r, r->d.st.err_offset)) break;
             r->c.errors++;
-            if (r->json) ipt_diag(r, "truncated packet", r->d.st.err_offset, -TDEC_IPT_ERR_EOS);
+            if (r->json) ipt_diag(r, "truncated packet", r->d.st.err_offset, TDEC_IPT_ERR_EOS);
             break;
         }
         out_flush(out);

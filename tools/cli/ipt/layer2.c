@@ -222,14 +222,14 @@ static void l2_error(l2_out *w, const char *where, uint64_t offset, uint32_t rea
         out_json_str(w->o, "where", where);
         out_json_u64(w->o, "offset", offset);
         out_json_u64(w->o, "code", reason);
-        out_json_str(w->o, "error", tdec_ipt_error_str((int)reason));
+        out_json_str(w->o, "error", tdec_ipt_reason_str(reason));
     } else {
         out_str(w->o, "ERROR ");
         out_str(w->o, where);
         out_str(w->o, " @");
         out_hex(w->o, offset);
         out_str(w->o, ": ");
-        out_str(w->o, tdec_ipt_error_str((int)reason));
+        out_str(w->o, tdec_ipt_reason_str(reason));
     }
     l2_end(w);
 }
@@ -241,19 +241,19 @@ static void l2_eos(l2_out *w)
     l2_end(w);
 }
 
-/* Query status bits: " [st: ips evp eos]" (JSON: three booleans). */
-static void l2_status(l2_out *w, int st)
+/* Query flags: " [st: ips evp eos]" (JSON: three booleans). */
+static void l2_flags(l2_out *w, uint32_t st)
 {
     if (w->json) {
-        out_json_bool(w->o, "ip_suppressed", (st & TDEC_IPT_QS_IP_SUPPRESSED) != 0);
-        out_json_bool(w->o, "event_pending", (st & TDEC_IPT_QS_EVENT_PENDING) != 0);
-        out_json_bool(w->o, "eos", (st & TDEC_IPT_QS_EOS) != 0);
+        out_json_bool(w->o, "ip_suppressed", (st & TDEC_IPT_QF_IP_SUPPRESSED) != 0);
+        out_json_bool(w->o, "event_pending", (st & TDEC_IPT_QF_EVENT_PENDING) != 0);
+        out_json_bool(w->o, "eos", (st & TDEC_IPT_QF_EOS) != 0);
         return;
     }
     out_str(w->o, " [st:");
-    if (st & TDEC_IPT_QS_IP_SUPPRESSED) out_str(w->o, " ips");
-    if (st & TDEC_IPT_QS_EVENT_PENDING) out_str(w->o, " evp");
-    if (st & TDEC_IPT_QS_EOS) out_str(w->o, " eos");
+    if (st & TDEC_IPT_QF_IP_SUPPRESSED) out_str(w->o, " ips");
+    if (st & TDEC_IPT_QF_EVENT_PENDING) out_str(w->o, " evp");
+    if (st & TDEC_IPT_QF_EOS) out_str(w->o, " eos");
     out_char(w->o, ']');
 }
 
@@ -262,7 +262,7 @@ static void l2_query_time(l2_out *w, const tdec_ipt_qry_decoder *q)
 {
     uint64_t tsc;
     uint32_t mtc, cyc;
-    if (tdec_ipt_qry_time(q, &tsc, &mtc, &cyc) != 0) return;
+    if (tdec_ipt_qry_time(q, &tsc, &mtc, &cyc, NULL) != TDEC_OK) return;
     if (w->json) {
         out_json_u64(w->o, "tsc", tsc);
         out_json_u64(w->o, "lost_mtc", mtc);
@@ -322,7 +322,7 @@ static long l2_events(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
     tdec_ipt_evt_init(e, cfg);
     for (;;) {
         st = tdec_ipt_evt_next(e, &it);
-        if (st == TDEC_OK && it.kind == TDEC_IPT_EVT_SYNC) {
+        if (st == TDEC_OK && it.kind == TDEC_IPT_ITEM_SYNC) {
             l2_sync(w, it.offset);
             l2_end(w);
             synced = 1;
@@ -338,7 +338,7 @@ static long l2_events(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
             l2_end(w);
         } else if (st == TDEC_NEED_INPUT) {
             st = l2_more(in, l2_evt_feed, l2_evt_finish, e, &ended);
-            if (st != TDEC_NEED_INPUT) return -1;
+            if (st < 0) return -1; /* else next() drains what the end decides */
         } else if (st == TDEC_END) {
             if (synced) l2_eos(w);
             return errors;
@@ -363,23 +363,24 @@ static long l2_queries(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
     tdec_ipt_event ev;
     tdec_status st;
     uint64_t ip = 0, offset = 0;
-    int ended = 0, synced = 0, status = 0, taken = 0;
+    uint32_t flags = 0;
+    int ended = 0, synced = 0, taken = 0;
     long errors = 0;
     tdec_ipt_qry_init(q, cfg);
     for (;;) {
         if (!synced) {
-            st = tdec_ipt_qry_sync(q, &ip, &status, &offset);
+            st = tdec_ipt_qry_sync(q, &ip, &flags, &offset);
             if (st == TDEC_OK) {
                 synced = 1;
                 l2_sync(w, offset);
-                if (!(status & TDEC_IPT_QS_IP_SUPPRESSED)) l2_field(w, "ip", F_IP, ip, 0);
-                l2_status(w, status);
+                if (!(flags & TDEC_IPT_QF_IP_SUPPRESSED)) l2_field(w, "ip", F_IP, ip, 0);
+                l2_flags(w, flags);
                 l2_end(w);
                 continue;
             }
             if (st == TDEC_END) return errors; /* no PSB left */
-        } else if (status & TDEC_IPT_QS_EVENT_PENDING) {
-            st = tdec_ipt_qry_event(q, &ev, &status);
+        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
+            st = tdec_ipt_qry_event(q, &ev, &flags);
             if (st == TDEC_OK) {
                 l2_begin(w, "event");
                 if (!w->json) out_str(w->o, "event ");
@@ -388,26 +389,26 @@ static long l2_queries(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
                 continue;
             }
         } else {
-            st = tdec_ipt_qry_cond_branch(q, &taken, &status);
+            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
             if (st == TDEC_OK) {
                 l2_begin(w, "cond");
                 if (w->json) out_json_bool(w->o, "taken", taken);
                 else out_str(w->o, taken ? "cond taken" : "cond not-taken");
                 l2_query_time(w, q);
-                l2_status(w, status);
+                l2_flags(w, flags);
                 l2_end(w);
                 continue;
             }
             if (st == TDEC_E_SEQUENCE) { /* no TNT bit next: a TIP? */
-                st = tdec_ipt_qry_indirect_branch(q, &ip, &status);
+                st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
                 if (st == TDEC_OK) {
                     l2_begin(w, "indirect");
                     if (!w->json) out_str(w->o, "indirect ");
-                    if (w->json) l2_field(w, "ip", F_IP, ip, (status & TDEC_IPT_QS_IP_SUPPRESSED) != 0);
-                    else if (status & TDEC_IPT_QS_IP_SUPPRESSED) out_str(w->o, "<suppressed>");
+                    if (w->json) l2_field(w, "ip", F_IP, ip, (flags & TDEC_IPT_QF_IP_SUPPRESSED) != 0);
+                    else if (flags & TDEC_IPT_QF_IP_SUPPRESSED) out_str(w->o, "<suppressed>");
                     else out_hexw(w->o, ip, 16);
                     l2_query_time(w, q);
-                    l2_status(w, status);
+                    l2_flags(w, flags);
                     l2_end(w);
                     continue;
                 }
@@ -415,7 +416,7 @@ static long l2_queries(l2_out *w, cli_reader *in, const tdec_ipt_config *cfg)
         }
         if (st == TDEC_NEED_INPUT) {
             st = l2_more(in, l2_qry_feed, l2_qry_finish, q, &ended);
-            if (st != TDEC_NEED_INPUT) return -1;
+            if (st < 0) return -1; /* else next() drains what the end decides */
         } else if (st == TDEC_END) {
             l2_eos(w);
             return errors;
