@@ -33,7 +33,9 @@ SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 FORMATS := xray uftrace ovni xtrace ipt
 CORE    := tools/core/tdec_core.h
 SINGLE  := $(patsubst %,single/tdec_%.h,$(FORMATS))
-HEADERS := $(SINGLE) $(CORE)
+# Every build waits for tracedec.h too: its rule rewrites single/ as well,
+# so no compiler reads a header while it is rewritten (make -j).
+HEADERS := $(SINGLE) $(CORE) tracedec.h
 TESTLIB := $(wildcard tests/lib/*.h)
 GEN     := $(wildcard tests/gen/*.h)
 
@@ -209,13 +211,13 @@ TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \
              $(DIFF_BINS) $(LIVE_BINS)
 
 # Unit, golden, live and differential tests; ends with "N passed, N failed".
-test: $(TEST_BINS) tracedec.h
+test: $(TEST_BINS)
 	@sh tests/run.sh test
 
 # What CI runs: test + examples + compile matrix + amalgamation + fuzz replay.
 # The matrix asks $(MAKE) for its cells (tests/matrix/matrix.mk), in
 # parallel under make -jN.
-check: $(TEST_BINS) tracedec.h examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt)
+check: $(TEST_BINS) examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt)
 	@MAKE='$(MAKE)' sh tests/run.sh check
 
 matrix:

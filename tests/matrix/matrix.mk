@@ -33,7 +33,7 @@
 
 MX      := $(B)/matrix
 MX_TU   := tests/matrix/tu.c
-MX_DEPS := $(MX_TU) $(HEADERS) tracedec.h tests/matrix/matrix.mk
+MX_DEPS := $(MX_TU) $(HEADERS) tests/matrix/matrix.mk
 CM4     := arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding -std=c99
 BECC    := s390x-linux-gnu-gcc -static -std=c99 -O2
 M32CC    = $(CC) -m32 -std=c99 -O2

@@ -324,21 +324,15 @@ static void mx_make_snap(void)
 static int mx_extras(void)
 {
     static const char name[] = "run/xtrace.1700000000.42.hint9.xinsndata.bin";
-    static tdec_xtrace_snapshot s; /* static: zeroed, no libc in this TU */
+    static tdec_xtrace_snapshot s;  /* static: zeroed, no libc in this TU */
+    static tdec_xtrace_config cfg; /* the same */
     tdec_xtrace_decoder d;
-    tdec_xtrace_config cfg;
     tdec_xtrace_name a, b;
     char pair[64];
     uint32_t vl = 0;
     int hh = -1;
     mx_make_snap();
     cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    cfg.flags = 0;
-    cfg.max_fragment = 0;
-    cfg.time_size = 0;
-    cfg.max_iovecs = 0;
-    cfg.max_iov_len = 0;
-    cfg.token_size = NULL;
     cfg.vl = 128;
     cfg.snap_header = TDEC_XTRACE_HDR_AUTO;
     cfg.file_size = MX_SNAP128;
