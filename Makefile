@@ -5,14 +5,14 @@
 #   make CFLAGS='-O1 -g -fsanitize=address,undefined'   a sanitizer build of all
 #   make CC=clang                                       another compiler
 #
-# CC and CFLAGS given on the command line reach every build, the scripts
-# included (they get them, and WARN, from the environment). These builds
-# pin their compiler on purpose:
+# CC and CFLAGS given on the command line reach every build, the compile
+# matrix's cells included (tests/matrix/matrix.sh asks this file for them).
+# These builds pin a compiler or flags on purpose:
 #   - the compile matrix: each cell names its compiler (gcc, clang, g++,
 #     clang++; cc is $(CC)); its -m32, s390x and Cortex-M4 cells use fixed
 #     flags (tests/matrix/matrix.mk);
 #   - the libFuzzer and AFL++ harnesses (clang, afl-clang-fast), and the
-#     replay harnesses' sanitizer flags;
+#     sanitizer flags and -O1 of the replay harnesses and the sanitized CLI;
 #   - the differential tests' second build (clang);
 #   - the programs that producers record (tests/live/*_prog.c, the uftrace
 #     benchmark's hot loop): clang -fxray-instrument and gcc -pg at -O0, so
@@ -25,7 +25,7 @@ CFLAGS ?= -O2 -g
 WARN   := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
 STD    := -std=c99
 B      := build
-export CC CFLAGS WARN
+export CC # tests/matrix/matrix.sh names it
 
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -I.
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -115,15 +115,15 @@ examples: $(patsubst %,$(B)/examples/%,$(EXAMPLES))
 # ---- fuzz harnesses ----------------------------------------------------------
 FUZZ_CFLAGS = $(STD) $(WARN) -g -I. -DTDEC_FUZZING
 
-# Replay driver under ASan+UBSan (plain gcc): runs corpus and regressions.
+# The replay driver under ASan+UBSan: runs the corpus and regressions.
 $(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/standalone_main.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(FUZZ_CFLAGS) -O1 $(SAN) -o $@ fuzz/standalone_main.c $<
+	$(CC) $(FUZZ_CFLAGS) $(CFLAGS) -O1 $(SAN) -o $@ fuzz/standalone_main.c $<
 
 # ipt against libipt's packet decoder (TDEC_FUZZ_LIBIPT).
 $(B)/fuzz/replay_ipt_libipt: fuzz/fuzz_ipt.c fuzz/standalone_main.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(FUZZ_CFLAGS) -DTDEC_FUZZ_LIBIPT -O1 $(SAN) -o $@ fuzz/standalone_main.c $< -lipt
+	$(CC) $(FUZZ_CFLAGS) $(CFLAGS) -DTDEC_FUZZ_LIBIPT -O1 $(SAN) -o $@ fuzz/standalone_main.c $< -lipt
 
 $(B)/fuzz/fuzz_%_libfuzzer: fuzz/fuzz_%.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
@@ -214,10 +214,10 @@ TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \
 test: $(TEST_BINS)
 	@sh tests/run.sh test
 
-# What CI runs: test + examples + compile matrix + amalgamation + fuzz replay.
-# The matrix asks $(MAKE) for its cells (tests/matrix/matrix.mk), in
-# parallel under make -jN.
-check: $(TEST_BINS) examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt)
+# What CI runs: test + examples + compile matrix + amalgamation + fuzz
+# replay and builds. The matrix asks $(MAKE) for its cells
+# (tests/matrix/matrix.mk), in parallel under make -jN.
+check: $(TEST_BINS) examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt) $(FUZZ_BINS)
 	@MAKE='$(MAKE)' sh tests/run.sh check
 
 matrix:

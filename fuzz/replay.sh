@@ -1,12 +1,12 @@
 #!/bin/sh
 # Runs the fuzz harnesses the Makefile built (one per format, fuzz/fuzz_FMT.c).
 #
-#   sh fuzz/replay.sh run           build/fuzz/replay_FMT (gcc, ASan+UBSan, standalone_main.c)
+#   sh fuzz/replay.sh run           build/fuzz/replay_FMT (ASan+UBSan, standalone_main.c)
 #                                   over fuzz/corpus/FMT and fuzz/regressions/FMT
 #   sh fuzz/replay.sh differential  build/fuzz/replay_ipt_libipt (ipt against libipt's
 #                                   pt_pkt_next, TDEC_FUZZ_LIBIPT) over the ipt corpus;
 #                                   SKIP without libipt-dev
-#   sh fuzz/replay.sh built         which libFuzzer / AFL++ builds `make fuzz-build` made
+#   sh fuzz/replay.sh built         the libFuzzer / AFL++ builds (`make fuzz-build`, `make check`)
 #
 # Every step prints one line: "PASS ...", "FAIL ..." or "SKIP ... (why)".
 #

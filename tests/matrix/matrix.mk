@@ -5,10 +5,11 @@
 # Every recipe removes its target first, so a target that exists was built
 # by this run.
 #
-#   build/matrix/pair/FMT/VARIANT/COMPILER-STD   a pair: tests/matrix/tu.c built
-#       twice (TU a with main, TU b: files $@.a.o, $@.b.o), linked and run.
-#       COMPILER is gcc, clang, g++, clang++ or cc ($(CC)); STD is c99, c11
-#       or c++17; VARIANT names the flags of both TUs in the table below.
+#   build/matrix/pair/FMT/VARIANT/COMPILER-STD
+#       a pair: tests/matrix/tu.c built twice (TU a with main, TU b: files
+#       $@.a.o, $@.b.o) and linked. COMPILER is gcc, clang, g++, clang++ or
+#       cc ($(CC)); STD is c99, c11 or c++17; VARIANT names the flags of
+#       both TUs in the table below.
 #   build/matrix/cm4/FMT-{impl,nostrings,tu}.o, cm4/tracedec.o
 #       freestanding Cortex-M4 objects (arm-none-eabi-gcc): the
 #       implementation, the same with TDEC_NO_STRINGS, the pair's TU a, and
