@@ -5,8 +5,18 @@
 #   make CFLAGS='-O1 -g -fsanitize=address,undefined'   a sanitizer build of all
 #   make CC=clang                                       another compiler
 #
-# CC and CFLAGS given on the command line reach every build, the scripts
-# included (they get them, and WARN, from the environment).
+# CC and CFLAGS given on the command line reach every build, the compile
+# matrix's cells included (tests/matrix/matrix.sh asks this file for them).
+# These builds pin a compiler or flags on purpose:
+#   - the compile matrix: each cell names its compiler (gcc, clang, g++,
+#     clang++; cc is $(CC)); its -m32, s390x and Cortex-M4 cells use fixed
+#     flags (tests/matrix/matrix.mk);
+#   - the libFuzzer and AFL++ harnesses (clang, afl-clang-fast), and the
+#     sanitizer flags and -O1 of the replay harnesses and the sanitized CLI;
+#   - the differential tests' second build (clang);
+#   - the programs that producers record (tests/live/*_prog.c, the uftrace
+#     benchmark's hot loop): clang -fxray-instrument and gcc -pg at -O0, so
+#     the recordings hold what the tests expect.
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -15,7 +25,7 @@ CFLAGS ?= -O2 -g
 WARN   := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
 STD    := -std=c99
 B      := build
-export CC CFLAGS WARN
+export CC # tests/matrix/matrix.sh names it
 
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -I.
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -23,7 +33,9 @@ SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 FORMATS := xray uftrace ovni xtrace ipt
 CORE    := tools/core/tdec_core.h
 SINGLE  := $(patsubst %,single/tdec_%.h,$(FORMATS))
-HEADERS := $(SINGLE) $(CORE)
+# Every build waits for tracedec.h too: its rule rewrites single/ as well,
+# so no compiler reads a header while it is rewritten (make -j).
+HEADERS := $(SINGLE) $(CORE) tracedec.h
 TESTLIB := $(wildcard tests/lib/*.h)
 GEN     := $(wildcard tests/gen/*.h)
 
@@ -32,15 +44,19 @@ CLI_HDR := $(wildcard tools/cli/*.h tools/cli/*/*.h)
 
 UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt demangle
 EXAMPLES := $(patsubst tools/examples/%.c,%,$(wildcard tools/examples/*.c))
-BENCH    := xray uftrace ovni xtrace ipt
+BENCH    := xray uftrace ovni xtrace
 
 # Tools beyond gcc and make: their binaries join `check` when present, and
 # the scripts print a loud SKIP when they are not.
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
-HAVE_LIBIPT := $(shell test -f /usr/include/intel-pt.h && echo yes)
+HAVE_CLANG   := $(call have,clang)
+HAVE_LIBIPT  := $(shell test -f /usr/include/intel-pt.h && echo yes)
+HAVE_UFTRACE := $(call have,uftrace)
+# XRay needs clang's runtime too (libclang-rt-*-dev).
+HAVE_XRAY    := $(if $(HAVE_CLANG),$(wildcard $(shell clang -print-runtime-dir 2>/dev/null)/libclang_rt.xray*.a))
 
 .PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay \
-        bench demo examples clean
+        bench demo examples clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/tracedec
@@ -99,15 +115,15 @@ examples: $(patsubst %,$(B)/examples/%,$(EXAMPLES))
 # ---- fuzz harnesses ----------------------------------------------------------
 FUZZ_CFLAGS = $(STD) $(WARN) -g -I. -DTDEC_FUZZING
 
-# Replay driver under ASan+UBSan (plain gcc): runs corpus and regressions.
+# The replay driver under ASan+UBSan: runs the corpus and regressions.
 $(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/standalone_main.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(FUZZ_CFLAGS) -O1 $(SAN) -o $@ fuzz/standalone_main.c $<
+	$(CC) $(FUZZ_CFLAGS) $(CFLAGS) -O1 $(SAN) -o $@ fuzz/standalone_main.c $<
 
 # ipt against libipt's packet decoder (TDEC_FUZZ_LIBIPT).
 $(B)/fuzz/replay_ipt_libipt: fuzz/fuzz_ipt.c fuzz/standalone_main.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(FUZZ_CFLAGS) -DTDEC_FUZZ_LIBIPT -O1 $(SAN) -o $@ fuzz/standalone_main.c $< -lipt
+	$(CC) $(FUZZ_CFLAGS) $(CFLAGS) -DTDEC_FUZZ_LIBIPT -O1 $(SAN) -o $@ fuzz/standalone_main.c $< -lipt
 
 $(B)/fuzz/fuzz_%_libfuzzer: fuzz/fuzz_%.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
@@ -120,7 +136,7 @@ $(B)/fuzz/fuzz_%_afl: fuzz/fuzz_%.c $(TESTLIB) $(HEADERS)
 	    -fsanitize-trap=undefined -o $@ $<
 
 REPLAY_BINS := $(patsubst %,$(B)/fuzz/replay_%,$(FORMATS))
-FUZZ_BINS   := $(if $(call have,clang),$(patsubst %,$(B)/fuzz/fuzz_%_libfuzzer,$(FORMATS))) \
+FUZZ_BINS   := $(if $(HAVE_CLANG),$(patsubst %,$(B)/fuzz/fuzz_%_libfuzzer,$(FORMATS))) \
                $(if $(call have,afl-clang-fast),$(patsubst %,$(B)/fuzz/fuzz_%_afl,$(FORMATS)))
 
 fuzz-build: $(FUZZ_BINS)
@@ -144,30 +160,70 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
 DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
-               $(if $(call have,clang),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang))
+               $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang))
+
+# ---- live tests: the programs the real producers record ----------------------
+$(B)/live/xray_prog: tests/live/xray_prog.c
+	@mkdir -p $(@D)
+	clang -O0 -g -fxray-instrument -fxray-instruction-threshold=1 -o $@ $< -lpthread
+$(B)/live/uftrace_prog: tests/live/uftrace_prog.c
+	@mkdir -p $(@D)
+	gcc -std=c99 -D_POSIX_C_SOURCE=200809L -pg -O0 -g -o $@ $< -lpthread
+
+LIVE_BINS := $(if $(HAVE_XRAY),$(B)/live/xray_prog) $(if $(HAVE_UFTRACE),$(B)/live/uftrace_prog)
 
 # ---- benchmarks ----------------------------------------------------------------
+# `make bench` (slow: minutes). The PT benchmarks link libipt: the system's
+# (libipt-dev), or with `make LIBIPT_DIR=dir bench` a libipt cmake build
+# directory of your own (e.g. of master, for figures beside that version).
 $(B)/bench/%: tools/bench/%.c tools/bench/common.h $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BENCH_LIBS)
 
-bench: $(B)/tracedec $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/ipt_evq
+# The hot loop the uftrace benchmark records.
+$(B)/bench/uftrace_hot: tools/bench/uftrace_hot.c
+	@mkdir -p $(@D)
+	gcc $(STD) $(WARN) -pg -O0 -g -o $@ $<
+
+ifneq ($(LIBIPT_DIR),)
+ifeq ($(wildcard $(LIBIPT_DIR)/libipt/include/intel-pt.h),)
+$(error LIBIPT_DIR=$(LIBIPT_DIR) has no libipt/include/intel-pt.h (a libipt cmake build directory is expected))
+endif
+LIBIPT_FLAGS := -I$(LIBIPT_DIR)/libipt/include -L$(LIBIPT_DIR)/lib -Wl,-rpath,$(LIBIPT_DIR)/lib -lipt
+else
+LIBIPT_FLAGS := -lipt
+endif
+IPT_BENCH    := $(if $(HAVE_LIBIPT)$(LIBIPT_DIR),$(B)/bench/ipt $(B)/bench/ipt_evq)
+$(IPT_BENCH): BENCH_LIBS = $(LIBIPT_FLAGS)
+# Relinks when LIBIPT_DIR changes.
+$(IPT_BENCH): $(B)/bench/libipt-flags
+$(B)/bench/libipt-flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(LIBIPT_FLAGS)' | cmp -s - $@ || echo '$(LIBIPT_FLAGS)' > $@
+
+BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_BENCH)
+
+bench: $(B)/tracedec $(BENCH_BINS)
 	@sh tools/bench/bench.sh
 
 # ---- the suites ------------------------------------------------------------------
 TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \
-             $(DIFF_BINS)
+             $(DIFF_BINS) $(LIVE_BINS)
 
 # Unit, golden, live and differential tests; ends with "N passed, N failed".
-test: $(TEST_BINS) tracedec.h
+test: $(TEST_BINS)
 	@sh tests/run.sh test
 
-# What CI runs: test + examples + compile matrix + amalgamation + fuzz replay.
-check: $(TEST_BINS) tracedec.h examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt)
-	@sh tests/run.sh check
+# What CI runs: test + examples + compile matrix + amalgamation + fuzz
+# replay and builds. The matrix asks $(MAKE) for its cells
+# (tests/matrix/matrix.mk), in parallel under make -jN.
+check: $(TEST_BINS) examples $(REPLAY_BINS) $(if $(HAVE_LIBIPT),$(B)/fuzz/replay_ipt_libipt) $(FUZZ_BINS)
+	@MAKE='$(MAKE)' sh tests/run.sh check
 
 matrix:
-	@sh tests/run.sh matrix
+	@MAKE='$(MAKE)' sh tests/run.sh matrix
+
+include tests/matrix/matrix.mk
 
 # The README's main job: build the CLI and dump a bundled sample trace.
 demo: $(B)/tracedec

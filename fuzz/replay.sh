@@ -1,12 +1,12 @@
 #!/bin/sh
 # Runs the fuzz harnesses the Makefile built (one per format, fuzz/fuzz_FMT.c).
 #
-#   sh fuzz/replay.sh run           build/fuzz/replay_FMT (gcc, ASan+UBSan, standalone_main.c)
+#   sh fuzz/replay.sh run           build/fuzz/replay_FMT (ASan+UBSan, standalone_main.c)
 #                                   over fuzz/corpus/FMT and fuzz/regressions/FMT
 #   sh fuzz/replay.sh differential  build/fuzz/replay_ipt_libipt (ipt against libipt's
 #                                   pt_pkt_next, TDEC_FUZZ_LIBIPT) over the ipt corpus;
 #                                   SKIP without libipt-dev
-#   sh fuzz/replay.sh built         which libFuzzer / AFL++ builds `make fuzz-build` made
+#   sh fuzz/replay.sh built         the libFuzzer / AFL++ builds (`make fuzz-build`, `make check`)
 #
 # Every step prints one line: "PASS ...", "FAIL ..." or "SKIP ... (why)".
 #
@@ -20,28 +20,21 @@
 # snapshot files, file names) and ipt (Intel PT packet streams, the sync
 # helpers, the event and query decoders).
 cd "$(dirname "$0")/.." || exit 2
+. tests/run-lib.sh
 
 formats="xray uftrace ovni xtrace ipt"
 B=build/fuzz
-status=0
-
-have() { command -v "$1" >/dev/null 2>&1; }
 
 # replay NAME BINARY DIRS...: one PASS/FAIL line for BINARY over DIRS.
 replay() {
     name=$1 bin=$2
     shift 2
-    if [ ! -x "$bin" ]; then
-        echo "FAIL $name ($bin is not built: make $bin)"
-        status=1
-        return
-    fi
+    need "$bin" "$name" || return
     if out=$(ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$bin" "$@" 2>"$bin.err"); then
-        echo "PASS $name (${out% inputs} inputs)"
+        pass "$name (${out% inputs} inputs)"
     else
-        echo "FAIL $name (see $bin.err)"
+        fail "$name (see $bin.err)"
         tail -n 20 "$bin.err"
-        status=1
     fi
 }
 
@@ -52,8 +45,7 @@ run_replay() {
             [ -d "$d" ] && dirs="$dirs $d"
         done
         if [ -z "$dirs" ]; then
-            echo "FAIL fuzz replay $f (no corpus)"
-            status=1
+            fail "fuzz replay $f (no corpus)"
             continue
         fi
         # shellcheck disable=SC2086
@@ -63,7 +55,7 @@ run_replay() {
 
 differential() {
     if ! [ -f /usr/include/intel-pt.h ]; then
-        echo "SKIP fuzz differential ipt (libipt-dev not found)"
+        skip "fuzz differential ipt (libipt-dev not found)"
         return
     fi
     replay "fuzz differential ipt against libipt" "$B/replay_ipt_libipt" fuzz/corpus/ipt fuzz/regressions/ipt
@@ -74,12 +66,9 @@ built() {
         for kind in libfuzzer:clang afl:afl-clang-fast; do
             k=${kind%%:*} tool=${kind#*:}
             if ! have "$tool"; then
-                echo "SKIP fuzz build $f $k ($tool not found)"
-            elif [ -x "$B/fuzz_${f}_$k" ]; then
-                echo "PASS fuzz build $f $k ($B/fuzz_${f}_$k)"
-            else
-                echo "FAIL fuzz build $f $k"
-                status=1
+                skip "fuzz build $f $k ($tool not found)"
+            elif need "$B/fuzz_${f}_$k" "fuzz build $f $k"; then
+                pass "fuzz build $f $k ($B/fuzz_${f}_$k)"
             fi
         done
     done

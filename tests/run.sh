@@ -6,7 +6,7 @@
 #
 #   sh tests/run.sh test     unit, golden and live tests
 #   sh tests/run.sh check    test + the CLI tests under ASan+UBSan + compile matrix
-#                            + examples + amalgamation + fuzz replay
+#                            + examples + amalgamation + fuzz replay and builds
 #   sh tests/run.sh matrix   the compile matrix alone
 #
 # It runs binaries only: `make test` / `make check` build them first.
@@ -66,6 +66,7 @@ check)
     section "amalgamation" sh tools/core/amalgamate.sh --check
     section "fuzz replay" sh fuzz/replay.sh run
     section "fuzz differential: ipt" sh fuzz/replay.sh differential
+    section "fuzz builds" sh fuzz/replay.sh built
     ;;
 esac
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Live uftrace test: records fresh data with this machine's uftrace
-# (tests/live/uftrace_prog.c built with gcc -pg: nested calls, recursion, a
-# loop, libc calls, a thread, a fork, string/int/float arguments) and
-# compares build/tracedec with uftrace itself on it.
+# (build/live/uftrace_prog, made by `make test` from tests/live/uftrace_prog.c
+# with gcc -pg: nested calls, recursion, a loop, libc calls, a thread, a
+# fork, string/int/float arguments) and compares build/tracedec with
+# uftrace itself on it.
 # One line per check: "PASS name", "FAIL name" or "SKIP name (why)".
 #
 #   spec recording:  uftrace record -A ... -R ... (explicit argument specs)
@@ -13,52 +14,35 @@
 # Each comparison is made twice: with the program binary still in place
 # (uftrace may read it) and after deleting it (as the references under
 # tests/data/uftrace were made).
-# Needs gcc, uftrace (Debian package uftrace; 0.13 is the version tracedec
-# follows) and build/tracedec, or the CLI $TRACEDEC names (make builds both).
-# Outputs go to build/live-uftrace/ (with TDEC_TAG: build/live-uftrace-TAG/).
+# Needs uftrace (Debian package uftrace; 0.13 is the version tracedec
+# follows). TRACEDEC names the CLI to test (default build/tracedec). Outputs
+# go to build/live/uftrace/ (build/live/uftrace-TAG/ with TDEC_TAG).
 cd "$(dirname "$0")/../.." || exit 2
-O=build/live-uftrace${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+O=build/live/uftrace${TDEC_TAG:+-$TDEC_TAG}
+P=build/live/uftrace_prog
+X=${TRACEDEC:-build/tracedec}
 rm -rf "$O"
 mkdir -p "$O"
-status=0
 
-have() { command -v "$1" >/dev/null 2>&1; }
-fail() {
-    echo "FAIL $1"
-    status=1
-    [ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15p' "$2" | sed 's/^/    /'
-}
-
-NAMES="spec auto"
-skip_all() {
-    for r in $NAMES; do
+if ! have uftrace; then
+    for r in spec auto; do
         for c in dump replay; do
-            echo "SKIP live uftrace $r: tracedec $c == uftrace $c ($1)"
+            skip "live uftrace $r: tracedec $c == uftrace $c (uftrace not found: apt-get install uftrace)"
         done
     done
     exit 0
-}
-
-# ---- tools ---------------------------------------------------------------
-have gcc || skip_all "gcc not found"
-have uftrace || skip_all "uftrace not found: apt-get install uftrace"
-X=${TRACEDEC:-build/tracedec}
-[ -x "$X" ] || { fail "live uftrace: $X is not built (make it first)"; exit 1; }
-ver=$(uftrace --version 2>/dev/null | head -n 1)
-
-# ---- the program -----------------------------------------------------------
-if ! gcc -std=c99 -D_POSIX_C_SOURCE=200809L -pg -O0 -g tests/live/uftrace_prog.c -o $O/prog.keep -lpthread \
-        > $O/build.log 2>&1; then
-    fail "live uftrace: tests/live/uftrace_prog.c does not build with gcc -pg" $O/build.log
-    exit 1
 fi
+need "$X" "live uftrace" || exit 1
+need $P "live uftrace" || exit 1
+ver=$(uftrace --version 2>/dev/null | head -n 1)
 
 # record NAME OPTIONS...: records the program into $O/NAME/uftrace.data.
 record() {
     r=$1
     shift
     mkdir -p $O/$r
-    cp $O/prog.keep $O/$r/prog
+    cp $P $O/$r/prog
     (cd $O/$r && timeout 120 uftrace record -d uftrace.data "$@" ./prog) > $O/$r/record.log 2>&1
 }
 
@@ -75,7 +59,7 @@ compare() {
     "$X" $c "$d" > $base.ours 2>> "$log"
     ro=$?
     if [ $rr -eq 0 ] && [ $ro -eq 0 ] && [ -s $base.ref ] && cmp -s $base.ref $base.ours; then
-        echo "PASS $name ($(wc -l < $base.ref) lines, $(ls "$d"/*.dat | grep -c '/[0-9]*\.dat$') tasks)"
+        pass "$name ($(wc -l < $base.ref) lines, $(ls "$d"/*.dat | grep -c '/[0-9]*\.dat$') tasks)"
     else
         echo "exit status uftrace $rr, tracedec $ro" >> "$log"
         diff $base.ref $base.ours | head -20 >> "$log"
@@ -83,6 +67,7 @@ compare() {
     fi
 }
 
+# run NAME OPTIONS...: records, then compares with and without the binary.
 run() {
     r=$1
     shift

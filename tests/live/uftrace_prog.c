@@ -1,4 +1,4 @@
-/* live_uftrace_prog.c - the program tests/live/uftrace.sh records with
+/* uftrace_prog.c - the program tests/live/uftrace.sh records with
    `uftrace record` (built with gcc -pg -O0 -g): nested calls, recursion,
    a loop, libc calls (strlen, snprintf, malloc/free, puts), a thread and
    a fork, string, integer and floating-point arguments and return values. */

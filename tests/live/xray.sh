@@ -1,7 +1,8 @@
 #!/bin/sh
 # Live XRay test: records a fresh trace with the XRay runtime of this
-# machine's clang (tests/live/xray_prog.c: 4 threads, argument logging,
-# custom events) and compares build/tracedec with llvm-xray on it.
+# machine's clang (build/live/xray_prog, made by `make test` from
+# tests/live/xray_prog.c: threads, argument logging, custom events) and
+# compares build/tracedec with llvm-xray on it.
 # One line per check: "PASS name", "FAIL name" or "SKIP name (why)".
 #
 #   FDR mode:   tracedec dump  == llvm-xray fdr-dump, byte for byte
@@ -10,53 +11,33 @@
 #
 # The JSON/YAML comparison takes (thread, function id, kind, tsc) of every
 # function record from both, sorted: same records, same absolute TSCs.
-# Needs clang with its XRay runtime (libclang-rt-14-dev), llvm-xray (llvm-14)
-# and build/tracedec, or the CLI $TRACEDEC names (make builds both). Outputs
-# go to build/live/ (build/live-$TDEC_TAG/ when TDEC_TAG is set).
+# Needs llvm-xray (llvm-14); the Makefile builds the program when clang and
+# its XRay runtime (libclang-rt-14-dev) are installed. TRACEDEC names the
+# CLI to test (default build/tracedec). Outputs go to build/live/xray/
+# (build/live/xray-TAG/ with TDEC_TAG).
 cd "$(dirname "$0")/../.." || exit 2
-O=build/live${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+O=build/live/xray${TDEC_TAG:+-$TDEC_TAG}
+P=build/live/xray_prog
+X=${TRACEDEC:-build/tracedec}
 rm -rf "$O"
 mkdir -p "$O"
-status=0
-
-have() { command -v "$1" >/dev/null 2>&1; }
-fail() {
-    echo "FAIL $1"
-    status=1
-    [ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15p' "$2" | sed 's/^/    /'
-}
 
 # ---- tools ---------------------------------------------------------------
-CLANG=""
-for c in clang clang-14; do have $c && { CLANG=$c; break; }; done
 XRAY=""
 for x in /usr/lib/llvm-14/bin/llvm-xray llvm-xray llvm-xray-14; do
     if [ -x "$x" ] || have "$x"; then XRAY=$x; break; fi
 done
 why=""
-[ -z "$CLANG" ] && why="clang not found"
-[ -z "$why" ] && [ -z "$XRAY" ] && why="llvm-xray not found: apt-get install llvm-14"
-if [ -z "$why" ]; then
-    rt=$($CLANG -print-runtime-dir 2>/dev/null)
-    arch=$(uname -m)
-    if [ ! -f "$rt/libclang_rt.xray-$arch.a" ] && [ ! -f "$rt/libclang_rt.xray.a" ]; then
-        why="clang XRay runtime not found in '$rt': apt-get install libclang-rt-14-dev"
-    fi
-fi
+[ -z "$XRAY" ] && why="llvm-xray not found: apt-get install llvm-14"
+[ -z "$why" ] && [ ! -x $P ] &&
+    why="$P not built: make builds it when clang and its XRay runtime are installed (apt-get install clang libclang-rt-14-dev)"
 if [ -n "$why" ]; then
-    echo "SKIP live xray FDR: tracedec dump vs llvm-xray fdr-dump ($why)"
-    echo "SKIP live xray basic: tracedec dump --json vs llvm-xray convert ($why)"
+    skip "live xray FDR: tracedec dump vs llvm-xray fdr-dump ($why)"
+    skip "live xray basic: tracedec dump --json vs llvm-xray convert ($why)"
     exit 0
 fi
-X=${TRACEDEC:-build/tracedec}
-[ -x "$X" ] || { fail "live xray: $X is not built (make it first)"; exit 1; }
-
-# ---- the program -----------------------------------------------------------
-if ! $CLANG -O0 -g -fxray-instrument -fxray-instruction-threshold=1 tests/live/xray_prog.c -o $O/prog -lpthread \
-        > $O/build.log 2>&1; then
-    fail "live xray: tests/live/xray_prog.c does not build with $CLANG -fxray-instrument" $O/build.log
-    exit 1
-fi
+need "$X" "live xray" || exit 1
 
 # yaml_fn FILE / json_fn FILE: "tid fid kind tsc" per function record, sorted.
 yaml_fn() {
@@ -75,7 +56,7 @@ record() {
     rm -f $O/xray-log-*
     XRAY_OPTIONS="patch_premain=true xray_mode=xray-$mode xray_logfile_base=$O/xray-log- verbosity=0" \
     XRAY_BASIC_OPTIONS="func_duration_threshold_us=0" \
-        timeout 60 $O/prog "$mode" > $O/run-$mode.log 2>&1 || return 1
+        timeout 60 $P "$mode" > $O/run-$mode.log 2>&1 || return 1
     # Basic mode writes one file per process; take the only one.
     set -- $O/xray-log-*
     [ $# -eq 1 ] && [ -s "$1" ] || return 1
@@ -108,7 +89,7 @@ compare_fn() {
     # folded into their function record there.
     if [ "$nf" -gt 0 ] && [ $((nyf + nye)) -eq "$ny" ] && cmp -s "$t.yaml.fn" "$t.json.fn" &&
        [ "$na" -eq "$nya" ] && [ "$ne" -eq "$nye" ]; then
-        echo "PASS $name ($ny records: $nf function records with the same tid/fid/kind/tsc, $na arguments, $ne events)"
+        pass "$name ($ny records: $nf function records with the same tid/fid/kind/tsc, $na arguments, $ne events)"
     else
         echo "yaml: $ny records, $nyf function records, $nye events, $nya with args;" \
              "json: $nf function records, $ne events, $na call-arg" >> "$log"
@@ -127,7 +108,7 @@ if t=$(record fdr); then
     "$X" dump "$t" > $O/fdr.ours.txt 2>> "$log"
     ro=$?
     if [ $rr -eq 0 ] && [ $ro -eq 0 ] && [ -s $O/fdr.ref.txt ] && cmp -s $O/fdr.ref.txt $O/fdr.ours.txt; then
-        echo "PASS $name ($(wc -c < "$t") B trace, $(wc -l < $O/fdr.ref.txt) lines," \
+        pass "$name ($(wc -c < "$t") B trace, $(wc -l < $O/fdr.ref.txt) lines," \
              "$(grep -c 'Custom Event' $O/fdr.ref.txt) custom events, $(grep -c 'Call Argument' $O/fdr.ref.txt) arguments," \
              "$(grep -c '^<Thread ID' $O/fdr.ref.txt) buffers)"
     else

@@ -1,11 +1,12 @@
-/* live_xray_prog.c - the program tests/live/xray.sh records with the XRay
+/* xray_prog.c - the program tests/live/xray.sh records with the XRay
    runtime of the clang on this machine: three threads, argument logging,
-   custom events, recursion. Built with
+   custom events, recursion. The Makefile builds it as build/live/xray_prog
+   with
        clang -O0 -fxray-instrument -fxray-instruction-threshold=1
    (-O0: clang 14 crashes lowering custom event sleds at -O1 and above).
 
-     live_xray_prog fdr     FDR mode: starts and flushes the log itself
-     live_xray_prog basic   basic mode: the runtime writes the log at exit
+     xray_prog fdr     FDR mode: starts and flushes the log itself
+     xray_prog basic   basic mode: the runtime writes the log at exit
 
    The XRay control API ships only as C++ headers; these are its extern "C"
    entry points, declared here (the C++ enums are int-sized). */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Benchmarks (`make bench`): numbers, not pass/fail.
 #
-#   1. tools/bench/xray.c (-O2): builds a ~100 MB FDR v5 log from the real
-#      sample blocks (build/bench/big.xray) and times the library on it
-#      (one chunk and 64 KiB chunks) beside a plain memory scan.
+#   1. build/bench/xray (tools/bench/xray.c): builds a ~100 MB FDR v5 log
+#      from the real sample blocks (build/bench/out/big.xray) and times the
+#      library on it (one chunk and 64 KiB chunks) beside a plain memory scan.
 #   2. The CLI against the reference tool on that file: checks that
 #      `build/tracedec dump` and `llvm-xray fdr-dump` print the same bytes,
 #      then times both (hyperfine if installed, else best of N with date)
@@ -27,27 +27,25 @@
 #      process, then `tracedec dump` on it in MB/s (skipped without
 #      libipt-dev).
 #
-#   sh tools/bench/bench.sh [MB]        default 100
-# Environment: CC (default gcc), RUNS (library runs, default 7).
+#   make bench                        builds the programs, then runs this
+#   sh tools/bench/bench.sh [MB]      default 100
+# Environment: RUNS (library runs, default 7).
 cd "$(dirname "$0")/../.." || exit 2
-O=build/bench
+O=build/bench/out
 mkdir -p "$O"
 MB=${1:-100}
 RUNS=${RUNS:-7}
-CC=${CC:-gcc}
-WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 BIG=$O/big.xray
 
 . tools/bench/lib.sh
+need build/bench/xray "bench xray" && need build/tracedec "bench xray" || exit 1
 
-echo "== library: tools/bench/xray.c ($CC -O2)"
-$CC -std=c99 $WARN -O2 -I. tools/bench/xray.c -o $O/bench_xray || exit 1
-$O/bench_xray -o "$BIG" -m "$MB" -n "$RUNS" || exit 1
+echo "== library: build/bench/xray"
+build/bench/xray -o "$BIG" -m "$MB" -n "$RUNS" || exit 1
 size=$(wc -c < "$BIG")
 
 echo
 echo "== CLI: build/tracedec dump vs llvm-xray fdr-dump on $BIG ($size bytes)"
-[ -x build/tracedec ] || make -s build/tracedec || exit 1
 XRAY=""
 for x in /usr/lib/llvm-14/bin/llvm-xray llvm-xray llvm-xray-14; do
     if [ -x "$x" ] || have "$x"; then XRAY=$x; break; fi

@@ -1,5 +1,5 @@
-/* bench_common.h - helpers shared by the benchmark programs
-   (tools/bench_*.c): a monotonic clock, whole-file reading and the byte-sum
+/* common.h - helpers shared by the benchmark programs
+   (tools/bench/NAME.c): a monotonic clock, whole-file reading and the byte-sum
    memory scan every decoder is compared with. Include-only (static
    functions); the includer defines _POSIX_C_SOURCE 199309L (or later)
    before any include, for clock_gettime. */

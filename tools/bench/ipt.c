@@ -1,9 +1,8 @@
-/* bench_ipt.c - Intel PT packet decoder throughput beside libipt's (a
+/* ipt.c - Intel PT packet decoder throughput beside libipt's (a
    program, not a test; link with -lipt).
 
    Generates the anchor report's synthetic stream in memory
-   (../shared/formats/ipt/REPORT.md section 2: tests/gen/ipt_gen.h with
-   IPT_GEN_MIX_BENCH, libipt's encoder; TNT-8 45 %, PAD 22 %, TIP 10 %, CYC
+   (tests/gen/ipt_gen.h with IPT_GEN_MIX_BENCH, libipt's encoder; TNT-8 45 %, PAD 22 %, TIP 10 %, CYC
    10 %, MTC 6 %, TNT-64 3 %, ..., PSB+ every 4 KiB, ~1.8 bytes a packet),
    then times on that one buffer, in one process, round-robin, RUNS rounds:
 
@@ -24,7 +23,7 @@
    issue's targets (10x 2.0.5 or 5x master side by side, 5x REPORT.md's
    master figure), and the peak RSS.
 
-     bench_ipt [-m MiB] [-n RUNS] [-o FILE]
+     build/bench/ipt [-m MiB] [-n RUNS] [-o FILE]
    MiB: stream size (default 256); FILE: also write the stream there. */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
@@ -64,7 +63,7 @@ static int bi_ours(const uint8_t *buf, size_t len, size_t chunk, bi_count *c)
     c->packets = packets;
     c->bytes = bytes;
     if (st != TDEC_END) {
-        fprintf(stderr, "bench_ipt: tdec_ipt: %s at %llu\n", tdec_status_str(st), (unsigned long long)d.st.err_offset);
+        fprintf(stderr, "bench/ipt: tdec_ipt: %s at %llu\n", tdec_status_str(st), (unsigned long long)d.st.err_offset);
         return -1;
     }
     return 0;
@@ -92,7 +91,7 @@ static int bi_ours_n(const uint8_t *buf, size_t len, bi_count *c)
     c->packets = packets;
     c->bytes = bytes;
     if (st != TDEC_END) {
-        fprintf(stderr, "bench_ipt: tdec_ipt_next_n: %s at %llu\n", tdec_status_str(st),
+        fprintf(stderr, "bench/ipt: tdec_ipt_next_n: %s at %llu\n", tdec_status_str(st),
                 (unsigned long long)d.st.err_offset);
         return -1;
     }
@@ -124,7 +123,7 @@ static int bi_libipt(uint8_t *buf, size_t len, bi_count *c)
     c->packets = packets;
     c->bytes = bytes;
     if (r != -pte_eos || off != len) {
-        fprintf(stderr, "bench_ipt: libipt: %s at %llu\n", pt_errstr(pt_errcode(r)), (unsigned long long)off);
+        fprintf(stderr, "bench/ipt: libipt: %s at %llu\n", pt_errstr(pt_errcode(r)), (unsigned long long)off);
         return -1;
     }
     return 0;
@@ -154,14 +153,14 @@ int main(int argc, char **argv)
         else runs = 0;
     }
     if (runs < 1 || mib <= 0) {
-        fprintf(stderr, "usage: bench_ipt [-m MiB] [-n RUNS] [-o FILE]\n");
+        fprintf(stderr, "usage: build/bench/ipt [-m MiB] [-n RUNS] [-o FILE]\n");
         return 2;
     }
     cap = (size_t)(mib * 1048576.0) + 4096;
     buf = (uint8_t *)malloc(cap);
     for (k = 0; k < BI_CASES; k++) secs[k] = (double *)malloc((size_t)runs * sizeof(double));
     if (!buf || !secs[BI_CASES - 1]) {
-        fprintf(stderr, "bench_ipt: out of memory\n");
+        fprintf(stderr, "bench/ipt: out of memory\n");
         return 1;
     }
     t = bench_now();
@@ -171,7 +170,7 @@ int main(int argc, char **argv)
     if (out) {
         FILE *f = fopen(out, "wb");
         if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-            fprintf(stderr, "bench_ipt: cannot write %s\n", out);
+            fprintf(stderr, "bench/ipt: cannot write %s\n", out);
             return 1;
         }
     }
@@ -207,7 +206,7 @@ int main(int argc, char **argv)
             }
             t = bench_now() - t;
             if (rc != 0 || c.packets != g.packets || c.bytes != len) {
-                fprintf(stderr, "bench_ipt: %s counted %llu packets, %llu bytes (want %llu, %zu)\n", names[k],
+                fprintf(stderr, "bench/ipt: %s counted %llu packets, %llu bytes (want %llu, %zu)\n", names[k],
                         (unsigned long long)c.packets, (unsigned long long)c.bytes, (unsigned long long)g.packets,
                         len);
                 return 1;

@@ -1,4 +1,4 @@
-/* bench_ipt_evq.c - Intel PT event and query decoder throughput beside
+/* ipt_evq.c - Intel PT event and query decoder throughput beside
    libipt's query decoder (a program, not a test; link with -lipt).
 
    Generates the anchor report's synthetic mix as a trace the layers above
@@ -23,7 +23,7 @@
    event and drops MODE.Exec packets that change nothing; 2.0.5 does
    neither): both are printed.
 
-     bench_ipt_evq [-m MiB] [-n RUNS] */
+     build/bench/ipt_evq [-m MiB] [-n RUNS] */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -194,14 +194,14 @@ int main(int argc, char **argv)
         else runs = 0;
     }
     if (runs < 1 || mib <= 0) {
-        fprintf(stderr, "usage: bench_ipt_evq [-m MiB] [-n RUNS]\n");
+        fprintf(stderr, "usage: build/bench/ipt_evq [-m MiB] [-n RUNS]\n");
         return 2;
     }
     cap = (size_t)(mib * 1048576.0) + 4096;
     buf = (uint8_t *)malloc(cap);
     for (k = 0; k < ncases; k++) secs[k] = (double *)malloc((size_t)runs * sizeof(double));
     if (!buf || !secs[ncases - 1]) {
-        fprintf(stderr, "bench_ipt_evq: out of memory\n");
+        fprintf(stderr, "bench/ipt_evq: out of memory\n");
         return 1;
     }
     t = bench_now();
@@ -227,14 +227,14 @@ int main(int argc, char **argv)
             }
             secs[k][r] = bench_now() - t;
             if (c[k].errors != 0) {
-                fprintf(stderr, "bench_ipt_evq: %s: %llu decoding errors on a valid stream\n", names[k],
+                fprintf(stderr, "bench/ipt_evq: %s: %llu decoding errors on a valid stream\n", names[k],
                         (unsigned long long)c[k].errors);
                 return 1;
             }
         }
     }
     if (c[BE_EVT].items != c[BE_EVT_CHUNK].items) {
-        fprintf(stderr, "bench_ipt_evq: events depend on the chunks (%llu, %llu)\n",
+        fprintf(stderr, "bench/ipt_evq: events depend on the chunks (%llu, %llu)\n",
                 (unsigned long long)c[BE_EVT].items, (unsigned long long)c[BE_EVT_CHUNK].items);
         return 1;
     }

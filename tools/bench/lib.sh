@@ -1,8 +1,8 @@
-# bench_lib.sh - shell helpers shared by the benchmark scripts
-# (tools/bench/bench.sh, tools/bench/uftrace.sh, tools/bench/ovni.sh): sourced, not
-# run. The sourcing script sets O (scratch directory) and CLI_RUNS.
-
-have() { command -v "$1" >/dev/null 2>&1; }
+# lib.sh - shell helpers shared by the benchmark scripts (tools/bench/*.sh):
+# sourced, not run. The sourcing script sets O (its output directory, under
+# build/bench/out/) and CLI_RUNS. The scripts run what `make bench` built:
+# build/bench/NAME (tools/bench/NAME.c) and build/tracedec.
+. tests/run-lib.sh
 
 # same_output NAME CMD1 CMD2: "yes" when both commands print the same bytes
 # (compared through FIFOs: nothing stored; cmp's verdict in $O/cmp-NAME.txt).

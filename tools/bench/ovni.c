@@ -1,4 +1,4 @@
-/* bench_ovni.c - ovni stream decoder throughput (a program, not a test).
+/* ovni.c - ovni stream decoder throughput (a program, not a test).
 
    Builds a multi-stream trace of >= MB megabytes from real sample streams:
    each given stream's events are repeated, byte for byte, with their clocks
@@ -16,7 +16,7 @@
 
    MB = 10^6 bytes.
 
-     bench_ovni [-m MB] [-n RUNS] -o OUT STREAMDIR...
+     build/bench/ovni [-m MB] [-n RUNS] -o OUT STREAMDIR...
    STREAMDIR: a v3 stream directory (stream.obs + stream.json) whose path
    contains loom.L/proc.P/thread.T; it is written to OUT/loom.L/proc.P/thread.T. */
 #define _POSIX_C_SOURCE 200809L
@@ -192,7 +192,7 @@ static int bo_decode(const uint8_t *buf, size_t len, size_t chunk, uint32_t flag
         fed += n;
     }
     if (st != TDEC_END) {
-        fprintf(stderr, "bench_ovni: %s at %llu (%s)\n", tdec_status_str(st), (unsigned long long)d.st.err_offset,
+        fprintf(stderr, "bench/ovni: %s at %llu (%s)\n", tdec_status_str(st), (unsigned long long)d.st.err_offset,
                 tdec_ovni_reason_str(d.st.err_reason));
         return -1;
     }
@@ -231,7 +231,7 @@ int main(int argc, char **argv)
         else runs = 0; /* unknown option: usage */
     }
     if (runs < 1 || mb <= 0 || out == NULL || n == 0) {
-        fprintf(stderr, "usage: bench_ovni [-m MB] [-n RUNS] -o OUT STREAMDIR...\n");
+        fprintf(stderr, "usage: build/bench/ovni [-m MB] [-n RUNS] -o OUT STREAMDIR...\n");
         return 2;
     }
     for (j = 0; j < n; j++) {
@@ -239,7 +239,7 @@ int main(int argc, char **argv)
         snprintf(path, sizeof path, "%s/stream.obs", st[j].dir);
         st[j].in = bench_read(path, &st[j].in_len);
         if (!st[j].in || bo_index(&st[j]) != 0) {
-            fprintf(stderr, "bench_ovni: %s: unreadable, empty or big-endian stream\n", path);
+            fprintf(stderr, "bench/ovni: %s: unreadable, empty or big-endian stream\n", path);
             return 1;
         }
         in_total += st[j].in_len - 8;
@@ -252,7 +252,7 @@ int main(int argc, char **argv)
     memset(&want, 0, sizeof want);
     for (j = 0; j < n; j++) {
         if (bo_repeat(&st[j], reps, hi - lo + 1) != 0 || bo_save(&st[j], out) != 0) {
-            fprintf(stderr, "bench_ovni: cannot build or write %s under %s\n", st[j].dir, out);
+            fprintf(stderr, "bench/ovni: cannot build or write %s under %s\n", st[j].dir, out);
             return 1;
         }
         total += st[j].out_len;
@@ -263,7 +263,7 @@ int main(int argc, char **argv)
         for (k = 0; k < 3; k++) {
             if (bo_decode(st[j].out, st[j].out_len, cases[k].chunk, cases[k].flags, &c) != 0) return 1;
             if (memcmp(&c, &st[j].want, sizeof c) != 0) {
-                fprintf(stderr, "bench_ovni: %s: %s decodes to other counts than were written\n", st[j].dir,
+                fprintf(stderr, "bench/ovni: %s: %s decodes to other counts than were written\n", st[j].dir,
                         cases[k].name);
                 return 1;
             }

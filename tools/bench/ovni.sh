@@ -2,11 +2,11 @@
 # ovni benchmarks (called by tools/bench/bench.sh, `make bench`): numbers, not
 # pass/fail, except that the generated trace must decode cleanly.
 #
-#   1. The library: tools/bench/ovni.c (-O2) builds a multi-stream trace of
-#      >= MB megabytes (default 200) by repeating the real events of samples
-#      s03-s06 (12 streams) with rising clocks, writes it under
-#      build/bench/ovni/trace, and times the decoder on it beside a memory
-#      scan.
+#   1. The library: build/bench/ovni (tools/bench/ovni.c) builds a
+#      multi-stream trace of >= MB megabytes (default 200) by repeating the
+#      real events of samples s03-s06 (12 streams) with rising clocks, writes
+#      it under build/bench/out/ovni/trace, and times the decoder on it
+#      beside a memory scan.
 #   2. The CLI on that trace: `tracedec dump`, `dump --hex`, `top`, in MB of
 #      trace per second. ovni is not a Debian package: with OVNIDUMP=path to
 #      an ovnidump built from ovni's sources (and OVNITOP likewise), the
@@ -14,23 +14,21 @@
 #      reference tools are timed too.
 #
 #   sh tools/bench/ovni.sh [MB]
-# Environment: CC (default gcc), RUNS (library runs, default 5), CLI_RUNS
-# (timed runs per command, default 3), OVNIDUMP, OVNITOP.
+# Environment: RUNS (library runs, default 5), CLI_RUNS (timed runs per
+# command, default 3), OVNIDUMP, OVNITOP.
 cd "$(dirname "$0")/../.." || exit 2
-O=build/bench/ovni
+O=build/bench/out/ovni
 MB=${1:-200}
 RUNS=${RUNS:-5}
 CLI_RUNS=${CLI_RUNS:-3}
-CC=${CC:-gcc}
-WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 S=tests/data/ovni
 . tools/bench/lib.sh
+need build/bench/ovni "bench ovni" && need build/tracedec "bench ovni" || exit 1
 
 rm -rf "$O"
 mkdir -p "$O"
-echo "== ovni library: tools/bench/ovni.c ($CC -O2)"
-$CC -std=c99 $WARN -O2 -I. tools/bench/ovni.c -o $O/bench_ovni || exit 1
-$O/bench_ovni -m "$MB" -n "$RUNS" -o "$O/trace" \
+echo "== ovni library: build/bench/ovni"
+build/bench/ovni -m "$MB" -n "$RUNS" -o "$O/trace" \
     $S/s03-jumbo/ovni/loom.*/proc.*/thread.* $S/s04-multithread/ovni/loom.*/proc.*/thread.* \
     $S/s05-two-procs-one-loom/ovni/loom.*/proc.*/thread.* $S/s06-many-events/ovni/loom.*/proc.*/thread.* ||
     exit 1
@@ -38,7 +36,6 @@ size=$(find "$O/trace" -name stream.obs -exec cat {} + | wc -c)
 
 echo
 echo "== ovni CLI: build/tracedec on $O/trace ($size bytes of streams)"
-[ -x build/tracedec ] || make -s build/tracedec || exit 1
 timing_note
 differ=0
 rate_header

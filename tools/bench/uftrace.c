@@ -1,4 +1,4 @@
-/* bench_uftrace.c - uftrace <tid>.dat decoder throughput (a program, not a
+/* uftrace.c - uftrace <tid>.dat decoder throughput (a program, not a
    test).
 
    Reads one <tid>.dat file (made by `uftrace record`, see
@@ -14,7 +14,7 @@
    record counts. The file must hold no argument blocks (record without
    -A/-R/-a): the bench has no spec to give. MB = 10^6 bytes.
 
-     bench_uftrace [-n RUNS] FILE.dat */
+     build/bench/uftrace [-n RUNS] FILE.dat */
 #define _POSIX_C_SOURCE 199309L
 #define TDEC_UFTRACE_IMPLEMENTATION
 #include "single/tdec_uftrace.h"
@@ -42,7 +42,7 @@ static int bu_decode(const uint8_t *buf, size_t len, size_t chunk, bu_counts *c)
         if (st == TDEC_OK) {
             if (it.kind == TDEC_ITEM_RECORD) {
                 if (tdec_uftrace_needs_spec(&d)) {
-                    fprintf(stderr, "bench_uftrace: argument block at offset %llu: record without -A/-R/-a\n",
+                    fprintf(stderr, "bench/uftrace: argument block at offset %llu: record without -A/-R/-a\n",
                             (unsigned long long)it.offset);
                     return 1;
                 }
@@ -66,7 +66,7 @@ static int bu_decode(const uint8_t *buf, size_t len, size_t chunk, bu_counts *c)
         }
     }
     if (st != TDEC_END) {
-        fprintf(stderr, "bench_uftrace: %s at offset %llu (%s)\n", tdec_status_str(st),
+        fprintf(stderr, "bench/uftrace: %s at offset %llu (%s)\n", tdec_status_str(st),
                 (unsigned long long)d.st.err_offset, tdec_uftrace_reason_str(d.st.err_reason));
         return 1;
     }
@@ -108,12 +108,12 @@ int main(int argc, char **argv)
         else path = argv[i];
     }
     if (!path || runs < 1) {
-        fprintf(stderr, "usage: bench_uftrace [-n RUNS] FILE.dat\n");
+        fprintf(stderr, "usage: build/bench/uftrace [-n RUNS] FILE.dat\n");
         return 2;
     }
     buf = bench_read(path, &len);
     if (!buf) {
-        fprintf(stderr, "bench_uftrace: cannot read %s\n", path);
+        fprintf(stderr, "bench/uftrace: cannot read %s\n", path);
         return 1;
     }
     if (bu_decode(buf, len, chunks[0], &ref) != 0) return 1;
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
             if (bu_decode(buf, len, chunks[k], &c) != 0) return 1;
             t1 = bench_now();
             if (memcmp(&c, &ref, sizeof c) != 0) {
-                fprintf(stderr, "bench_uftrace: %s chunks give other counts\n", names[k]);
+                fprintf(stderr, "bench/uftrace: %s chunks give other counts\n", names[k]);
                 return 1;
             }
             if (t1 - t0 < best) best = t1 - t0;

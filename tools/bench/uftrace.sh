@@ -2,27 +2,25 @@
 # uftrace benchmarks (called by tools/bench/bench.sh, `make bench`): numbers, not
 # pass/fail, except that tracedec's output must equal uftrace's.
 #
-#   1. Records a hot loop with `uftrace record --no-libcall` (a gcc -pg
-#      program calling two small functions; 64 bytes of records per loop
-#      turn) until its <tid>.dat holds at least MB megabytes:
-#      build/bench/uftrace/uftrace.data.
-#   2. The library alone: tools/bench/uftrace.c (-O2) decodes that <tid>.dat
-#      in 64 KiB chunks (and 13000-byte chunks), best of RUNS.
+#   1. Records a hot loop with `uftrace record --no-libcall`
+#      (build/bench/uftrace_hot, tools/bench/uftrace_hot.c built with gcc -pg:
+#      64 bytes of records per loop turn) until its <tid>.dat holds at least
+#      MB megabytes: build/bench/out/uftrace/uftrace.data.
+#   2. The library alone: build/bench/uftrace (tools/bench/uftrace.c) decodes
+#      that <tid>.dat in 64 KiB chunks (and 13000-byte chunks), best of RUNS.
 #   3. The CLI against uftrace: `build/tracedec dump DIR` vs `uftrace dump -d
 #      DIR` and `build/tracedec replay DIR` vs `uftrace replay -d DIR`, each
 #      pair checked byte for byte (cmp through FIFOs; nothing stored), then
 #      timed (hyperfine if installed, else best of N with date).
 #
 #   sh tools/bench/uftrace.sh [MB]        default 100
-# Environment: CC (default gcc), RUNS (library runs, default 3),
-# CLI_RUNS (timed runs per command, default 3).
+# Environment: RUNS (library runs, default 3), CLI_RUNS (timed runs per
+# command, default 3).
 cd "$(dirname "$0")/../.." || exit 2
-O=build/bench/uftrace
+O=build/bench/out/uftrace
 MB=${1:-100}
 RUNS=${RUNS:-3}
 CLI_RUNS=${CLI_RUNS:-3}
-CC=${CC:-gcc}
-WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 D=$O/uftrace.data
 
 . tools/bench/lib.sh
@@ -32,24 +30,10 @@ if ! have uftrace; then
     echo "uftrace not found (apt-get install uftrace): uftrace benchmarks skipped"
     exit 0
 fi
+for b in build/bench/uftrace_hot build/bench/uftrace build/tracedec; do need $b "bench uftrace" || exit 1; done
 rm -rf "$O"
 mkdir -p "$O"
-cat > $O/hot.c <<'EOF'
-#include <stdlib.h>
-int leaf(int x);
-int mid(int x);
-int leaf(int x) { return x ^ 0x5a; }
-int mid(int x) { return leaf(x) + 1; }
-int main(int argc, char **argv)
-{
-    long i, n = argc > 1 ? atol(argv[1]) : 1000;
-    int s = 0;
-    for (i = 0; i < n; i++)
-        s += mid((int)i);
-    return s == 7;
-}
-EOF
-$CC -std=c99 $WARN -pg -O0 -g $O/hot.c -o $O/hot || exit 1
+cp build/bench/uftrace_hot $O/hot
 # Two calls of 2 records of 16 bytes per turn.
 iters=$(awk -v m="$MB" 'BEGIN { printf "%d", m * 1e6 / 64 + 1000 }')
 (cd $O && uftrace record --no-libcall -d uftrace.data ./hot "$iters") > $O/record.log 2>&1 || {
@@ -68,15 +52,11 @@ total=$(cat "$D"/*.dat | wc -c)
 echo "$dat: $size bytes ($total bytes of .dat in $D; $(uftrace --version 2>/dev/null | head -n 1))"
 
 echo
-echo "== uftrace library: tools/bench/uftrace.c ($CC -O2)"
-$CC -std=c99 $WARN -O2 -I. tools/bench/uftrace.c -o $O/bench_uftrace || exit 1
-$O/bench_uftrace -n "$RUNS" "$dat" || exit 1
+echo "== uftrace library: build/bench/uftrace"
+build/bench/uftrace -n "$RUNS" "$dat" || exit 1
 
 echo
 echo "== uftrace CLI: build/tracedec vs uftrace on $D"
-[ -x build/tracedec ] || make -s build/tracedec || exit 1
-
-
 timing_note
 differ=0
 for c in dump replay; do

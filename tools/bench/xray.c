@@ -1,4 +1,4 @@
-/* bench_xray.c - XRay decoder throughput (a program, not a test).
+/* xray.c - XRay decoder throughput (a program, not a test).
 
    Builds a big FDR v5 log in memory from the real blocks of sample traces,
    repeated with their TSCs moved forward each round (NewCPUId and TSCWrap
@@ -13,9 +13,9 @@
 
    Best of N runs each; MB = 10^6 bytes.
 
-     bench_xray [-o OUT.xray] [-m MB] [-n RUNS] [SAMPLE.xray...]
+     build/bench/xray [-o OUT.xray] [-m MB] [-n RUNS] [SAMPLE.xray...]
 
-   Defaults: -o build/bench/big.xray -m 100 -n 5 and the v5 samples under
+   Defaults: -o build/bench/out/big.xray -m 100 -n 5 and the v5 samples under
    tests/data/xray that hold function records, arguments and events. */
 #define _POSIX_C_SOURCE 199309L
 #define TDEC_XRAY_IMPLEMENTATION
@@ -160,7 +160,7 @@ static uint64_t bx_memchr(const uint8_t *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    const char *out = "build/bench/big.xray";
+    const char *out = "build/bench/out/big.xray";
     double target_mb = 100.0;
     int runs = 5, i, r;
     const char **paths = bx_default_samples;
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) target_mb = atof(argv[++i]);
         else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: bench_xray [-o OUT.xray] [-m MB] [-n RUNS] [SAMPLE.xray...]\n");
+            fprintf(stderr, "usage: build/bench/xray [-o OUT.xray] [-m MB] [-n RUNS] [SAMPLE.xray...]\n");
             return 2;
         } else {
             paths = (const char **)&argv[i];
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
         smp[i].path = paths[i];
         smp[i].data = bench_read(paths[i], &smp[i].len);
         if (!smp[i].data || smp[i].len < 32) {
-            fprintf(stderr, "bench_xray: cannot read %s\n", paths[i]);
+            fprintf(stderr, "bench/xray: cannot read %s\n", paths[i]);
             return 1;
         }
         if (bx_scan(&smp[i], &tmin, &tmax) != 0) return 1;
@@ -211,7 +211,7 @@ int main(int argc, char **argv)
     total = 32 + rounds * round_bytes;
     big = (uint8_t *)malloc(total);
     if (!big) {
-        fprintf(stderr, "bench_xray: out of memory for %lu bytes\n", (unsigned long)total);
+        fprintf(stderr, "bench/xray: out of memory for %lu bytes\n", (unsigned long)total);
         return 1;
     }
     memcpy(big, hdr0, 32);
@@ -255,7 +255,7 @@ int main(int argc, char **argv)
             fed = 1;
         }
         if (st != TDEC_END || gaps || bad_tsc || n != expect_items) {
-            fprintf(stderr, "bench_xray: generated log does not decode cleanly: %s at %llu, %llu gaps, "
+            fprintf(stderr, "bench/xray: generated log does not decode cleanly: %s at %llu, %llu gaps, "
                     "%llu TSCs out of their round, %llu items (expected %llu)\n",
                     tdec_status_str(st), (unsigned long long)d.st.err_offset, (unsigned long long)gaps,
                     (unsigned long long)bad_tsc, (unsigned long long)n, (unsigned long long)expect_items);
@@ -264,7 +264,7 @@ int main(int argc, char **argv)
     }
     f = fopen(out, "wb");
     if (!f || fwrite(big, 1, total, f) != total || fclose(f) != 0) {
-        fprintf(stderr, "bench_xray: cannot write %s\n", out);
+        fprintf(stderr, "bench/xray: cannot write %s\n", out);
         return 1;
     }
 
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
         got = bx_decode(big, total, 0, &items_whole, &sink);
         t = bench_now() - t;
         if (got != expect_records || items_whole != expect_items) {
-            fprintf(stderr, "bench_xray: whole-buffer decode gave %llu items\n", (unsigned long long)got);
+            fprintf(stderr, "bench/xray: whole-buffer decode gave %llu items\n", (unsigned long long)got);
             return 1;
         }
         if (t < best_whole) best_whole = t;
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
         got = bx_decode(big, total, 65536, &items_chunk, &sink);
         t = bench_now() - t;
         if (got != expect_records) {
-            fprintf(stderr, "bench_xray: chunked decode gave %llu items\n", (unsigned long long)got);
+            fprintf(stderr, "bench/xray: chunked decode gave %llu items\n", (unsigned long long)got);
             return 1;
         }
         if (t < best_chunk) best_chunk = t;

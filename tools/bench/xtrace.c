@@ -1,4 +1,4 @@
-/* bench_xtrace.c - xtrace instruction-stream decoder throughput (a program,
+/* xtrace.c - xtrace instruction-stream decoder throughput (a program,
    not a test).
 
    No public xtrace sample exists, so the stream is generated in memory,
@@ -20,7 +20,7 @@
 
    MB = 10^6 bytes. The target: the decoder at >= 1/4 of the scan's speed.
 
-     bench_xtrace [-m MB] [-n RUNS] [-o FILE]
+     build/bench/xtrace [-m MB] [-n RUNS] [-o FILE]
    FILE: also write the stream there (xtrace.*.xinsndata.bin for the CLI). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_XTRACE_IMPLEMENTATION
@@ -193,7 +193,7 @@ static int bx_decode(const uint8_t *buf, size_t len, size_t chunk, uint32_t flag
     }
     c->insns = d.insn_count;
     if (st != TDEC_END) {
-        fprintf(stderr, "bench_xtrace: %s at %llu (%s)\n", tdec_status_str(st), (unsigned long long)d.st.err_offset,
+        fprintf(stderr, "bench/xtrace: %s at %llu (%s)\n", tdec_status_str(st), (unsigned long long)d.st.err_offset,
                 tdec_xtrace_reason_str(d.st.err_reason));
         return -1;
     }
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
         else runs = 0; /* unknown argument: usage */
     }
     if (runs < 1 || mb <= 0) {
-        fprintf(stderr, "usage: bench_xtrace [-m MB] [-n RUNS] [-o FILE]\n");
+        fprintf(stderr, "usage: build/bench/xtrace [-m MB] [-n RUNS] [-o FILE]\n");
         return 2;
     }
     t = bench_now();
@@ -250,12 +250,12 @@ int main(int argc, char **argv)
     for (k = 0; k < 3; k++) {
         if (bx_decode(g.b.p, g.b.len, cases[k].chunk, cases[k].flags, &c) != 0) return 1;
         if (memcmp(&c, &g.want, sizeof c) != 0) {
-            fprintf(stderr, "bench_xtrace: %s decodes to other counts than were written\n", cases[k].name);
+            fprintf(stderr, "bench/xtrace: %s decodes to other counts than were written\n", cases[k].name);
             return 1;
         }
     }
     if (out && bx_write(out, g.b.p, g.b.len) != 0) {
-        fprintf(stderr, "bench_xtrace: cannot write %s\n", out);
+        fprintf(stderr, "bench/xtrace: cannot write %s\n", out);
         return 1;
     }
     printf("stream: generated in %.1f s%s%s:\n"

@@ -2,37 +2,35 @@
 # xtrace benchmarks (called by tools/bench/bench.sh, `make bench`): numbers, not
 # pass/fail, except that the generated stream must decode cleanly.
 #
-#   1. The library: tools/bench/xtrace.c (-O2) generates an instruction
-#      stream of >= MB megabytes (default 200; no public sample exists) with
-#      tests/gen/xtrace_encoder.h, writes it to build/bench/xtrace/, and times
-#      the decoder on it beside a memory scan.
+#   1. The library: build/bench/xtrace (tools/bench/xtrace.c) generates an
+#      instruction stream of >= MB megabytes (default 200; no public sample
+#      exists) with tests/gen/xtrace_encoder.h, writes it to
+#      build/bench/out/xtrace/, and times the decoder on it beside a memory
+#      scan.
 #   2. The CLI on that file: `tracedec info` (its token count must be the
 #      generator's), `dump`, `dump --json`, in MB of stream per second. No
 #      reference tool exists to compare with.
 #
 #   sh tools/bench/xtrace.sh [MB]
-# Environment: CC (default gcc), RUNS (library runs, default 5), CLI_RUNS
-# (timed runs per command, default 3).
+# Environment: RUNS (library runs, default 5), CLI_RUNS (timed runs per
+# command, default 3).
 cd "$(dirname "$0")/../.." || exit 2
-O=build/bench/xtrace
+O=build/bench/out/xtrace
 MB=${1:-200}
 RUNS=${RUNS:-5}
 CLI_RUNS=${CLI_RUNS:-3}
-CC=${CC:-gcc}
-WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 F=$O/xtrace.1700000000123.4242.hint9.xinsndata.bin
 . tools/bench/lib.sh
+need build/bench/xtrace "bench xtrace" && need build/tracedec "bench xtrace" || exit 1
 
 rm -rf "$O"
 mkdir -p "$O"
-echo "== xtrace library: tools/bench/xtrace.c ($CC -O2)"
-$CC -std=c99 $WARN -O2 -I. tools/bench/xtrace.c -o $O/bench_xtrace || exit 1
-$O/bench_xtrace -m "$MB" -n "$RUNS" -o "$F" | tee $O/lib.out || exit 1
+echo "== xtrace library: build/bench/xtrace"
+build/bench/xtrace -m "$MB" -n "$RUNS" -o "$F" | tee $O/lib.out || exit 1
 size=$(wc -c < "$F")
 
 echo
 echo "== xtrace CLI: build/tracedec on $F ($size bytes)"
-[ -x build/tracedec ] || make -s build/tracedec || exit 1
 want=$(awk '/ tokens \(/ { for (i = 1; i <= NF; i++) if ($i == "tokens") print $(i - 1) }' $O/lib.out)
 got=$(build/tracedec info "$F" 2>/dev/null | awk '$1 == "tokens:" { print $2 }')
 same=no

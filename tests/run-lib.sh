@@ -1,0 +1,26 @@
+# run-lib.sh - the helpers of the test scripts (sourced, not run; the
+# benchmark scripts use `have` too). A check prints one line, "PASS name",
+# "FAIL name" or "SKIP name (why)", which tests/run.sh counts; `status`
+# becomes 1 at the first FAIL, for the script's exit status.
+status=0
+
+# have CMD: CMD is on PATH.
+have() { command -v "$1" >/dev/null 2>&1; }
+
+pass() { echo "PASS $*"; }
+skip() { echo "SKIP $*"; }
+
+# fail NAME [LOG]: a FAIL line, then the first lines of LOG, indented.
+fail() {
+    echo "FAIL $1"
+    status=1
+    [ -n "${2:-}" ] && [ -s "$2" ] && sed -n '1,15p' "$2" | sed 's/^/    /'
+    return 0
+}
+
+# need BINARY NAME: fails NAME unless the Makefile built BINARY.
+need() {
+    [ -x "$1" ] && return 0
+    fail "$2 ($1 is not built: make $1)"
+    return 1
+}
