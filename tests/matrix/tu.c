@@ -259,7 +259,7 @@ static int mx_extras(void)
     if (tdec_ovni_describe(&sig, &mx_ohx, NULL, 0, buf, sizeof buf, &n) != TDEC_OK || n != sizeof want - 1) return 5;
     for (k = 0; k < n; k++)
         if (buf[k] != want[k]) return 6;
-    if (tdec_ovni_model_str('O') == NULL || tdec_ovni_parse_header(mx_data, 8, NULL) != TDEC_OK) return 7;
+    if (tdec_ovni_model_str('O') == NULL || tdec_ovni_parse_header(mx_data, 8, NULL, NULL) != TDEC_OK) return 7;
     /* the signature table is empty without strings */
 #ifdef TDEC_NO_STRINGS
     return tdec_ovni_sig_find(mx_ohx.mcv) == NULL ? 0 : 8;
@@ -410,7 +410,7 @@ static int mx_packets(void)
     size_t n = 0, list[2];
     uint64_t ip = 0;
     size_t psb = 0;
-    int fup = -1;
+    tdec_status fup = TDEC_E_ARG;
     if (tdec_ipt_init(&d, NULL) != TDEC_NEED_INPUT || tdec_ipt_feed(&d, mx_data, sizeof mx_data) != TDEC_NEED_INPUT ||
         tdec_ipt_next_n(&d, items, 16, &n) != TDEC_NEED_INPUT || n != 10)
         return 2;
@@ -418,15 +418,15 @@ static int mx_packets(void)
     tdec_ipt_last_ip_init(&lip);
     for (n = 1; n < 10; n++)
         if (items[n].u.pkt.kind == TDEC_IPT_FUP || items[n].u.pkt.kind == TDEC_IPT_TIP)
-            fup = tdec_ipt_last_ip_update(&lip, &items[n].u.pkt);
-    if (fup != 0 || tdec_ipt_last_ip_query(&lip, &ip) != 0 || ip != 0x2000u) return 4;
+            fup = tdec_ipt_last_ip_update(&lip, &items[n].u.pkt, NULL);
+    if (fup != TDEC_OK || tdec_ipt_last_ip_query(&lip, &ip, NULL) != TDEC_OK || ip != 0x2000u) return 4;
     if (tdec_ipt_sync_forward(mx_data, sizeof mx_data, 0, &psb) != TDEC_OK || psb != 2) return 5;
     if (tdec_ipt_sync_at(mx_data, sizeof mx_data, 2) != TDEC_OK) return 6;
     if (tdec_ipt_psb_list(mx_data, sizeof mx_data, list, 2, &n) != TDEC_OK || n != 1 || list[0] != 2) return 7;
 #ifdef TDEC_NO_STRINGS
     return tdec_ipt_kind_str(TDEC_IPT_TIP)[0] == 0 && tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_OPC)[0] == 0 ? 0 : 8;
 #else
-    return tdec_ipt_kind_str(TDEC_IPT_TIP)[0] == 't' && tdec_ipt_reason_str(-TDEC_IPT_ERR_BAD_OPC)[0] == 'u' ? 0 : 8;
+    return tdec_ipt_kind_str(TDEC_IPT_TIP)[0] == 't' && tdec_ipt_reason_str(TDEC_IPT_ERR_BAD_OPC)[0] == 'u' ? 0 : 8;
 #endif
 }
 
@@ -442,12 +442,13 @@ static int mx_layer2(void)
     tdec_ipt_event ev;
     tdec_status st;
     uint64_t ip = 0;
-    int n = 0, status = 0, taken = 0, bits = 0;
+    uint32_t flags = 0;
+    int n = 0, taken = 0, bits = 0, ended = 0;
     st = tdec_ipt_evt_init(&e, NULL);
     st = tdec_ipt_evt_feed(&e, mx_data, sizeof mx_data);
     while ((st = tdec_ipt_evt_next(&e, &it)) == TDEC_OK || st == TDEC_NEED_INPUT) {
-        if (st == TDEC_NEED_INPUT) {
-            if (tdec_ipt_evt_finish(&e) != TDEC_NEED_INPUT) return 10;
+        if (st == TDEC_NEED_INPUT) { /* finish(), then next() until TDEC_END */
+            if (ended++ || tdec_ipt_evt_finish(&e) < 0) return 10;
             continue;
         }
         if (n == 0 ? it.kind != TDEC_IPT_ITEM_SYNC || it.offset != 2 : n > 4 || it.ev.type != want[n - 1]) return 11;
@@ -456,21 +457,21 @@ static int mx_layer2(void)
     if (st != TDEC_END || n != 5) return 12;
     tdec_ipt_qry_init(&q, NULL);
     tdec_ipt_qry_feed(&q, mx_data, sizeof mx_data);
-    if (tdec_ipt_qry_sync(&q, &ip, &status, NULL) != TDEC_OK || ip != 0x1000u || status != TDEC_IPT_QF_EVENT_PENDING)
+    if (tdec_ipt_qry_sync(&q, &ip, &flags, NULL) != TDEC_OK || ip != 0x1000u || flags != TDEC_IPT_QF_EVENT_PENDING)
         return 14;
     for (n = 0; n < 2; n++)
-        if (tdec_ipt_qry_event(&q, &ev, &status) != TDEC_OK || ev.type != want[n]) return 15;
+        if (tdec_ipt_qry_event(&q, &ev, &flags) != TDEC_OK || ev.type != want[n]) return 15;
     for (n = 0; n < 3; n++) {
-        if (tdec_ipt_qry_cond_branch(&q, &taken, &status) != TDEC_OK) return 16;
+        if (tdec_ipt_qry_cond_branch(&q, &taken, &flags) != TDEC_OK) return 16;
         bits = bits << 1 | taken;
     }
-    if (tdec_ipt_qry_cond_branch(&q, &taken, &status) != TDEC_E_SEQUENCE) return 17;
+    if (tdec_ipt_qry_cond_branch(&q, &taken, &flags) != TDEC_E_SEQUENCE) return 17;
     /* What follows the TIP is only known at the end. */
-    if (tdec_ipt_qry_indirect_branch(&q, &ip, &status) != TDEC_NEED_INPUT || tdec_ipt_qry_finish(&q) != TDEC_NEED_INPUT)
+    if (tdec_ipt_qry_indirect_branch(&q, &ip, &flags) != TDEC_NEED_INPUT || tdec_ipt_qry_finish(&q) != TDEC_NEED_INPUT)
         return 13;
-    if (tdec_ipt_qry_indirect_branch(&q, &ip, &status) != TDEC_OK || ip != 0x2000u || status != TDEC_IPT_QF_EOS)
+    if (tdec_ipt_qry_indirect_branch(&q, &ip, &flags) != TDEC_OK || ip != 0x2000u || flags != TDEC_IPT_QF_EOS)
         return 18;
-    return bits == 5 && tdec_ipt_qry_event(&q, &ev, &status) == TDEC_END ? 0 : 19;
+    return bits == 5 && tdec_ipt_qry_event(&q, &ev, &flags) == TDEC_END ? 0 : 19;
 }
 
 static int mx_extras(void)
