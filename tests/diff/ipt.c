@@ -742,7 +742,7 @@ static void valid_streams(uint64_t seed, uint64_t npk, uint64_t *total)
         run_ours(buf, len, &ref, &vars[2], seed, &s, why, sizeof why) < 0)
         fail(why, "ipt diff seed %" PRIu64 " benchmark mix: every packet == libipt 2.0.5", seed);
     else
-        pass("ipt diff seed %" PRIu64 " benchmark mix (REPORT.md section 2), whole and next_n: %" PRIu64
+        pass("ipt diff seed %" PRIu64 " benchmark mix (IPT_GEN_MIX_BENCH), whole and next_n: %" PRIu64
              " packets (%.2f bytes a packet) == libipt 2.0.5", seed, s.packets, (double)len / (double)g.packets);
     *total += s.packets;
 

@@ -1,5 +1,5 @@
 /* xtrace_encoder.h - a tiny xtrace writer for tests, benchmarks and fuzz
-   corpora. Written from ../shared/formats/xtrace/SPEC.md alone, independently
+   corpora. Written from the format description in docs/xtrace.md alone, independently
    of single/tdec_xtrace.h (it does not include it), so the two cross-check
    each other against the spec.
 
@@ -245,7 +245,7 @@ static XE_UNUSED void xe__vreg(xe_buf *b, uint8_t fill, unsigned r, size_t size)
     b->len += xe_pad16(size);
 }
 
-/* One snapshot in SPEC.md's layout at vl; vl_field is the trailing VL field. */
+/* One snapshot in the snapshot layout of docs/xtrace.md at vl; vl_field is the trailing VL field. */
 static XE_UNUSED void xe_snapshot(xe_buf *b, uint32_t vl, const xe_snap *s, uint64_t vl_field)
 {
     size_t B = vl / 8u;

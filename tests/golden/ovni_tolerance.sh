@@ -1,6 +1,6 @@
 #!/bin/sh
 # Tolerance tests of the ovni front end: one block per row of the tolerance
-# table of ../shared/formats/ovni/FACTS.md section 9 (plus a few cheap extra
+# table below (plus a few cheap extra
 # rows). Each block copies tests/data/ovni/s01-minimal/ovni under
 # build/tolerance-ovni/ROW/, makes one change, runs tracedec and checks its
 # exit status, its exact stdout (derived from s01's ovnidump.txt /
@@ -10,7 +10,7 @@
 # s01's stream.obs (72 bytes): header "ovni" + u32 1 (offset 0), OHx with a
 # 16-byte payload (offset 8, 28 bytes), OB. (36), OB. (48), OHe (60).
 #
-# Tolerance table (ovni = ovnidump/ovnitop 1.14.0 as verified in FACTS.md;
+# Tolerance table (ovni = what ovnidump/ovnitop 1.14.0 do, run on each case;
 # tracedec = what this script pins down). "ok" = exit 0, every event printed.
 #
 # row                         | ovni 1.14                          | tracedec

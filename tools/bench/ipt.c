@@ -20,7 +20,7 @@
    packet sizes is the buffer length). Prints the median and the best of the
    rounds in MB/s (10^6 bytes) and M packets/s, the ratios against libipt
    and against the memory scan, the faster of next and next_n against the
-   issue's targets (10x 2.0.5 or 5x master side by side, 5x REPORT.md's
+   issue's targets (10x 2.0.5 or 5x master side by side, 5x the reference figures'
    master figure), and the peak RSS.
 
      build/bench/ipt [-m MiB] [-n RUNS] [-o FILE]
@@ -235,12 +235,12 @@ int main(int argc, char **argv)
     }
     {
         /* The issue's targets: >= 10x Debian's 2.0.5 side by side, >= 5x
-           master (REPORT.md's 115 MB/s, or side by side with a master build). */
+           master (115 MB/s in docs/ipt.md, or side by side with a master build). */
         int fast = med[BI_NEXT_N] < med[BI_NEXT] ? BI_NEXT_N : BI_NEXT;
         double x = med[BI_LIBIPT] / med[fast], want = v.minor == 0 ? 10.0 : 5.0;
         double mbs = (double)len / 1e6 / med[fast];
         printf("tdec_ipt (%s, the faster API) / libipt %d.%d.%d side by side: %.1fx on medians (target >= %.0fx: %s); "
-               "/ libipt master's 115 MB/s (REPORT.md): %.1fx (target >= 5x: %s)\n",
+               "/ libipt master's 115 MB/s (docs/ipt.md): %.1fx (target >= 5x: %s)\n",
                fast == BI_NEXT_N ? "next_n" : "next", v.major, v.minor, v.patch, x, want, x >= want ? "met" : "NOT met",
                mbs / 115.0, mbs / 115.0 >= 5 ? "met" : "NOT met");
     }

@@ -16,8 +16,8 @@
 #   3. The CLI on that file, when build/tracedec has the PT front end:
 #      `tracedec dump` and `dump --no-pad` in MB/s, and the peak RSS; beside
 #      ptdump when PTDUMP names one you built (or LIBIPT_DIR has bin/ptdump:
-#      no ptdump ships with Debian; REPORT.md measured it at 4.1-5.3 MB/s
-#      on the same mix), after checking that both print the same bytes.
+#      no ptdump ships with Debian; libipt master's measured 4.1-5.3 MB/s
+#      on the same mix, docs/ipt.md "Speed"), after checking that both print the same bytes.
 #
 # Both programs link the system's libipt (Debian's 2.0.5), or with
 # `make LIBIPT_DIR=dir bench` a libipt cmake build directory of your own
@@ -80,6 +80,6 @@ if [ -n "$PTDUMP" ] && [ -x "$PTDUMP" ]; then
     done
     echo "ptdump peak RSS: $(peak_rss "$PTDUMP $F") KiB"
 else
-    echo "no ptdump (PTDUMP or LIBIPT_DIR/bin/ptdump): REPORT.md measured libipt's at 4.1-5.3 MB/s on this mix"
+    echo "no ptdump (PTDUMP or LIBIPT_DIR/bin/ptdump): libipt master's ptdump measured 4.1-5.3 MB/s on this mix (docs/ipt.md)"
 fi
 exit 0

@@ -3,12 +3,12 @@
 
    Generates the anchor report's synthetic mix as a trace the layers above
    packets take without an error (tests/gen/ipt_gen.h, IPT_GEN_MIX_FLOW: the
-   REPORT.md section 2 proportions, packets that need a partner come with
+   benchmark mix's proportions, packets that need a partner come with
    it), then times on that one buffer, in one process, round-robin:
 
      tdec_ipt_evt       every event (tdec_ipt_evt_next), the buffer fed whole
      tdec_ipt_evt 64K   the same, fed in 64 KiB chunks
-     tdec_ipt_qry       the query drain of REPORT.md's row (b): sync, then an
+     tdec_ipt_qry       the query drain of the reference figures: sync, then an
                         event query while one is pending, else cond_branch,
                         indirect_branch when no TNT bit is next, and
                         tdec_ipt_qry_time after every query
@@ -244,10 +244,10 @@ int main(int argc, char **argv)
         printf("%-26s %9.4f %9.1f %12.1f   (%llu items)\n", names[k], med[k], (double)len / 1e6 / med[k],
                (double)c[k].items / 1e6 / med[k], (unsigned long long)c[k].items);
     }
-    printf("queries: %.1fx libipt %d.%d.%d side by side; %.1fx libipt master's 27.5 MB/s (REPORT.md; target >= 3x: %s)\n",
+    printf("queries: %.1fx libipt %d.%d.%d side by side; %.1fx libipt master's 27.5 MB/s (docs/ipt.md; target >= 3x: %s)\n",
            med[BE_LIBIPT] / med[BE_QRY], v.major, v.minor, v.patch, (double)len / 1e6 / med[BE_QRY] / 27.5,
            (double)len / 1e6 / med[BE_QRY] / 27.5 >= 3 ? "met" : "NOT met");
-    printf("events: %.1fx libipt master's 57.8 MB/s (REPORT.md; target >= 3x: %s)\n",
+    printf("events: %.1fx libipt master's 57.8 MB/s (docs/ipt.md; target >= 3x: %s)\n",
            (double)len / 1e6 / med[BE_EVT] / 57.8, (double)len / 1e6 / med[BE_EVT] / 57.8 >= 3 ? "met" : "NOT met");
     if (BE_HAVE_LIBIPT_EVT)
         printf("events: %.1fx libipt %d.%d.%d's pt_evt_next side by side\n", med[BE_LIBIPT_EVT] / med[BE_EVT],
