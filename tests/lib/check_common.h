@@ -28,7 +28,8 @@
    the input's end and are bounded by its length (next() never spins);
    NEED_INPUT leaves nothing unread (pos + carry == bytes fed, carry within
    TDEC_CARRY_CAP) and the next feed() is accepted; feed() while the window
-   is not used up is E_SEQUENCE and changes nothing; the decoder survives a
+   is not used up is E_SEQUENCE and changes nothing (tried after every item
+   of a decode in one chunk, after the first of each chunk else); the decoder survives a
    memcpy to another address at every NEED_INPUT (the old copy is scribbled
    over); finish() never returns an item, and after it next() gives what it
    said (END, or the error) or, where finish() may say NEED_INPUT, the last
@@ -51,9 +52,11 @@
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
-#define CC_FN static __attribute__((unused))
+#define CC_FN     static __attribute__((unused))
+#define CC_INLINE static inline __attribute__((unused, always_inline))
 #else
-#define CC_FN static
+#define CC_FN     static
+#define CC_INLINE static inline
 #endif
 
 #define CC_FNV_BASIS 1469598103934665603ull
@@ -214,13 +217,13 @@ typedef struct cc_run {
     int         reset_first;  /* feed it all, take a few items, reset(), go on  */
     int         finish_early; /* finish() right after the item that used up     */
                               /* the input, before NEED_INPUT                   */
-    char       *log;          /* may be NULL (hash only)                        */
+    char       *log;          /* NULL: no log (the items reach the caller       */
+                              /* through the oracle's on_item)                  */
     size_t      log_cap;
     cc_verdict *verdicts;     /* may be NULL; else len + 1 entries: at each     */
                               /* NEED_INPUT a copy of the decoder is finished   */
     /* out */
     size_t      log_len;      /* the whole log, even past log_cap               */
-    uint64_t    log_hash;
     tdec_status status;       /* the final status                               */
     uint64_t    err_offset;   /* the decoder's, when status is an error         */
     uint32_t    err_reason;
@@ -229,13 +232,16 @@ typedef struct cc_run {
     char        msg[CC_MSG];  /* the violation, if any                          */
     /* private */
     int         pay_line;     /* a payload line is open in the log              */
+    uint64_t    hash;         /* FNV-1a of the log's first `hashed` bytes; the  */
+    size_t      hashed;       /* rest is kept in log (cc_log_hash() folds it)   */
 } cc_run;
 
 /* Clears the outputs before a decode. */
 CC_FN void cc_begin(cc_run *r)
 {
     r->log_len = 0;
-    r->log_hash = CC_FNV_BASIS;
+    r->hash = CC_FNV_BASIS;
+    r->hashed = 0;
     r->status = TDEC_OK;
     r->err_offset = 0;
     r->err_reason = 0;
@@ -246,19 +252,47 @@ CC_FN void cc_begin(cc_run *r)
     if (r->log && r->log_cap) r->log[0] = 0;
 }
 
+CC_FN void cc__fnv(uint64_t *h, const char *s, size_t n)
+{
+    uint64_t v = *h;
+    size_t i;
+    for (i = 0; i < n; i++) v = (v ^ (uint8_t)s[i]) * CC_FNV_PRIME;
+    *h = v;
+}
+
+/* Appends to the log. While the text fits, it is only kept (and hashed
+   when asked); past log_cap it is hashed as it comes. */
 CC_FN void cc_put(cc_run *r, const char *s, size_t n)
 {
-    uint64_t h = r->log_hash;
-    size_t i, keep;
-    if (r->log && r->log_len < r->log_cap) { /* one copy, one hash loop: cheap under trace-cmp */
+    size_t keep;
+    if (r->log == NULL) return;
+    if (r->log_len + n < r->log_cap) {
+        memcpy(r->log + r->log_len, s, n);
+        r->log_len += n;
+        r->log[r->log_len] = 0;
+        return;
+    }
+    cc__fnv(&r->hash, r->log + r->hashed, r->log_len - r->hashed);
+    cc__fnv(&r->hash, s, n);
+    if (r->log_len < r->log_cap) {
         keep = r->log_cap - r->log_len < n ? r->log_cap - r->log_len : n;
         memcpy(r->log + r->log_len, s, keep);
+        r->log[r->log_cap - 1] = 0;
     }
     r->log_len += n;
-    for (i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * CC_FNV_PRIME;
-    r->log_hash = h;
-    if (r->log && r->log_cap > 0) r->log[r->log_len < r->log_cap ? r->log_len : r->log_cap - 1] = 0;
+    r->hashed = r->log_len;
 }
+
+/* The FNV-1a hash of the whole log. */
+CC_FN uint64_t cc_log_hash(const cc_run *r)
+{
+    uint64_t h = r->hash;
+    if (r->log) cc__fnv(&h, r->log + r->hashed, r->log_len - r->hashed);
+    return h;
+}
+
+/* The log functions below and the oracles' own return at once without a
+   log (formatting is most of an oracle's work). */
 
 /* Closes an open payload line (" cut": it never ended). */
 CC_FN void cc_close_pay(cc_run *r)
@@ -273,6 +307,7 @@ CC_FN void cc_line(cc_run *r, const char *fmt, ...)
     char line[256];
     va_list ap;
     int n;
+    if (r->log == NULL) return;
     cc_close_pay(r);
     va_start(ap, fmt);
     n = vsnprintf(line, sizeof line, fmt, ap);
@@ -280,44 +315,79 @@ CC_FN void cc_line(cc_run *r, const char *fmt, ...)
     if (n > 0) cc_put(r, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
+/* Writes the bytes as lower-case hex at p; returns the end. */
+CC_FN char *cc_hexs(char *p, const uint8_t *b, size_t n)
+{
+    static char pairs[512];
+    static const char hex[] = "0123456789abcdef";
+    size_t i;
+    if (pairs[0] == 0)
+        for (i = 0; i < 256; i++) {
+            pairs[2 * i] = hex[i >> 4];
+            pairs[2 * i + 1] = hex[i & 15];
+        }
+    for (i = 0; i < n; i++) memcpy(p + 2 * i, pairs + 2 * b[i], 2);
+    return p + 2 * n;
+}
+
 /* Appends the bytes as lower-case hex. */
 CC_FN void cc_hex(cc_run *r, const uint8_t *p, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    char h[2];
-    size_t i;
-    for (i = 0; i < n; i++) {
-        h[0] = hex[p[i] >> 4];
-        h[1] = hex[p[i] & 15];
-        cc_put(r, h, 2);
+    char buf[512];
+    size_t k;
+    for (; r->log && n > 0; p += k, n -= k) {
+        k = n < sizeof buf / 2 ? n : sizeof buf / 2;
+        cc_put(r, buf, (size_t)(cc_hexs(buf, p, k) - buf));
     }
 }
 
 /* Writes key and a decimal number at p (negative: v is the two's
-   complement); returns the end. Formatting by hand: vsnprintf would
-   dominate the run time. */
-CC_FN char *cc_kv(char *p, const char *key, unsigned long long v, int neg)
+   complement); returns the end. Formatting by hand, two digits a step:
+   vsnprintf would dominate the run time. */
+CC_INLINE char *cc_kv(char *p, const char *key, unsigned long long v, int neg)
 {
-    char tmp[24];
-    int n = 0;
-    while (*key) *p++ = *key++;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    static const unsigned long long pow10[19] = {10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+                                                  10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+                                                  100000000000ull, 1000000000000ull, 10000000000000ull,
+                                                  100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+                                                  100000000000000000ull, 1000000000000000000ull,
+                                                  10000000000000000000ull};
+    size_t k = strlen(key), n = 1;
+    uint32_t w;
+    memcpy(p, key, k);
+    p += k;
     if (neg) {
         *p++ = '-';
         v = 0 - v;
     }
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n) *p++ = tmp[--n];
-    return p;
+    while (n < 20 && v >= pow10[n - 1]) n++;
+    p += n;
+    for (; v > 0xFFFFFFFFu; v /= 100) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (v % 100), 2);
+    }
+    for (w = (uint32_t)v; w >= 100; w /= 100) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (w % 100), 2);
+    }
+    if (w >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * w, 2);
+    } else {
+        *--p = (char)('0' + w);
+    }
+    return p + n;
 }
 
-CC_FN char *cc_str(char *p, const char *key, const char *v)
+CC_INLINE char *cc_str(char *p, const char *key, const char *v)
 {
-    while (*key) *p++ = *key++;
-    while (*v) *p++ = *v++;
-    return p;
+    size_t k = strlen(key), n = strlen(v);
+    memcpy(p, key, k);
+    memcpy(p + k, v, n);
+    return p + k + n;
 }
 
 /* Records the violation in r->msg and returns it. */
@@ -390,6 +460,7 @@ CC_FN const char *cc_frag(cc_run *r, cc_pay *p, const tdec_frag *f, uint64_t off
    by every fragment, the line ended by the last. */
 CC_FN void cc_log_frag(cc_run *r, const tdec_frag *f, uint64_t off)
 {
+    if (r->log == NULL) return;
     if (f->flags & TDEC_FRAG_FIRST)
         cc_line(r, "P off=%llu total=%llu :", (unsigned long long)off, (unsigned long long)f->total);
     cc_hex(r, f->data, f->len);
@@ -417,6 +488,9 @@ typedef struct cc_format {
     /* after an error from next() (may be NULL: the loop stops): resync() and
        set *again to go on, or leave it 0 to stop; NULL or the violation */
     const char *(*error)(cc_run *r, void *d, tdec_status st, const cc_feed *f, int *again);
+    /* 1 if the format's own state is as after init() (may be NULL: the
+       stream's is checked) */
+    int (*fresh)(const void *d);
     int          finish_defers;  /* finish() may say NEED_INPUT: next() gives the last items */
 } cc_format;
 
@@ -438,8 +512,8 @@ CC_FN const char *cc__finished(cc_run *r, const cc_format *F, tdec_status st, td
     return NULL;
 }
 
-/* Feeds the whole input (a copy), takes up to 3 items, resets: no stream
-   state may stay behind, nor any read of the freed copy. */
+/* Feeds the whole input (a copy), takes up to 3 items, resets: no state
+   may stay behind, nor any read of the freed copy. */
 CC_FN const char *cc__warm_reset(cc_run *r, const cc_format *F, void *d, void *item, const uint8_t *in, size_t len)
 {
     uint8_t *tmp = (uint8_t *)malloc(len ? len : 1);
@@ -456,8 +530,9 @@ CC_FN const char *cc__warm_reset(cc_run *r, const cc_format *F, void *d, void *i
     F->reset(d);
     memset(tmp, 0xA5, len);
     free(tmp);
-    if (s->pos || s->err || s->err_offset || s->err_reason || s->win_len || s->carry_len || s->finished)
-        return cc_fail(r, "reset() left stream state behind");
+    if (s->pos || s->err || s->err_offset || s->err_reason || s->win_len || s->carry_len || s->finished ||
+        (F->fresh && !F->fresh(d)))
+        return cc_fail(r, "reset() left state behind");
     return NULL;
 }
 
@@ -511,7 +586,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
     tdec_status st = TDEC_NEED_INPUT, ended = TDEC_OK, fs;
     cc_feed f;
     const char *bad = NULL;
-    int again;
+    int again, whole = !r->sched.ncuts && !r->sched.step && !r->sched.seed, tried = 0;
 
     *dp = d;
     if (spare == NULL || !cc_feed_init(&f, in, len, &r->sched, r->feed_how)) {
@@ -532,7 +607,8 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
                 break;
             }
             if ((bad = F->item(r, d, item, &f)) != NULL) break;
-            if (s->err == TDEC_OK && s->win_len > 0) { /* feed() now is a caller bug and must change nothing */
+            if (s->err == TDEC_OK && s->win_len > 0 && (whole || !tried)) { /* feed() now is a caller bug */
+                tried = 1;                                                 /* and must change nothing     */
                 memcpy(spare, d, F->size);
                 fs = F->feed(d, &dummy, 1);
                 if (fs != TDEC_E_SEQUENCE || memcmp(spare, d, F->size) != 0)
@@ -557,6 +633,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
             }
             if (r->verdicts && (bad = cc__verdict(r, F, d, spare, item, f.fed)) != NULL) break;
             d = cc__move(F, slot, d); /* memcpy-able: no pointer into itself */
+            tried = 0;
             if (cc_feed_next(&f) != NULL) {
                 if ((st = F->feed(d, f.chunk, f.chunk_len)) != TDEC_NEED_INPUT)
                     bad = cc_fail(r, "feed after NEED_INPUT gave %d", st);
@@ -614,13 +691,16 @@ CC_FN const char *cc_final(cc_run *r, const cc_format *F, void *d, void *item)
    cc_run its run struct starts with). NULL, or the first broken invariant. */
 typedef const char *(*cc_decode_fn)(const uint8_t *in, size_t len, cc_run *r);
 
-/* 1 if two runs produced the same log (compared by length, hash and kept text). */
+/* 1 if two runs produced the same log (compared by length, then by the
+   text where both kept all of it, else by hash and the text kept); 0
+   without logs. */
 CC_FN int cc_same_log(const cc_run *a, const cc_run *b)
 {
     size_t n = a->log_len < a->log_cap ? a->log_len : a->log_cap;
-    if (a->log_len != b->log_len || a->log_hash != b->log_hash) return 0;
+    if (a->log == NULL || b->log == NULL || a->log_len != b->log_len) return 0;
+    if (a->log_len < a->log_cap && b->log_len < b->log_cap) return memcmp(a->log, b->log, a->log_len) == 0;
     if (b->log_cap < n) n = b->log_cap;
-    return a->log == NULL || b->log == NULL || memcmp(a->log, b->log, n) == 0;
+    return cc_log_hash(a) == cc_log_hash(b) && memcmp(a->log, b->log, n) == 0;
 }
 
 /* Prints the first differing line of two logs to f (for failure reports). */
@@ -629,7 +709,7 @@ CC_FN void cc_print_diff(FILE *f, const cc_run *ra, const cc_run *rb)
     const char *a = ra->log, *b = rb->log, *p = a, *q = b, *e;
     size_t line = 1;
     if (p == NULL || q == NULL) {
-        fprintf(f, "  (no log text kept)\n");
+        fprintf(f, "  (no log)\n");
         return;
     }
     if (strcmp(p, q) == 0) {
@@ -754,7 +834,7 @@ CC_FN size_t cc__log_body(const char *log, size_t len, size_t *cut_len)
 }
 
 /* Whether a prefix's verdict is right (a format's rule). NULL, or why not. */
-typedef const char *(*cc_judge_fn)(void *ctx, size_t l, const cc_verdict *v);
+typedef const char *(*cc_judge_fn)(const void *ctx, size_t l, const cc_verdict *v);
 
 /* Every prefix of in[0..len), whose whole decode `full` (log kept whole)
    ended in END:
@@ -763,11 +843,12 @@ typedef const char *(*cc_judge_fn)(void *ctx, size_t l, const cc_verdict *v);
        ends in END or in E_TRUNCATED at or before l, and judge (may be NULL)
        agrees;
      decoded whole, at lengths 0, stride, 2 * stride ... (counted in
-       *direct): no violation, the same end as byte by byte, and the log a
-       prefix of full's (a cut payload's bytes a prefix of its bytes).
+       *direct): no violation, the same end and the same records and
+       payload bytes out as byte by byte, and the log a prefix of full's (a
+       cut payload's bytes a prefix of its bytes).
    NULL, or the first failure. r keeps its config; its schedule is left zero. */
 CC_FN const char *cc_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r, const uint8_t *in, size_t len,
-                              size_t stride, cc_judge_fn judge, void *ctx, size_t *direct)
+                              size_t stride, cc_judge_fn judge, const void *ctx, size_t *direct)
 {
     cc_verdict *v = (cc_verdict *)calloc(len + 1, sizeof *v);
     const char *bad = NULL;
@@ -801,6 +882,12 @@ CC_FN const char *cc_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r
             bad = cc_fail(r, "prefix %zu decoded whole ends in %d at %llu reason %u, byte by byte in %d at %llu reason %u",
                           l, r->status, (unsigned long long)r->err_offset, (unsigned)r->err_reason, v[l].st,
                           (unsigned long long)v[l].err_offset, (unsigned)v[l].err_reason);
+            break;
+        }
+        if (r->records != v[l].records || r->frag_bytes != v[l].frag_bytes) {
+            bad = cc_fail(r, "prefix %zu decoded whole gives %zu records and %llu payload bytes, byte by byte %zu and %llu",
+                          l, r->records, (unsigned long long)r->frag_bytes, v[l].records,
+                          (unsigned long long)v[l].frag_bytes);
             break;
         }
         if (r->log == NULL || r->log_len >= r->log_cap) {

@@ -75,9 +75,10 @@ typedef struct uc_run {
     size_t              asked;          /* specs asked for so far                     */
 } uc_run;
 
-static void uc__log_rec(cc_run *r, const tdec_uftrace_record *c, uint64_t off)
+CC_FN void uc__log_rec(cc_run *r, const tdec_uftrace_record *c, uint64_t off)
 {
     char line[400], *p = line;
+    if (r->log == NULL) return;
     cc_close_pay(r);
     p = cc_kv(p, "R off=", off, 0);
     p = cc_kv(p, " t=", c->type, 0);
@@ -103,9 +104,10 @@ static void uc__log_rec(cc_run *r, const tdec_uftrace_record *c, uint64_t off)
     cc_put(r, "\n", 1);
 }
 
-static void uc__log_perf(cc_run *r, const tdec_uftrace_perf_record *c, uint64_t off)
+CC_FN void uc__log_perf(cc_run *r, const tdec_uftrace_perf_record *c, uint64_t off)
 {
     char line[400], *p = line;
+    if (r->log == NULL) return;
     cc_close_pay(r);
     p = cc_kv(p, "Q off=", off, 0);
     p = cc_kv(p, " type=", c->type, 0);
@@ -128,13 +130,13 @@ static void uc__log_perf(cc_run *r, const tdec_uftrace_perf_record *c, uint64_t 
     cc_put(r, "\n", 1);
 }
 
-static uint64_t uc__round(uint64_t n, uint64_t to)
+CC_FN uint64_t uc__round(uint64_t n, uint64_t to)
 {
     return (n + to - 1) / to * to;
 }
 
 /* A payload of n bytes followed by pad bytes starts at l->expect. */
-static void uc__payload(uc_lay *l, uint64_t n, uint64_t pad, int skip)
+CC_FN void uc__payload(uc_lay *l, uint64_t n, uint64_t pad, int skip)
 {
     if (n == 0 || skip) {
         l->expect += n + pad;
@@ -145,7 +147,7 @@ static void uc__payload(uc_lay *l, uint64_t n, uint64_t pad, int skip)
 }
 
 /* Checks one .dat record item against the layout; advances it. */
-static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_record *c, uint64_t off, size_t len)
+CC_FN const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_record *c, uint64_t off, size_t len)
 {
     int skip = (r->cfg.flags & TDEC_UFTRACE_F_SKIP_PAYLOADS) != 0;
     if (c->type > TDEC_UFTRACE_ARGS_END) return cc_fail(&r->cc, "record type %u", (unsigned)c->type);
@@ -208,7 +210,7 @@ static const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_recor
 }
 
 /* Checks one perf record item against the layout; advances it. */
-static const char *uc__perf_record(uc_run *r, uc_lay *l, const tdec_uftrace_perf_record *c, uint64_t off, size_t len)
+CC_FN const char *uc__perf_record(uc_run *r, uc_lay *l, const tdec_uftrace_perf_record *c, uint64_t off, size_t len)
 {
     uint32_t min;
     int skip = (r->cfg.flags & TDEC_UFTRACE_F_SKIP_PAYLOADS) != 0;
@@ -240,7 +242,7 @@ static const char *uc__perf_record(uc_run *r, uc_lay *l, const tdec_uftrace_perf
 }
 
 /* What a record item that is no fragment must satisfy first. */
-static const char *uc__item_start(uc_run *r, uint32_t kind, uint64_t off, size_t len)
+CC_FN const char *uc__item_start(uc_run *r, uint32_t kind, uint64_t off, size_t len)
 {
     if (off > len) return cc_fail(&r->cc, "item offset %llu beyond input", (unsigned long long)off);
     if (r->lay.pay.open && kind != TDEC_ITEM_FRAGMENT)
@@ -250,7 +252,7 @@ static const char *uc__item_start(uc_run *r, uint32_t kind, uint64_t off, size_t
 }
 
 /* A fragment: at the layout's offset, tiling its payload. */
-static const char *uc__frag(uc_run *r, const tdec_frag *f, uint64_t off, const cc_feed *fd)
+CC_FN const char *uc__frag(uc_run *r, const tdec_frag *f, uint64_t off, const cc_feed *fd)
 {
     uc_lay *l = &r->lay;
     const char *bad;
@@ -268,7 +270,7 @@ static const char *uc__frag(uc_run *r, const tdec_frag *f, uint64_t off, const c
    opens the argument block, a NULL or invalid one is a sticky error that
    names the record. Without `more`, set_args() is E_SEQUENCE and changes
    nothing. */
-static const char *uc__args(uc_run *r, tdec_uftrace_decoder *d, const tdec_uftrace_record *c, uint64_t off, int want)
+CC_FN const char *uc__args(uc_run *r, tdec_uftrace_decoder *d, const tdec_uftrace_record *c, uint64_t off, int want)
 {
     static const tdec_uftrace_argspec empty = {0, {{0, 0, 0}}};
     static tdec_uftrace_decoder saved; /* big: not on the stack */
@@ -304,7 +306,7 @@ static const char *uc__args(uc_run *r, tdec_uftrace_decoder *d, const tdec_uftra
     return NULL;
 }
 
-static const char *uc__dat_item(cc_run *cr, void *dv, const void *iv, const cc_feed *f)
+CC_FN const char *uc__dat_item(cc_run *cr, void *dv, const void *iv, const cc_feed *f)
 {
     uc_run *r = (uc_run *)cr;
     tdec_uftrace_decoder *d = (tdec_uftrace_decoder *)dv;
@@ -329,7 +331,7 @@ static const char *uc__dat_item(cc_run *cr, void *dv, const void *iv, const cc_f
     return bad;
 }
 
-static const char *uc__perf_item(cc_run *cr, void *dv, const void *iv, const cc_feed *f)
+CC_FN const char *uc__perf_item(cc_run *cr, void *dv, const void *iv, const cc_feed *f)
 {
     uc_run *r = (uc_run *)cr;
     const tdec_uftrace_perf_item *it = (const tdec_uftrace_perf_item *)iv;
@@ -350,14 +352,14 @@ CC_STREAM_CALLS(uc__dat_, tdec_uftrace_)
 CC_STREAM_CALLS(uc__perf_, tdec_uftrace_perf_)
 
 static const cc_format uc__dat_format = {sizeof(tdec_uftrace_decoder), 2, uc__dat_next, uc__dat_feed,
-                                         uc__dat_finish, uc__dat_reset, uc__dat_stream, uc__dat_item, NULL, 0};
+                                         uc__dat_finish, uc__dat_reset, uc__dat_stream, uc__dat_item, NULL, NULL, 0};
 static const cc_format uc__perf_format = {sizeof(tdec_uftrace_perf_decoder), 2, uc__perf_next, uc__perf_feed,
-                                          uc__perf_finish, uc__perf_reset, uc__perf_stream, uc__perf_item, NULL, 0};
+                                          uc__perf_finish, uc__perf_reset, uc__perf_stream, uc__perf_item, NULL, NULL, 0};
 
 /* Decodes in[0..len) with the decoder, config, specs and schedule of the
    uc_run that c starts; fills its outputs. Returns NULL, or a description
    of the first broken invariant. */
-static const char *uc_decode(const uint8_t *in, size_t len, cc_run *c)
+CC_FN const char *uc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
     static union {
         tdec_uftrace_decoder      dat;

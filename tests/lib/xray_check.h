@@ -49,7 +49,7 @@ typedef struct xc_run {
     int              resyncs, want_resync_gap;
 } xc_run;
 
-static const char *xc_rec_name(uint32_t t)
+CC_FN const char *xc_rec_name(uint32_t t)
 {
     static const char *const names[] = {"?",       "HEADER", "FUNCTION", "CALL_ARG", "NEW_BUFFER",
                                         "END_OF_BUFFER", "NEW_CPU", "TSC_WRAP", "WALLTIME",
@@ -57,11 +57,12 @@ static const char *xc_rec_name(uint32_t t)
     return t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-static void xc__log_record(cc_run *r, const tdec_xray_item *it, const tdec_xray_decoder *d)
+CC_FN void xc__log_record(cc_run *r, const tdec_xray_item *it, const tdec_xray_decoder *d)
 {
     const tdec_xray_record *c = &it->u.rec;
     unsigned long long off = (unsigned long long)it->offset;
     char line[320], *p = line;
+    if (r->log == NULL) return;
     if (c->type == TDEC_XRAY_REC_HEADER) {
         cc_line(r, "H off=%llu v=%u type=%u flags=%u freq=%llu bufsz=%llu\n", off, d->hdr.version, d->hdr.file_type,
                 (unsigned)d->hdr.flags, (unsigned long long)d->hdr.cycle_frequency,
@@ -93,7 +94,7 @@ static void xc__log_record(cc_run *r, const tdec_xray_item *it, const tdec_xray_
 }
 
 /* Bytes a record of this type occupies in the stream (payloads aside). */
-static uint64_t xc__rec_size(const tdec_xray_item *it, const tdec_xray_decoder *d)
+CC_FN uint64_t xc__rec_size(const tdec_xray_item *it, const tdec_xray_decoder *d)
 {
     const tdec_xray_record *c = &it->u.rec;
     if (c->type == TDEC_XRAY_REC_HEADER) return 32;
@@ -103,7 +104,7 @@ static uint64_t xc__rec_size(const tdec_xray_item *it, const tdec_xray_decoder *
     return c->type == TDEC_XRAY_REC_FUNCTION ? 8 : 16;
 }
 
-static const char *xc__record(xc_run *r, const tdec_xray_item *it, const tdec_xray_decoder *d, size_t len)
+CC_FN const char *xc__record(xc_run *r, const tdec_xray_item *it, const tdec_xray_decoder *d, size_t len)
 {
     cc_run *c = &r->cc;
     const tdec_xray_record *rec = &it->u.rec;
@@ -129,7 +130,7 @@ static const char *xc__record(xc_run *r, const tdec_xray_item *it, const tdec_xr
    and skipped payloads account for every byte) and within the input; the
    header record comes first; fragments tile the payload of the record just
    before them; a resync() is followed by a RESYNC gap before any record. */
-static const char *xc__item(cc_run *c, void *dv, const void *iv, const cc_feed *f)
+CC_FN const char *xc__item(cc_run *c, void *dv, const void *iv, const cc_feed *f)
 {
     xc_run *r = (xc_run *)c;
     const tdec_xray_decoder *d = (const tdec_xray_decoder *)dv;
@@ -165,7 +166,7 @@ static const char *xc__item(cc_run *c, void *dv, const void *iv, const cc_feed *
 
 /* With r->resync: resync() after an error of next() (not after finish()),
    at most XC_MAX_RESYNC times; the error was at the item boundary. */
-static const char *xc__error(cc_run *c, void *dv, tdec_status st, const cc_feed *f, int *again)
+CC_FN const char *xc__error(cc_run *c, void *dv, tdec_status st, const cc_feed *f, int *again)
 {
     xc_run *r = (xc_run *)c;
     tdec_xray_decoder *d = (tdec_xray_decoder *)dv;
@@ -190,12 +191,12 @@ static const char *xc__error(cc_run *c, void *dv, tdec_status st, const cc_feed 
 CC_STREAM_CALLS(xc__, tdec_xray_)
 
 static const cc_format xc__format = {sizeof(tdec_xray_decoder), 1, xc__next, xc__feed, xc__finish, xc__reset,
-                                     xc__stream, xc__item, xc__error, 0};
+                                     xc__stream, xc__item, xc__error, NULL, 0};
 
 /* Decodes in[0..len) with the config and schedule of the xc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
    broken invariant. */
-static const char *xc_decode(const uint8_t *in, size_t len, cc_run *c)
+CC_FN const char *xc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_xray_decoder slots[2];
     void *slot[2], *d;

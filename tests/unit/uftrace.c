@@ -2048,7 +2048,7 @@ typedef struct whole_of {
 
 /* END exactly at record starts (and at the ends), else E_TRUNCATED inside a
    record or a payload. */
-static const char *prefix_judge(void *ctx, size_t l, const cc_verdict *v)
+static const char *prefix_judge(const void *ctx, size_t l, const cc_verdict *v)
 {
     const whole_of *w = (const whole_of *)ctx;
     size_t i;

@@ -449,7 +449,7 @@ static int clean_cut(const coll *full, size_t l)
 /* What finish() may say after l bytes: END exactly at a clean cut, else
    E_TRUNCATED, at the cut itself for a cut payload or buffer, within 32
    bytes before it for a cut record. */
-static const char *prefix_judge(void *ctx, size_t l, const cc_verdict *v)
+static const char *prefix_judge(const void *ctx, size_t l, const cc_verdict *v)
 {
     const coll *full = (const coll *)ctx;
     if (v->st == TDEC_END) return clean_cut(full, l) ? NULL : "ends cleanly inside a record or buffer";
