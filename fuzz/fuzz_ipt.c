@@ -92,13 +92,6 @@
 static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
 static iptc_ev evs[EV_CAP];
 
-static void die(const char *what, const iptc_run *a, const iptc_run *b)
-{
-    fprintf(stderr, "fuzz_ipt: %s\n", what);
-    if (b) iptc_print_diff(stderr, a, b);
-    abort();
-}
-
 /* ---- the buffer helpers ---------------------------------------------------- */
 
 static void check_one_from(const uint8_t *in, size_t len, size_t from, const size_t *all, size_t nall)
@@ -114,17 +107,17 @@ static void check_one_from(const uint8_t *in, size_t len, size_t from, const siz
     if (lo < nall) want = all[lo];
     st = tdec_ipt_sync_forward(in, len, from, &psb);
     if (want == IPTC_NONE ? st != TDEC_E_NOSYNC : (st != TDEC_OK || psb != want))
-        die("sync_forward differs from the reference search", NULL, NULL);
+        cc_abort("fuzz_ipt", "sync_forward differs from the reference search");
     st = tdec_ipt_sync_at(in, len, from);
     if (from + 2 > len ? st != TDEC_E_TRUNCATED
         : (in[from] != 0x02 || in[from + 1] != 0x82) ? st != TDEC_E_NOSYNC
         : from + 16 > len ? st != TDEC_E_TRUNCATED
         : st != (iptc__pairs(in, len, from, 8) ? TDEC_OK : TDEC_E_NOSYNC))
-        die("sync_at differs from pt_sync_set's rule", NULL, NULL);
+        cc_abort("fuzz_ipt", "sync_at differs from pt_sync_set's rule");
     want = iptc_ref_backward(in, len, from);
     st = tdec_ipt_sync_backward(in, len, from, &psb);
     if (want == IPTC_NONE ? st != TDEC_E_NOSYNC : (st != TDEC_OK || psb != want))
-        die("sync_backward differs from pt_sync_backward's rule", NULL, NULL);
+        cc_abort("fuzz_ipt", "sync_backward differs from pt_sync_backward's rule");
 }
 
 static void check_helpers(const uint8_t *in, size_t len)
@@ -142,14 +135,14 @@ static void check_helpers(const uint8_t *in, size_t len)
     }
     /* psb_list: sync_forward from 0, then from each PSB + 1: every PSB */
     if (tdec_ipt_psb_list(in, len, list, 256, &count) != TDEC_OK || count != nall)
-        die("psb_list count differs", NULL, NULL);
+        cc_abort("fuzz_ipt", "psb_list count differs");
     for (k = 0; k < nall && k < 256; k++)
-        if (list[k] != all[k]) die("psb_list differs", NULL, NULL);
+        if (list[k] != all[k]) cc_abort("fuzz_ipt", "psb_list differs");
     free(all);
     if (tdec_ipt_sync_forward(NULL, 1, 0, &p) != TDEC_E_ARG || tdec_ipt_sync_forward(in, len, len + 1, &p) != TDEC_E_ARG ||
         tdec_ipt_sync_backward(in, len, 0, NULL) != TDEC_E_ARG || tdec_ipt_sync_at(in, len, len + 1) != TDEC_E_ARG ||
         tdec_ipt_psb_list(in, len, NULL, 1, &k) != TDEC_E_ARG || tdec_ipt_psb_list(in, len, list, 0, NULL) != TDEC_E_ARG)
-        die("a buffer helper accepts bad arguments", NULL, NULL);
+        cc_abort("fuzz_ipt", "a buffer helper accepts bad arguments");
 }
 
 /* ---- libipt 2.0.5 ------------------------------------------------------------ */
@@ -242,17 +235,17 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
     lib_hook_mode = r->hook;
     if (r->hook != IPTC_HOOK_NONE) cfg.decode.callback = lib_hook;
     dec = pt_pkt_alloc_decoder(&cfg);
-    if (dec == NULL) lib_die("pt_pkt_alloc_decoder failed", 0, 0);
-    if (!searching && pt_pkt_sync_set(dec, 0) < 0) lib_die("sync_set(0)", 0, 0);
+    if (dec == NULL) lib_cc_abort("fuzz_ipt", "pt_pkt_alloc_decoder failed", 0, 0);
+    if (!searching && pt_pkt_sync_set(dec, 0) < 0) lib_cc_abort("fuzz_ipt", "sync_set(0)", 0, 0);
     for (i = 0; i < r->nev; i++) {
         const iptc_ev *e = &evs[i];
         if (e->what == IPTC_EV_GAP) continue;
         if (e->what == IPTC_EV_PACKET && searching) { /* a PSB the decoder searched for */
-            if ((code = pt_pkt_sync_set(dec, e->offset)) < 0) lib_die("pt_pkt_sync_set on the decoder's PSB", e->offset, code);
+            if ((code = pt_pkt_sync_set(dec, e->offset)) < 0) lib_cc_abort("fuzz_ipt", "pt_pkt_sync_set on the decoder's PSB", e->offset, code);
             searching = 0;
         }
         if (searching) continue; /* END of a search: nothing to compare */
-        if (pt_pkt_get_offset(dec, &off) < 0) lib_die("pt_pkt_get_offset", 0, 0);
+        if (pt_pkt_get_offset(dec, &off) < 0) lib_cc_abort("fuzz_ipt", "pt_pkt_get_offset", 0, 0);
         memset(&pkt, 0, sizeof pkt);
         code = pt_pkt_next(dec, &pkt, sizeof pkt);
 #ifdef IPTC_DIFF_STATS
@@ -262,14 +255,14 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
             /* an UNKNOWN cut by the end: libipt says -pte_eos, no packet */
             if (e->pkt.kind == TDEC_IPT_UNKNOWN && i + 1 < r->nev && evs[i + 1].what == IPTC_EV_ERROR &&
                 evs[i + 1].st == TDEC_E_TRUNCATED && e->offset + e->pkt.size > len) {
-                if (code != -pte_eos || off != e->offset) lib_die("cut UNKNOWN", e->offset, code);
+                if (code != -pte_eos || off != e->offset) lib_cc_abort("fuzz_ipt", "cut UNKNOWN", e->offset, code);
                 break;
             }
-            if (code < 0 || off != e->offset || !lib_same(&pkt, &e->pkt)) lib_die("packet", e->offset, code);
+            if (code < 0 || off != e->offset || !lib_same(&pkt, &e->pkt)) lib_cc_abort("fuzz_ipt", "packet", e->offset, code);
             continue;
         }
         if (e->what == IPTC_EV_END) {
-            if (code != -pte_eos || off != len) lib_die("end of the trace", off, code);
+            if (code != -pte_eos || off != len) lib_cc_abort("fuzz_ipt", "end of the trace", off, code);
             break;
         }
         /* an error */
@@ -277,9 +270,9 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
             if (code == -pte_eos && off == e->offset) break;
             /* SKZ84: libipt reports the 8-byte INVALID without its 8th byte */
             if (code == 8 && pkt.type == ppt_invalid && off == e->offset && off + 8 > len) break;
-            lib_die("truncated packet", e->offset, code);
+            lib_cc_abort("fuzz_ipt", "truncated packet", e->offset, code);
         }
-        if (code != -(int)e->reason || off != e->offset) lib_die("error", e->offset, code);
+        if (code != -(int)e->reason || off != e->offset) lib_cc_abort("fuzz_ipt", "error", e->offset, code);
         if (i + 1 < r->nev) searching = 1; /* resync(): the next PSB comes from a search */
     }
     pt_pkt_free_decoder(dec);
@@ -790,9 +783,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const unsigned caps[4] = {0, 1, 7, 64};
-    iptc_run whole, chunked;
+    static iptc_run whole, chunked;
     const uint8_t *in = data + CONTROL;
-    size_t len, cut[1];
+    size_t len, cut;
     uint32_t seed;
     unsigned hook;
     const char *bad;
@@ -806,46 +799,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     whole.hook = hook < IPTC_HOOK_COUNT ? hook : IPTC_HOOK_NONE;
     whole.resync = (data[1] & 0x20u) == 0;
     whole.resync_trunc = (data[0] & 0x80u) != 0;
-    whole.log = log_whole;
-    whole.log_cap = LOG_CAP;
+    whole.cc.log = log_whole;
+    whole.cc.log_cap = LOG_CAP;
     whole.evs = evs;
     whole.ev_cap = EV_CAP;
-    seed = (uint32_t)data[2] | ((uint32_t)data[3] << 8) | ((uint32_t)data[4] << 16) | ((uint32_t)data[5] << 24);
+    seed = cc_u32le(data + 2);
 
     chunked = whole;
-    chunked.log = log_chunked;
+    chunked.cc.log = log_chunked;
     chunked.evs = NULL;
     chunked.ev_cap = 0;
-    chunked.reset_first = (data[1] & 8u) != 0;
-    chunked.finish_early = (data[1] & 0x10u) != 0;
+    chunked.cc.reset_first = (data[1] & 8u) != 0;
+    chunked.cc.finish_early = (data[1] & 0x10u) != 0;
     chunked.next_n = caps[data[1] >> 6];
-    switch (data[1] & 7u) {
-    case 0: chunked.step = 1; break;
-    case 1:
-        cut[0] = seed % (len + 1);
-        chunked.cuts = cut;
-        chunked.ncuts = 1;
-        break;
-    case 2: chunked.step = 1 + seed % 97u; break;
-    default: chunked.seed = seed ? seed : 1u; break;
-    }
+    chunked.cc.sched = cc_sched_pick(data[1] & 7u, seed, len, &cut);
 
-    if ((bad = iptc_decode(in, len, &whole)) != NULL) die(bad, &whole, NULL);
-    if ((bad = iptc_decode(in, len, &chunked)) != NULL) die(bad, &chunked, NULL);
-    if (!iptc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
+    if ((bad = iptc_decode(in, len, &whole.cc)) != NULL) cc_abort("fuzz_ipt", bad);
+    if ((bad = cc_same_as(iptc_decode, &whole.cc, &chunked.cc, in, len, "chunked", stderr)) != NULL)
+        cc_abort("fuzz_ipt", bad);
     check_helpers(in, len);
-    {
-        cc_sched l2 = {chunked.cuts, chunked.ncuts, chunked.step, chunked.seed};
-        check_layer2(data, in, len, whole.hook, &l2, seed);
-    }
+    check_layer2(data, in, len, whole.hook, &chunked.cc.sched, seed);
 #ifdef TDEC_FUZZ_LIBIPT
     compare_libipt(in, len, &whole);
 #endif
 #ifdef IPC_PRINT_HASH
     printf("log %zu %016llx status %d packets %zu gaps %zu errors %zu events %016llx %llu queries %016llx %llu\n",
-           whole.log_len, (unsigned long long)whole.log_hash, (int)whole.status, whole.packets, whole.gaps,
-           whole.errors, (unsigned long long)l2_evt_hash, (unsigned long long)l2_evt_items, (unsigned long long)l2_qry_hash,
-           (unsigned long long)l2_qry_items);
+           whole.cc.log_len, (unsigned long long)cc_log_hash(&whole.cc), (int)whole.cc.status, whole.packets,
+           whole.gaps, whole.errors, (unsigned long long)l2_evt_hash, (unsigned long long)l2_evt_items,
+           (unsigned long long)l2_qry_hash, (unsigned long long)l2_qry_items);
 #endif
     return 0;
 }

@@ -490,7 +490,7 @@ typedef struct cc_format {
     const char *(*error)(cc_run *r, void *d, tdec_status st, const cc_feed *f, int *again);
     /* 1 if the format's own state is as after init() (may be NULL: the
        stream's is checked) */
-    int (*fresh)(const void *d);
+    int (*fresh)(const cc_run *r, const void *d);
     int          finish_defers;  /* finish() may say NEED_INPUT: next() gives the last items */
 } cc_format;
 
@@ -531,7 +531,7 @@ CC_FN const char *cc__warm_reset(cc_run *r, const cc_format *F, void *d, void *i
     memset(tmp, 0xA5, len);
     free(tmp);
     if (s->pos || s->err || s->err_offset || s->err_reason || s->win_len || s->carry_len || s->finished ||
-        (F->fresh && !F->fresh(d)))
+        (F->fresh && !F->fresh(r, d)))
         return cc_fail(r, "reset() left state behind");
     return NULL;
 }
@@ -564,6 +564,26 @@ CC_FN const char *cc__verdict(cc_run *r, const cc_format *F, const void *d, void
     return NULL;
 }
 
+/* NEED_INPUT must leave nothing unread: pos + carry == bytes fed. */
+CC_FN const char *cc__need_input(cc_run *r, const tdec_stream *s, size_t fed)
+{
+    if (s->win_len == 0 && s->pos + s->carry_len == fed && s->carry_len <= TDEC_CARRY_CAP) return NULL;
+    return cc_fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)", (unsigned long long)s->pos,
+                   (unsigned)s->carry_len, fed);
+}
+
+/* feed() while the window is not used up is a caller bug: E_SEQUENCE, and
+   the decoder (copied to spare first) does not change. */
+CC_FN const char *cc__feed_refused(cc_run *r, const cc_format *F, void *d, void *spare)
+{
+    static const uint8_t dummy = 0x5A;
+    tdec_status st;
+    memcpy(spare, d, F->size);
+    st = F->feed(d, &dummy, 1);
+    if (st == TDEC_E_SEQUENCE && memcmp(spare, d, F->size) == 0) return NULL;
+    return cc_fail(r, "feed with unread window gave %d or changed the decoder", st);
+}
+
 /* The decoder moves to the other slot (the old copy is scribbled over). */
 CC_FN void *cc__move(const cc_format *F, void *slot[2], void *d)
 {
@@ -580,10 +600,9 @@ CC_FN void *cc__move(const cc_format *F, void *slot[2], void *d)
 CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **dp, void *item, const uint8_t *in,
                           size_t len)
 {
-    static const uint8_t dummy = 0x5A;
     void *d = slot[0], *spare = malloc(F->size);
     tdec_stream *s;
-    tdec_status st = TDEC_NEED_INPUT, ended = TDEC_OK, fs;
+    tdec_status st = TDEC_NEED_INPUT, ended = TDEC_OK;
     cc_feed f;
     const char *bad = NULL;
     int again, whole = !r->sched.ncuts && !r->sched.step && !r->sched.seed, tried = 0;
@@ -607,12 +626,9 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
                 break;
             }
             if ((bad = F->item(r, d, item, &f)) != NULL) break;
-            if (s->err == TDEC_OK && s->win_len > 0 && (whole || !tried)) { /* feed() now is a caller bug */
-                tried = 1;                                                 /* and must change nothing     */
-                memcpy(spare, d, F->size);
-                fs = F->feed(d, &dummy, 1);
-                if (fs != TDEC_E_SEQUENCE || memcmp(spare, d, F->size) != 0)
-                    bad = cc_fail(r, "feed with unread window gave %d or changed the decoder", fs);
+            if (s->err == TDEC_OK && s->win_len > 0 && (whole || !tried)) {
+                tried = 1;
+                bad = cc__feed_refused(r, F, d, spare);
             }
             if (bad == NULL && r->finish_early && !f.finishing && f.fed == len && s->win_len == 0 &&
                 s->err == TDEC_OK) { /* allowed: the window is used up */
@@ -626,11 +642,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
                 bad = cc_fail(r, "NEED_INPUT after finish()");
                 break;
             }
-            if (s->win_len != 0 || s->pos + s->carry_len != f.fed || s->carry_len > TDEC_CARRY_CAP) {
-                bad = cc_fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)",
-                              (unsigned long long)s->pos, (unsigned)s->carry_len, f.fed);
-                break;
-            }
+            if ((bad = cc__need_input(r, s, f.fed)) != NULL) break;
             if (r->verdicts && (bad = cc__verdict(r, F, d, spare, item, f.fed)) != NULL) break;
             d = cc__move(F, slot, d); /* memcpy-able: no pointer into itself */
             tried = 0;

@@ -78,7 +78,7 @@ enum {
 };
 
 /* The size the hook returns for bytes b[0..left) (left > 0). */
-static int iptc_hook_size(unsigned mode, const uint8_t *b, uint64_t left)
+CC_FN int iptc_hook_size(unsigned mode, const uint8_t *b, uint64_t left)
 {
     switch (mode) {
     case IPTC_HOOK_FIRST: return 1 + (b[0] >> 5);
@@ -99,7 +99,7 @@ typedef struct iptc_hook {
     const char    *bad;   /* the first contract violation the hook saw         */
 } iptc_hook;
 
-static int iptc_hook_fn(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset)
+CC_FN int iptc_hook_fn(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset)
 {
     iptc_hook *h = (iptc_hook *)ctx;
     uint64_t left, want;
@@ -134,7 +134,7 @@ typedef struct iptc_rpkt {
     int      skd007;   /* an OVF that erratum SKD007 moved one byte on        */
 } iptc_rpkt;
 
-static int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
+CC_FN int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
 {
     unsigned i;
     if (len < p || len - p < 2u * n) return 0;
@@ -144,7 +144,7 @@ static int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
 }
 
 /* pt_sync_forward(): the first PSB at or after `from`, or IPTC_NONE. */
-static uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
+CC_FN uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
 {
     uint64_t p;
     for (p = from; p + 16 <= len; p++)
@@ -156,7 +156,7 @@ static uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
    highest first; the first that is PSB pattern in either phase leads, as
    pt_find_psb walks, to the end of its run of whole 02 82 pairs and 16
    back. IPTC_NONE if none. */
-static uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from)
+CC_FN uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from)
 {
     uint64_t w = from & ~(uint64_t)7, q;
     while (w >= 8) {
@@ -170,7 +170,7 @@ static uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from
     return IPTC_NONE;
 }
 
-static uint64_t iptc__le(const uint8_t *p, unsigned n)
+CC_FN uint64_t iptc__le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
     unsigned i;
@@ -180,7 +180,7 @@ static uint64_t iptc__le(const uint8_t *p, unsigned n)
 
 /* The packet at in[off] (off < len). pebs_ctx: 0, or 4/8 inside a PEBS
    block. Written as a table walk over FACTS.md section 1 and 2. */
-static iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, uint32_t flags,
+CC_FN iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, uint32_t flags,
                                  uint32_t errata, unsigned hook, unsigned pebs_ctx)
 {
     iptc_rpkt r;
@@ -316,7 +316,7 @@ sized:
 /* Packets after which a PEBS block is over (Linux perf's
    intel_pt_upd_pkt_ctx: everything but PAD, TSC, TMA, MTC, FUP, CYC, CBR,
    MNT, EXSTOP, PWRE, PWRX, BIP; TRIG, UNKNOWN and INVALID keep it too). */
-static int iptc_ends_block(unsigned k)
+CC_FN int iptc_ends_block(unsigned k)
 {
     switch (k) {
     case TDEC_IPT_PAD: case TDEC_IPT_TSC: case TDEC_IPT_TMA: case TDEC_IPT_MTC: case TDEC_IPT_FUP:
@@ -358,7 +358,7 @@ typedef struct iptc_ref {
     unsigned       pebs_ctx;
 } iptc_ref;
 
-static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t reason)
+CC_FN void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t reason)
 {
     R->phase = IPTC_R_SYNC;
     R->psb = iptc_ref_sync(R->in, R->len, from);
@@ -368,7 +368,7 @@ static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t
     R->pebs_ctx = 0;
 }
 
-static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec_ipt_config *cfg,
+CC_FN void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec_ipt_config *cfg,
                           unsigned hook)
 {
     memset(R, 0, sizeof *R);
@@ -388,7 +388,7 @@ static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec
 }
 
 /* The next event the decoder must produce. */
-static iptc_ev iptc_ref_next(iptc_ref *R)
+CC_FN iptc_ev iptc_ref_next(iptc_ref *R)
 {
     iptc_ev e;
     iptc_rpkt k;
@@ -465,7 +465,7 @@ static iptc_ev iptc_ref_next(iptc_ref *R)
 }
 
 /* resync() after the error at err_off: pt_pkt_sync_forward. */
-static void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
+CC_FN void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
 {
     uint64_t from = err_off;
     if (from == R->last_sync) from += 16;
@@ -476,67 +476,24 @@ static void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
 /* ---- the run --------------------------------------------------------------- */
 
 typedef struct iptc_run {
-    /* in: config (cfg.unknown and unknown_ctx are set from `hook`) and chunk
-       schedule (see cc_sched) */
+    cc_run          cc;           /* schedule, log and outcome (check_common.h);   */
+                                  /* its chunks come from one reused buffer         */
+    /* in: config (cfg.unknown and unknown_ctx are set from `hook`) */
     tdec_ipt_config cfg;
     unsigned        hook;         /* IPTC_HOOK_*                                 */
-    const size_t   *cuts;
-    size_t          ncuts;
-    size_t          step;
-    uint32_t        seed;
     int             resync;       /* resync() after E_CORRUPT (else stop there)   */
     int             resync_trunc; /* ... and try it after E_TRUNCATED (refused)   */
     unsigned        next_n;       /* 0: next(); else next_n() with this cap       */
-    int             reset_first;  /* decode a few items, reset(), then decode     */
-    int             finish_early; /* finish() right after the item that used up   */
-                                  /* the last chunk, before NEED_INPUT             */
-    char           *log;          /* may be NULL (hash only)                       */
-    size_t          log_cap;
     iptc_ev        *evs;          /* may be NULL: the events, in order             */
     size_t          ev_cap;
     /* out */
-    size_t          log_len;
-    uint64_t        log_hash;
-    tdec_status     status;       /* the final status                              */
     size_t          nev;          /* events (even past ev_cap)                     */
-    size_t          items, packets, gaps, errors;
+    size_t          packets, gaps, errors;
     unsigned long   hook_calls;
-    char            msg[1200];    /* the violation, if any                         */
-    /* private */
-    int             pay_line;
 } iptc_run;
 
-static cc_log iptc__sink(iptc_run *r)
-{
-    cc_log l;
-    l.log = r->log;
-    l.cap = r->log_cap;
-    l.len = &r->log_len;
-    l.hash = &r->log_hash;
-    l.pay_line = &r->pay_line;
-    return l;
-}
-
-static void iptc__line(iptc_run *r, const char *fmt, ...)
-{
-    cc_log l = iptc__sink(r);
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vline(&l, fmt, ap);
-    va_end(ap);
-}
-
-static const char *iptc__fail(iptc_run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vfail(r->msg, sizeof r->msg, fmt, ap);
-    va_end(ap);
-    return r->msg;
-}
-
 /* One event as text (also the log line). */
-static void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
+CC_FN void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
 {
     switch (e->what) {
     case IPTC_EV_PACKET:
@@ -557,19 +514,18 @@ static void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
     }
 }
 
-static void iptc__push(iptc_run *r, const iptc_ev *e)
+CC_FN void iptc__push(iptc_run *r, const iptc_ev *e)
 {
     if (r->evs && r->nev < r->ev_cap) r->evs[r->nev] = *e;
     r->nev++;
 }
 
 /* Checks an item against the reference's next event; logs it. */
-static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, const tdec_ipt_item *it,
+CC_FN const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, const tdec_ipt_item *it,
                               uint64_t *last_off, int *after_resync, int settled)
 {
     iptc_ev e, want;
     char got_s[200], want_s[200];
-    cc_log lg = iptc__sink(r);
     memset(&e, 0, sizeof e);
     e.offset = it->offset;
     if (it->kind == TDEC_ITEM_RECORD) {
@@ -582,12 +538,12 @@ static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *
         e.reason = it->u.gap.reason;
         r->gaps++;
     } else {
-        return iptc__fail(r, "item of kind %u at %llu", (unsigned)it->kind, (unsigned long long)it->offset);
+        return cc_fail(&r->cc, "item of kind %u at %llu", (unsigned)it->kind, (unsigned long long)it->offset);
     }
     /* offsets: in stream order, except a PSB found behind a failed packet */
     if (it->offset < *last_off && !(*after_resync && *last_off - it->offset <= 15 && e.what == IPTC_EV_PACKET &&
                                     e.pkt.kind == TDEC_IPT_PSB))
-        return iptc__fail(r, "item at %llu after one at %llu", (unsigned long long)it->offset,
+        return cc_fail(&r->cc, "item at %llu after one at %llu", (unsigned long long)it->offset,
                           (unsigned long long)*last_off);
     *after_resync = 0;
     iptc_ev_str(got_s, sizeof got_s, &e);
@@ -595,32 +551,32 @@ static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *
     if (want.what == IPTC_EV_PACKET && e.what == IPTC_EV_PACKET) {
         if (want.offset != e.offset || want.pkt.kind != e.pkt.kind || want.pkt.size != e.pkt.size) {
             iptc_ev_str(want_s, sizeof want_s, &want);
-            return iptc__fail(r, "packet differs from the reference walk:\n  decoder   %s  reference %s", got_s,
+            return cc_fail(&r->cc, "packet differs from the reference walk:\n  decoder   %s  reference %s", got_s,
                               want_s);
         }
         if (e.pkt.kind == TDEC_IPT_OVF && (e.pkt.flags & TDEC_IPT_PF_SKD007) != (want.pkt.flags & TDEC_IPT_PF_SKD007))
-            return iptc__fail(r, "OVF at %llu: SKD007 flag %u, the reference says %u", (unsigned long long)e.offset,
+            return cc_fail(&r->cc, "OVF at %llu: SKD007 flag %u, the reference says %u", (unsigned long long)e.offset,
                               (unsigned)(e.pkt.flags & TDEC_IPT_PF_SKD007),
                               (unsigned)(want.pkt.flags & TDEC_IPT_PF_SKD007));
         if (e.pkt.kind == TDEC_IPT_PSB && settled && d->sync_offset != e.offset)
-            return iptc__fail(r, "sync_offset %llu after the PSB at %llu", (unsigned long long)d->sync_offset,
+            return cc_fail(&r->cc, "sync_offset %llu after the PSB at %llu", (unsigned long long)d->sync_offset,
                               (unsigned long long)e.offset);
         if (e.pkt.kind >= TDEC_IPT_KIND_COUNT || tdec_ipt_kind_str(e.pkt.kind)[0] == 0)
-            return iptc__fail(r, "packet kind %u has no name", (unsigned)e.pkt.kind);
+            return cc_fail(&r->cc, "packet kind %u has no name", (unsigned)e.pkt.kind);
     } else if (want.what != e.what || want.offset != e.offset || want.len != e.len || want.reason != e.reason) {
         iptc_ev_str(want_s, sizeof want_s, &want);
-        return iptc__fail(r, "item differs from the reference walk:\n  decoder   %s  reference %s", got_s, want_s);
+        return cc_fail(&r->cc, "item differs from the reference walk:\n  decoder   %s  reference %s", got_s, want_s);
     }
     if (e.what == IPTC_EV_PACKET) *last_off = e.offset;
     else *last_off = e.offset + e.len;
     iptc__push(r, &e);
-    cc_close_pay(&lg);
-    cc_put(&lg, got_s, strlen(got_s));
+    cc_close_pay(&r->cc);
+    cc_put(&r->cc, got_s, strlen(got_s));
     return NULL;
 }
 
 /* An error (or the final status) against the reference. */
-static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, tdec_status st, int final)
+CC_FN const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, tdec_status st, int final)
 {
     iptc_ev e, want;
     char got_s[200], want_s[200];
@@ -635,22 +591,22 @@ static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder
     iptc_ev_str(got_s, sizeof got_s, &e);
     iptc_ev_str(want_s, sizeof want_s, &want);
     if (want.what != e.what || want.st != e.st || want.offset != e.offset || want.reason != e.reason)
-        return iptc__fail(r, "%s differs from the reference walk:\n  decoder   %s  reference %s",
+        return cc_fail(&r->cc, "%s differs from the reference walk:\n  decoder   %s  reference %s",
                           st == TDEC_END ? "the end" : "an error", got_s, want_s);
-    if (st != TDEC_END && d->st.err != st) return iptc__fail(r, "status %d but st.err %d", st, d->st.err);
-    if (st != TDEC_END && d->st.err_offset > R->len) return iptc__fail(r, "err_offset beyond the input");
+    if (st != TDEC_END && d->st.err != st) return cc_fail(&r->cc, "status %d but st.err %d", st, d->st.err);
+    if (st != TDEC_END && d->st.err_offset > R->len) return cc_fail(&r->cc, "err_offset beyond the input");
     if (st != TDEC_END && tdec_ipt_error_str((int)e.reason)[0] == 0)
-        return iptc__fail(r, "err_reason %u has no text", (unsigned)e.reason);
+        return cc_fail(&r->cc, "err_reason %u has no text", (unsigned)e.reason);
     iptc__push(r, &e);
     if (!final) {
         r->errors++;
-        iptc__line(r, "X st=%d off=%llu why=%u\n", st, (unsigned long long)e.offset, (unsigned)e.reason);
+        cc_line(&r->cc, "X st=%d off=%llu why=%u\n", st, (unsigned long long)e.offset, (unsigned)e.reason);
     }
     return NULL;
 }
 
 /* The error must be sticky in every call but resync(). */
-static const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st)
+CC_FN const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st)
 {
     static const uint8_t one = 0;
     tdec_ipt_item it, many[2];
@@ -658,99 +614,77 @@ static const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st
     size_t n = 7;
     uint64_t eo = d->st.err_offset;
     uint32_t why = d->st.err_reason;
-    if ((s = tdec_ipt_next(d, &it)) != st) return iptc__fail(r, "error %d not sticky in next: %d", st, s);
+    if ((s = tdec_ipt_next(d, &it)) != st) return cc_fail(&r->cc, "error %d not sticky in next: %d", st, s);
     if ((s = tdec_ipt_next_n(d, many, 2, &n)) != st || n != 0)
-        return iptc__fail(r, "error %d not sticky in next_n: %d (%zu items)", st, s, n);
-    if ((s = tdec_ipt_feed(d, &one, 1)) != st) return iptc__fail(r, "error %d not sticky in feed: %d", st, s);
-    if ((s = tdec_ipt_finish(d)) != st) return iptc__fail(r, "error %d not sticky in finish: %d", st, s);
-    if ((s = tdec_ipt_next(d, &it)) != st) return iptc__fail(r, "error %d not sticky in next (2): %d", st, s);
-    if (d->st.err_offset != eo || d->st.err_reason != why) return iptc__fail(r, "err_offset moved after the error");
+        return cc_fail(&r->cc, "error %d not sticky in next_n: %d (%zu items)", st, s, n);
+    if ((s = tdec_ipt_feed(d, &one, 1)) != st) return cc_fail(&r->cc, "error %d not sticky in feed: %d", st, s);
+    if ((s = tdec_ipt_finish(d)) != st) return cc_fail(&r->cc, "error %d not sticky in finish: %d", st, s);
+    if ((s = tdec_ipt_next(d, &it)) != st) return cc_fail(&r->cc, "error %d not sticky in next (2): %d", st, s);
+    if (d->st.err_offset != eo || d->st.err_reason != why) return cc_fail(&r->cc, "err_offset moved after the error");
     return NULL;
 }
 
-/* Feeds the whole input, takes up to 3 items, resets: the decoder must be
-   as after init() (and must not touch the freed window again). */
-static const char *iptc__warm_reset(iptc_run *r, tdec_ipt_decoder *d, const uint8_t *in, size_t len)
+/* After reset(): the sync offset as after init(). */
+CC_FN int iptc__fresh(const cc_run *c, const void *dv)
 {
-    tdec_ipt_item it;
-    uint8_t *tmp = (uint8_t *)malloc(len ? len : 1);
-    int k;
-    if (tmp == NULL) return iptc__fail(r, "out of memory");
-    memcpy(tmp, in, len);
-    if (tdec_ipt_feed(d, tmp, len) != TDEC_NEED_INPUT) {
-        free(tmp);
-        return iptc__fail(r, "first feed refused");
-    }
-    for (k = 0; k < 3; k++)
-        if (tdec_ipt_next(d, &it) != TDEC_OK) break;
-    tdec_ipt_reset(d);
-    memset(tmp, 0xA5, len);
-    free(tmp);
-    if (d->st.pos || d->st.err || d->st.err_offset || d->st.err_reason || d->st.win_len || d->st.carry_len ||
-        d->st.finished || d->sync_offset != ((r->cfg.flags & TDEC_IPT_F_NO_SYNC) ? 0 : UINT64_MAX))
-        return iptc__fail(r, "reset() left state behind");
-    return NULL;
+    const iptc_run *r = (const iptc_run *)c;
+    return ((const tdec_ipt_decoder *)dv)->sync_offset == ((r->cfg.flags & TDEC_IPT_F_NO_SYNC) ? 0 : UINT64_MAX);
 }
 
-/* The decoder moves to the other slot of dd (the old copy scribbled). */
-static tdec_ipt_decoder *iptc__move(tdec_ipt_decoder dd[2], tdec_ipt_decoder *d)
-{
-    tdec_ipt_decoder *to = d == &dd[0] ? &dd[1] : &dd[0];
-    memcpy(to, d, sizeof *d);
-    memset(d, 0xA5, sizeof *d);
-    return to;
-}
+CC_STREAM_CALLS(iptc__, tdec_ipt_)
 
-/* Decodes in[0..len) with r's config and schedule; fills r's outputs.
-   Returns NULL, or a description of the first broken invariant. */
-static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
+/* The stream calls, for check_common.h's warm reset, moves and refused
+   feed(); the loop below is the packet layer's own (next_n() batches,
+   resync(), the reference walk at every error). */
+static const cc_format iptc__format = {sizeof(tdec_ipt_decoder), 2, iptc__next, iptc__feed, iptc__finish,
+                                       iptc__reset, iptc__stream, NULL, NULL, iptc__fresh, 1};
+
+/* Decodes in[0..len) with the config and schedule of the iptc_run that c
+   starts; fills its outputs. Returns NULL, or a description of the first
+   broken invariant. */
+CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
     static const uint8_t dummy = 0x00;
-    static tdec_ipt_decoder dd[2], saved;
+    static tdec_ipt_decoder slots[2], saved;
     static tdec_ipt_item batch[64];
-    tdec_ipt_decoder *d = &dd[0];
+    iptc_run *r = (iptc_run *)c;
+    void *slot[2];
+    tdec_ipt_decoder *d = &slots[0];
     tdec_ipt_item it;
     tdec_status st, s, pending = TDEC_OK;
-    uint8_t *buf = NULL; /* the one reused chunk buffer (the canonical loop) */
-    size_t chunk_len = 0, fed = 0, cut_i = 0, n, nb = 0, bi = 0, chunks = 0;
-    uint32_t rng = r->seed;
+    size_t nb = 0, bi = 0, chunks = 0;
     uint64_t last_off = 0, calls = 0, err_off;
     int after_resync = 0, finished = 0, final_checked = 0;
-    cc_sched sc;
+    cc_feed f;
     iptc_ref R;
     iptc_hook hk;
     const char *bad = NULL;
 
-    sc.cuts = r->cuts;
-    sc.ncuts = r->ncuts;
-    sc.step = r->step;
-    sc.seed = r->seed;
-    r->log_len = 0;
-    r->log_hash = CC_FNV_BASIS;
-    r->items = r->packets = r->gaps = r->errors = 0;
+    cc_begin(c);
+    r->packets = r->gaps = r->errors = 0;
     r->nev = 0;
-    r->msg[0] = 0;
-    r->pay_line = 0;
     r->hook_calls = 0;
-    if (r->log && r->log_cap) r->log[0] = 0;
     memset(&hk, 0, sizeof hk);
     hk.mode = r->hook;
     hk.in = in;
     hk.len = len;
     r->cfg.unknown = r->hook != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
     r->cfg.unknown_ctx = &hk;
-    if ((buf = (uint8_t *)malloc(len ? len : 1)) == NULL) return iptc__fail(r, "out of memory");
+    slot[0] = &slots[0];
+    slot[1] = &slots[1];
+    /* the canonical loop: every chunk from one reused buffer */
+    if (!cc_feed_init(&f, in, len, &c->sched, CC_FEED_REUSED)) return cc_fail(c, "out of memory");
 
     st = tdec_ipt_init(d, &r->cfg);
-    if (st != TDEC_NEED_INPUT) bad = iptc__fail(r, "init gave %d", st);
-    if (!bad && r->reset_first) bad = iptc__warm_reset(r, d, in, len);
-    if (!bad && hk.bad) bad = iptc__fail(r, "%s", hk.bad);
+    if (st != TDEC_NEED_INPUT) bad = cc_fail(c, "init gave %d", st);
+    if (!bad && c->reset_first) bad = cc__warm_reset(c, &iptc__format, d, &it, in, len);
+    if (!bad && hk.bad) bad = cc_fail(c, "%s", hk.bad);
     iptc_ref_init(&R, in, len, &r->cfg, r->hook);
     hk.calls = 0;
     while (bad == NULL) {
         int settled; /* the decoder's state is the one after `it` */
         if (++calls > 4u * (uint64_t)len + 8u * chunks + 32u * r->errors + 64u) {
-            bad = iptc__fail(r, "next() spins: %llu calls for %zu bytes", (unsigned long long)calls, len);
+            bad = cc_fail(c, "next() spins: %llu calls for %zu bytes", (unsigned long long)calls, len);
             break;
         }
         /* the next item or status: from next(), or from next_n()'s batch */
@@ -765,8 +699,8 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
             nb = 7777;
             bi = 0;
             s = tdec_ipt_next_n(d, batch, cap, &nb);
-            if (nb > cap) { bad = iptc__fail(r, "next_n gave %zu items for cap %zu", nb, cap); break; }
-            if (s == TDEC_OK && nb != cap) { bad = iptc__fail(r, "next_n gave OK with %zu of %zu", nb, cap); break; }
+            if (nb > cap) { bad = cc_fail(c, "next_n gave %zu items for cap %zu", nb, cap); break; }
+            if (s == TDEC_OK && nb != cap) { bad = cc_fail(c, "next_n gave OK with %zu of %zu", nb, cap); break; }
             pending = s;
             if (nb > 0) {
                 it = batch[bi++];
@@ -779,26 +713,19 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
             st = tdec_ipt_next(d, &it);
         }
         settled = bi == nb && pending == TDEC_OK;
-        if (hk.bad) { bad = iptc__fail(r, "%s", hk.bad); break; }
+        if (hk.bad) { bad = cc_fail(c, "%s", hk.bad); break; }
         if (st == TDEC_OK) {
-            if (++r->items > 2u * (uint64_t)len + 2u * r->errors + 4u) {
-                bad = iptc__fail(r, "more items than input bytes");
+            if (++c->items > 2u * (uint64_t)len + 2u * r->errors + 4u) {
+                bad = cc_fail(c, "more items than input bytes");
                 break;
             }
             if ((bad = iptc__item(r, &R, d, &it, &last_off, &after_resync, settled)) != NULL) break;
             if (d->st.carry_len > TDEC_CARRY_CAP) {
-                bad = iptc__fail(r, "carry of %u bytes", (unsigned)d->st.carry_len);
+                bad = cc_fail(c, "carry of %u bytes", (unsigned)d->st.carry_len);
                 break;
             }
-            if (settled && d->st.win_len > 0) { /* feed() now is a caller bug and must change nothing */
-                memcpy(&saved, d, sizeof *d);
-                s = tdec_ipt_feed(d, &dummy, 1);
-                if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0) {
-                    bad = iptc__fail(r, "feed with unread window gave %d or changed the decoder", s);
-                    break;
-                }
-            }
-            if (r->finish_early && settled && !finished && fed == len && d->st.win_len == 0) {
+            if (settled && d->st.win_len > 0 && (bad = cc__feed_refused(c, &iptc__format, d, &saved)) != NULL) break;
+            if (c->finish_early && settled && !finished && f.fed == len && d->st.win_len == 0) {
                 st = tdec_ipt_finish(d); /* allowed: the window is used up */
                 if (st != TDEC_NEED_INPUT) goto status;
                 finished = 1;
@@ -809,37 +736,28 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
     status:
         /* NEED_INPUT: feed the next chunk, or finish() */
         while (st == TDEC_NEED_INPUT && bad == NULL) {
-            if (d->st.win_len != 0 || d->st.pos + d->st.carry_len != fed || d->st.carry_len > TDEC_CARRY_CAP) {
-                bad = iptc__fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)",
-                                 (unsigned long long)d->st.pos, (unsigned)d->st.carry_len, fed);
-                break;
-            }
-            if (finished) { bad = iptc__fail(r, "NEED_INPUT after finish()"); break; }
-            if (chunk_len) memset(buf, 0xA5, chunk_len); /* the caller may reuse its buffer now */
-            d = iptc__move(dd, d); /* memcpy-able: no pointer into itself */
-            if (fed == len) {
+            if ((bad = cc__need_input(c, &d->st, f.fed)) != NULL) break;
+            if (finished) { bad = cc_fail(c, "NEED_INPUT after finish()"); break; }
+            d = (tdec_ipt_decoder *)cc__move(&iptc__format, slot, d); /* memcpy-able: no pointer into itself */
+            if (cc_feed_next(&f) == NULL) {
                 st = tdec_ipt_finish(d);
-                if (st == TDEC_OK) { bad = iptc__fail(r, "finish gave OK"); break; }
+                if (st == TDEC_OK) { bad = cc_fail(c, "finish gave OK"); break; }
                 if (st != TDEC_NEED_INPUT) break;
                 /* a search ends here: next() drains it */
                 finished = 1;
                 if ((s = tdec_ipt_finish(d)) != TDEC_NEED_INPUT) {
-                    bad = iptc__fail(r, "second finish while draining gave %d", s);
+                    bad = cc_fail(c, "second finish while draining gave %d", s);
                     break;
                 }
                 if ((s = tdec_ipt_feed(d, &dummy, 1)) != TDEC_E_SEQUENCE) {
-                    bad = iptc__fail(r, "feed after finish gave %d", s);
+                    bad = cc_fail(c, "feed after finish gave %d", s);
                     break;
                 }
                 st = TDEC_OK; /* back to next() */
                 break;
             }
-            n = cc_chunk(&sc, fed, len, &rng, &cut_i);
-            memcpy(buf, in + fed, n);
-            chunk_len = n;
-            st = tdec_ipt_feed(d, n ? buf : NULL, n);
-            if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "feed after NEED_INPUT gave %d", st); break; }
-            fed += n;
+            st = tdec_ipt_feed(d, f.chunk_len ? f.chunk : NULL, f.chunk_len);
+            if (st != TDEC_NEED_INPUT) { bad = cc_fail(c, "feed after NEED_INPUT gave %d", st); break; }
             chunks++;
             st = TDEC_OK; /* back to next() */
             break;
@@ -855,20 +773,20 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
                 memcpy(&saved, d, sizeof *d);
                 s = tdec_ipt_resync(d);
                 if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0)
-                    bad = iptc__fail(r, "resync after E_TRUNCATED gave %d or changed the decoder", s);
+                    bad = cc_fail(c, "resync after E_TRUNCATED gave %d or changed the decoder", s);
                 break;
             }
             err_off = d->st.err_offset;
             st = tdec_ipt_resync(d);
-            if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "resync gave %d", st); break; }
+            if (st != TDEC_NEED_INPUT) { bad = cc_fail(c, "resync gave %d", st); break; }
             if (d->st.carry_len > TDEC_CARRY_CAP) {
-                bad = iptc__fail(r, "resync overflowed the carry: %u bytes", (unsigned)d->st.carry_len);
+                bad = cc_fail(c, "resync overflowed the carry: %u bytes", (unsigned)d->st.carry_len);
                 break;
             }
             iptc_ref_resync(&R, err_off);
-            if (d->st.err != TDEC_OK) { bad = iptc__fail(r, "resync left the error"); break; }
+            if (d->st.err != TDEC_OK) { bad = cc_fail(c, "resync left the error"); break; }
             if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) {
-                bad = iptc__fail(r, "resync without an error gave %d", s);
+                bad = cc_fail(c, "resync without an error gave %d", s);
                 break;
             }
             final_checked = 0;
@@ -879,34 +797,22 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
         break; /* END, or a misuse status */
     }
     r->hook_calls = hk.calls;
-    r->status = st;
-    free(buf);
+    c->status = st;
+    c->err_offset = st < 0 ? d->st.err_offset : 0;
+    c->err_reason = st < 0 ? d->st.err_reason : 0;
+    cc_feed_free(&f);
     if (bad) return bad;
-    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return iptc__fail(r, "loop ended in misuse status %d", st);
+    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return cc_fail(c, "loop ended in misuse status %d", st);
     if (!final_checked && (bad = iptc__status(r, &R, d, st, 1)) != NULL) return bad;
-    iptc__line(r, "E st=%d off=%llu why=%u pos=%llu\n", st, (unsigned long long)(st == TDEC_END ? 0 : d->st.err_offset),
-               (unsigned)(st == TDEC_END ? 0 : d->st.err_reason), (unsigned long long)d->st.pos);
+    cc_line(c, "E st=%d off=%llu why=%u pos=%llu\n", st, (unsigned long long)(st == TDEC_END ? 0 : d->st.err_offset),
+            (unsigned)(st == TDEC_END ? 0 : d->st.err_reason), (unsigned long long)d->st.pos);
     if (st == TDEC_END) {
-        if (d->st.pos != len) return iptc__fail(r, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
-        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return iptc__fail(r, "next after END gave %d", s);
-        if ((s = tdec_ipt_finish(d)) != TDEC_END) return iptc__fail(r, "second finish gave %d", s);
-        if ((s = tdec_ipt_feed(d, &dummy, 1)) != TDEC_E_SEQUENCE) return iptc__fail(r, "feed after END gave %d", s);
-        if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) return iptc__fail(r, "resync after END gave %d", s);
-        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return iptc__fail(r, "next after END (2) gave %d", s);
+        if (d->st.pos != len) return cc_fail(c, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
+        if ((bad = cc_final(c, &iptc__format, d, &it)) != NULL) return bad;
+        if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) return cc_fail(c, "resync after END gave %d", s);
+        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return cc_fail(c, "next after END (2) gave %d", s);
     }
     return NULL;
-}
-
-/* 1 if two runs produced the same log (compared by length, hash and text). */
-static int iptc_same_log(const iptc_run *a, const iptc_run *b)
-{
-    return cc_same_log(a->log, a->log_len, a->log_cap, a->log_hash, b->log, b->log_len, b->log_cap, b->log_hash);
-}
-
-/* Prints the first differing line of two logs to f (for failure reports). */
-static void iptc_print_diff(FILE *f, const iptc_run *a, const iptc_run *b)
-{
-    cc_print_diff(f, a->log, a->log_len, b->log, b->log_len);
 }
 
 #endif /* IPT_CHECK_H */

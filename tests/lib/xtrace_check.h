@@ -546,9 +546,10 @@ CC_FN const char *xtc__check_end(xtc_run *r, const tdec_xtrace_decoder *d, size_
 }
 
 /* After reset(): no instruction or snapshot count, no bad token. */
-CC_FN int xtc__fresh(const void *dv)
+CC_FN int xtc__fresh(const cc_run *r, const void *dv)
 {
     const tdec_xtrace_decoder *d = (const tdec_xtrace_decoder *)dv;
+    (void)r;
     return !d->insn_count && !d->snap_count && !d->bad_token;
 }
 
