@@ -1,9 +1,13 @@
-/* ipt_check.h - decode a buffer through the public Intel PT packet API
-   (single/tdec_ipt.h) with a chosen chunk schedule, write a canonical log of
-   the items, and check the decoder's contract on the way against a small,
-   slow reference walk of the input. The sibling of tests/lib/xtrace_check.h
-   (generic parts in tests/lib/check_common.h), for fuzz/fuzz_ipt.c and
-   tests/unit/ipt.c. Include-only; the includer defines
+/* ipt_check.h - the Intel PT oracle, for both layers of single/tdec_ipt.h.
+   The packet layer (iptc_decode): decodes a buffer in a chosen chunk
+   schedule, writes a canonical log of the items and checks the decoder's
+   contract on the way against a small, slow reference walk of the input.
+   Layer 2 (iptc_events, iptc_queries): runs the event decoder or the query
+   drain over a buffer in a chosen schedule, hands every item, answer,
+   error and end to the caller as a record, and checks their rules on the
+   way (listed at those functions). Used by tests/unit/ipt.c,
+   tests/unit/ipt_evt.c and fuzz/fuzz_ipt.c; the parts every format shares
+   are in tests/lib/check_common.h. Include-only; the includer defines
    TDEC_IPT_IMPLEMENTATION first (or links the implementation) and builds
    with -I<repo root>. Prefix iptc_.
 
@@ -16,7 +20,8 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (iptc_ref_*) is written from FACTS.md and libipt's
+   The reference walk (iptc_ref_*) is written from
+   ../shared/formats/ipt/FACTS.md and libipt's
    sources (pt_packet.c, pt_packet_decoder.c, pt_sync.c), not from the
    decoder: at each packet offset it decides kind and size, or the error
    libipt returns there (-pte_eos, -pte_bad_opc, -pte_bad_packet,
@@ -35,11 +40,11 @@
    packet covers, and the decoder's errors (status, err_offset, err_reason)
    are the reference's; sync_offset follows the PSBs; the hook sees at least
    min(16, bytes left) bytes equal to the input at the offset it is given;
-   NEED_INPUT leaves nothing unread (pos + carry == bytes fed); feed() with
-   an unread window is E_SEQUENCE and changes nothing; the decoder survives
-   a memcpy to another address at every NEED_INPUT (the old copy is
-   scribbled over); reset() after a partial decode gives a decoder as after
-   init(); errors are sticky in next/next_n/feed/finish (err_offset fixed)
+   as in check_common.h's loop (whose helpers it uses): NEED_INPUT leaves
+   nothing unread, feed() with an unread window is E_SEQUENCE and changes
+   nothing, the decoder survives a memcpy to another address at every
+   NEED_INPUT, reset() after a partial decode leaves no state behind (the
+   sync offset as after init()); errors are sticky in next/next_n/feed/finish (err_offset fixed)
    until resync(), which is E_SEQUENCE without an error; END stays END and
    a second finish() agrees; next() never spins (items and calls bounded by
    the input's length); the carry never holds more than TDEC_CARRY_CAP
@@ -813,6 +818,552 @@ CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
         if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return cc_fail(c, "next after END (2) gave %d", s);
     }
     return NULL;
+}
+
+/* ---- layer 2: the event decoder and the query drain ------------------------------ */
+
+#define IPTC_EVF_ALL 0x3fff7u /* every TDEC_IPT_EVF_* bit */
+#define IPTC_QS_ALL  (TDEC_IPT_QS_EVENT_PENDING | TDEC_IPT_QS_IP_SUPPRESSED | TDEC_IPT_QS_EOS)
+#define IPTC_NO_IP   0x5a5a5a5a5a5a5a5aull /* what a query must not overwrite */
+
+/* What the input allows the time to be. libipt's time (pt_time.c) may go
+   back (a TSC sets it, a TMA moves the base back before the next MTC, a CYC
+   estimate can overshoot the next MTC, CYC payload * fcr wraps), so no
+   order is asserted; what holds is asserted instead, over the packets a
+   decode from every PSB reads: without CYCs, and without TMAs or MTCs,
+   every valid time is the payload of a TSC of the input; lost_mtc stays 0
+   without MTCs, lost_cyc without CYCs. */
+typedef struct iptc_facts {
+    int       no_mtc, no_cyc, no_tma;
+    int       time_on; /* HAS_TSC times must be TSC payloads */
+    uint64_t *tsc;     /* the TSC payloads, sorted           */
+    size_t    ntsc;
+} iptc_facts;
+
+CC_FN int iptc__cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Points hook h (mode, the input) at cfg's unknown-packet fields. */
+CC_FN void iptc_hook_cfg(iptc_hook *h, tdec_ipt_config *cfg, unsigned mode, const uint8_t *in, size_t len)
+{
+    memset(h, 0, sizeof *h);
+    h->mode = mode;
+    h->in = in;
+    h->len = len;
+    cfg->unknown = mode != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
+    cfg->unknown_ctx = mode != IPTC_HOOK_NONE ? h : NULL;
+}
+
+/* The facts of in[0..len) under cfg and the hook (free f->tsc after). A
+   decode from each PSB-looking offset (until an error, or another such
+   offset it lands on, whose own decode goes on) reads a superset of the
+   packets layer 2 reads. libipt's time changes only at a TSC (tsc = its
+   payload), a TMA (base -= fc), an MTC (tsc = base + CTC delta) and a CYC
+   (tsc = base + fc); lost_mtc grows only at an MTC, lost_cyc only at a CYC. */
+CC_FN void iptc_facts_scan(iptc_facts *f, const uint8_t *in, size_t len, unsigned hook, const tdec_ipt_config *l2cfg)
+{
+    static tdec_ipt_decoder d;
+    tdec_ipt_config cfg = *l2cfg;
+    tdec_ipt_item it;
+    iptc_hook hk;
+    size_t p, cap = 0, starts = 0;
+    uint64_t o;
+    int finished;
+    f->no_mtc = f->no_cyc = f->no_tma = 1;
+    f->time_on = 0;
+    f->tsc = NULL;
+    f->ntsc = 0;
+    cfg.flags = (l2cfg->flags & TDEC_IPT_F_PEBS) | TDEC_IPT_F_NO_SYNC;
+    for (p = 0; p + 16 <= len; p++) {
+        if (!iptc__pairs(in, len, p, 8)) continue;
+        if (++starts > 512) goto off; /* that many PSBs: no time check */
+        iptc_hook_cfg(&hk, &cfg, hook, in + p, len - p);
+        if (tdec_ipt_init(&d, &cfg) != TDEC_NEED_INPUT) goto off;
+        tdec_ipt_feed(&d, in + p, len - p);
+        for (finished = 0;;) {
+            tdec_status st = tdec_ipt_next(&d, &it);
+            /* finish() only once the window is used up (else E_SEQUENCE, and
+               the packets in the last 15 bytes were never seen) */
+            if (st == TDEC_NEED_INPUT && !finished) {
+                finished = 1;
+                if (tdec_ipt_finish(&d) == TDEC_NEED_INPUT) continue;
+            }
+            if (st != TDEC_OK) break;
+            if (it.kind != TDEC_ITEM_RECORD) continue;
+            o = p + it.offset;
+            if (o != p && iptc__pairs(in, len, o, 8)) break;
+            switch (it.u.pkt.kind) {
+            case TDEC_IPT_MTC: f->no_mtc = 0; break;
+            case TDEC_IPT_CYC: f->no_cyc = 0; break;
+            case TDEC_IPT_TMA: f->no_tma = 0; break;
+            case TDEC_IPT_TSC:
+                if (f->ntsc == cap) {
+                    uint64_t *t;
+                    cap = cap ? 2 * cap : 16;
+                    t = (uint64_t *)realloc(f->tsc, cap * sizeof *t);
+                    if (t == NULL) goto off;
+                    f->tsc = t;
+                }
+                f->tsc[f->ntsc++] = it.u.pkt.payload;
+                break;
+            default: break;
+            }
+        }
+    }
+    if (f->ntsc) qsort(f->tsc, f->ntsc, sizeof *f->tsc, iptc__cmp_u64);
+    f->time_on = f->no_cyc && (f->no_tma || f->no_mtc);
+    return;
+off:
+    f->no_mtc = f->no_cyc = f->no_tma = 0;
+    free(f->tsc);
+    f->tsc = NULL;
+    f->ntsc = 0;
+}
+
+/* One thing a layer-2 run saw: an item, an answer, an error or the end. */
+enum { IPTC_L2_SYNC = 1, IPTC_L2_EVENT, IPTC_L2_ERROR, IPTC_L2_END, IPTC_L2_COND, IPTC_L2_INDIRECT, IPTC_L2_QEVENT,
+       IPTC_L2_RESTART };
+
+/* No padding: records compare with memcmp. */
+typedef struct iptc_rec {
+    uint32_t what; /* IPTC_L2_* (RESTART: reset() was called, the run starts over) */
+    uint32_t type, flags, a, b, aux, reserved;
+    uint32_t in_sync; /* ERROR: the decoder's                                */
+    uint64_t offset, ip, arg, arg2, tsc;
+    uint32_t lost_mtc, lost_cyc;
+    int32_t  status;  /* query status bits, or the error reason / end status */
+    uint32_t where;   /* ERROR: events: in_sync, queries: 1 = a sync error;  */
+                      /* END: 1 = from a query; COND, INDIRECT: 1 = qry_time */
+                      /* gave a time                                         */
+} iptc_rec;
+
+/* What a query decoder says about time after an answer. */
+typedef struct iptc_clock {
+    int      tq, rq; /* qry_time's and core_bus_ratio's results */
+    uint64_t tsc;
+    uint32_t mtc, cyc, cbr;
+} iptc_clock;
+
+/* A run of the event decoder (iptc_events) or the query drain
+   (iptc_queries) over an input: how it is fed, what it reports. Every
+   record goes to on_rec, with, after a query's answer, the clock. */
+typedef struct iptc_l2 {
+    cc_run            cc;       /* schedule and feeding in; the violation out  */
+    /* in */
+    tdec_ipt_config   cfg;      /* the unknown-packet fields are set from hook */
+    unsigned          hook;     /* IPTC_HOOK_*                                 */
+    uint64_t          reset_at; /* reset() at that call (0: never)             */
+    const iptc_facts *facts;    /* may be NULL: no time checks                 */
+    void (*on_rec)(void *ctx, const iptc_rec *r, const iptc_clock *after);
+    void             *ctx;
+    /* out */
+    uint64_t          calls, need_input_answers;
+    /* private */
+    const uint8_t    *in;
+    size_t            len;
+    uint64_t          last_sync, seg;
+    iptc_hook         hk;
+    cc_feed           feed;
+} iptc_l2;
+
+/* Every API call counts: no input makes layer 2 loop. */
+CC_FN const char *iptc__call(iptc_l2 *r)
+{
+    if (++r->calls <= 64u * ((uint64_t)r->len + 16u)) return NULL;
+    return cc_fail(&r->cc, "more calls than 64 * (length + 16): a loop (%llu calls)", (unsigned long long)r->calls);
+}
+
+/* (Re)starts the run: the feeding from the first byte, no sync yet. */
+CC_FN void iptc__l2_start(iptc_l2 *r)
+{
+    cc_feed_free(&r->feed);
+    if (!cc_feed_init(&r->feed, r->in, r->len, &r->cc.sched, r->cc.feed_how)) abort();
+    r->last_sync = UINT64_MAX;
+    r->seg = 0;
+}
+
+CC_FN void iptc__emit(iptc_l2 *r, const iptc_rec *x, const iptc_clock *after)
+{
+    if (r->on_rec) r->on_rec(r->ctx, x, after);
+}
+
+CC_FN iptc_rec iptc__rec(uint32_t what, uint64_t offset, int32_t status, uint32_t where)
+{
+    iptc_rec x;
+    memset(&x, 0, sizeof x);
+    x.what = what;
+    x.offset = offset;
+    x.status = status;
+    x.where = where;
+    return x;
+}
+
+/* An event's fields, checked: known type and flags, ip 0 when suppressed,
+   a time the facts allow. */
+CC_FN const char *iptc__event(iptc_l2 *r, iptc_rec *x, const tdec_ipt_event *ev)
+{
+    const iptc_facts *f = r->facts;
+    x->type = ev->type;
+    x->flags = ev->flags;
+    x->a = ev->a;
+    x->b = ev->b;
+    x->aux = ev->aux;
+    x->reserved = ev->reserved;
+    x->ip = ev->ip;
+    x->arg = ev->arg;
+    x->arg2 = ev->arg2;
+    x->tsc = ev->tsc;
+    x->lost_mtc = ev->lost_mtc;
+    x->lost_cyc = ev->lost_cyc;
+    if (ev->type >= TDEC_IPT_EV_COUNT) return cc_fail(&r->cc, "event type %u", ev->type);
+    if (ev->flags & ~IPTC_EVF_ALL) return cc_fail(&r->cc, "event flags %x", (unsigned)ev->flags);
+    if ((ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip != 0) return cc_fail(&r->cc, "suppressed ip is not 0");
+    if (f == NULL || !(ev->flags & TDEC_IPT_EVF_HAS_TSC)) return NULL;
+    if (f->no_mtc && ev->lost_mtc != 0) return cc_fail(&r->cc, "lost MTCs without an MTC");
+    if (f->no_cyc && ev->lost_cyc != 0) return cc_fail(&r->cc, "lost CYCs without a CYC");
+    if (f->time_on && (f->ntsc == 0 || bsearch(&ev->tsc, f->tsc, f->ntsc, sizeof ev->tsc, iptc__cmp_u64) == NULL))
+        return cc_fail(&r->cc, "a time that is no TSC's payload (no CYC, no TMA+MTC to move it): %llx",
+                       (unsigned long long)ev->tsc);
+    return NULL;
+}
+
+/* A sync point: one pt_sync_forward can return (8 pairs, no whole pair
+   right after), after the last one. */
+CC_FN const char *iptc__sync(iptc_l2 *r, uint64_t off)
+{
+    if (!iptc__pairs(r->in, r->len, off, 8) || iptc__pairs(r->in, r->len, off + 16, 1))
+        return cc_fail(&r->cc, "sync point %llu not on a PSB pt_sync_forward finds", (unsigned long long)off);
+    if (r->last_sync != UINT64_MAX && off <= r->last_sync)
+        return cc_fail(&r->cc, "sync point %llu not after the last", (unsigned long long)off);
+    r->last_sync = r->seg = off;
+    return NULL;
+}
+
+/* An error (sticky until resync): the stream says it, where, and why. */
+CC_FN const char *iptc__l2_error(iptc_l2 *r, tdec_status st, const tdec_stream *s)
+{
+    if (s->err != st) return cc_fail(&r->cc, "the stream's err %d is not the status %d", s->err, st);
+    if (s->err_offset > r->len) return cc_fail(&r->cc, "err_offset past the end");
+    if (s->err_reason == 0) return cc_fail(&r->cc, "TDEC_E_CORRUPT without err_reason");
+    return NULL;
+}
+
+/* The next chunk's feed(), or finish() at the end: TDEC_NEED_INPUT. */
+CC_FN tdec_status iptc__l2_feed(iptc_l2 *r, tdec_status (*feed)(void *, const void *, size_t),
+                                tdec_status (*finish)(void *), void *d)
+{
+    const uint8_t *c = cc_feed_next(&r->feed);
+    return c ? feed(d, c, r->feed.chunk_len) : finish(d);
+}
+
+CC_FN tdec_status iptc__evt_feed(void *d, const void *p, size_t n)
+{
+    return tdec_ipt_evt_feed((tdec_ipt_evt_decoder *)d, p, n);
+}
+CC_FN tdec_status iptc__evt_finish(void *d)
+{
+    return tdec_ipt_evt_finish((tdec_ipt_evt_decoder *)d);
+}
+CC_FN tdec_status iptc__qry_feed(void *d, const void *p, size_t n)
+{
+    return tdec_ipt_qry_feed((tdec_ipt_qry_decoder *)d, p, n);
+}
+CC_FN tdec_status iptc__qry_finish(void *d)
+{
+    return tdec_ipt_qry_finish((tdec_ipt_qry_decoder *)d);
+}
+
+CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
+{
+    r->cc.msg[0] = 0;
+    r->calls = r->need_input_answers = 0;
+    r->in = in;
+    r->len = len;
+    memset(&r->feed, 0, sizeof r->feed);
+    iptc_hook_cfg(&r->hk, &r->cfg, r->hook, in, len);
+    iptc__l2_start(r);
+    return NULL;
+}
+
+/* The event decoder over in[0..len), pulled until TDEC_END; resync() after
+   each error. Items: SYNCs on PSBs pt_sync_forward finds, each after the
+   last; events within their segment. A next() that says TDEC_NEED_INPUT
+   says it again when asked again before feeding; feed() and finish() then
+   say TDEC_NEED_INPUT. An error is sticky (next() again: the same, the
+   same reason) until resync(); at the end next() says TDEC_END again and
+   resync() TDEC_E_SEQUENCE. Returns NULL, or the first broken rule. */
+CC_FN const char *iptc_events(const uint8_t *in, size_t len, iptc_l2 *r)
+{
+    static tdec_ipt_evt_decoder dec; /* big: not on the stack */
+    tdec_ipt_evt_decoder *e = &dec;
+    tdec_ipt_evt_item it;
+    tdec_status st = TDEC_OK;
+    iptc_rec x;
+    uint32_t reason;
+    const char *bad = iptc__l2_begin(r, in, len);
+    if (tdec_ipt_evt_init(e, &r->cfg) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "evt_init refused the config");
+    while (bad == NULL) {
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (r->calls == r->reset_at) { /* back to the state after init() */
+            tdec_ipt_evt_reset(e);
+            iptc__l2_start(r);
+            x = iptc__rec(IPTC_L2_RESTART, 0, 0, 0);
+            iptc__emit(r, &x, NULL);
+            continue;
+        }
+        memset(&it, 0xa5, sizeof it);
+        st = tdec_ipt_evt_next(e, &it);
+        if (st == TDEC_OK) {
+            if (it.kind == TDEC_IPT_EVT_SYNC) {
+                x = iptc__rec(IPTC_L2_SYNC, it.offset, 0, 0);
+                bad = iptc__sync(r, it.offset);
+            } else if (it.kind == TDEC_IPT_EVT_EVENT) {
+                x = iptc__rec(IPTC_L2_EVENT, it.offset, 0, 0);
+                if (r->last_sync == UINT64_MAX || it.offset < r->seg || it.offset > len)
+                    bad = cc_fail(&r->cc, "event at %llu outside its segment", (unsigned long long)it.offset);
+                else
+                    bad = iptc__event(r, &x, &it.ev);
+            } else {
+                bad = cc_fail(&r->cc, "item kind %u", (unsigned)it.kind);
+            }
+            if (bad == NULL) iptc__emit(r, &x, NULL);
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            if ((st = tdec_ipt_evt_next(e, &it)) != TDEC_NEED_INPUT) {
+                bad = cc_fail(&r->cc, "next() asked again before feeding gave %d", st);
+                break;
+            }
+            if ((bad = iptc__call(r)) != NULL) break;
+            if ((st = iptc__l2_feed(r, iptc__evt_feed, iptc__evt_finish, e)) != TDEC_NEED_INPUT)
+                bad = cc_fail(&r->cc, "evt_feed or evt_finish gave %d after %zu bytes", st, r->feed.fed);
+            continue;
+        }
+        if (st != TDEC_E_CORRUPT) {
+            x = iptc__rec(IPTC_L2_END, 0, st, 0);
+            iptc__emit(r, &x, NULL);
+            break;
+        }
+        x = iptc__rec(IPTC_L2_ERROR, e->st.err_offset, (int32_t)e->st.err_reason, e->in_sync ? 1u : 0u);
+        x.in_sync = e->in_sync;
+        iptc__emit(r, &x, NULL);
+        if ((bad = iptc__l2_error(r, st, &e->st)) != NULL || (bad = iptc__call(r)) != NULL) break;
+        reason = e->st.err_reason;
+        if (tdec_ipt_evt_next(e, &it) != st || e->st.err_reason != reason) {
+            bad = cc_fail(&r->cc, "an event error is not sticky");
+            break;
+        }
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (tdec_ipt_evt_resync(e) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "evt_resync after TDEC_E_CORRUPT refused");
+    }
+    if (bad == NULL && r->hk.bad) bad = cc_fail(&r->cc, "%s", r->hk.bad);
+    if (bad == NULL && st != TDEC_END)
+        bad = cc_fail(&r->cc, "the events end with neither TDEC_END nor TDEC_E_CORRUPT: %d", st);
+    if (bad == NULL && tdec_ipt_evt_next(e, &it) != TDEC_END) bad = cc_fail(&r->cc, "evt_next after TDEC_END");
+    if (bad == NULL && tdec_ipt_evt_resync(e) != TDEC_E_SEQUENCE)
+        bad = cc_fail(&r->cc, "evt_resync after TDEC_END is not TDEC_E_SEQUENCE");
+    cc_feed_free(&r->feed);
+    return bad;
+}
+
+CC_FN iptc_clock iptc__clock(const tdec_ipt_qry_decoder *q)
+{
+    iptc_clock k;
+    memset(&k, 0, sizeof k);
+    k.tq = tdec_ipt_qry_time(q, &k.tsc, &k.mtc, &k.cyc);
+    k.rq = tdec_ipt_qry_core_bus_ratio(q, &k.cbr);
+    return k;
+}
+
+CC_FN int iptc__clock_same(const iptc_clock *a, const iptc_clock *b)
+{
+    return a->tq == b->tq && a->rq == b->rq && a->tsc == b->tsc && a->mtc == b->mtc && a->cyc == b->cyc &&
+           a->cbr == b->cbr;
+}
+
+/* One question: 's' sync, 'e' the pending event (into *ev), 'c'
+   cond_branch, 'i' indirect_branch; *x gets the answer's record (an
+   event's fields: iptc__event()). */
+CC_FN tdec_status iptc__ask(tdec_ipt_qry_decoder *q, int question, iptc_rec *x, int *status, tdec_ipt_event *ev)
+{
+    uint64_t ip = IPTC_NO_IP, off = 0;
+    int taken = 0;
+    tdec_status st;
+    switch (question) {
+    case 's':
+        st = tdec_ipt_qry_sync(q, &ip, status, &off);
+        *x = iptc__rec(IPTC_L2_SYNC, off, *status, 0);
+        x->ip = ip;
+        return st;
+    case 'e':
+        memset(ev, 0xa5, sizeof *ev);
+        st = tdec_ipt_qry_event(q, ev, status);
+        *x = iptc__rec(IPTC_L2_QEVENT, 0, *status, 0);
+        return st;
+    case 'c':
+        st = tdec_ipt_qry_cond_branch(q, &taken, status);
+        *x = iptc__rec(IPTC_L2_COND, 0, *status, 0);
+        x->a = (uint32_t)taken;
+        return st;
+    default:
+        st = tdec_ipt_qry_indirect_branch(q, &ip, status);
+        *x = iptc__rec(IPTC_L2_INDIRECT, 0, *status, 0);
+        x->ip = ip;
+        return st;
+    }
+}
+
+/* The query drain over in[0..len) (vectors/README.md): sync; an event
+   query while one is pending, else cond_branch, and indirect_branch when
+   that is TDEC_E_SEQUENCE (not sticky: it says the same again; no event
+   pending: a TNT or a TIP is next, one of the two answers); qry_time and
+   core_bus_ratio after every answer; at TDEC_NEED_INPUT the same question
+   again says TDEC_NEED_INPUT and neither call changes what qry_time and
+   core_bus_ratio say, then feed or finish and ask again; resync and sync
+   again after TDEC_E_CORRUPT. Sync points as for the events; statuses
+   within TDEC_IPT_QS_*; a suppressed IP is neither reported nor written.
+   At the end every query says TDEC_END and resync() TDEC_E_SEQUENCE.
+   Returns NULL, or the first broken rule. */
+CC_FN const char *iptc_queries(const uint8_t *in, size_t len, iptc_l2 *r)
+{
+    static tdec_ipt_qry_decoder dec; /* big: not on the stack */
+    tdec_ipt_qry_decoder *q = &dec;
+    tdec_ipt_event ev;
+    tdec_status st = TDEC_OK;
+    iptc_clock before, after;
+    iptc_rec x, again;
+    uint64_t ip = 0, off = 0;
+    uint32_t reason;
+    int status = 0, s = 0, s2 = 0, taken = 0, synced = 0, question;
+    const char *bad = iptc__l2_begin(r, in, len);
+    if (tdec_ipt_qry_init(q, &r->cfg) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "qry_init refused the config");
+    while (bad == NULL) {
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (r->calls == r->reset_at) {
+            tdec_ipt_qry_reset(q);
+            iptc__l2_start(r);
+            synced = 0;
+            x = iptc__rec(IPTC_L2_RESTART, 0, 0, 0);
+            iptc__emit(r, &x, NULL);
+            continue;
+        }
+        before = iptc__clock(q);
+        question = !synced ? 's' : (status & TDEC_IPT_QS_EVENT_PENDING) ? 'e' : 'c';
+        st = iptc__ask(q, question, &x, &s, &ev);
+        if (st == TDEC_OK && question == 'e') bad = iptc__event(r, &x, &ev);
+        if (st == TDEC_E_SEQUENCE && question == 'c') {
+            /* not sticky, the same answer again */
+            if (q->st.err != TDEC_OK) bad = cc_fail(&r->cc, "cond_branch's TDEC_E_SEQUENCE is sticky");
+            else if ((bad = iptc__call(r)) == NULL && tdec_ipt_qry_cond_branch(q, &taken, &s2) != TDEC_E_SEQUENCE)
+                bad = cc_fail(&r->cc, "cond_branch's TDEC_E_SEQUENCE changed its next answer");
+            if (bad == NULL) bad = iptc__call(r);
+            if (bad) break;
+            before = iptc__clock(q); /* cond_branch set it, as libipt's does before it looks */
+            question = 'i';
+            st = iptc__ask(q, question, &x, &s, &ev);
+            /* no event pending: a TNT or a TIP is next (libipt's pt_qry_status_flags) */
+            if (st == TDEC_E_SEQUENCE) bad = cc_fail(&r->cc, "neither cond_branch nor indirect_branch, no event pending");
+        }
+        if (bad) break;
+        if (st == TDEC_OK) {
+            if (s & ~IPTC_QS_ALL) {
+                bad = cc_fail(&r->cc, "query status %x", (unsigned)s);
+                break;
+            }
+            if (question == 's' && (bad = iptc__sync(r, x.offset)) != NULL) break;
+            if (question == 'c' && x.a != 0 && x.a != 1) {
+                bad = cc_fail(&r->cc, "taken is %u, neither 0 nor 1", x.a);
+                break;
+            }
+            if ((question == 's' || question == 'i') && (s & TDEC_IPT_QS_IP_SUPPRESSED)) {
+                if (x.ip != IPTC_NO_IP) {
+                    bad = cc_fail(&r->cc, "a query wrote a suppressed ip");
+                    break;
+                }
+                x.ip = 0;
+            }
+            synced = 1;
+            status = s;
+            after = iptc__clock(q);
+            if ((bad = iptc__call(r)) != NULL || (bad = iptc__call(r)) != NULL) break;
+            if (after.tq != 0 && after.tq != -TDEC_IPT_ERR_NO_TIME) bad = cc_fail(&r->cc, "qry_time gave %d", after.tq);
+            else if (after.rq != 0 && after.rq != -TDEC_IPT_ERR_NO_CBR)
+                bad = cc_fail(&r->cc, "qry_core_bus_ratio gave %d", after.rq);
+            else if (after.tq == 0 && r->facts) {
+                tdec_ipt_event t;
+                iptc_rec tx;
+                memset(&t, 0, sizeof t);
+                t.flags = TDEC_IPT_EVF_HAS_TSC;
+                t.tsc = after.tsc;
+                t.lost_mtc = after.mtc;
+                t.lost_cyc = after.cyc;
+                bad = iptc__event(r, &tx, &t);
+            }
+            if (bad) break;
+            if ((question == 'c' || question == 'i') && after.tq == 0) {
+                x.tsc = after.tsc;
+                x.lost_mtc = after.mtc;
+                x.lost_cyc = after.cyc;
+                x.where = 1;
+            }
+            iptc__emit(r, &x, &after);
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            r->need_input_answers++;
+            after = iptc__clock(q); /* a query that needs input changes nothing */
+            if (!iptc__clock_same(&before, &after)) {
+                bad = cc_fail(&r->cc, "query '%c' gave TDEC_NEED_INPUT and changed qry_time or core_bus_ratio: "
+                                      "%d %llu %u %u -> %d %llu %u %u (fed %zu of %zu)",
+                              question, before.tq, (unsigned long long)before.tsc, before.mtc, before.cyc, after.tq,
+                              (unsigned long long)after.tsc, after.mtc, after.cyc, r->feed.fed, len);
+                break;
+            }
+            if ((st = iptc__ask(q, question, &again, &s2, &ev)) != TDEC_NEED_INPUT) {
+                bad = cc_fail(&r->cc, "query '%c' asked again before feeding gave %d", question, st);
+                break;
+            }
+            after = iptc__clock(q);
+            if (!iptc__clock_same(&before, &after)) {
+                bad = cc_fail(&r->cc, "query '%c' asked again changed qry_time or core_bus_ratio", question);
+                break;
+            }
+            if ((bad = iptc__call(r)) != NULL) break;
+            if ((st = iptc__l2_feed(r, iptc__qry_feed, iptc__qry_finish, q)) != TDEC_NEED_INPUT)
+                bad = cc_fail(&r->cc, "qry_feed or qry_finish gave %d after %zu bytes", st, r->feed.fed);
+            continue;
+        }
+        if (st != TDEC_E_CORRUPT) {
+            x = iptc__rec(IPTC_L2_END, 0, st, synced ? 1u : 0u);
+            iptc__emit(r, &x, NULL);
+            break;
+        }
+        x = iptc__rec(IPTC_L2_ERROR, q->st.err_offset, (int32_t)q->st.err_reason, synced ? 0u : 1u);
+        x.in_sync = q->in_sync;
+        iptc__emit(r, &x, NULL);
+        if ((bad = iptc__l2_error(r, st, &q->st)) != NULL || (bad = iptc__call(r)) != NULL) break;
+        reason = q->st.err_reason;
+        if (tdec_ipt_qry_cond_branch(q, &taken, &s) != st || q->st.err_reason != reason) {
+            bad = cc_fail(&r->cc, "a query error is not sticky");
+            break;
+        }
+        synced = 0;
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (tdec_ipt_qry_resync(q) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "qry_resync after TDEC_E_CORRUPT refused");
+    }
+    if (bad == NULL && r->hk.bad) bad = cc_fail(&r->cc, "%s", r->hk.bad);
+    if (bad == NULL && st != TDEC_END)
+        bad = cc_fail(&r->cc, "the drain ends with neither TDEC_END nor TDEC_E_CORRUPT: %d", st);
+    if (bad == NULL &&
+        (tdec_ipt_qry_cond_branch(q, &taken, &s) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &s, &off) != TDEC_END))
+        bad = cc_fail(&r->cc, "a query after TDEC_END");
+    if (bad == NULL && tdec_ipt_qry_resync(q) != TDEC_E_SEQUENCE)
+        bad = cc_fail(&r->cc, "qry_resync after TDEC_END is not TDEC_E_SEQUENCE");
+    cc_feed_free(&r->feed);
+    return bad;
 }
 
 #endif /* IPT_CHECK_H */

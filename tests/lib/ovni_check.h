@@ -99,8 +99,9 @@ CC_FN void oc__model_end(oc_model *m, tdec_status st, uint64_t off, uint32_t rea
     m->reason = reason;
 }
 
-/* FACTS.md section 3, walked directly over the whole input. Returns the
-   final status, also in m->st. */
+/* The stream as ../shared/formats/ovni/FACTS.md section 3 describes it,
+   walked directly over the whole input. Returns the final status, also in
+   m->st. */
 CC_FN tdec_status oc_model_walk(const uint8_t *in, size_t len, const tdec_ovni_config *cfg, oc_model *m)
 {
     size_t pos = 8, need;

@@ -22,7 +22,8 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (xtc_ref) reads the input as SPEC.md and the header's
+   The reference walk (xtc_ref) reads the input as SPEC.md
+   (../shared/formats/xtrace/SPEC.md) and the header's
    documentation say, independently of the decoder: token classes and their
    sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
    PCINST, +4 per INST), ALLGPR's 32 REG records X0..X31, SYSCALL_VEC's N
