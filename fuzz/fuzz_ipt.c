@@ -282,13 +282,12 @@ static uint64_t l2_evt_hash, l2_evt_items, l2_qry_hash, l2_qry_items; /* whole r
 
 static void l2_mix(l2_log *t, char tag, uint64_t v)
 {
-    int i;
     if (t->items < L2_KEEP) {
         t->val[t->items] = v;
         t->tag[t->items] = tag;
     }
     t->hash = (t->hash ^ (uint8_t)tag) * CC_FNV_PRIME;
-    for (i = 0; i < 8; i++, v >>= 8) t->hash = (t->hash ^ (v & 0xffu)) * CC_FNV_PRIME;
+    cc_mix_u64(&t->hash, v);
     t->items++;
 }
 

@@ -477,6 +477,7 @@ CC_FN void cc_log_frag(cc_run *r, const tdec_frag *f, uint64_t off)
    and the oracle's own checks. */
 typedef struct cc_format {
     size_t       size;           /* sizeof the decoder (it is memcpy-able)        */
+    size_t       item_size;      /* sizeof its item                               */
     size_t       items_per_byte; /* next() gives at most this * len + 8 items     */
     tdec_status  (*next)(void *d, void *item);
     tdec_status  (*feed)(void *d, const void *data, size_t len);
@@ -584,32 +585,40 @@ CC_FN const char *cc__feed_refused(cc_run *r, const cc_format *F, void *d, void 
     return cc_fail(r, "feed with unread window gave %d or changed the decoder", st);
 }
 
-/* The decoder moves to the other slot (the old copy is scribbled over). */
-CC_FN void *cc__move(const cc_format *F, void *slot[2], void *d)
+/* The decoder moves to the other of the two slots (an array of two
+   decoders); the old copy is scribbled over. */
+CC_FN void *cc__move(const cc_format *F, void *slots, void *d)
 {
-    void *to = d == slot[0] ? slot[1] : slot[0];
+    unsigned char *to = (unsigned char *)slots;
+    if (d == slots) to += F->size;
     memcpy(to, d, F->size);
     memset(d, 0xA5, F->size);
     return to;
 }
 
 /* Decodes in[0..len) with the canonical loop, in r's schedule, on a decoder
-   the caller has initialised in slot[0] (slot[1]: room for the moves);
-   *dp is where it ends up. Each item goes to F->item. Fills r->status (and
-   err_offset, err_reason). Returns NULL, or the first broken invariant. */
-CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **dp, void *item, const uint8_t *in,
+   the caller has just initialised in slots[0] (slots: an array of two
+   decoders, the second room for the moves; init: what init() said). *dp
+   is where the decoder ends up. Each item goes to F->item. Fills r's
+   outputs. Returns NULL, or the first broken invariant. */
+CC_FN const char *cc_loop(cc_run *r, const cc_format *F, tdec_status init, void *slots, void **dp, const uint8_t *in,
                           size_t len)
 {
-    void *d = slot[0], *spare = malloc(F->size);
+    void *d = slots, *spare, *item;
     tdec_stream *s;
     tdec_status st = TDEC_NEED_INPUT, ended = TDEC_OK;
     cc_feed f;
     const char *bad = NULL;
     int again, whole = !r->sched.ncuts && !r->sched.step && !r->sched.seed, tried = 0;
 
+    cc_begin(r);
     *dp = d;
-    if (spare == NULL || !cc_feed_init(&f, in, len, &r->sched, r->feed_how)) {
+    if (init != TDEC_NEED_INPUT) return cc_fail(r, "init gave %d", init);
+    spare = malloc(F->size);
+    item = malloc(F->item_size);
+    if (spare == NULL || item == NULL || !cc_feed_init(&f, in, len, &r->sched, r->feed_how)) {
         free(spare);
+        free(item);
         return cc_fail(r, "out of memory");
     }
     if (r->reset_first) bad = cc__warm_reset(r, F, d, item, in, len);
@@ -644,7 +653,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
             }
             if ((bad = cc__need_input(r, s, f.fed)) != NULL) break;
             if (r->verdicts && (bad = cc__verdict(r, F, d, spare, item, f.fed)) != NULL) break;
-            d = cc__move(F, slot, d); /* memcpy-able: no pointer into itself */
+            d = cc__move(F, slots, d); /* memcpy-able: no pointer into itself */
             tried = 0;
             if (cc_feed_next(&f) != NULL) {
                 if ((st = F->feed(d, f.chunk, f.chunk_len)) != TDEC_NEED_INPUT)
@@ -661,6 +670,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
     }
     cc_feed_free(&f);
     free(spare);
+    free(item);
     s = F->stream(d);
     *dp = d;
     r->status = st;
@@ -673,7 +683,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, void *slot[2], void **d
 /* After the loop: END stays END (next, a second finish; feed() is
    E_SEQUENCE); an error is sticky in next/feed/finish with its offset and
    reason fixed. */
-CC_FN const char *cc_final(cc_run *r, const cc_format *F, void *d, void *item)
+CC_FN const char *cc__final(cc_run *r, const cc_format *F, void *d, void *item)
 {
     static const uint8_t one = 0;
     tdec_stream *ss = F->stream(d);
@@ -693,8 +703,17 @@ CC_FN const char *cc_final(cc_run *r, const cc_format *F, void *d, void *item)
     if ((s = F->feed(d, &one, 1)) != st) return cc_fail(r, "error %d not sticky in feed: %d", st, s);
     if ((s = F->finish(d)) != st) return cc_fail(r, "error %d not sticky in finish: %d", st, s);
     if ((s = F->next(d, item)) != st) return cc_fail(r, "error %d not sticky in next (2): %d", st, s);
-    if (ss->err_offset != eo || ss->err_reason != why) return cc_fail(r, "err_offset or err_reason moved after the error");
+    if (ss->err_offset != eo || ss->err_reason != why)
+        return cc_fail(r, "err_offset or err_reason moved after the error");
     return NULL;
+}
+
+CC_FN const char *cc_final(cc_run *r, const cc_format *F, void *d)
+{
+    void *item = malloc(F->item_size);
+    const char *bad = item ? cc__final(r, F, d, item) : cc_fail(r, "out of memory");
+    free(item);
+    return bad;
 }
 
 /* ---- comparing decodes ---------------------------------------------------------------------- */
@@ -891,13 +910,15 @@ CC_FN const char *cc_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r
         }
         (*direct)++;
         if (r->status != v[l].st || r->err_offset != v[l].err_offset || r->err_reason != v[l].err_reason) {
-            bad = cc_fail(r, "prefix %zu decoded whole ends in %d at %llu reason %u, byte by byte in %d at %llu reason %u",
+            bad = cc_fail(r,
+                          "prefix %zu decoded whole ends in %d at %llu reason %u, byte by byte in %d at %llu reason %u",
                           l, r->status, (unsigned long long)r->err_offset, (unsigned)r->err_reason, v[l].st,
                           (unsigned long long)v[l].err_offset, (unsigned)v[l].err_reason);
             break;
         }
         if (r->records != v[l].records || r->frag_bytes != v[l].frag_bytes) {
-            bad = cc_fail(r, "prefix %zu decoded whole gives %zu records and %llu payload bytes, byte by byte %zu and %llu",
+            bad = cc_fail(r,
+                          "prefix %zu decoded whole gives %zu records and %llu payload bytes, byte by byte %zu and %llu",
                           l, r->records, (unsigned long long)r->frag_bytes, v[l].records,
                           (unsigned long long)v[l].frag_bytes);
             break;

@@ -641,8 +641,8 @@ CC_STREAM_CALLS(iptc__, tdec_ipt_)
 /* The stream calls, for check_common.h's warm reset, moves and refused
    feed(); the loop below is the packet layer's own (next_n() batches,
    resync(), the reference walk at every error). */
-static const cc_format iptc__format = {sizeof(tdec_ipt_decoder), 2, iptc__next, iptc__feed, iptc__finish,
-                                       iptc__reset, iptc__stream, NULL, NULL, iptc__fresh, 1};
+static const cc_format iptc__format = {sizeof(tdec_ipt_decoder), sizeof(tdec_ipt_item), 2, iptc__next, iptc__feed,
+                                       iptc__finish, iptc__reset, iptc__stream, NULL, NULL, iptc__fresh, 1};
 
 /* Decodes in[0..len) with the config and schedule of the iptc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
@@ -653,7 +653,6 @@ CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
     static tdec_ipt_decoder slots[2], saved;
     static tdec_ipt_item batch[64];
     iptc_run *r = (iptc_run *)c;
-    void *slot[2];
     tdec_ipt_decoder *d = &slots[0];
     tdec_ipt_item it;
     tdec_status st, s, pending = TDEC_OK;
@@ -675,8 +674,6 @@ CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
     hk.len = len;
     r->cfg.unknown = r->hook != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
     r->cfg.unknown_ctx = &hk;
-    slot[0] = &slots[0];
-    slot[1] = &slots[1];
     /* the canonical loop: every chunk from one reused buffer */
     if (!cc_feed_init(&f, in, len, &c->sched, CC_FEED_REUSED)) return cc_fail(c, "out of memory");
 
@@ -743,7 +740,7 @@ CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
         while (st == TDEC_NEED_INPUT && bad == NULL) {
             if ((bad = cc__need_input(c, &d->st, f.fed)) != NULL) break;
             if (finished) { bad = cc_fail(c, "NEED_INPUT after finish()"); break; }
-            d = (tdec_ipt_decoder *)cc__move(&iptc__format, slot, d); /* memcpy-able: no pointer into itself */
+            d = (tdec_ipt_decoder *)cc__move(&iptc__format, slots, d); /* memcpy-able: no pointer into itself */
             if (cc_feed_next(&f) == NULL) {
                 st = tdec_ipt_finish(d);
                 if (st == TDEC_OK) { bad = cc_fail(c, "finish gave OK"); break; }
@@ -813,7 +810,7 @@ CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
             (unsigned)(st == TDEC_END ? 0 : d->st.err_reason), (unsigned long long)d->st.pos);
     if (st == TDEC_END) {
         if (d->st.pos != len) return cc_fail(c, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
-        if ((bad = cc_final(c, &iptc__format, d, &it)) != NULL) return bad;
+        if ((bad = cc_final(c, &iptc__format, d)) != NULL) return bad;
         if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) return cc_fail(c, "resync after END gave %d", s);
         if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return cc_fail(c, "next after END (2) gave %d", s);
     }
@@ -1051,29 +1048,22 @@ CC_FN const char *iptc__l2_error(iptc_l2 *r, tdec_status st, const tdec_stream *
     return NULL;
 }
 
-/* The next chunk's feed(), or finish() at the end: TDEC_NEED_INPUT. */
-CC_FN tdec_status iptc__l2_feed(iptc_l2 *r, tdec_status (*feed)(void *, const void *, size_t),
-                                tdec_status (*finish)(void *), void *d)
+/* After a TDEC_NEED_INPUT (said twice): the next chunk's feed(), or
+   finish() at the end, of the event decoder e or the query decoder q; it
+   must say TDEC_NEED_INPUT. */
+CC_FN const char *iptc__l2_more(iptc_l2 *r, tdec_ipt_evt_decoder *e, tdec_ipt_qry_decoder *q)
 {
-    const uint8_t *c = cc_feed_next(&r->feed);
-    return c ? feed(d, c, r->feed.chunk_len) : finish(d);
-}
-
-CC_FN tdec_status iptc__evt_feed(void *d, const void *p, size_t n)
-{
-    return tdec_ipt_evt_feed((tdec_ipt_evt_decoder *)d, p, n);
-}
-CC_FN tdec_status iptc__evt_finish(void *d)
-{
-    return tdec_ipt_evt_finish((tdec_ipt_evt_decoder *)d);
-}
-CC_FN tdec_status iptc__qry_feed(void *d, const void *p, size_t n)
-{
-    return tdec_ipt_qry_feed((tdec_ipt_qry_decoder *)d, p, n);
-}
-CC_FN tdec_status iptc__qry_finish(void *d)
-{
-    return tdec_ipt_qry_finish((tdec_ipt_qry_decoder *)d);
+    const uint8_t *c;
+    size_t n;
+    tdec_status st;
+    const char *bad = iptc__call(r);
+    if (bad) return bad;
+    c = cc_feed_next(&r->feed);
+    n = r->feed.chunk_len;
+    if (e) st = c ? tdec_ipt_evt_feed(e, c, n) : tdec_ipt_evt_finish(e);
+    else st = c ? tdec_ipt_qry_feed(q, c, n) : tdec_ipt_qry_finish(q);
+    if (st == TDEC_NEED_INPUT) return NULL;
+    return cc_fail(&r->cc, "%s gave %d after %zu bytes", c ? "feed" : "finish", st, r->feed.fed);
 }
 
 CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
@@ -1137,9 +1127,7 @@ CC_FN const char *iptc_events(const uint8_t *in, size_t len, iptc_l2 *r)
                 bad = cc_fail(&r->cc, "next() asked again before feeding gave %d", st);
                 break;
             }
-            if ((bad = iptc__call(r)) != NULL) break;
-            if ((st = iptc__l2_feed(r, iptc__evt_feed, iptc__evt_finish, e)) != TDEC_NEED_INPUT)
-                bad = cc_fail(&r->cc, "evt_feed or evt_finish gave %d after %zu bytes", st, r->feed.fed);
+            bad = iptc__l2_more(r, e, NULL);
             continue;
         }
         if (st != TDEC_E_CORRUPT) {
@@ -1265,7 +1253,8 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, iptc_l2 *r)
             question = 'i';
             st = iptc__ask(q, question, &x, &s, &ev);
             /* no event pending: a TNT or a TIP is next (libipt's pt_qry_status_flags) */
-            if (st == TDEC_E_SEQUENCE) bad = cc_fail(&r->cc, "neither cond_branch nor indirect_branch, no event pending");
+            if (st == TDEC_E_SEQUENCE)
+                bad = cc_fail(&r->cc, "neither cond_branch nor indirect_branch, no event pending");
         }
         if (bad) break;
         if (st == TDEC_OK) {
@@ -1331,9 +1320,7 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, iptc_l2 *r)
                 bad = cc_fail(&r->cc, "query '%c' asked again changed qry_time or core_bus_ratio", question);
                 break;
             }
-            if ((bad = iptc__call(r)) != NULL) break;
-            if ((st = iptc__l2_feed(r, iptc__qry_feed, iptc__qry_finish, q)) != TDEC_NEED_INPUT)
-                bad = cc_fail(&r->cc, "qry_feed or qry_finish gave %d after %zu bytes", st, r->feed.fed);
+            bad = iptc__l2_more(r, NULL, q);
             continue;
         }
         if (st != TDEC_E_CORRUPT) {

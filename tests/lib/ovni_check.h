@@ -289,8 +289,8 @@ CC_FN const char *oc__check_model(oc_run *r, const uint8_t *in, size_t len)
 
 CC_STREAM_CALLS(oc__, tdec_ovni_)
 
-static const cc_format oc__format = {sizeof(tdec_ovni_decoder), 1, oc__next, oc__feed, oc__finish, oc__reset,
-                                     oc__stream, oc__item, NULL, NULL, 0};
+static const cc_format oc__format = {sizeof(tdec_ovni_decoder), sizeof(tdec_ovni_item), 1, oc__next, oc__feed,
+                                     oc__finish, oc__reset, oc__stream, oc__item, NULL, NULL, 0};
 
 /* Decodes in[0..len) with the config and schedule of the oc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
@@ -299,24 +299,18 @@ CC_FN const char *oc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_ovni_decoder slots[2];
     oc_run *r = (oc_run *)c;
-    void *slot[2], *d;
-    tdec_ovni_item it;
+    void *d;
     tdec_stream *ss;
-    tdec_status st;
     const char *bad;
 
-    cc_begin(c);
     memset(&r->lay, 0, sizeof r->lay);
     r->events = 0;
-    slot[0] = &slots[0];
-    slot[1] = &slots[1];
-    if ((st = tdec_ovni_init(&slots[0], &r->cfg)) != TDEC_NEED_INPUT) return cc_fail(c, "init gave %d", st);
-    if ((bad = cc_loop(c, &oc__format, slot, &d, &it, in, len)) != NULL) return bad;
+    if ((bad = cc_loop(c, &oc__format, tdec_ovni_init(&slots[0], &r->cfg), slots, &d, in, len)) != NULL) return bad;
     ss = oc__stream(d);
     cc_line(c, "E st=%d off=%llu reason=%u pos=%llu\n", c->status, (unsigned long long)ss->err_offset,
             (unsigned)ss->err_reason, (unsigned long long)ss->pos);
     if ((bad = oc__check_model(r, in, len)) != NULL) return bad;
-    return cc_final(c, &oc__format, d, &it);
+    return cc_final(c, &oc__format, d);
 }
 
 /* ---- the description formatter ---------------------------------------- */

@@ -166,7 +166,8 @@ CC_FN const char *uc__dat_record(uc_run *r, uc_lay *l, const tdec_uftrace_record
         return NULL;
     }
     if (off != l->expect)
-        return cc_fail(&r->cc, "item at offset %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
+        return cc_fail(&r->cc, "item at offset %llu, expected %llu",
+                       (unsigned long long)off, (unsigned long long)l->expect);
     if (c->type == TDEC_UFTRACE_ARG) {
         const tdec_uftrace_arg *a;
         uint64_t fixed, n;
@@ -215,7 +216,8 @@ CC_FN const char *uc__perf_record(uc_run *r, uc_lay *l, const tdec_uftrace_perf_
     uint32_t min;
     int skip = (r->cfg.flags & TDEC_UFTRACE_F_SKIP_PAYLOADS) != 0;
     if (off != l->expect)
-        return cc_fail(&r->cc, "item at offset %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
+        return cc_fail(&r->cc, "item at offset %llu, expected %llu",
+                       (unsigned long long)off, (unsigned long long)l->expect);
     if (c->size < 8u) return cc_fail(&r->cc, "perf record size %u", c->size);
     if (off + (c->payload_size ? 8u : c->size) > len) return cc_fail(&r->cc, "perf record runs past the input");
     if (c->comm[16] != 0) return cc_fail(&r->cc, "comm not terminated");
@@ -235,7 +237,8 @@ CC_FN const char *uc__perf_record(uc_run *r, uc_lay *l, const tdec_uftrace_perf_
     }
     if (c->payload_size != c->size - 8u || c->pid || c->tid || c->ppid || c->ptid || c->time || c->comm[0] ||
         c->sample_pid || c->sample_tid || c->sample_time)
-        return cc_fail(&r->cc, "other perf record with fields set or payload %llu", (unsigned long long)c->payload_size);
+        return cc_fail(&r->cc, "other perf record with fields set or payload %llu",
+                       (unsigned long long)c->payload_size);
     l->expect += 8u;
     uc__payload(l, c->payload_size, 0, skip);
     return NULL;
@@ -257,7 +260,8 @@ CC_FN const char *uc__frag(uc_run *r, const tdec_frag *f, uint64_t off, const cc
     uc_lay *l = &r->lay;
     const char *bad;
     if (off != l->expect)
-        return cc_fail(&r->cc, "fragment at %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
+        return cc_fail(&r->cc, "fragment at %llu, expected %llu",
+                       (unsigned long long)off, (unsigned long long)l->expect);
     if ((bad = cc_frag(&r->cc, &l->pay, f, off, r->cfg.max_fragment, fd)) != NULL) return bad;
     l->expect += f->len;
     if (!l->pay.open) l->expect += l->pay_pad;
@@ -351,39 +355,31 @@ CC_FN const char *uc__perf_item(cc_run *cr, void *dv, const void *iv, const cc_f
 CC_STREAM_CALLS(uc__dat_, tdec_uftrace_)
 CC_STREAM_CALLS(uc__perf_, tdec_uftrace_perf_)
 
-static const cc_format uc__dat_format = {sizeof(tdec_uftrace_decoder), 2, uc__dat_next, uc__dat_feed,
-                                         uc__dat_finish, uc__dat_reset, uc__dat_stream, uc__dat_item, NULL, NULL, 0};
-static const cc_format uc__perf_format = {sizeof(tdec_uftrace_perf_decoder), 2, uc__perf_next, uc__perf_feed,
-                                          uc__perf_finish, uc__perf_reset, uc__perf_stream, uc__perf_item, NULL, NULL, 0};
+static const cc_format uc__dat_format = {sizeof(tdec_uftrace_decoder), sizeof(tdec_uftrace_item), 2, uc__dat_next,
+                                         uc__dat_feed, uc__dat_finish, uc__dat_reset, uc__dat_stream, uc__dat_item,
+                                         NULL, NULL, 0};
+static const cc_format uc__perf_format = {sizeof(tdec_uftrace_perf_decoder), sizeof(tdec_uftrace_perf_item), 2,
+                                          uc__perf_next, uc__perf_feed, uc__perf_finish, uc__perf_reset,
+                                          uc__perf_stream, uc__perf_item, NULL, NULL, 0};
 
 /* Decodes in[0..len) with the decoder, config, specs and schedule of the
    uc_run that c starts; fills its outputs. Returns NULL, or a description
    of the first broken invariant. */
 CC_FN const char *uc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
-    static union {
-        tdec_uftrace_decoder      dat;
-        tdec_uftrace_perf_decoder perf;
-    } slots[2]; /* big: not on the stack */
-    union {
-        tdec_uftrace_item      dat;
-        tdec_uftrace_perf_item perf;
-    } item;
+    static tdec_uftrace_decoder dat[2]; /* big: not on the stack */
+    static tdec_uftrace_perf_decoder perf[2];
     uc_run *r = (uc_run *)c;
     const cc_format *F = r->perf ? &uc__perf_format : &uc__dat_format;
-    void *slot[2], *d;
+    void *d;
     tdec_stream *ss;
     tdec_status st;
     const char *bad;
 
-    cc_begin(c);
     memset(&r->lay, 0, sizeof r->lay);
     r->asked = 0;
-    slot[0] = &slots[0];
-    slot[1] = &slots[1];
-    st = r->perf ? tdec_uftrace_perf_init(&slots[0].perf, &r->cfg) : tdec_uftrace_init(&slots[0].dat, &r->cfg);
-    if (st != TDEC_NEED_INPUT) return cc_fail(c, "init gave %d", st);
-    if ((bad = cc_loop(c, F, slot, &d, &item, in, len)) != NULL) return bad;
+    st = r->perf ? tdec_uftrace_perf_init(&perf[0], &r->cfg) : tdec_uftrace_init(&dat[0], &r->cfg);
+    if ((bad = cc_loop(c, F, st, r->perf ? (void *)perf : (void *)dat, &d, in, len)) != NULL) return bad;
     ss = F->stream(d);
     st = c->status;
     cc_line(c, "E st=%d off=%llu reason=%u pos=%llu\n", st, (unsigned long long)ss->err_offset,
@@ -399,7 +395,7 @@ CC_FN const char *uc_decode(const uint8_t *in, size_t len, cc_run *c)
             return cc_fail(c, "error %d not sticky in set_args: %d", c->status, st);
         if (tdec_uftrace_needs_args((tdec_uftrace_decoder *)d)) return cc_fail(c, "needs_args after an error");
     }
-    return cc_final(c, F, d, &item);
+    return cc_final(c, F, d);
 }
 
 #endif /* UFTRACE_CHECK_H */

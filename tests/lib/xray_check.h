@@ -190,8 +190,8 @@ CC_FN const char *xc__error(cc_run *c, void *dv, tdec_status st, const cc_feed *
 
 CC_STREAM_CALLS(xc__, tdec_xray_)
 
-static const cc_format xc__format = {sizeof(tdec_xray_decoder), 1, xc__next, xc__feed, xc__finish, xc__reset,
-                                     xc__stream, xc__item, xc__error, NULL, 0};
+static const cc_format xc__format = {sizeof(tdec_xray_decoder), sizeof(tdec_xray_item), 1, xc__next, xc__feed,
+                                     xc__finish, xc__reset, xc__stream, xc__item, xc__error, NULL, 0};
 
 /* Decodes in[0..len) with the config and schedule of the xc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
@@ -199,27 +199,22 @@ static const cc_format xc__format = {sizeof(tdec_xray_decoder), 1, xc__next, xc_
 CC_FN const char *xc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_xray_decoder slots[2];
-    void *slot[2], *d;
     xc_run *r = (xc_run *)c;
-    tdec_xray_item it;
+    void *d;
     tdec_status st;
     const char *bad;
 
-    cc_begin(c);
     r->expect = 0;
     memset(&r->pay, 0, sizeof r->pay);
     r->resyncs = r->want_resync_gap = 0;
     r->max_pay = r->cfg.max_payload == 0 || r->cfg.max_payload > 0x7FFFFFFFu ? 0x7FFFFFFFu : r->cfg.max_payload;
-    slot[0] = &slots[0];
-    slot[1] = &slots[1];
-    if ((st = tdec_xray_init(&slots[0], &r->cfg)) != TDEC_NEED_INPUT) return cc_fail(c, "init gave %d", st);
-    if ((bad = cc_loop(c, &xc__format, slot, &d, &it, in, len)) != NULL) return bad;
+    if ((bad = cc_loop(c, &xc__format, tdec_xray_init(&slots[0], &r->cfg), slots, &d, in, len)) != NULL) return bad;
     st = c->status;
     cc_line(c, "E st=%d off=%llu reason=%u pos=%llu\n", st, (unsigned long long)((tdec_xray_decoder *)d)->st.err_offset,
             (unsigned)((tdec_xray_decoder *)d)->st.err_reason, (unsigned long long)((tdec_xray_decoder *)d)->st.pos);
     if (st == TDEC_END && (r->expect != len || r->pay.open))
         return cc_fail(c, "END with %llu of %zu bytes accounted for", (unsigned long long)r->expect, len);
-    return cc_final(c, &xc__format, d, &it);
+    return cc_final(c, &xc__format, d);
 }
 
 #endif /* XRAY_CHECK_H */

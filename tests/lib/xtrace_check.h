@@ -420,7 +420,7 @@ CC_FN const char *xtc_rec_diff(const tdec_xtrace_record *a, const tdec_xtrace_re
     return NULL;
 }
 
-/* Fragment bytes are checked against the input as they come (cc_frag_bad),
+/* Fragment bytes are checked against the input as they come (cc_frag),
    so the log only says where a record's data starts and that it ended:
    hex dumps of 32 KiB values would dominate the run time. */
 CC_FN void xtc__log_frag(cc_run *r, const tdec_frag *f, uint64_t off)
@@ -532,7 +532,8 @@ CC_FN const char *xtc__check_end(xtc_run *r, const tdec_xtrace_decoder *d, size_
     if (xtc_ref_next(ref, &e, &off))
         return cc_fail(&r->cc, "decoder ended in %d (err_offset %llu) but the reference walk has a record at %llu", st,
                        (unsigned long long)d->st.err_offset, (unsigned long long)off);
-    if (st != ref->st || d->st.err_offset != ref->err_off || d->st.err_reason != ref->reason || d->bad_token != ref->bad)
+    if (st != ref->st || d->st.err_offset != ref->err_off || d->st.err_reason != ref->reason ||
+        d->bad_token != ref->bad)
         return cc_fail(&r->cc,
                        "ended in %d at %llu reason %u bad %u; the reference walk in %d at %llu reason %u bad %u", st,
                        (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason, (unsigned)d->bad_token,
@@ -556,8 +557,8 @@ CC_FN int xtc__fresh(const cc_run *r, const void *dv)
 
 CC_STREAM_CALLS(xtc__, tdec_xtrace_)
 
-static const cc_format xtc__format = {sizeof(tdec_xtrace_decoder), 1, xtc__next, xtc__feed, xtc__finish, xtc__reset,
-                                      xtc__stream, xtc__item, NULL, xtc__fresh, 0};
+static const cc_format xtc__format = {sizeof(tdec_xtrace_decoder), sizeof(tdec_xtrace_item), 1, xtc__next, xtc__feed,
+                                      xtc__finish, xtc__reset, xtc__stream, xtc__item, NULL, xtc__fresh, 0};
 
 /* Decodes in[0..len) with the config and schedule of the xtc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
@@ -567,18 +568,13 @@ CC_FN const char *xtc_decode(const uint8_t *in, size_t len, cc_run *c)
     static tdec_xtrace_decoder slots[2];
     xtc_run *r = (xtc_run *)c;
     const tdec_xtrace_decoder *d;
-    void *slot[2], *dv;
-    tdec_xtrace_item it;
-    tdec_status st;
+    void *dv;
     const char *bad;
 
-    cc_begin(c);
     memset(&r->lay, 0, sizeof r->lay);
-    slot[0] = &slots[0];
-    slot[1] = &slots[1];
-    if ((st = tdec_xtrace_init(&slots[0], &r->cfg)) != TDEC_NEED_INPUT) return cc_fail(c, "init gave %d", st);
     xtc_ref_init(&r->ref, in, len, &r->cfg);
-    if ((bad = cc_loop(c, &xtc__format, slot, &dv, &it, in, len)) != NULL) return bad;
+    if ((bad = cc_loop(c, &xtc__format, tdec_xtrace_init(&slots[0], &r->cfg), slots, &dv, in, len)) != NULL)
+        return bad;
     d = (const tdec_xtrace_decoder *)dv;
     r->bad_token = d->bad_token;
     if (c->pay_line) { /* the open data line says how much came, then " cut" */
@@ -589,7 +585,7 @@ CC_FN const char *xtc_decode(const uint8_t *in, size_t len, cc_run *c)
             (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason, (unsigned)d->bad_token,
             (unsigned long long)d->st.pos, (unsigned long long)d->insn_count, (unsigned long long)d->snap_count);
     if ((bad = xtc__check_end(r, d, len)) != NULL) return bad;
-    return cc_final(c, &xtc__format, dv, &it);
+    return cc_final(c, &xtc__format, dv);
 }
 
 /* ---- snapshot helpers over a buffer ------------------------------------ */

@@ -1,4 +1,4 @@
-/* test_ipt.c - unit tests of the Intel PT packet layer (single/tdec_ipt.h:
+/* ipt.c - unit tests of the Intel PT packet layer (single/tdec_ipt.h:
    packets, PSB search, resync, the sync helpers over a buffer, last-IP).
    FACTS = ../shared/formats/ipt/FACTS.md; the reference is libipt master
    (libipt/src/pt_packet.c, pt_packet_decoder.c, pt_sync.c, ptdump.c); the
@@ -32,7 +32,7 @@
    NEED_INPUT, sticky errors, that feed() with an unread window is refused
    and that resync() after E_TRUNCATED is.
 
-   Usage: test_ipt [vector-dir]; default tests/data/ipt (or tests/data/ipt/ptt)
+   Usage: build/unit/ipt [vector-dir]; default tests/data/ipt (or tests/data/ipt/ptt)
    if it has INDEX.tsv, else ../shared/formats/ipt/vectors/ptt (run from the
    repository root). */
 #define TDEC_IPT_IMPLEMENTATION

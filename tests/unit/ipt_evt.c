@@ -1,4 +1,4 @@
-/* test_ipt_evt.c - unit tests of the Intel PT event and query decoders
+/* ipt_evt.c - unit tests of the Intel PT event and query decoders
    (layer 2 of single/tdec_ipt.h: tdec_ipt_evt_*, tdec_ipt_qry_*). The
    reference is libipt master's pt_evt_* / pt_qry_* (pt_event_decoder.c,
    pt_query_decoder.c); FACTS = ../shared/formats/ipt/FACTS.md (§6 event
@@ -17,11 +17,14 @@
         offsets, every field, errors, answers) as the whole buffer; the
         chunks come from one reused buffer scribbled over at each
         TDEC_NEED_INPUT, or (splits, alternately) from an exact-size copy
-        that is scribbled and freed (ASan sees stale reads); a next() or a
-        query that returned TDEC_NEED_INPUT must return it again when asked
-        again before feeding, and neither may change the query time;
+        that is scribbled and freed (ASan sees stale reads). Every run goes
+        through the oracle, tests/lib/ipt_check.h (iptc_events,
+        iptc_queries), shared with fuzz/fuzz_ipt.c, which checks the rules
+        listed there on the way (a next() or a query that returned
+        TDEC_NEED_INPUT returns it again when asked again before feeding,
+        and neither changes the query time, among them);
      3. every prefix of every vector: the run ends with TDEC_END (after
-        resync() past errors) within 64*(len+16)+1000 calls, and
+        resync() past errors) within 64*(len+16) API calls, and
           events:  the records up to and including the prefix run's last
                    SYNC item are the first records of the whole run;
           queries: the records before the prefix run's last SYNC answer
@@ -54,7 +57,7 @@
         position); error and sync offsets are;
      5. the API: NULL arguments, calls out of sequence.
 
-   Usage: test_ipt_evt [vector-dir]; default tests/data/ipt (or
+   Usage: build/unit/ipt_evt [vector-dir]; default tests/data/ipt (or
    tests/data/ipt/ptt) if it has INDEX.tsv, else
    ../shared/formats/ipt/vectors/ptt (run from the repository root);
    evt.txt and qry.txt are read from the vector's directory, else from
@@ -687,7 +690,8 @@ static const char *prefix_cut_rule(const run *p, const run *f, size_t c, int que
         return y && ((y->what == IPTC_L2_SYNC && y->offset == x->offset) || (y->what == IPTC_L2_ERROR && y->where == 1))
                    ? NULL
                    : "a sync the whole run does not have";
-    if (y == NULL || x->what != y->what || (x->what != IPTC_L2_COND && x->what != IPTC_L2_INDIRECT && x->what != IPTC_L2_QEVENT))
+    if (y == NULL || x->what != y->what ||
+        (x->what != IPTC_L2_COND && x->what != IPTC_L2_INDIRECT && x->what != IPTC_L2_QEVENT))
         return "another record";
     a = *x;
     b = *y;
@@ -1886,7 +1890,7 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
     unsigned i;
-    if (dir == NULL) { /* as test_ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
+    if (dir == NULL) { /* as tests/unit/ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
         static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
                                             "../shared/formats/ipt/vectors/ptt"};
         char path[256];

@@ -1,4 +1,4 @@
-/* test_ovni.c - unit tests of single/tdec_ovni.h. Run from the repository
+/* ovni.c - unit tests of single/tdec_ovni.h. Run from the repository
    root (make test does): walks tests/data/ovni/<sample>/ for the streams
    (*.obs) and metadata (*.json) and reads MANIFEST.txt and ovnidump's
    outputs beside them. FACTS = ../shared/formats/ovni/FACTS.md.
@@ -10,10 +10,11 @@
    sample (FACTS 2) and the JSON reader on hand-written text; the signature
    table (FACTS 5, 6) and the formatter (FACTS 10).
 
-   Every decode goes through run_decode(), which checks the invariants of
-   each item against the input bytes (FACTS 3.2, 3.3, 3.4) as it goes: a
-   record's fields are its bytes, records follow each other with no gap,
-   fragments tile their blob and point into the current chunk. */
+   Every decode goes through the oracle, tests/lib/ovni_check.h, which
+   checks each item against the input bytes (FACTS 3.2, 3.3, 3.4) as it
+   goes: a record's fields are its bytes, records follow each other with no
+   gap, fragments tile their blob and point into the current chunk; chunk
+   invariance and every prefix are its runners (tests/lib/check_common.h). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_OVNI_IMPLEMENTATION
 #include "tests/lib/ovni_check.h"

@@ -1,4 +1,4 @@
-/* test_uftrace.c - unit tests of single/tdec_uftrace.h. Run from the
+/* uftrace.c - unit tests of single/tdec_uftrace.h. Run from the
    repository root (make test does): reads the recordings in
    tests/data/uftrace/<sample>/uftrace.data and uftrace 0.13's own
    `uftrace dump` output beside them (ref/dump.txt).
@@ -9,7 +9,9 @@
    included, specs resolved from info/.dbg as uftrace does); the args
    sample's `mixed` block with a hand-written spec; chunk invariance and
    every prefix; big-endian copies; a synthesized 32-bit block; hostile
-   inputs; API misuse. */
+   inputs; API misuse. Every decode of a .dat or perf file goes through the
+   oracle, tests/lib/uftrace_check.h, shared with fuzz/fuzz_uftrace.c; chunk
+   invariance and every prefix are its runners (tests/lib/check_common.h). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_UFTRACE_IMPLEMENTATION
 #include "tests/lib/uftrace_check.h"

@@ -1,11 +1,12 @@
-/* test_xray.c - unit tests of single/tdec_xray.h. Run from the repository
+/* xray.c - unit tests of single/tdec_xray.h. Run from the repository
    root (make test does): reads tests/data/xray/<sample>/<sample>.xray and the
    LLVM reference outputs beside them.
 
    Sections: sizeof; chunk invariance (samples and hand-made inputs, four
    configs); every prefix; decoded content against the format facts and
-   llvm-xray's YAML; hostile inputs; API misuse. The decode loop and its
-   invariant checks live in tests/lib/xray_check.h, shared with the fuzzer. */
+   llvm-xray's YAML; hostile inputs; API misuse. Every decode goes through
+   the oracle, tests/lib/xray_check.h, shared with fuzz/fuzz_xray.c; chunk
+   invariance and every prefix are its runners (tests/lib/check_common.h). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_XRAY_IMPLEMENTATION
 #include "tests/lib/xray_check.h"

@@ -1,4 +1,4 @@
-/* test_xtrace.c - unit tests of single/tdec_xtrace.h. SPEC =
+/* xtrace.c - unit tests of single/tdec_xtrace.h. SPEC =
    ../shared/formats/xtrace/SPEC.md (the format, byte by byte); the API
    contract is the header's top comment and declarations.
 
@@ -12,11 +12,10 @@
      4. chunk invariance; 5. every prefix; 6. hostile and edge inputs, API
         misuse; 7. file names.
 
-   Every decode goes through run_decode(), which checks each item against
-   the input as it goes: offsets never go back, a record's payload follows
-   it as fragments that tile [0, data_len) with the right FIRST/LAST flags,
-   point into the current chunk and hold the input's bytes; errors are
-   sticky and END stays END. Expected records come from a model (struct
+   Every decode goes through the oracle, tests/lib/xtrace_check.h, which
+   checks each item against its own reference walk of the input as it goes
+   (chunk invariance and every prefix are its runners, in
+   tests/lib/check_common.h). Expected records come from a model (struct
    model) that encodes a stream through the encoder and writes down, from
    SPEC, what a reader must report for it. */
 #define TDEC_XTRACE_IMPLEMENTATION
