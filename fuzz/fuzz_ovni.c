@@ -14,6 +14,8 @@
    1. as a stream.obs: decoded whole (one chunk, no max_fragment) and
       chunked (with max_fragment), both with the same flags; the logs must
       be identical and every invariant of tests/lib/ovni_check.h must hold;
+      when the whole decode ends cleanly, so must every prefix
+      (cc_fuzz_prefixes);
    2. as JSON text: tdec_ovni_json_parse with a small and a large token
       array, lookups and meta_read (oc_json_check);
    3. as a signature and template: the text up to the first '\n' is the
@@ -150,7 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if ((bad = oc_decode(c.in, c.len, &whole.cc)) != NULL) cc_abort("fuzz_ovni", bad);
     if (c.bad) cc_abort("fuzz_ovni", c.bad);
-    if ((bad = cc_same_as(oc_decode, &whole.cc, &chunked.cc, c.in, c.len, "chunked", stderr)) != NULL)
+    if ((bad = cc_same_as(oc_decode, &whole.cc, &chunked.cc, c.in, c.len, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(oc_decode, &whole.cc, &chunked.cc, c.in, c.len)) != NULL)
         cc_abort("fuzz_ovni", bad);
 
     synthetic_event(&c, (data[0] & 16u) != 0, (int)(seed & 1u));

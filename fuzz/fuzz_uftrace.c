@@ -20,8 +20,9 @@
    A .dat record that needs a spec gets spec (addr % table size). The data
    is decoded whole (one chunk, no max_fragment) and chunked (with
    max_fragment), both with the same flags and specs; the logs must be
-   identical and every invariant of tests/lib/uftrace_check.h must hold.
-   Anything else abort()s. */
+   identical and every invariant of tests/lib/uftrace_check.h must hold;
+   when the whole decode ends cleanly, so must every prefix
+   (cc_fuzz_prefixes). Anything else abort()s. */
 #define TDEC_UFTRACE_IMPLEMENTATION
 #include "tests/lib/uftrace_check.h"
 
@@ -115,7 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifdef UC_PRINT_LOG /* debugging aid: -DUC_PRINT_LOG prints the whole decode's log */
     fputs(log_whole, stderr);
 #endif
-    if ((bad = cc_same_as(uc_decode, &whole.cc, &chunked.cc, data + PREFIX, size - PREFIX, "chunked", stderr)) != NULL)
+    if ((bad = cc_same_as(uc_decode, &whole.cc, &chunked.cc, data + PREFIX, size - PREFIX, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(uc_decode, &whole.cc, &chunked.cc, data + PREFIX, size - PREFIX)) != NULL)
         cc_abort("fuzz_uftrace", bad);
     return 0;
 }

@@ -11,7 +11,9 @@
      bytes 4-7 seed (u32 LE) for the schedule
    The trace is decoded whole (one chunk, no max_fragment) and chunked (with
    max_fragment), both with the same flags; the logs must be identical and
-   every invariant of tests/lib/xray_check.h must hold. Anything else abort()s. */
+   every invariant of tests/lib/xray_check.h must hold; when the whole
+   decode ends cleanly, so must every prefix (cc_fuzz_prefixes). Anything
+   else abort()s. */
 #define TDEC_XRAY_IMPLEMENTATION
 #include "tests/lib/xray_check.h"
 
@@ -41,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     chunked.cc.sched = cc_sched_pick(data[0] >> 5, cc_u32le(data + 4), size - 8, &cut);
 
     if ((bad = xc_decode(data + 8, size - 8, &whole.cc)) != NULL) cc_abort("fuzz_xray", bad);
-    if ((bad = cc_same_as(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8, "chunked", stderr)) != NULL)
+    if ((bad = cc_same_as(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8)) != NULL)
         cc_abort("fuzz_xray", bad);
     return 0;
 }

@@ -23,7 +23,8 @@
    1. as the file: decoded whole (one chunk, no max_fragment) and chunked
       (with max_fragment), both with the same config; the logs must be
       identical and every invariant of tests/lib/xtrace_check.h must hold (each
-      record as a reference walk of the data reads it);
+      record as a reference walk of the data reads it); when the whole
+      decode ends cleanly, so must every prefix (cc_fuzz_prefixes);
    2. as a snapshot file for tdec_xtrace_snap_detect (with the kind's
       header mode) and tdec_xtrace_snap_view (at offsets 0 and 24, with the
       VL of byte 1);
@@ -86,7 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     chunked.cc.sched = cc_sched_pick(data[0] >> 5, seed, len, &cut);
 
     if ((bad = xtc_decode(in, len, &whole.cc)) != NULL) cc_abort("fuzz_xtrace", bad);
-    if ((bad = cc_same_as(xtc_decode, &whole.cc, &chunked.cc, in, len, "chunked", stderr)) != NULL)
+    if ((bad = cc_same_as(xtc_decode, &whole.cc, &chunked.cc, in, len, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(xtc_decode, &whole.cc, &chunked.cc, in, len)) != NULL)
         cc_abort("fuzz_xtrace", bad);
 
     bad = xtc_snap_check(in, len, whole.cfg.snap_header, (data[0] & 4u) != 0, whole.cfg.vl, seed, &extra);

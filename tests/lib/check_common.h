@@ -884,6 +884,7 @@ CC_FN const char *cc_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r
     cc_verdict *v = (cc_verdict *)calloc(len + 1, sizeof *v);
     const char *bad = NULL;
     size_t l, body, cut, fbody, fcut;
+    int finish_early = r->finish_early;
     if (v == NULL) return cc_fail(r, "out of memory");
     if (full->status != TDEC_END || full->log == NULL || full->log_len >= full->log_cap) {
         free(v);
@@ -893,7 +894,9 @@ CC_FN const char *cc_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r
     memset(&r->sched, 0, sizeof r->sched);
     r->sched.step = 1;
     r->verdicts = v;
+    r->finish_early = 0; /* every length ends in a NEED_INPUT */
     bad = cc_same_as(decode, full, r, in, len, "byte by byte, finishing a copy at each length", NULL);
+    r->finish_early = finish_early;
     r->verdicts = NULL;
     memset(&r->sched, 0, sizeof r->sched);
     for (l = 0; bad == NULL && l <= len; l++) {
@@ -933,6 +936,17 @@ CC_FN const char *cc_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r
     }
     free(v);
     return bad;
+}
+
+/* Every prefix, for a fuzz harness: cc_prefixes() with 17 prefixes decoded
+   whole, on an input whose whole decode `full` ended in END with its log
+   kept whole (else nothing to check); r is a run to use. NULL, or the first
+   failure. */
+CC_FN const char *cc_fuzz_prefixes(cc_decode_fn decode, const cc_run *full, cc_run *r, const uint8_t *in, size_t len)
+{
+    size_t direct = 0;
+    if (full->status != TDEC_END || full->log == NULL || full->log_len >= full->log_cap) return NULL;
+    return cc_prefixes(decode, full, r, in, len, 1 + len / 16, NULL, NULL, &direct);
 }
 
 /* A fuzz harness found a broken invariant: say which, then abort(). */

@@ -817,6 +817,93 @@ CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
     return NULL;
 }
 
+/* ---- every prefix ---------------------------------------------------------------- */
+
+/* Checks a prefix decode P (its events, of the first L bytes) against the
+   full decode F: every packet of P is F's packet at that offset (same
+   fields), except a PSB whose run of 02 82 pairs the cut shortened (the
+   PSB is the run's last 16 bytes: pt_find_psb) and, under SKD007, a 2-byte
+   CYC cut right before the 0xf3 that makes it an OVF in F
+   (pt_pkt_handle_skd007 needs the byte); every error of P is F's; P ends
+   in END, or in E_TRUNCATED at the start of a packet (or error) of F that
+   the cut splits, or at the cut pair right after such a shortened PSB.
+   NULL, or what is wrong. */
+CC_FN const char *iptc_prefix_rule(const iptc_ev *F, size_t nf, const iptc_ev *P, size_t np, uint64_t L,
+                                   const uint8_t *in)
+{
+    static char msg[300];
+    size_t i, j;
+    for (i = 0; i < np; i++) {
+        const iptc_ev *p = &P[i];
+        int ok = 0;
+        if (p->what == IPTC_EV_GAP) continue;
+        if (p->what == IPTC_EV_END) {
+            if (i + 1 == np) continue;
+            return "END before the last event";
+        }
+        for (j = 0; j < nf && !ok; j++) {
+            const iptc_ev *f = &F[j];
+            if (p->what == IPTC_EV_PACKET && f->what == IPTC_EV_PACKET && f->offset == p->offset)
+                ok = memcmp(&f->pkt, &p->pkt, sizeof f->pkt) == 0 ||
+                     (f->pkt.kind == TDEC_IPT_PSB && p->pkt.kind == TDEC_IPT_PSB);
+            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_CORRUPT && f->what == IPTC_EV_ERROR && f->st == p->st &&
+                f->offset == p->offset && f->reason == p->reason)
+                ok = 1;
+            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_TRUNCATED && i + 1 == np &&
+                (f->what == IPTC_EV_PACKET || f->what == IPTC_EV_ERROR)) {
+                uint64_t start = f->offset - ((f->what == IPTC_EV_PACKET && (f->pkt.flags & TDEC_IPT_PF_SKD007)) ? 1u : 0u);
+                ok = start == p->offset && p->offset < L;
+            }
+        }
+        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_PSB) {
+            /* a run cut by L: no whole pair after the PSB in P, but in F */
+            ok = p->offset + 16 <= L && p->offset + 18 > L && iptc__pairs(in, L + 2, p->offset + 16, 1);
+        }
+        if (!ok && p->what == IPTC_EV_ERROR && p->st == TDEC_E_TRUNCATED && i + 1 == np && i > 0) {
+            /* right after a PSB of a run the cut shortened: the run's cut pair */
+            const iptc_ev *q = &P[i - 1];
+            ok = q->what == IPTC_EV_PACKET && q->pkt.kind == TDEC_IPT_PSB && q->offset + 16 == p->offset &&
+                 p->offset + 1 == L && in[p->offset] == 0x02;
+        }
+        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_CYC && p->pkt.size == 2 && p->offset + 2 == L) {
+            for (j = 0; j < nf && !ok; j++)
+                ok = F[j].what == IPTC_EV_PACKET && F[j].offset == p->offset + 1 && (F[j].pkt.flags & TDEC_IPT_PF_SKD007);
+        }
+        if (!ok) {
+            char s[200];
+            iptc_ev_str(s, sizeof s, p);
+            s[strcspn(s, "\n")] = 0;
+            snprintf(msg, sizeof msg, "%s is not in the full decode", s);
+            return msg;
+        }
+    }
+    return NULL;
+}
+
+/* Every prefix of in at lengths 0, stride, 2 * stride ... (counted in
+   *runs), decoded with p (F's config, a random schedule of seed L + 1, its
+   events kept): it ends in END or E_TRUNCATED (without resync, also in
+   E_CORRUPT), its events as iptc_prefix_rule says against F's (the whole
+   decode, its events kept). NULL, or the first failure (in p). */
+CC_FN const char *iptc_prefixes(const iptc_run *F, iptc_run *p, const uint8_t *in, size_t len, size_t stride,
+                                size_t *runs)
+{
+    size_t L, nf = F->nev < F->ev_cap ? F->nev : F->ev_cap;
+    const char *bad;
+    for (L = 0; L <= len; L += stride) {
+        memset(&p->cc.sched, 0, sizeof p->cc.sched);
+        p->cc.sched.seed = (uint32_t)L + 1u;
+        bad = iptc_decode(in, L, &p->cc);
+        (*runs)++;
+        if (!bad) bad = iptc_prefix_rule(F->evs, nf, p->evs, p->nev < p->ev_cap ? p->nev : p->ev_cap, L, in);
+        if (!bad && p->cc.status != TDEC_END && p->cc.status != TDEC_E_TRUNCATED &&
+            (p->resync || p->cc.status != TDEC_E_CORRUPT))
+            bad = "ends in neither END nor E_TRUNCATED (nor, without resync, in an error)";
+        if (bad) return cc_fail(&p->cc, "cut at %zu: %s", L, bad);
+    }
+    return NULL;
+}
+
 /* ---- layer 2: the event decoder and the query drain ------------------------------ */
 
 #define IPTC_EVF_ALL 0x3fff7u /* every TDEC_IPT_EVF_* bit */

@@ -780,58 +780,9 @@ static void test_invariance(void)
 /* ------------------------------------------------------------------ */
 /* 4. every prefix                                                     */
 
-/* Checks a prefix decode P (of the first L bytes) against the full
-   decode F: every packet of P is F's packet at that offset (same fields),
-   except a PSB whose run of 02 82 pairs the cut shortened (the PSB is the
-   run's last 16 bytes: pt_find_psb) and, under SKD007, a 2-byte CYC cut
-   right before the 0xf3 that makes it an OVF in F (pt_pkt_handle_skd007
-   needs the byte); every error of P is F's; P ends in END, or in
-   E_TRUNCATED at the start of a packet (or error) of F that the cut
-   splits. */
-static const char *prefix_check(const iptc_ev *F, size_t nf, const iptc_ev *P, size_t np, uint64_t L, const uint8_t *in)
-{
-    static char msg[300];
-    size_t i, j;
-    for (i = 0; i < np; i++) {
-        const iptc_ev *p = &P[i];
-        int ok = 0;
-        if (p->what == IPTC_EV_GAP) continue;
-        if (p->what == IPTC_EV_END) {
-            if (i + 1 == np) continue;
-            return "END before the last event";
-        }
-        for (j = 0; j < nf && !ok; j++) {
-            const iptc_ev *f = &F[j];
-            if (p->what == IPTC_EV_PACKET && f->what == IPTC_EV_PACKET && f->offset == p->offset)
-                ok = memcmp(&f->pkt, &p->pkt, sizeof f->pkt) == 0 ||
-                     (f->pkt.kind == TDEC_IPT_PSB && p->pkt.kind == TDEC_IPT_PSB);
-            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_CORRUPT && f->what == IPTC_EV_ERROR && f->st == p->st &&
-                f->offset == p->offset && f->reason == p->reason)
-                ok = 1;
-            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_TRUNCATED && i + 1 == np &&
-                (f->what == IPTC_EV_PACKET || f->what == IPTC_EV_ERROR)) {
-                uint64_t start = f->offset - ((f->what == IPTC_EV_PACKET && (f->pkt.flags & TDEC_IPT_PF_SKD007)) ? 1u : 0u);
-                ok = start == p->offset && p->offset < L;
-            }
-        }
-        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_PSB) {
-            /* a run cut by L: no whole pair after the PSB in P, but in F */
-            ok = p->offset + 16 <= L && p->offset + 18 > L && iptc__pairs(in, L + 2, p->offset + 16, 1);
-        }
-        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_CYC && p->pkt.size == 2 && p->offset + 2 == L) {
-            for (j = 0; j < nf && !ok; j++)
-                ok = F[j].what == IPTC_EV_PACKET && F[j].offset == p->offset + 1 && (F[j].pkt.flags & TDEC_IPT_PF_SKD007);
-        }
-        if (!ok) {
-            char s[200];
-            ev_compact(s, sizeof s, p);
-            snprintf(msg, sizeof msg, "%s is not in the full decode", s);
-            return msg;
-        }
-    }
-    return NULL;
-}
-
+/* Every prefix of every vector under each of its errata (iptc_prefixes:
+   END or E_TRUNCATED at the cut packet, no packet that is not in the full
+   decode). */
 static void test_prefixes(void)
 {
     tl_case c;
@@ -843,28 +794,11 @@ static void test_prefixes(void)
         const vec *v = &vecs[i];
         for (k = 0; k < v->nerrata; k++) {
             iptc_run F, P;
-            size_t L, nf;
             const char *bad;
             run_init(&F, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_a);
-            if ((bad = iptc_decode(v->pt, v->len, &F.cc)) != NULL) {
-                if (!failed++) snprintf(first, sizeof first, "%.90s full: %.400s", v->name, bad);
-                continue;
-            }
-            nf = F.nev < EVCAP ? F.nev : EVCAP;
-            for (L = 0; L <= v->len; L += quick) {
-                run_init(&P, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_b);
-                P.cc.sched.seed = (uint32_t)L + 1u;
-                bad = iptc_decode(v->pt, L, &P.cc);
-                runs++;
-                if (!bad) bad = prefix_check(ev_a, nf, ev_b, P.nev < EVCAP ? P.nev : EVCAP, L, v->pt);
-                if (!bad && P.cc.status != TDEC_END && P.cc.status != TDEC_E_TRUNCATED)
-                    bad = "ends in neither END nor E_TRUNCATED";
-                if (bad) {
-                    if (!failed++)
-                        snprintf(first, sizeof first, "%.90s (errata %x) cut at %zu: %.400s", v->name, v->errata[k], L, bad);
-                    break;
-                }
-            }
+            run_init(&P, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_b);
+            if ((bad = iptc_decode(v->pt, v->len, &F.cc)) == NULL) bad = iptc_prefixes(&F, &P, v->pt, v->len, quick, &runs);
+            if (bad && !failed++) snprintf(first, sizeof first, "%.90s (errata %x): %.400s", v->name, v->errata[k], bad);
         }
     }
     TL_TRUE(&c, failed == 0, "%zu vectors fail; first: %s", failed, first);
