@@ -267,27 +267,18 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
 
 /* ---- layer 2 ---------------------------------------------------------------- */
 
-#define L2_KEEP 4096u /* transcript entries kept to show a difference */
-
-/* The transcript of a run of the event decoder or the query drain: each
-   item, answer, status, error and offset as a tagged number (nothing that
-   depends on the chunks), as a hash and a count, the first L2_KEEP kept. */
+/* The transcript hash of the whole run of the event decoder or the query
+   drain, for the hash line: each item, answer, status, error and offset as
+   a tagged number, folded into a hash, and their count. */
 typedef struct l2_log {
-    const char *how;
-    uint64_t    hash, items;
-    uint64_t    val[L2_KEEP];
-    char        tag[L2_KEEP];
+    uint64_t hash, items;
 } l2_log;
 
-static l2_log l2_logs[2]; /* the whole run, a chunked one */
 static uint64_t l2_evt_hash, l2_evt_items, l2_qry_hash, l2_qry_items; /* whole runs, for the hash line */
+static char l2_log_whole[LOG_CAP], l2_log_chunked[LOG_CAP];
 
 static void l2_mix(l2_log *t, char tag, uint64_t v)
 {
-    if (t->items < L2_KEEP) {
-        t->val[t->items] = v;
-        t->tag[t->items] = tag;
-    }
     t->hash = (t->hash ^ (uint8_t)tag) * CC_FNV_PRIME;
     cc_mix_u64(&t->hash, v);
     t->items++;
@@ -305,17 +296,14 @@ static void l2_mix_event(l2_log *t, const iptc_rec *x)
     l2_mix(t, 'X', (uint64_t)x->aux << 24 | (uint64_t)x->a << 16 | (uint64_t)x->b << 8 | x->reserved);
 }
 
-/* A record of tests/lib/ipt_check.h's layer-2 runs into the transcript
-   (after: the clock after a query's answer, NULL for the events). */
+/* A record of a whole layer-2 run (tests/lib/ipt_check.h) into the
+   transcript hash, as ever (after: the clock after a query's answer, NULL
+   for the events). */
 static void l2_record(void *ctx, const iptc_rec *x, const iptc_clock *after)
 {
     l2_log *t = (l2_log *)ctx;
     int ips = (x->status & TDEC_IPT_QS_IP_SUPPRESSED) != 0;
     switch (x->what) {
-    case IPTC_L2_RESTART:
-        t->hash = CC_FNV_BASIS;
-        t->items = 0;
-        return;
     case IPTC_L2_EVENT:
         l2_mix(t, 'K', TDEC_IPT_EVT_EVENT);
         l2_mix(t, 'O', x->offset);
@@ -354,58 +342,41 @@ static void l2_record(void *ctx, const iptc_rec *x, const iptc_clock *after)
     l2_mix(t, 'Z', after->rq == 0 ? after->cbr : 0x100u);
 }
 
-/* A run's transcript against the whole run's. */
-static void l2_same(const char *layer, const l2_log *a, const l2_log *b)
-{
-    uint64_t i, n = a->items < b->items ? a->items : b->items;
-    if (a->hash == b->hash && a->items == b->items) return;
-    if (n > L2_KEEP) n = L2_KEEP;
-    for (i = 0; i < n && a->tag[i] == b->tag[i] && a->val[i] == b->val[i]; i++) continue;
-    fprintf(stderr, "fuzz_ipt: %s differ whole / %s (%llu / %llu entries)", layer, b->how,
-            (unsigned long long)a->items, (unsigned long long)b->items);
-    if (i < n)
-        fprintf(stderr, ": entry %llu is %c %llx / %c %llx\n", (unsigned long long)i, a->tag[i],
-                (unsigned long long)a->val[i], b->tag[i], (unsigned long long)b->val[i]);
-    else
-        fprintf(stderr, " after entry %llu\n", (unsigned long long)i);
-    abort();
-}
-
 /* One layer: whole, in 1-byte chunks, in byte 1's schedule (with a reset()
-   at call reset_at). */
+   at call reset_at); the chunked runs' logs must be the whole run's. */
 static void l2_layer(int queries, const uint8_t *in, size_t len, unsigned hook, const iptc_facts *f,
                      const tdec_ipt_config *cfg, const cc_sched *sched, uint64_t reset_at)
 {
-    static const cc_sched whole = {NULL, 0, 0, 0}, bytes = {NULL, 0, 1, 0};
-    static iptc_l2 run;
-    const char *layer = queries ? "query answers" : "events", *bad;
-    l2_log *w = &l2_logs[0];
-    int k;
-    for (k = 0; k < 3; k++) {
-        l2_log *t = k == 0 ? w : &l2_logs[1];
-        t->how = k == 0 ? "whole" : k == 1 ? "1-byte chunks" : "byte 1's chunks";
-        t->hash = CC_FNV_BASIS;
-        t->items = 0;
-        memset(&run, 0, sizeof run);
-        run.cfg = *cfg;
-        run.hook = hook;
-        run.facts = f;
-        run.cc.sched = k == 0 ? whole : k == 1 ? bytes : *sched;
-        run.reset_at = k == 2 ? reset_at : 0;
-        run.on_rec = l2_record;
-        run.ctx = t;
-        if ((bad = queries ? iptc_queries(in, len, &run) : iptc_events(in, len, &run)) != NULL) {
-            fprintf(stderr, "fuzz_ipt: layer 2 %s, %s: %s\n", layer, t->how, bad);
-            abort();
-        }
-        if (k > 0) l2_same(layer, w, t);
-    }
+    static iptc_l2 whole, chunked;
+    cc_decode_fn fn = queries ? iptc_queries : iptc_events;
+    const char *bad;
+    l2_log t;
+    t.hash = CC_FNV_BASIS;
+    t.items = 0;
+    memset(&whole, 0, sizeof whole);
+    whole.cfg = *cfg;
+    whole.hook = hook;
+    whole.facts = f;
+    whole.cc.log = l2_log_whole;
+    whole.cc.log_cap = LOG_CAP;
+    chunked = whole;
+    chunked.cc.log = l2_log_chunked;
+    whole.on_rec = l2_record;
+    whole.ctx = &t;
+    if ((bad = fn(in, len, &whole.cc)) != NULL) cc_abort("fuzz_ipt: layer 2, whole", bad);
+    chunked.cc.sched.step = 1;
+    if ((bad = cc_same_as(fn, &whole.cc, &chunked.cc, in, len, "layer 2, 1-byte chunks", stderr)) != NULL)
+        cc_abort("fuzz_ipt", bad);
+    chunked.cc.sched = *sched;
+    chunked.reset_at = reset_at;
+    if ((bad = cc_same_as(fn, &whole.cc, &chunked.cc, in, len, "layer 2, byte 1's chunks", stderr)) != NULL)
+        cc_abort("fuzz_ipt", bad);
     if (queries) {
-        l2_qry_hash = w->hash;
-        l2_qry_items = w->items;
+        l2_qry_hash = t.hash;
+        l2_qry_items = t.items;
     } else {
-        l2_evt_hash = w->hash;
-        l2_evt_items = w->items;
+        l2_evt_hash = t.hash;
+        l2_evt_items = t.items;
     }
 }
 

@@ -788,7 +788,15 @@ typedef struct cc_plan {
     size_t        nsplits;
     size_t        triples_below; /* every 3-way split of inputs shorter than this  */
     size_t        nseeds;        /* random schedules, seeds i * 2654435761         */
+    int           alternate;     /* the splits and seeds alternately in fresh and */
+                                 /* in reused chunks (else as r->feed_how says)   */
 } cc_plan;
+
+/* How the schedule after `runs` others is fed: as `how`, or alternately. */
+CC_FN int cc__feed_of(const cc_plan *p, int how, size_t runs)
+{
+    return p->alternate ? (runs & 1 ? CC_FEED_FRESH : CC_FEED_REUSED) : how;
+}
 
 /* Decodes in with r under every schedule of the plan (cc_same_as against
    ref, decoded whole before); counts them in *runs. NULL, or the first
@@ -799,6 +807,7 @@ CC_FN const char *cc_schedules(cc_decode_fn decode, const cc_run *ref, cc_run *r
     char what[96];
     size_t cut[2], i, j;
     const char *bad = NULL;
+    int how = r->feed_how;
     memset(&r->sched, 0, sizeof r->sched);
     if (p->bytewise) {
         r->sched.step = 1;
@@ -809,12 +818,14 @@ CC_FN const char *cc_schedules(cc_decode_fn decode, const cc_run *ref, cc_run *r
     r->sched.cuts = cut;
     r->sched.ncuts = 1;
     for (i = 1; bad == NULL && p->split_stride && i < len; i += p->split_stride) {
+        r->feed_how = cc__feed_of(p, how, *runs);
         cut[0] = i;
         snprintf(what, sizeof what, "split at %zu", i);
         bad = cc_same_as(decode, ref, r, in, len, what, diff_to);
         (*runs)++;
     }
     for (i = 0; bad == NULL && i < p->nsplits; i++) {
+        r->feed_how = cc__feed_of(p, how, *runs);
         cut[0] = p->splits[i];
         snprintf(what, sizeof what, "split at %zu", cut[0]);
         bad = cc_same_as(decode, ref, r, in, len, what, diff_to);
@@ -823,6 +834,7 @@ CC_FN const char *cc_schedules(cc_decode_fn decode, const cc_run *ref, cc_run *r
     r->sched.ncuts = 2;
     for (i = 1; bad == NULL && len < p->triples_below && i < len; i++) {
         for (j = i + 1; bad == NULL && j < len; j++) {
+            r->feed_how = cc__feed_of(p, how, *runs);
             cut[0] = i;
             cut[1] = j;
             snprintf(what, sizeof what, "splits at %zu,%zu", i, j);
@@ -832,12 +844,14 @@ CC_FN const char *cc_schedules(cc_decode_fn decode, const cc_run *ref, cc_run *r
     }
     memset(&r->sched, 0, sizeof r->sched);
     for (i = 1; bad == NULL && i <= p->nseeds; i++) {
+        r->feed_how = cc__feed_of(p, how, *runs);
         r->sched.seed = (uint32_t)(i * 2654435761u);
         snprintf(what, sizeof what, "random schedule seed %u", (unsigned)r->sched.seed);
         bad = cc_same_as(decode, ref, r, in, len, what, diff_to);
         (*runs)++;
     }
     memset(&r->sched, 0, sizeof r->sched);
+    r->feed_how = how;
     return bad;
 }
 

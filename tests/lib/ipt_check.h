@@ -1033,9 +1033,12 @@ typedef struct iptc_clock {
 
 /* A run of the event decoder (iptc_events) or the query drain
    (iptc_queries) over an input: how it is fed, what it reports. Every
-   record goes to on_rec, with, after a query's answer, the clock. */
+   record goes to the log as a line ("R what= type= ..." with every field,
+   after a query's answer its clock: "tq= tsc= ... cbr="), and to on_rec
+   with the clock. */
 typedef struct iptc_l2 {
-    cc_run            cc;       /* schedule and feeding in; the violation out  */
+    cc_run            cc;       /* schedule, feeding, log in; the log and the  */
+                                /* violation out                               */
     /* in */
     tdec_ipt_config   cfg;      /* the unknown-packet fields are set from hook */
     unsigned          hook;     /* IPTC_HOOK_*                                 */
@@ -1071,6 +1074,38 @@ CC_FN void iptc__l2_start(iptc_l2 *r)
 
 CC_FN void iptc__emit(iptc_l2 *r, const iptc_rec *x, const iptc_clock *after)
 {
+    char line[512], *p = line;
+    if (x->what == IPTC_L2_RESTART) {
+        cc_begin(&r->cc); /* the log starts over too */
+    } else if (r->cc.log) {
+        p = cc_kv(p, "R what=", x->what, 0);
+        p = cc_kv(p, " type=", x->type, 0);
+        p = cc_kv(p, " fl=", x->flags, 0);
+        p = cc_kv(p, " a=", x->a, 0);
+        p = cc_kv(p, " b=", x->b, 0);
+        p = cc_kv(p, " aux=", x->aux, 0);
+        p = cc_kv(p, " res=", x->reserved, 0);
+        p = cc_kv(p, " sync=", x->in_sync, 0);
+        p = cc_kv(p, " off=", x->offset, 0);
+        p = cc_kv(p, " ip=", x->ip, 0);
+        p = cc_kv(p, " arg=", x->arg, 0);
+        p = cc_kv(p, " arg2=", x->arg2, 0);
+        p = cc_kv(p, " tsc=", x->tsc, 0);
+        p = cc_kv(p, " lost=", x->lost_mtc, 0);
+        p = cc_kv(p, "/", x->lost_cyc, 0);
+        p = cc_kv(p, " st=", (unsigned long long)(long long)x->status, x->status < 0);
+        p = cc_kv(p, " where=", x->where, 0);
+        if (after) {
+            p = cc_kv(p, " tq=", (unsigned long long)(long long)after->tq, after->tq < 0);
+            p = cc_kv(p, " tsc=", after->tsc, 0);
+            p = cc_kv(p, " mtc=", after->mtc, 0);
+            p = cc_kv(p, " cyc=", after->cyc, 0);
+            p = cc_kv(p, " rq=", (unsigned long long)(long long)after->rq, after->rq < 0);
+            p = cc_kv(p, " cbr=", after->cbr, 0);
+        }
+        *p++ = '\n';
+        cc_put(&r->cc, line, (size_t)(p - line));
+    }
     if (r->on_rec) r->on_rec(r->ctx, x, after);
 }
 
@@ -1155,7 +1190,7 @@ CC_FN const char *iptc__l2_more(iptc_l2 *r, tdec_ipt_evt_decoder *e, tdec_ipt_qr
 
 CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
 {
-    r->cc.msg[0] = 0;
+    cc_begin(&r->cc);
     r->calls = r->need_input_answers = 0;
     r->in = in;
     r->len = len;
@@ -1171,10 +1206,12 @@ CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
    says it again when asked again before feeding; feed() and finish() then
    say TDEC_NEED_INPUT. An error is sticky (next() again: the same, the
    same reason) until resync(); at the end next() says TDEC_END again and
-   resync() TDEC_E_SEQUENCE. Returns NULL, or the first broken rule. */
-CC_FN const char *iptc_events(const uint8_t *in, size_t len, iptc_l2 *r)
+   resync() TDEC_E_SEQUENCE. c: the cc_run an iptc_l2 starts with. Returns
+   NULL, or the first broken rule. */
+CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_ipt_evt_decoder dec; /* big: not on the stack */
+    iptc_l2 *r = (iptc_l2 *)c;
     tdec_ipt_evt_decoder *e = &dec;
     tdec_ipt_evt_item it;
     tdec_status st = TDEC_OK;
@@ -1300,11 +1337,13 @@ CC_FN tdec_status iptc__ask(tdec_ipt_qry_decoder *q, int question, iptc_rec *x, 
    core_bus_ratio say, then feed or finish and ask again; resync and sync
    again after TDEC_E_CORRUPT. Sync points as for the events; statuses
    within TDEC_IPT_QS_*; a suppressed IP is neither reported nor written.
-   At the end every query says TDEC_END and resync() TDEC_E_SEQUENCE.
-   Returns NULL, or the first broken rule. */
-CC_FN const char *iptc_queries(const uint8_t *in, size_t len, iptc_l2 *r)
+   At the end every query says TDEC_END and resync() TDEC_E_SEQUENCE. c:
+   the cc_run an iptc_l2 starts with. Returns NULL, or the first broken
+   rule. */
+CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_ipt_qry_decoder dec; /* big: not on the stack */
+    iptc_l2 *r = (iptc_l2 *)c;
     tdec_ipt_qry_decoder *q = &dec;
     tdec_ipt_event ev;
     tdec_status st = TDEC_OK;

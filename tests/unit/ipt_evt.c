@@ -70,6 +70,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#define LOG_CAP (4u << 20)
+
 /* ---- text buffers ------------------------------------------------------------ */
 
 typedef struct txt {
@@ -183,6 +185,19 @@ static void collect(void *ctx, const iptc_rec *x, const iptc_clock *after)
     else run_add(w, *x);
 }
 
+/* A run of cfg (NULL: defaults), its time checked against the facts f
+   (may be NULL), its records to w, its log (may be NULL) into log. */
+static void layer_setup(iptc_l2 *r, const tdec_ipt_config *cfg, const iptc_facts *f, run *w, char *log)
+{
+    memset(r, 0, sizeof *r);
+    if (cfg) r->cfg = *cfg;
+    r->facts = f;
+    r->on_rec = w ? collect : NULL;
+    r->ctx = w;
+    r->cc.log = log;
+    r->cc.log_cap = log ? LOG_CAP : 0;
+}
+
 /* Runs a layer (queries: the query drain, else the event decoder) over
    p[0..len) with cfg (NULL: defaults), fed as s says (how: CC_FEED_*),
    its time checked against the facts f (may be NULL); w gets the records
@@ -192,16 +207,40 @@ static void run_layer(run *w, int queries, const uint8_t *p, size_t len, const t
 {
     static iptc_l2 r;
     const char *bad;
-    memset(&r, 0, sizeof r);
-    if (cfg) r.cfg = *cfg;
+    layer_setup(&r, cfg, f, w, NULL);
     r.cc.sched = *s;
     r.cc.feed_how = how;
-    r.facts = f;
-    r.on_rec = collect;
-    r.ctx = w;
-    bad = queries ? iptc_queries(p, len, &r) : iptc_events(p, len, &r);
+    bad = (queries ? iptc_queries : iptc_events)(p, len, &r.cc);
     w->need_input_answers = r.need_input_answers;
     snprintf(w->why, sizeof w->why, "%s", bad ? bad : "");
+}
+
+static char log_a[LOG_CAP], log_b[LOG_CAP];
+
+/* A layer over p[0..len) whole (its records into w), in 1-byte chunks
+   from a reused buffer (its TDEC_NEED_INPUT answers added to *needs),
+   split in two at 1, 1 + stride ..., and in nseeds random schedules, the
+   splits and seeds alternately in fresh and in reused chunks (counted in
+   *runs): every log must be the whole run's. NULL, or what went wrong. */
+static const char *layer_chunks(run *w, int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg,
+                                const iptc_facts *f, size_t stride, size_t nseeds, size_t *needs, size_t *runs)
+{
+    static iptc_l2 a, b;
+    cc_decode_fn fn = queries ? iptc_queries : iptc_events;
+    cc_plan plan;
+    const char *bad;
+    layer_setup(&a, cfg, f, w, log_a);
+    if ((bad = fn(p, len, &a.cc)) != NULL) return bad;
+    layer_setup(&b, cfg, f, NULL, log_b);
+    b.cc.sched.step = 1;
+    b.cc.feed_how = CC_FEED_REUSED;
+    bad = cc_same_as(fn, &a.cc, &b.cc, p, len, "1-byte chunks", stdout);
+    *needs += b.need_input_answers;
+    memset(&plan, 0, sizeof plan);
+    plan.split_stride = stride;
+    plan.nseeds = nseeds;
+    plan.alternate = 1;
+    return bad ? bad : cc_schedules(fn, &a.cc, &b.cc, p, len, &plan, stdout, runs);
 }
 
 /* ---- rendering in the vectors' transcript format ------------------------------------ */
@@ -551,42 +590,23 @@ static void test_transcripts(void)
 static void test_chunks(const char *what, int queries)
 {
     tl_case c;
-    unsigned i, seed;
-    size_t k, items = 0, splits = 0, stride = tl_quick(), needs = 0;
+    unsigned i;
+    size_t items = 0, splits = 0, stride = tl_quick(), needs = 0;
     tl_begin(&c,
              "%s: whole == 1-byte chunks == every 2-way split == 8 random chunkings, reused/freed scribbled buffers, every "
              "vector",
              what);
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
-        cc_sched whole = {NULL, 0, 0, 0}, ones = {NULL, 0, 1, 0};
-        run a = run0, b = run0;
-        size_t d;
-        run_layer(&a, queries, v->pt, v->len, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
+        run a = run0;
+        size_t runs = 0;
+        const char *bad = layer_chunks(&a, queries, v->pt, v->len, &v->cfg, &v->facts, stride, 8, &needs, &runs);
+        TL_TRUE(&c, bad == NULL, "%s: %s", v->name, bad);
         items += a.n;
+        splits += runs > 8 ? runs - 8 : 0;
         TL_TRUE(&c, a.n > 0 && a.r[a.n - 1].what == IPTC_L2_END && a.r[a.n - 1].status == TDEC_END,
                 "%s: the whole run does not end with TDEC_END", v->name);
-        run_layer(&b, queries, v->pt, v->len, &v->cfg, &v->facts, &ones, CC_FEED_REUSED);
-        d = run_diff(&a, &b);
-        TL_TRUE(&c, d == (size_t)-1, "%s: 1-byte chunks differ at record %zu", v->name, d);
-        needs += b.need_input_answers;
-        for (k = 1; k < v->len && !c.bad; k += stride) {
-            cc_sched cut = {&k, 1, 0, 0};
-            run_free(&b);
-            run_layer(&b, queries, v->pt, v->len, &v->cfg, &v->facts, &cut, k % 2 ? CC_FEED_FRESH : CC_FEED_REUSED);
-            d = run_diff(&a, &b);
-            TL_TRUE(&c, d == (size_t)-1, "%s: split at %zu differs at record %zu", v->name, k, d);
-            splits++;
-        }
-        for (seed = 1; seed <= 8 && !c.bad; seed++) {
-            cc_sched rnd = {NULL, 0, 0, seed * 2654435761u};
-            run_free(&b);
-            run_layer(&b, queries, v->pt, v->len, &v->cfg, &v->facts, &rnd, seed % 2 ? CC_FEED_REUSED : CC_FEED_FRESH);
-            d = run_diff(&a, &b);
-            TL_TRUE(&c, d == (size_t)-1, "%s: random chunks (seed %u) differ at record %zu", v->name, seed, d);
-        }
         run_free(&a);
-        run_free(&b);
     }
     /* The 1-byte query drains must really have asked again after
        TDEC_NEED_INPUT (the path this checks). */
@@ -950,33 +970,14 @@ static void rep(txt *t, const char *line, unsigned n)
 static void layer_text(tl_case *c, const sb *s, const tdec_ipt_config *cfg, int queries, txt *out)
 {
     iptc_facts f;
-    cc_sched whole = {NULL, 0, 0, 0}, ones = {NULL, 0, 1, 0};
-    run a = run0, o = run0;
-    size_t k, stride = s->n <= 512 ? 1 : s->n / 64;
-    unsigned seed;
+    run a = run0;
+    size_t needs = 0, runs = 0;
+    const char *bad;
     iptc_facts_scan(&f, s->b, s->n, IPTC_HOOK_NONE, cfg);
-    run_layer(&a, queries, s->b, s->n, cfg, &f, &whole, CC_FEED_FRESH);
-    TL_TRUE(c, a.why[0] == 0, "%s: %s", queries ? "queries" : "events", a.why);
-    run_layer(&o, queries, s->b, s->n, cfg, &f, &ones, CC_FEED_REUSED);
-    TL_TRUE(c, run_diff(&a, &o) == (size_t)-1, "%s: 1-byte chunks differ at record %zu", queries ? "queries" : "events",
-            run_diff(&a, &o));
-    for (k = 1; k < s->n && !c->bad; k += stride) {
-        cc_sched cut = {&k, 1, 0, 0};
-        run_free(&o);
-        run_layer(&o, queries, s->b, s->n, cfg, &f, &cut, k % 2 ? CC_FEED_FRESH : CC_FEED_REUSED);
-        TL_TRUE(c, run_diff(&a, &o) == (size_t)-1, "%s: split at %zu differs at record %zu",
-                queries ? "queries" : "events", k, run_diff(&a, &o));
-    }
-    for (seed = 11; seed <= 14; seed++) {
-        cc_sched rnd = {NULL, 0, 0, seed * 2654435761u};
-        run_free(&o);
-        run_layer(&o, queries, s->b, s->n, cfg, &f, &rnd, CC_FEED_REUSED);
-        TL_TRUE(c, run_diff(&a, &o) == (size_t)-1, "%s: random chunks (seed %u) differ", queries ? "queries" : "events",
-                seed);
-    }
+    bad = layer_chunks(&a, queries, s->b, s->n, cfg, &f, s->n <= 512 ? 1 : s->n / 64, 4, &needs, &runs);
+    TL_TRUE(c, bad == NULL, "%s: %s", queries ? "queries" : "events", bad);
     render(out, &a, queries, 0);
     run_free(&a);
-    run_free(&o);
     free(f.tsc);
 }
 
