@@ -21,24 +21,23 @@
      cc_final()               the Ending rule and sticky errors after a loop
      cc_same_as(),            chunk invariance: a decode's log against the
      cc_schedules()           whole decode's, for one schedule or a plan
-     cc_prefixes()            every prefix ends in END or E_TRUNCATED, never
-                              in a wrong record
+     cc_prefixes(),           every prefix ends in END or E_TRUNCATED, never
+     cc_fuzz_prefixes()       in a wrong record
 
    The checks cc_loop() makes on every decode: items start no later than
    the input's end and are bounded by its length (next() never spins);
    NEED_INPUT leaves nothing unread (pos + carry == bytes fed, carry within
    TDEC_CARRY_CAP) and the next feed() is accepted; feed() while the window
    is not used up is E_SEQUENCE and changes nothing (tried after every item
-   of a decode in one chunk, after the first of each chunk else); the decoder survives a
-   memcpy to another address at every NEED_INPUT (the old copy is scribbled
-   over); finish() never returns an item, and after it next() gives what it
-   said (END, or the error) or, where finish() may say NEED_INPUT, the last
-   items and then END or an error, never NEED_INPUT; reset() after a partial
-   decode leaves no stream state behind (run option); finish() right after
-   the item that used up the input ends as after NEED_INPUT (run option).
-   cc_final() then checks that END stays END (next, a second finish, feed
-   is E_SEQUENCE) and that an error is sticky in next/feed/finish with its
-   offset and reason fixed.
+   of a decode in one chunk, else after the first item of each chunk); the
+   decoder survives a memcpy to another address at every NEED_INPUT (the
+   old copy is scribbled over); finish() says END or an error, never an
+   item nor NEED_INPUT, and next() then says the same; reset() after a
+   partial decode leaves no state behind (run
+   option); finish() right after the item that used up the input ends as
+   after NEED_INPUT (run option). cc_final() then checks that END stays END
+   (next, a second finish, feed is E_SEQUENCE) and that an error is sticky
+   in next/feed/finish with its offset and reason fixed.
 
    Include-only (static functions); needs the tracedec core (tdec_status,
    tdec_frag, tdec_stream) from whichever single/ header the includer uses. */
@@ -492,7 +491,6 @@ typedef struct cc_format {
     /* 1 if the format's own state is as after init() (may be NULL: the
        stream's is checked) */
     int (*fresh)(const cc_run *r, const void *d);
-    int          finish_defers;  /* finish() may say NEED_INPUT: next() gives the last items */
 } cc_format;
 
 /* The stream calls of a format whose functions are T##next ... T##reset over
@@ -504,12 +502,14 @@ typedef struct cc_format {
     static void P##reset(void *d) { T##reset((T##decoder *)d); }                                              \
     static tdec_stream *P##stream(void *d) { return &((T##decoder *)d)->st; }
 
-/* What finish() said, when the loop called it: never an item; NEED_INPUT
-   only where it may defer. *ended: the status next() must say again. */
-CC_FN const char *cc__finished(cc_run *r, const cc_format *F, tdec_status st, tdec_status *ended)
+/* What finish() said, when the loop called it: END or an error (*ended:
+   the status next() must say again), never an item, nor NEED_INPUT (a
+   format whose finish() may leave items to next() runs its own loop:
+   tests/lib/ipt_check.h). */
+CC_FN const char *cc__finished(cc_run *r, tdec_status st, tdec_status *ended)
 {
-    if (st == TDEC_OK || (st == TDEC_NEED_INPUT && !F->finish_defers)) return cc_fail(r, "finish gave %d", st);
-    if (st != TDEC_NEED_INPUT) *ended = st;
+    if (st == TDEC_OK || st == TDEC_NEED_INPUT) return cc_fail(r, "finish gave %d", st);
+    *ended = st;
     return NULL;
 }
 
@@ -538,22 +538,16 @@ CC_FN const char *cc__warm_reset(cc_run *r, const cc_format *F, void *d, void *i
 }
 
 /* At a NEED_INPUT after `fed` bytes: finishes a copy of the decoder (in
-   spare) and drains it; the verdict is what it ended in. */
+   spare); the verdict is what that said (next() and finish() again: the
+   same). */
 CC_FN const char *cc__verdict(cc_run *r, const cc_format *F, const void *d, void *spare, void *item, size_t fed)
 {
     cc_verdict *v = &r->verdicts[fed];
     tdec_stream *s = F->stream(spare);
     tdec_status st, again;
-    size_t n = 0;
     memcpy(spare, d, F->size);
     st = F->finish(spare);
-    if (st == TDEC_OK || (st == TDEC_NEED_INPUT && !F->finish_defers))
-        return cc_fail(r, "prefix %zu: finish gave %d", fed, st);
-    while (st == TDEC_NEED_INPUT || st == TDEC_OK) {
-        st = F->next(spare, item);
-        if (st == TDEC_NEED_INPUT || ++n > 2 * fed + 64)
-            return cc_fail(r, "prefix %zu: next() after finish() gave %d", fed, st);
-    }
+    if (st == TDEC_OK || st == TDEC_NEED_INPUT) return cc_fail(r, "prefix %zu: finish gave %d", fed, st);
     if ((again = F->next(spare, item)) != st || (again = F->finish(spare)) != st)
         return cc_fail(r, "prefix %zu: finish() ended in %d, then %d", fed, st, again);
     v->st = st;
@@ -642,7 +636,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, tdec_status init, void 
             if (bad == NULL && r->finish_early && !f.finishing && f.fed == len && s->win_len == 0 &&
                 s->err == TDEC_OK) { /* allowed: the window is used up */
                 f.finishing = 1;
-                bad = cc__finished(r, F, F->finish(d), &ended);
+                bad = cc__finished(r, F->finish(d), &ended);
             }
             continue;
         }
@@ -661,7 +655,7 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, tdec_status init, void 
                 continue;
             }
             f.finishing = 1;
-            bad = cc__finished(r, F, F->finish(d), &ended);
+            bad = cc__finished(r, F->finish(d), &ended);
             continue;
         }
         again = 0;

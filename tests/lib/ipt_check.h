@@ -642,7 +642,7 @@ CC_STREAM_CALLS(iptc__, tdec_ipt_)
    feed(); the loop below is the packet layer's own (next_n() batches,
    resync(), the reference walk at every error). */
 static const cc_format iptc__format = {sizeof(tdec_ipt_decoder), sizeof(tdec_ipt_item), 2, iptc__next, iptc__feed,
-                                       iptc__finish, iptc__reset, iptc__stream, NULL, NULL, iptc__fresh, 1};
+                                       iptc__finish, iptc__reset, iptc__stream, NULL, NULL, iptc__fresh};
 
 /* Decodes in[0..len) with the config and schedule of the iptc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
@@ -1161,13 +1161,17 @@ CC_FN const char *iptc__sync(iptc_l2 *r, uint64_t off)
     return NULL;
 }
 
-/* An error (sticky until resync): the stream says it, where, and why. */
-CC_FN const char *iptc__l2_error(iptc_l2 *r, tdec_status st, const tdec_stream *s)
+/* An error (sticky until resync): its record (where: see iptc_rec); the
+   stream says it, where, and why. */
+CC_FN const char *iptc__l2_error(iptc_l2 *r, tdec_status st, const tdec_stream *s, uint8_t in_sync, uint32_t where)
 {
+    iptc_rec x = iptc__rec(IPTC_L2_ERROR, s->err_offset, (int32_t)s->err_reason, where);
+    x.in_sync = in_sync;
+    iptc__emit(r, &x, NULL);
     if (s->err != st) return cc_fail(&r->cc, "the stream's err %d is not the status %d", s->err, st);
     if (s->err_offset > r->len) return cc_fail(&r->cc, "err_offset past the end");
     if (s->err_reason == 0) return cc_fail(&r->cc, "TDEC_E_CORRUPT without err_reason");
-    return NULL;
+    return iptc__call(r);
 }
 
 /* After a TDEC_NEED_INPUT (said twice): the next chunk's feed(), or
@@ -1259,10 +1263,7 @@ CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
             iptc__emit(r, &x, NULL);
             break;
         }
-        x = iptc__rec(IPTC_L2_ERROR, e->st.err_offset, (int32_t)e->st.err_reason, e->in_sync ? 1u : 0u);
-        x.in_sync = e->in_sync;
-        iptc__emit(r, &x, NULL);
-        if ((bad = iptc__l2_error(r, st, &e->st)) != NULL || (bad = iptc__call(r)) != NULL) break;
+        if ((bad = iptc__l2_error(r, st, &e->st, e->in_sync, e->in_sync ? 1u : 0u)) != NULL) break;
         reason = e->st.err_reason;
         if (tdec_ipt_evt_next(e, &it) != st || e->st.err_reason != reason) {
             bad = cc_fail(&r->cc, "an event error is not sticky");
@@ -1454,10 +1455,7 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
             iptc__emit(r, &x, NULL);
             break;
         }
-        x = iptc__rec(IPTC_L2_ERROR, q->st.err_offset, (int32_t)q->st.err_reason, synced ? 0u : 1u);
-        x.in_sync = q->in_sync;
-        iptc__emit(r, &x, NULL);
-        if ((bad = iptc__l2_error(r, st, &q->st)) != NULL || (bad = iptc__call(r)) != NULL) break;
+        if ((bad = iptc__l2_error(r, st, &q->st, q->in_sync, synced ? 0u : 1u)) != NULL) break;
         reason = q->st.err_reason;
         if (tdec_ipt_qry_cond_branch(q, &taken, &s) != st || q->st.err_reason != reason) {
             bad = cc_fail(&r->cc, "a query error is not sticky");

@@ -290,7 +290,7 @@ CC_FN const char *oc__check_model(oc_run *r, const uint8_t *in, size_t len)
 CC_STREAM_CALLS(oc__, tdec_ovni_)
 
 static const cc_format oc__format = {sizeof(tdec_ovni_decoder), sizeof(tdec_ovni_item), 1, oc__next, oc__feed,
-                                     oc__finish, oc__reset, oc__stream, oc__item, NULL, NULL, 0};
+                                     oc__finish, oc__reset, oc__stream, oc__item, NULL, NULL};
 
 /* Decodes in[0..len) with the config and schedule of the oc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first

@@ -357,10 +357,10 @@ CC_STREAM_CALLS(uc__perf_, tdec_uftrace_perf_)
 
 static const cc_format uc__dat_format = {sizeof(tdec_uftrace_decoder), sizeof(tdec_uftrace_item), 2, uc__dat_next,
                                          uc__dat_feed, uc__dat_finish, uc__dat_reset, uc__dat_stream, uc__dat_item,
-                                         NULL, NULL, 0};
+                                         NULL, NULL};
 static const cc_format uc__perf_format = {sizeof(tdec_uftrace_perf_decoder), sizeof(tdec_uftrace_perf_item), 2,
                                           uc__perf_next, uc__perf_feed, uc__perf_finish, uc__perf_reset,
-                                          uc__perf_stream, uc__perf_item, NULL, NULL, 0};
+                                          uc__perf_stream, uc__perf_item, NULL, NULL};
 
 /* Decodes in[0..len) with the decoder, config, specs and schedule of the
    uc_run that c starts; fills its outputs. Returns NULL, or a description

@@ -191,7 +191,7 @@ CC_FN const char *xc__error(cc_run *c, void *dv, tdec_status st, const cc_feed *
 CC_STREAM_CALLS(xc__, tdec_xray_)
 
 static const cc_format xc__format = {sizeof(tdec_xray_decoder), sizeof(tdec_xray_item), 1, xc__next, xc__feed,
-                                     xc__finish, xc__reset, xc__stream, xc__item, xc__error, NULL, 0};
+                                     xc__finish, xc__reset, xc__stream, xc__item, xc__error, NULL};
 
 /* Decodes in[0..len) with the config and schedule of the xc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first

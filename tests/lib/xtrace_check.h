@@ -558,7 +558,7 @@ CC_FN int xtc__fresh(const cc_run *r, const void *dv)
 CC_STREAM_CALLS(xtc__, tdec_xtrace_)
 
 static const cc_format xtc__format = {sizeof(tdec_xtrace_decoder), sizeof(tdec_xtrace_item), 1, xtc__next, xtc__feed,
-                                      xtc__finish, xtc__reset, xtc__stream, xtc__item, NULL, xtc__fresh, 0};
+                                      xtc__finish, xtc__reset, xtc__stream, xtc__item, NULL, xtc__fresh};
 
 /* Decodes in[0..len) with the config and schedule of the xtc_run that c
    starts; fills its outputs. Returns NULL, or a description of the first
