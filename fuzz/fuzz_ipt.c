@@ -23,6 +23,8 @@
    The trace is decoded whole (one chunk, next()) and chunked, with the
    same config; both runs are checked against tests/lib/ipt_check.h's reference
    walk (every item, error and the end) and their logs must be identical.
+   Without the hook, 17 prefixes decoded in random chunks must keep to
+   iptc_prefixes()'s rule.
    The buffer helpers run on the trace too: sync_forward from every offset
    of the trace (up to 4 KiB) against the reference search, psb_list against
    repeated sync_forward, sync_at at every offset, sync_backward against a
@@ -37,45 +39,29 @@
    TDEC_IPT_F_PEBS, erratum SKD007 (2.0.5 has no workaround), and bytes
    02 13 (CFE), 02 53 (EVD) or D9 (TRIG) anywhere.
 
-   Layer 2: the event decoder and the query drain (sync; an event query
-   while one is pending, else cond_branch, indirect_branch when that is
-   TDEC_E_SEQUENCE; qry_time and qry_cbr after each answer; feed or
-   finish at NEED_INPUT and ask again; resync, and sync again, after
-   TDEC_E_CORRUPT) run with the config of bytes 0 (flags, SKD007, SKZ84,
-   the unknown hook), 6 and 7 (every erratum layer 2 uses: BDM70, SKD010,
-   APL11, APL12), three times each: fed whole, in 1-byte chunks and in
-   byte 1's schedule (seeded random lengths, some 0, when that is 1-byte
-   too; byte 1 bit 3: reset() after a few calls and start over), each chunk
-   its own exact allocation, scribbled over and freed at the next
-   NEED_INPUT. Their transcripts (every SYNC, event, answer, status, time,
-   error with err_reason, err_offset and in_sync, and the resyncs) must be
-   equal. Also: at most 64 * (length + 16) API calls (no loop); errors are
-   sticky until resync and END stays END; sync points are PSBs
-   pt_sync_forward finds, each after the last, events inside their
-   segment; known event types and flags, ip 0 when suppressed; query
-   flags within TDEC_IPT_QF_*; a TDEC_E_SEQUENCE cond_branch is not sticky and
-   says the same again, and then indirect_branch answers (no event
-   pending: a TNT or a TIP is next); a query that returns TDEC_NEED_INPUT
-   leaves qry_time as it was. Time: libipt's (pt_time.c) may go back (a
-   TSC sets it, a TMA moves the base back before the next MTC, a CYC
-   estimate can overshoot the next MTC, CYC payload * fcr wraps), so no
-   monotonicity is asserted; what holds is asserted instead, over the
-   packets a decode from every PSB reads: without CYCs, and without TMAs or
-   MTCs, every valid time is the payload of a TSC of the input; lost_mtc
-   stays 0 without MTCs, lost_cyc without CYCs. The Ending rule: after a
-   finish() that says TDEC_END, the next call says TDEC_END too.
+   Layer 2: the event decoder and the query drain of tests/lib/ipt_check.h
+   (iptc_events, iptc_queries: every rule they check is listed there, the
+   time against the facts iptc_facts_scan finds in the input) run with the
+   config of bytes 0 (flags, SKD007, SKZ84, the unknown hook), 6 and 7
+   (every erratum layer 2 uses: BDM70, SKD010, APL11, APL12), three times
+   each: fed whole, in 1-byte chunks and in byte 1's schedule (seeded
+   random lengths, some 0, when that is 1-byte too; byte 1 bit 3: reset()
+   after a few calls and start over), each chunk its own exact allocation,
+   scribbled over and freed at the next NEED_INPUT. Their transcripts
+   (every SYNC, event, answer, status, time, error with err_reason,
+   err_offset and in_sync, and the resyncs) must be equal.
 
-   Every violation abort()s; nothing is tolerated. Both runs feed their
-   chunks from one buffer that is scribbled over at each NEED_INPUT, and
-   the chunked one calls finish() before NEED_INPUT when byte 1 has bit 4:
-   the inputs in fuzz/regressions/ipt guard the decoder bugs this found
-   (feed() read a reused chunk; finish() gave E_TRUNCATED on
-   carried bytes it could decode knowing the end; a cut UNKNOWN's
-   err_offset was the end of the input, not the packet; l2-*: the event
-   decoder resynced inside an UNKNOWN the hook sized past the end when fed
-   in chunks, not when fed whole: all fixed). With
-   -DIPC_PRINT_HASH each input prints one line of hashes (tests/matrix/matrix.sh
-   compares them across hosts). */
+   Every violation abort()s; nothing is tolerated. Both runs of the packet
+   layer feed their chunks from one buffer that is scribbled over at each
+   NEED_INPUT, and the chunked one calls finish() before NEED_INPUT when
+   byte 1 has bit 4: the inputs in fuzz/regressions/ipt guard the decoder
+   bugs this found, all fixed (feed() read a reused chunk; finish() gave
+   E_TRUNCATED on carried bytes it could decode knowing the end; a cut
+   UNKNOWN's err_offset was the end of the input, not the packet; l2-*: the
+   event decoder resynced inside an UNKNOWN the hook sized past the end
+   when fed in chunks, not when fed whole). With -DIPC_PRINT_HASH each
+   input prints one line of hashes (tests/matrix/matrix.sh compares them
+   across hosts). */
 #define TDEC_IPT_IMPLEMENTATION
 #include "tests/lib/ipt_check.h"
 #include <stdio.h>
@@ -89,14 +75,7 @@
 #define EV_CAP 65536u
 
 static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
-static iptc_ev evs[EV_CAP];
-
-static void die(const char *what, const iptc_run *a, const iptc_run *b)
-{
-    fprintf(stderr, "fuzz_ipt: %s\n", what);
-    if (b) iptc_print_diff(stderr, a, b);
-    abort();
-}
+static iptc_ev evs[EV_CAP], prefix_evs[EV_CAP];
 
 /* ---- the buffer helpers ---------------------------------------------------- */
 
@@ -113,17 +92,17 @@ static void check_one_from(const uint8_t *in, size_t len, size_t from, const siz
     if (lo < nall) want = all[lo];
     st = tdec_ipt_sync_forward(in, len, from, &psb);
     if (want == IPTC_NONE ? st != TDEC_E_NOSYNC : (st != TDEC_OK || psb != want))
-        die("sync_forward differs from the reference search", NULL, NULL);
+        cc_abort("fuzz_ipt", "sync_forward differs from the reference search");
     st = tdec_ipt_sync_at(in, len, from);
     if (from + 2 > len ? st != TDEC_E_TRUNCATED
         : (in[from] != 0x02 || in[from + 1] != 0x82) ? st != TDEC_E_NOSYNC
         : from + 16 > len ? st != TDEC_E_TRUNCATED
         : st != (iptc__pairs(in, len, from, 8) ? TDEC_OK : TDEC_E_NOSYNC))
-        die("sync_at differs from pt_sync_set's rule", NULL, NULL);
+        cc_abort("fuzz_ipt", "sync_at differs from pt_sync_set's rule");
     want = iptc_ref_backward(in, len, from);
     st = tdec_ipt_sync_backward(in, len, from, &psb);
     if (want == IPTC_NONE ? st != TDEC_E_NOSYNC : (st != TDEC_OK || psb != want))
-        die("sync_backward differs from pt_sync_backward's rule", NULL, NULL);
+        cc_abort("fuzz_ipt", "sync_backward differs from pt_sync_backward's rule");
 }
 
 static void check_helpers(const uint8_t *in, size_t len)
@@ -141,14 +120,14 @@ static void check_helpers(const uint8_t *in, size_t len)
     }
     /* psb_list: sync_forward from 0, then from each PSB + 1: every PSB */
     if (tdec_ipt_psb_list(in, len, list, 256, &count) != TDEC_OK || count != nall)
-        die("psb_list count differs", NULL, NULL);
+        cc_abort("fuzz_ipt", "psb_list count differs");
     for (k = 0; k < nall && k < 256; k++)
-        if (list[k] != all[k]) die("psb_list differs", NULL, NULL);
+        if (list[k] != all[k]) cc_abort("fuzz_ipt", "psb_list differs");
     free(all);
     if (tdec_ipt_sync_forward(NULL, 1, 0, &p) != TDEC_E_ARG || tdec_ipt_sync_forward(in, len, len + 1, &p) != TDEC_E_ARG ||
         tdec_ipt_sync_backward(in, len, 0, NULL) != TDEC_E_ARG || tdec_ipt_sync_at(in, len, len + 1) != TDEC_E_ARG ||
         tdec_ipt_psb_list(in, len, NULL, 1, &k) != TDEC_E_ARG || tdec_ipt_psb_list(in, len, list, 0, NULL) != TDEC_E_ARG)
-        die("a buffer helper accepts bad arguments", NULL, NULL);
+        cc_abort("fuzz_ipt", "a buffer helper accepts bad arguments");
 }
 
 /* ---- libipt 2.0.5 ------------------------------------------------------------ */
@@ -288,473 +267,116 @@ static void compare_libipt(const uint8_t *in, size_t len, const iptc_run *r)
 
 /* ---- layer 2 ---------------------------------------------------------------- */
 
-#define L2_KEEP 4096u /* transcript entries kept to show a difference */
-#define L2_EVF_ALL 0x3fff7u /* every TDEC_IPT_EVF_* bit */
-#define L2_QF (TDEC_IPT_QF_EVENT_PENDING | TDEC_IPT_QF_IP_SUPPRESSED | TDEC_IPT_QF_EOS)
+/* The transcript hash of the whole run of the event decoder or the query
+   drain, for the hash line: each item, answer, status, error and offset as
+   a tagged number, folded into a hash, and their count. */
+typedef struct l2_log {
+    uint64_t hash, items;
+} l2_log;
 
-/* What the input allows. The time checks: a decode from each PSB-looking
-   offset (until an error, or another such offset it lands on, whose own
-   decode goes on) reads a superset of the packets layer 2 reads, and tells
-   the TSC payloads and whether any TMA, MTC or CYC is there. */
-typedef struct l2_facts {
-    const uint8_t *in;
-    size_t         len;
-    unsigned       hook;    /* IPTC_HOOK_*                                 */
-    int            no_mtc, no_cyc, no_tma;
-    int            time_on; /* HAS_TSC times must be TSC payloads          */
-    uint64_t      *tsc;     /* the TSC payloads, sorted                    */
-    size_t         ntsc;
-} l2_facts;
-
-/* One run of the event decoder or of the query drain: how it is fed, and
-   its transcript (each item, answer, status, error and offset as a tagged
-   number; nothing that depends on the chunks) as a hash and a count, with
-   the first L2_KEEP entries kept. */
-typedef struct l2_run {
-    const char    *how;
-    const cc_sched *sched;  /* NULL: the whole input at once           */
-    uint64_t       reset_at; /* reset() at that call (0: never)         */
-    uint64_t       hash, items, calls, last_sync, seg;
-    size_t         fed, ci, n;
-    uint32_t       rng;
-    iptc_hook      hook;
-    uint64_t       val[L2_KEEP];
-    char           tag[L2_KEEP];
-} l2_run;
-
-static tdec_ipt_evt_decoder l2_evt;
-static tdec_ipt_qry_decoder l2_qry;
-static tdec_ipt_decoder l2_pkt;
-static l2_run l2_runs[2]; /* the whole run, a chunked one */
 static uint64_t l2_evt_hash, l2_evt_items, l2_qry_hash, l2_qry_items; /* whole runs, for the hash line */
+static char l2_log_whole[LOG_CAP], l2_log_chunked[LOG_CAP];
 
-static void l2_fail(const char *what, uint64_t a, uint64_t b)
+static void l2_mix(l2_log *t, char tag, uint64_t v)
 {
-    fprintf(stderr, "fuzz_ipt: layer 2: %s (%llu, %llu)\n", what, (unsigned long long)a, (unsigned long long)b);
-    abort();
+    t->hash = (t->hash ^ (uint8_t)tag) * CC_FNV_PRIME;
+    cc_mix_u64(&t->hash, v);
+    t->items++;
 }
 
-static void l2_mix(l2_run *r, char tag, uint64_t v)
+static void l2_mix_event(l2_log *t, const iptc_rec *x)
 {
-    int i;
-    if (r->items < L2_KEEP) {
-        r->val[r->items] = v;
-        r->tag[r->items] = tag;
+    l2_mix(t, 'T', x->type);
+    l2_mix(t, 'F', x->flags);
+    l2_mix(t, 'I', x->ip);
+    l2_mix(t, 'A', x->arg);
+    l2_mix(t, 'B', x->arg2);
+    l2_mix(t, 'C', x->tsc);
+    l2_mix(t, 'L', (uint64_t)x->lost_mtc << 32 | x->lost_cyc);
+    l2_mix(t, 'X', (uint64_t)x->aux << 24 | (uint64_t)x->a << 16 | (uint64_t)x->b << 8 | x->reserved);
+}
+
+/* A record of a whole layer-2 run (tests/lib/ipt_check.h) into the
+   transcript hash, as ever (after: the clock after a query's answer, NULL
+   for the events). */
+static void l2_record(void *ctx, const iptc_rec *x, const iptc_clock *after)
+{
+    l2_log *t = (l2_log *)ctx;
+    int ips = ((uint32_t)x->status & TDEC_IPT_QF_IP_SUPPRESSED) != 0;
+    switch (x->what) {
+    case IPTC_L2_EVENT:
+        l2_mix(t, 'K', TDEC_ITEM_RECORD);
+        l2_mix(t, 'O', x->offset);
+        l2_mix_event(t, x);
+        return;
+    case IPTC_L2_SYNC:
+        if (after == NULL) {
+            l2_mix(t, 'K', TDEC_IPT_ITEM_SYNC);
+            l2_mix(t, 'O', x->offset);
+            return;
+        }
+        l2_mix(t, 'S', x->offset);
+        if (!ips) l2_mix(t, 'I', x->ip);
+        break;
+    case IPTC_L2_QEVENT: l2_mix_event(t, x); break;
+    case IPTC_L2_COND: l2_mix(t, 'N', x->a); break;
+    case IPTC_L2_INDIRECT:
+        l2_mix(t, 'J', ips ? 0 : 1);
+        if (!ips) l2_mix(t, 'I', x->ip);
+        break;
+    case IPTC_L2_ERROR:
+        l2_mix(t, 'R', (uint64_t)(int64_t)TDEC_E_CORRUPT);
+        l2_mix(t, 'E', (uint32_t)x->status);
+        l2_mix(t, 'P', x->offset);
+        l2_mix(t, 'Y', x->in_sync);
+        return;
+    default: /* the end */
+        l2_mix(t, 'R', (uint64_t)(int64_t)x->status);
+        return;
     }
-    r->hash = (r->hash ^ (uint8_t)tag) * 1099511628211ull;
-    for (i = 0; i < 8; i++, v >>= 8) r->hash = (r->hash ^ (v & 0xffu)) * 1099511628211ull;
-    r->items++;
-}
-
-/* Every API call counts: no input makes layer 2 loop. */
-static void l2_call(l2_run *r, const l2_facts *f)
-{
-    r->calls++;
-    if (r->calls > 64u * ((uint64_t)f->len + 16u)) l2_fail("more calls than 64 * (length + 16): a loop", r->calls, f->len);
-}
-
-static int l2_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void l2_hook_cfg(iptc_hook *h, tdec_ipt_config *cfg, unsigned mode, const uint8_t *in, size_t len)
-{
-    memset(h, 0, sizeof *h);
-    h->mode = mode;
-    h->in = in;
-    h->len = len;
-    cfg->unknown = mode != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
-    cfg->unknown_ctx = mode != IPTC_HOOK_NONE ? h : NULL;
-}
-
-/* libipt's time (pt_time.c) changes only at a TSC (tsc = its payload), a
-   TMA (base -= fc), an MTC (tsc = base + CTC delta) and a CYC (tsc = base +
-   fc): without CYCs, and without TMAs or MTCs, it is the last TSC's
-   payload. lost_mtc grows only at an MTC, lost_cyc only at a CYC. */
-static void l2_scan(l2_facts *f, const tdec_ipt_config *l2cfg)
-{
-    tdec_ipt_config cfg = *l2cfg;
-    tdec_ipt_item it;
-    iptc_hook hook;
-    size_t p, cap = 0, starts = 0;
-    uint64_t o;
-    int finished;
-    f->no_mtc = f->no_cyc = f->no_tma = 1;
-    f->time_on = 0;
-    f->tsc = NULL;
-    f->ntsc = 0;
-    cfg.flags = (l2cfg->flags & TDEC_IPT_F_PEBS) | TDEC_IPT_F_NO_SYNC;
-    for (p = 0; p + 16 <= f->len; p++) {
-        if (!iptc__pairs(f->in, f->len, p, 8)) continue;
-        if (++starts > 512) goto off; /* that many PSBs: no time check */
-        l2_hook_cfg(&hook, &cfg, f->hook, f->in + p, f->len - p);
-        if (tdec_ipt_init(&l2_pkt, &cfg) != TDEC_NEED_INPUT) l2_fail("tdec_ipt_init", 0, 0);
-        tdec_ipt_feed(&l2_pkt, f->in + p, f->len - p);
-        for (finished = 0;;) {
-            tdec_status st = tdec_ipt_next(&l2_pkt, &it);
-            /* finish() only once the window is used up (else E_SEQUENCE, and
-               the packets in the last 15 bytes were never seen) */
-            if (st == TDEC_NEED_INPUT && !finished) {
-                finished = 1;
-                if (tdec_ipt_finish(&l2_pkt) == TDEC_NEED_INPUT) continue;
-            }
-            if (st != TDEC_OK) break;
-            if (it.kind != TDEC_ITEM_RECORD) continue;
-            o = p + it.offset;
-            if (o != p && iptc__pairs(f->in, f->len, o, 8)) break;
-            switch (it.u.pkt.kind) {
-            case TDEC_IPT_MTC: f->no_mtc = 0; break;
-            case TDEC_IPT_CYC: f->no_cyc = 0; break;
-            case TDEC_IPT_TMA: f->no_tma = 0; break;
-            case TDEC_IPT_TSC:
-                if (f->ntsc == cap) {
-                    uint64_t *t;
-                    cap = cap ? 2 * cap : 16;
-                    t = (uint64_t *)realloc(f->tsc, cap * sizeof *t);
-                    if (t == NULL) goto off;
-                    f->tsc = t;
-                }
-                f->tsc[f->ntsc++] = it.u.pkt.payload;
-                break;
-            default: break;
-            }
-        }
+    l2_mix(t, 'Q', (uint64_t)x->status);
+    if (after->tq == TDEC_OK) {
+        l2_mix(t, 'M', after->tsc);
+        l2_mix(t, 'L', (uint64_t)after->mtc << 32 | after->cyc);
     }
-    if (f->ntsc) qsort(f->tsc, f->ntsc, sizeof *f->tsc, l2_cmp_u64);
-    f->time_on = f->no_cyc && (f->no_tma || f->no_mtc);
-    return;
-off:
-    f->no_mtc = f->no_cyc = f->no_tma = 0;
-    free(f->tsc);
-    f->tsc = NULL;
-    f->ntsc = 0;
+    l2_mix(t, 'Z', after->rq == TDEC_OK ? after->cbr : 0x100u);
 }
 
-/* A time as events and qry_time report it (when it is valid). */
-static void l2_time(const l2_facts *f, uint64_t tsc, uint32_t lost_mtc, uint32_t lost_cyc)
+/* One layer: whole, in 1-byte chunks, in byte 1's schedule (with a reset()
+   at call reset_at); the chunked runs' logs must be the whole run's. */
+static void l2_layer(int queries, const uint8_t *in, size_t len, unsigned hook, const iptc_facts *f,
+                     const tdec_ipt_config *cfg, const cc_sched *sched, uint64_t reset_at)
 {
-    if (f->no_mtc && lost_mtc != 0) l2_fail("lost MTCs without an MTC", lost_mtc, tsc);
-    if (f->no_cyc && lost_cyc != 0) l2_fail("lost CYCs without a CYC", lost_cyc, tsc);
-    if (f->time_on && (f->ntsc == 0 || bsearch(&tsc, f->tsc, f->ntsc, sizeof tsc, l2_cmp_u64) == NULL))
-        l2_fail("a time that is no TSC's payload (no CYC, no TMA+MTC to move it)", tsc, f->ntsc);
-}
-
-static void l2_event(l2_run *r, const l2_facts *f, const tdec_ipt_event *ev)
-{
-    if (ev->type >= TDEC_IPT_EV_COUNT) l2_fail("event type", ev->type, 0);
-    if (ev->flags & ~L2_EVF_ALL) l2_fail("event flags", ev->type, ev->flags);
-    if ((ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip != 0) l2_fail("suppressed ip is not 0", ev->type, ev->ip);
-    if (ev->flags & TDEC_IPT_EVF_HAS_TSC) l2_time(f, ev->tsc, ev->lost_mtc, ev->lost_cyc);
-    l2_mix(r, 'T', ev->type);
-    l2_mix(r, 'F', ev->flags);
-    l2_mix(r, 'I', ev->ip);
-    l2_mix(r, 'A', ev->arg);
-    l2_mix(r, 'B', ev->arg2);
-    l2_mix(r, 'C', ev->tsc);
-    l2_mix(r, 'L', (uint64_t)ev->lost_mtc << 32 | ev->lost_cyc);
-    l2_mix(r, 'X', (uint64_t)ev->aux << 24 | (uint64_t)ev->a << 16 | (uint64_t)ev->b << 8 | ev->reserved);
-}
-
-/* A sync point: one pt_sync_forward can return (8 pairs, no whole pair
-   right after), after the last one. */
-static void l2_sync(l2_run *r, const l2_facts *f, uint64_t off)
-{
-    if (!iptc__pairs(f->in, f->len, off, 8) || iptc__pairs(f->in, f->len, off + 16, 1))
-        l2_fail("sync point not on a PSB pt_sync_forward finds", off, f->len);
-    if (r->last_sync != UINT64_MAX && off <= r->last_sync) l2_fail("sync point not after the last", off, r->last_sync);
-    r->last_sync = r->seg = off;
-}
-
-/* An error (sticky until resync): why and where, in the transcript. */
-static void l2_error(l2_run *r, const l2_facts *f, tdec_status st, const tdec_ipt_err_state *s, uint8_t in_sync)
-{
-    if (s->err != st) l2_fail("st.err is not the status", (uint64_t)(int64_t)s->err, (uint64_t)(int64_t)st);
-    if (s->err_offset > f->len) l2_fail("err_offset past the end", s->err_offset, f->len);
-    if (s->err_reason == 0) l2_fail("TDEC_E_CORRUPT without err_reason", s->err_offset, 0);
-    l2_mix(r, 'E', s->err_reason);
-    l2_mix(r, 'P', s->err_offset);
-    l2_mix(r, 'Y', in_sync);
-}
-
-static uint8_t *l2_copy; /* the current chunk: its own allocation, freed at
-                            the next NEED_INPUT so ASan sees stale reads */
-
-static void l2_drop_chunk(l2_run *r)
-{
-    if (l2_copy) memset(l2_copy, 0xa5, r->n); /* stale reads differ without ASan too */
-    free(l2_copy);
-    l2_copy = NULL;
-}
-
-/* The next chunk (possibly empty; the rest without a schedule), or NULL at
-   the end. The previous chunk is scribbled over and freed first. */
-static const uint8_t *l2_chunk(l2_run *r, const l2_facts *f)
-{
-    l2_drop_chunk(r);
-    if (r->fed >= f->len) return NULL;
-    r->n = r->sched ? cc_chunk(r->sched, r->fed, f->len, &r->rng, &r->ci) : f->len - r->fed;
-    l2_copy = (uint8_t *)malloc(r->n ? r->n : 1u);
-    if (l2_copy == NULL) abort();
-    memcpy(l2_copy, f->in + r->fed, r->n);
-    r->fed += r->n;
-    return l2_copy;
-}
-
-static void l2_start(l2_run *r)
-{
-    r->hash = CC_FNV_BASIS;
-    r->items = 0;
-    r->last_sync = UINT64_MAX;
-    r->seg = 0;
-    r->fed = r->ci = r->n = 0;
-    r->rng = r->sched ? r->sched->seed : 0;
-}
-
-/* The event decoder, pulled until TDEC_END; resync() after each error. */
-static void l2_events(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
-{
-    tdec_ipt_evt_decoder *e = &l2_evt;
-    tdec_ipt_evt_item it;
-    tdec_status st;
-    const uint8_t *c;
-    uint32_t reason;
-    int ended = 0;
-    r->calls = 0;
-    l2_start(r);
-    if (tdec_ipt_evt_init(e, cfg) != TDEC_NEED_INPUT) l2_fail("evt_init", 0, 0);
-    for (;;) {
-        l2_call(r, f);
-        if (r->calls == r->reset_at) { /* back to the state after init() */
-            tdec_ipt_evt_reset(e);
-            l2_drop_chunk(r);
-            l2_start(r);
-            ended = 0;
-            continue;
-        }
-        memset(&it, 0xa5, sizeof it);
-        st = tdec_ipt_evt_next(e, &it);
-        if (st == TDEC_OK) {
-            l2_mix(r, 'K', it.kind);
-            l2_mix(r, 'O', it.offset);
-            if (ended) l2_fail("an item after finish() said TDEC_END", it.offset, 0);
-            if (it.kind == TDEC_IPT_ITEM_SYNC) {
-                l2_sync(r, f, it.offset);
-            } else if (it.kind == TDEC_ITEM_RECORD) {
-                if (r->last_sync == UINT64_MAX || it.offset < r->seg || it.offset > f->len)
-                    l2_fail("event outside its segment", it.offset, r->seg);
-                l2_event(r, f, &it.ev);
-            } else {
-                l2_fail("item kind", it.kind, it.offset);
-            }
-            continue;
-        }
-        if (st == TDEC_NEED_INPUT) {
-            c = l2_chunk(r, f);
-            l2_call(r, f);
-            st = c ? tdec_ipt_evt_feed(e, c, r->n) : tdec_ipt_evt_finish(e);
-            if (!(st == TDEC_NEED_INPUT || (c == NULL && st == TDEC_END)))
-                l2_fail(c ? "evt_feed" : "evt_finish", (uint64_t)(int64_t)st, r->fed);
-            ended = st == TDEC_END; /* next() drains what the end decides, or says TDEC_END again */
-            continue;
-        }
-        l2_mix(r, 'R', (uint64_t)(int64_t)st);
-        if (st != TDEC_E_CORRUPT) break;
-        l2_error(r, f, st, &e->st, e->in_sync);
-        reason = e->st.err_reason;
-        l2_call(r, f);
-        if (tdec_ipt_evt_next(e, &it) != st || e->st.err_reason != reason) l2_fail("an event error is not sticky", reason, 0);
-        l2_call(r, f);
-        if (tdec_ipt_evt_resync(e) != TDEC_NEED_INPUT) l2_fail("evt_resync after TDEC_E_CORRUPT", e->st.err_offset, 0);
-    }
-    if (st != TDEC_END) l2_fail("the events end with neither TDEC_END nor TDEC_E_CORRUPT", (uint64_t)(int64_t)st, 0);
-    if (tdec_ipt_evt_next(e, &it) != TDEC_END) l2_fail("evt_next after TDEC_END", 0, 0);
-    if (tdec_ipt_evt_resync(e) != TDEC_E_SEQUENCE) l2_fail("evt_resync after TDEC_END is not TDEC_E_SEQUENCE", 0, 0);
-    l2_drop_chunk(r);
-}
-
-typedef struct l2_when {
-    tdec_status r;
-    uint32_t    why;
-    uint64_t    tsc;
-    uint32_t    mtc, cyc;
-} l2_when;
-
-static l2_when l2_now(const tdec_ipt_qry_decoder *q)
-{
-    l2_when w;
-    w.tsc = 0;
-    w.mtc = w.cyc = 0;
-    w.r = tdec_ipt_qry_time(q, &w.tsc, &w.mtc, &w.cyc, &w.why);
-    return w;
-}
-
-/* The drain: sync; an event query while one is pending, else cond_branch,
-   and indirect_branch when that is TDEC_E_SEQUENCE; qry_time and qry_cbr
-   after every answer; at TDEC_NEED_INPUT feed or finish and
-   ask again; resync and sync again after TDEC_E_CORRUPT. */
-static void l2_queries(const l2_facts *f, const tdec_ipt_config *cfg, l2_run *r)
-{
-    tdec_ipt_qry_decoder *q = &l2_qry;
-    tdec_ipt_event ev;
-    tdec_status st;
-    const uint8_t *c;
-    uint64_t ip = 0, off = 0;
-    uint32_t cbr, reason, cbr_why, flags = 0, s = 0;
-    int taken = 0, synced = 0, ended = 0;
-    tdec_status cr;
-    l2_when before, after;
-    r->calls = 0;
-    l2_start(r);
-    if (tdec_ipt_qry_init(q, cfg) != TDEC_NEED_INPUT) l2_fail("qry_init", 0, 0);
-    for (;;) {
-        l2_call(r, f);
-        if (r->calls == r->reset_at) {
-            tdec_ipt_qry_reset(q);
-            l2_drop_chunk(r);
-            l2_start(r);
-            synced = ended = 0;
-            continue;
-        }
-        before = l2_now(q);
-        if (!synced) {
-            ip = 0x5a5a5a5a5a5a5a5aull;
-            st = tdec_ipt_qry_sync(q, &ip, &s, &off);
-            if (st == TDEC_OK) {
-                l2_sync(r, f, off);
-                l2_mix(r, 'S', off);
-                if ((s & TDEC_IPT_QF_IP_SUPPRESSED) == 0) l2_mix(r, 'I', ip);
-                else if (ip != 0x5a5a5a5a5a5a5a5aull) l2_fail("sync wrote a suppressed ip", ip, 0);
-                synced = 1;
-            }
-        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
-            memset(&ev, 0xa5, sizeof ev);
-            st = tdec_ipt_qry_event(q, &ev, &s);
-            if (st == TDEC_OK) l2_event(r, f, &ev);
-        } else {
-            st = tdec_ipt_qry_cond_branch(q, &taken, &s);
-            if (st == TDEC_E_SEQUENCE) {
-                /* not sticky, the same answer again */
-                if (q->st.err != TDEC_OK) l2_fail("cond_branch's TDEC_E_SEQUENCE is sticky", 0, 0);
-                l2_call(r, f);
-                if (tdec_ipt_qry_cond_branch(q, &taken, &s) != TDEC_E_SEQUENCE)
-                    l2_fail("cond_branch's TDEC_E_SEQUENCE changed its next answer", 0, 0);
-                l2_call(r, f);
-                before = l2_now(q); /* cond_branch set it, as libipt's does before it looks */
-                ip = 0x5a5a5a5a5a5a5a5aull;
-                st = tdec_ipt_qry_indirect_branch(q, &ip, &s);
-                /* no event pending: a TNT or a TIP is next (libipt's pt_qry_status_flags) */
-                if (st == TDEC_E_SEQUENCE) l2_fail("neither cond_branch nor indirect_branch, no event pending", 0, 0);
-                if (st == TDEC_OK) {
-                    l2_mix(r, 'J', (s & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : 1);
-                    if ((s & TDEC_IPT_QF_IP_SUPPRESSED) == 0) l2_mix(r, 'I', ip);
-                    else if (ip != 0x5a5a5a5a5a5a5a5aull) l2_fail("indirect_branch wrote a suppressed ip", ip, 0);
-                }
-            } else if (st == TDEC_OK) {
-                if (taken != 0 && taken != 1) l2_fail("taken is neither 0 nor 1", (uint64_t)(int64_t)taken, 0);
-                l2_mix(r, 'N', (uint64_t)taken);
-            }
-        }
-        if (st == TDEC_OK) {
-            if (ended) l2_fail("an answer after finish() said TDEC_END", 0, 0);
-            if (s & ~L2_QF) l2_fail("query flags", s, 0);
-            flags = s;
-            l2_mix(r, 'Q', flags);
-            after = l2_now(q);
-            cbr = 0;
-            cr = tdec_ipt_qry_cbr(q, &cbr, &cbr_why);
-            l2_call(r, f);
-            l2_call(r, f);
-            if (after.r != TDEC_OK && !(after.r == TDEC_E_SEQUENCE && after.why == TDEC_IPT_ERR_NO_TIME))
-                l2_fail("qry_time", (uint64_t)(int64_t)after.r, after.why);
-            if (cr != TDEC_OK && !(cr == TDEC_E_SEQUENCE && cbr_why == TDEC_IPT_ERR_NO_CBR))
-                l2_fail("qry_cbr", (uint64_t)(int64_t)cr, cbr_why);
-            if (after.r == TDEC_OK) {
-                l2_time(f, after.tsc, after.mtc, after.cyc);
-                l2_mix(r, 'M', after.tsc);
-                l2_mix(r, 'L', (uint64_t)after.mtc << 32 | after.cyc);
-            }
-            l2_mix(r, 'Z', cr == TDEC_OK ? cbr : 0x100u);
-            continue;
-        }
-        if (st == TDEC_NEED_INPUT) {
-            after = l2_now(q); /* a query that needs input changes nothing */
-            if (after.r != before.r || after.why != before.why || after.tsc != before.tsc || after.mtc != before.mtc ||
-                after.cyc != before.cyc) {
-                fprintf(stderr, "fuzz_ipt: layer 2: %s returned TDEC_NEED_INPUT and changed qry_time: %d %llu %u %u -> "
-                        "%d %llu %u %u (fed %zu of %zu)\n", !synced ? "sync" : (flags & TDEC_IPT_QF_EVENT_PENDING) ?
-                        "event" : "indirect_branch", (int)before.r, (unsigned long long)before.tsc, before.mtc,
-                        before.cyc, (int)after.r, (unsigned long long)after.tsc, after.mtc, after.cyc, r->fed, f->len);
-                abort();
-            }
-            c = l2_chunk(r, f);
-            l2_call(r, f);
-            st = c ? tdec_ipt_qry_feed(q, c, r->n) : tdec_ipt_qry_finish(q);
-            if (!(st == TDEC_NEED_INPUT || (c == NULL && st == TDEC_END)))
-                l2_fail(c ? "qry_feed" : "qry_finish", (uint64_t)(int64_t)st, r->fed);
-            ended = st == TDEC_END; /* the queries drain what the end decides, or say TDEC_END again */
-            continue;
-        }
-        l2_mix(r, 'R', (uint64_t)(int64_t)st);
-        if (st != TDEC_E_CORRUPT) break;
-        l2_error(r, f, st, &q->st, q->in_sync);
-        reason = q->st.err_reason;
-        l2_call(r, f);
-        if (tdec_ipt_qry_cond_branch(q, &taken, &s) != st || q->st.err_reason != reason)
-            l2_fail("a query error is not sticky", reason, 0);
-        synced = 0;
-        l2_call(r, f);
-        if (tdec_ipt_qry_resync(q) != TDEC_NEED_INPUT) l2_fail("qry_resync after TDEC_E_CORRUPT", q->st.err_offset, 0);
-    }
-    if (st != TDEC_END) l2_fail("the drain ends with neither TDEC_END nor TDEC_E_CORRUPT", (uint64_t)(int64_t)st, 0);
-    if (tdec_ipt_qry_cond_branch(q, &taken, &s) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &s, &off) != TDEC_END)
-        l2_fail("a query after TDEC_END", 0, 0);
-    if (tdec_ipt_qry_resync(q) != TDEC_E_SEQUENCE) l2_fail("qry_resync after TDEC_END is not TDEC_E_SEQUENCE", 0, 0);
-    l2_drop_chunk(r);
-}
-
-/* A run's transcript against the whole run's. */
-static void l2_same(const char *layer, const l2_run *a, const l2_run *b)
-{
-    uint64_t i, n = a->items < b->items ? a->items : b->items;
-    if (a->hash == b->hash && a->items == b->items) return;
-    if (n > L2_KEEP) n = L2_KEEP;
-    for (i = 0; i < n && a->tag[i] == b->tag[i] && a->val[i] == b->val[i]; i++) continue;
-    fprintf(stderr, "fuzz_ipt: %s differ whole / %s (%llu / %llu entries)", layer, b->how,
-            (unsigned long long)a->items, (unsigned long long)b->items);
-    if (i < n)
-        fprintf(stderr, ": entry %llu is %c %llx / %c %llx\n", (unsigned long long)i, a->tag[i],
-                (unsigned long long)a->val[i], b->tag[i], (unsigned long long)b->val[i]);
-    else
-        fprintf(stderr, " after entry %llu\n", (unsigned long long)i);
-    abort();
-}
-
-/* One layer: whole, in 1-byte chunks, in byte 1's schedule. */
-static void l2_layer(int queries, const l2_facts *f, tdec_ipt_config *cfg, const cc_sched *sched, uint64_t reset_at)
-{
-    static const cc_sched bytes = {NULL, 0, 1, 0};
-    const char *layer = queries ? "query answers" : "events";
-    l2_run *w = &l2_runs[0], *b = &l2_runs[1];
-    int k;
-    for (k = 0; k < 3; k++) {
-        l2_run *r = k == 0 ? w : b;
-        r->how = k == 0 ? "whole" : k == 1 ? "1-byte chunks" : "byte 1's chunks";
-        r->sched = k == 0 ? NULL : k == 1 ? &bytes : sched;
-        r->reset_at = k == 2 ? reset_at : 0;
-        l2_hook_cfg(&r->hook, cfg, f->hook, f->in, f->len);
-        if (queries) l2_queries(f, cfg, r);
-        else l2_events(f, cfg, r);
-        if (r->hook.bad) l2_fail(r->hook.bad, r->hook.calls, 0);
-        if (k > 0) l2_same(layer, w, r);
-    }
+    static iptc_l2 whole, chunked;
+    cc_decode_fn fn = queries ? iptc_queries : iptc_events;
+    const char *bad;
+    l2_log t;
+    t.hash = CC_FNV_BASIS;
+    t.items = 0;
+    memset(&whole, 0, sizeof whole);
+    whole.cfg = *cfg;
+    whole.hook = hook;
+    whole.facts = f;
+    whole.cc.log = l2_log_whole;
+    whole.cc.log_cap = LOG_CAP;
+    chunked = whole;
+    chunked.cc.log = l2_log_chunked;
+    whole.on_rec = l2_record;
+    whole.ctx = &t;
+    if ((bad = fn(in, len, &whole.cc)) != NULL) cc_abort("fuzz_ipt: layer 2, whole", bad);
+    chunked.cc.sched.step = 1;
+    if ((bad = cc_same_as(fn, &whole.cc, &chunked.cc, in, len, "layer 2, 1-byte chunks", stderr)) != NULL)
+        cc_abort("fuzz_ipt", bad);
+    chunked.cc.sched = *sched;
+    chunked.reset_at = reset_at;
+    if ((bad = cc_same_as(fn, &whole.cc, &chunked.cc, in, len, "layer 2, byte 1's chunks", stderr)) != NULL)
+        cc_abort("fuzz_ipt", bad);
     if (queries) {
-        l2_qry_hash = w->hash;
-        l2_qry_items = w->items;
+        l2_qry_hash = t.hash;
+        l2_qry_items = t.items;
     } else {
-        l2_evt_hash = w->hash;
-        l2_evt_items = w->items;
+        l2_evt_hash = t.hash;
+        l2_evt_items = t.items;
     }
 }
 
@@ -764,7 +386,7 @@ static void check_layer2(const uint8_t *data, const uint8_t *in, size_t len, uns
     static const uint8_t mtc[4] = {0, 3, 8, 9};
     tdec_ipt_config cfg;
     cc_sched own = *sched;
-    l2_facts f;
+    iptc_facts f;
     if (own.ncuts == 0 && own.step == 1) { /* the 1-byte run does that: random lengths instead */
         own.step = 0;
         own.seed = seed ? seed : 1u;
@@ -780,12 +402,9 @@ static void check_layer2(const uint8_t *data, const uint8_t *in, size_t len, uns
     cfg.nom_freq = (uint8_t)(data[7] & 15u);
     cfg.cpuid_0x15_eax = 1u + ((data[7] >> 4) & 3u);
     cfg.cpuid_0x15_ebx = (uint32_t)(data[7] >> 6);
-    f.in = in;
-    f.len = len;
-    f.hook = hook;
-    l2_scan(&f, &cfg);
-    l2_layer(0, &f, &cfg, &own, (data[1] & 8u) ? 1u + seed % 29u : 0u);
-    l2_layer(1, &f, &cfg, &own, (data[1] & 8u) ? 1u + seed % 31u : 0u);
+    iptc_facts_scan(&f, in, len, hook, &cfg);
+    l2_layer(0, in, len, hook, &f, &cfg, &own, (data[1] & 8u) ? 1u + seed % 29u : 0u);
+    l2_layer(1, in, len, hook, &f, &cfg, &own, (data[1] & 8u) ? 1u + seed % 31u : 0u);
     free(f.tsc);
 }
 
@@ -794,9 +413,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const unsigned caps[4] = {0, 1, 7, 64};
-    iptc_run whole, chunked;
+    static iptc_run whole, chunked, prefix;
     const uint8_t *in = data + CONTROL;
-    size_t len, cut[1];
+    size_t len, cut;
     uint32_t seed;
     unsigned hook;
     const char *bad;
@@ -810,46 +429,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     whole.hook = hook < IPTC_HOOK_COUNT ? hook : IPTC_HOOK_NONE;
     whole.resync = (data[1] & 0x20u) == 0;
     whole.resync_trunc = (data[0] & 0x80u) != 0;
-    whole.log = log_whole;
-    whole.log_cap = LOG_CAP;
+    whole.cc.log = log_whole;
+    whole.cc.log_cap = LOG_CAP;
     whole.evs = evs;
     whole.ev_cap = EV_CAP;
-    seed = (uint32_t)data[2] | ((uint32_t)data[3] << 8) | ((uint32_t)data[4] << 16) | ((uint32_t)data[5] << 24);
+    seed = cc_u32le(data + 2);
 
     chunked = whole;
-    chunked.log = log_chunked;
+    chunked.cc.log = log_chunked;
     chunked.evs = NULL;
     chunked.ev_cap = 0;
-    chunked.reset_first = (data[1] & 8u) != 0;
-    chunked.finish_early = (data[1] & 0x10u) != 0;
+    chunked.cc.reset_first = (data[1] & 8u) != 0;
+    chunked.cc.finish_early = (data[1] & 0x10u) != 0;
     chunked.next_n = caps[data[1] >> 6];
-    switch (data[1] & 7u) {
-    case 0: chunked.step = 1; break;
-    case 1:
-        cut[0] = seed % (len + 1);
-        chunked.cuts = cut;
-        chunked.ncuts = 1;
-        break;
-    case 2: chunked.step = 1 + seed % 97u; break;
-    default: chunked.seed = seed ? seed : 1u; break;
-    }
+    chunked.cc.sched = cc_sched_pick(data[1] & 7u, seed, len, &cut);
 
-    if ((bad = iptc_decode(in, len, &whole)) != NULL) die(bad, &whole, NULL);
-    if ((bad = iptc_decode(in, len, &chunked)) != NULL) die(bad, &chunked, NULL);
-    if (!iptc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
-    check_helpers(in, len);
-    {
-        cc_sched l2 = {chunked.cuts, chunked.ncuts, chunked.step, chunked.seed};
-        check_layer2(data, in, len, whole.hook, &l2, seed);
+    if ((bad = iptc_decode(in, len, &whole.cc)) != NULL) cc_abort("fuzz_ipt", bad);
+    if ((bad = cc_same_as(iptc_decode, &whole.cc, &chunked.cc, in, len, "chunked", stderr)) != NULL)
+        cc_abort("fuzz_ipt", bad);
+    if (whole.hook == IPTC_HOOK_NONE) { /* a hook sees less near a cut: its sizes may change */
+        size_t runs = 0;
+        prefix = whole;
+        prefix.cc.log = NULL;
+        prefix.evs = prefix_evs;
+        if ((bad = iptc_prefixes(&whole, &prefix, in, len, 1 + len / 16, &runs)) != NULL) cc_abort("fuzz_ipt", bad);
     }
+    check_helpers(in, len);
+    check_layer2(data, in, len, whole.hook, &chunked.cc.sched, seed);
 #ifdef TDEC_FUZZ_LIBIPT
     compare_libipt(in, len, &whole);
 #endif
 #ifdef IPC_PRINT_HASH
     printf("log %zu %016llx status %d packets %zu gaps %zu errors %zu events %016llx %llu queries %016llx %llu\n",
-           whole.log_len, (unsigned long long)whole.log_hash, (int)whole.status, whole.packets, whole.gaps,
-           whole.errors, (unsigned long long)l2_evt_hash, (unsigned long long)l2_evt_items, (unsigned long long)l2_qry_hash,
-           (unsigned long long)l2_qry_items);
+           whole.cc.log_len, (unsigned long long)cc_log_hash(&whole.cc), (int)whole.cc.status, whole.packets,
+           whole.gaps, whole.errors, (unsigned long long)l2_evt_hash, (unsigned long long)l2_evt_items,
+           (unsigned long long)l2_qry_hash, (unsigned long long)l2_qry_items);
 #endif
     return 0;
 }

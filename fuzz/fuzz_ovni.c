@@ -14,6 +14,8 @@
    1. as a stream.obs: decoded whole (one chunk, no max_fragment) and
       chunked (with max_fragment), both with the same flags; the logs must
       be identical and every invariant of tests/lib/ovni_check.h must hold;
+      when the whole decode ends cleanly, so must every prefix
+      (cc_fuzz_prefixes);
    2. as JSON text: tdec_ovni_json_parse with a small and a large token
       array, lookups and meta_read (oc_json_check);
    3. as a signature and template: the text up to the first '\n' is the
@@ -42,13 +44,6 @@ typedef struct ov_ctx {
     uint64_t       hash;
     const char    *bad;
 } ov_ctx;
-
-static void die(const char *what, const oc_run *a, const oc_run *b)
-{
-    fprintf(stderr, "fuzz_ovni: %s\n", what);
-    if (b) oc_print_diff(stderr, a, b);
-    abort();
-}
 
 /* Describes ev with its table signature and with the input's; blob is
    what the input holds of its jumbo blob. */
@@ -130,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char sig[OV_SIG_MAX], desc[OV_DESC_MAX];
     oc_run whole, chunked;
     ov_ctx c;
-    size_t cut[1];
+    size_t cut;
     uint32_t seed;
     const char *bad;
     if (size < 8) return 0;
@@ -138,23 +133,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&whole, 0, sizeof whole);
     whole.cfg.flags = data[0] & (TDEC_OVNI_F_STRICT_CLOCK | TDEC_OVNI_F_SKIP_PAYLOADS);
     if (data[0] & 8u) whole.cfg.max_jumbo = (uint32_t)data[2] | ((uint32_t)data[3] << 8);
-    whole.log = log_whole;
-    whole.log_cap = LOG_CAP;
-    seed = (uint32_t)data[4] | ((uint32_t)data[5] << 8) | ((uint32_t)data[6] << 16) | ((uint32_t)data[7] << 24);
+    whole.cc.log = log_whole;
+    whole.cc.log_cap = LOG_CAP;
+    seed = cc_u32le(data + 4);
 
     chunked = whole;
-    chunked.log = log_chunked;
+    chunked.cc.log = log_chunked;
     if (data[0] & 4u) chunked.cfg.max_fragment = (uint32_t)data[1] + 1u;
-    switch (data[0] >> 5) {
-    case 0: chunked.step = 1; break;
-    case 1:
-        cut[0] = seed % (size - 8 + 1);
-        chunked.cuts = cut;
-        chunked.ncuts = 1;
-        break;
-    case 2: chunked.step = 1 + seed % 97u; break;
-    default: chunked.seed = seed ? seed : 1u; break;
-    }
+    chunked.cc.sched = cc_sched_pick(data[0] >> 5, seed, size - 8, &cut);
 
     memset(&c, 0, sizeof c);
     c.in = data + 8;
@@ -164,17 +150,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     whole.on_item = on_item;
     whole.ctx = &c;
 
-    if ((bad = oc_decode(c.in, c.len, &whole)) != NULL) die(bad, &whole, NULL);
-    if (c.bad) die(c.bad, NULL, NULL);
-    if ((bad = oc_decode(c.in, c.len, &chunked)) != NULL) die(bad, &chunked, NULL);
-    if (!oc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
+    if ((bad = oc_decode(c.in, c.len, &whole.cc)) != NULL) cc_abort("fuzz_ovni", bad);
+    if (c.bad) cc_abort("fuzz_ovni", c.bad);
+    if ((bad = cc_same_as(oc_decode, &whole.cc, &chunked.cc, c.in, c.len, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(oc_decode, &whole.cc, &chunked.cc, c.in, c.len)) != NULL)
+        cc_abort("fuzz_ovni", bad);
 
     synthetic_event(&c, (data[0] & 16u) != 0, (int)(seed & 1u));
-    if (c.bad) die(c.bad, NULL, NULL);
-    if ((bad = oc_json_check((const char *)c.in, c.len, &c.hash)) != NULL) die(bad, NULL, NULL);
+    if (c.bad) cc_abort("fuzz_ovni", c.bad);
+    if ((bad = oc_json_check((const char *)c.in, c.len, &c.hash)) != NULL) cc_abort("fuzz_ovni", bad);
 #ifdef OC_PRINT_HASH
-    printf("log %zu %016llx status %d events %zu extra %016llx\n", whole.log_len,
-           (unsigned long long)whole.log_hash, (int)whole.status, whole.events, (unsigned long long)c.hash);
+    printf("log %zu %016llx status %d events %zu extra %016llx\n", whole.cc.log_len,
+           (unsigned long long)cc_log_hash(&whole.cc), (int)whole.cc.status, whole.events, (unsigned long long)c.hash);
 #endif
     return 0;
 }

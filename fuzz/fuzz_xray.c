@@ -11,7 +11,9 @@
      bytes 4-7 seed (u32 LE) for the schedule
    The trace is decoded whole (one chunk, no max_fragment) and chunked (with
    max_fragment), both with the same flags; the logs must be identical and
-   every invariant of tests/lib/xray_check.h must hold. Anything else abort()s. */
+   every invariant of tests/lib/xray_check.h must hold; when the whole
+   decode ends cleanly, so must every prefix (cc_fuzz_prefixes). Anything
+   else abort()s. */
 #define TDEC_XRAY_IMPLEMENTATION
 #include "tests/lib/xray_check.h"
 
@@ -19,20 +21,12 @@
 
 static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
 
-static void die(const char *what, const xc_run *a, const xc_run *b)
-{
-    fprintf(stderr, "fuzz_xray: %s\n", what);
-    if (b) xc_print_diff(stderr, a, b);
-    abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     xc_run whole, chunked;
-    size_t cut[1];
-    uint32_t seed;
+    size_t cut;
     const char *bad;
     if (size < 8) return 0;
 
@@ -40,28 +34,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     whole.cfg.flags = data[0] & (TDEC_XRAY_F_STRICT | TDEC_XRAY_F_SKIP_PAYLOADS);
     if (data[0] & 8u) whole.cfg.max_payload = (uint64_t)data[2] | ((uint64_t)data[3] << 8);
     whole.resync = (data[0] & 16u) != 0;
-    whole.log = log_whole;
-    whole.log_cap = LOG_CAP;
-    seed = (uint32_t)data[4] | ((uint32_t)data[5] << 8) | ((uint32_t)data[6] << 16) | ((uint32_t)data[7] << 24);
+    whole.cc.log = log_whole;
+    whole.cc.log_cap = LOG_CAP;
 
     chunked = whole;
-    chunked.log = log_chunked;
+    chunked.cc.log = log_chunked;
     if (data[0] & 4u) chunked.cfg.max_fragment = (uint32_t)data[1] + 1u;
-    switch (data[0] >> 5) {
-    case 0: chunked.step = 1; break;
-    case 1:
-        cut[0] = seed % (size - 8 + 1);
-        chunked.cuts = cut;
-        chunked.ncuts = 1;
-        break;
-    case 2: chunked.step = 1 + seed % 97u; break;
-    default: chunked.seed = seed ? seed : 1u; break;
-    }
+    chunked.cc.sched = cc_sched_pick(data[0] >> 5, cc_u32le(data + 4), size - 8, &cut);
 
-    data += 8;
-    size -= 8;
-    if ((bad = xc_decode(data, size, &whole)) != NULL) die(bad, &whole, NULL);
-    if ((bad = xc_decode(data, size, &chunked)) != NULL) die(bad, &chunked, NULL);
-    if (!xc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
+    if ((bad = xc_decode(data + 8, size - 8, &whole.cc)) != NULL) cc_abort("fuzz_xray", bad);
+    if ((bad = cc_same_as(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8)) != NULL)
+        cc_abort("fuzz_xray", bad);
     return 0;
 }

@@ -23,7 +23,8 @@
    1. as the file: decoded whole (one chunk, no max_fragment) and chunked
       (with max_fragment), both with the same config; the logs must be
       identical and every invariant of tests/lib/xtrace_check.h must hold (each
-      record as a reference walk of the data reads it);
+      record as a reference walk of the data reads it); when the whole
+      decode ends cleanly, so must every prefix (cc_fuzz_prefixes);
    2. as a snapshot file for tdec_xtrace_snap_detect (with the kind's
       header mode) and tdec_xtrace_snap_view (at offsets 0 and 24, with the
       VL of byte 1);
@@ -39,13 +40,6 @@
 
 static char log_whole[LOG_CAP], log_chunked[LOG_CAP];
 static uint32_t token_size[256];
-
-static void die(const char *what, const xtc_run *a, const xtc_run *b)
-{
-    fprintf(stderr, "fuzz_xtrace: %s\n", what);
-    if (b) xtc_print_diff(stderr, a, b);
-    abort();
-}
 
 /* The config both decodes share, from control bytes 0..6. */
 static void control_config(const uint8_t *c, size_t len, tdec_xtrace_config *cfg)
@@ -70,9 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    xtc_run whole, chunked;
+    static xtc_run whole, chunked; /* big: not on the stack */
     const uint8_t *in = data + CONTROL;
-    size_t len, cut[1];
+    size_t len, cut;
     uint32_t seed;
     uint64_t extra = CC_FNV_BASIS;
     const char *bad;
@@ -81,36 +75,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     memset(&whole, 0, sizeof whole);
     control_config(data, len, &whole.cfg);
-    whole.log = log_whole;
-    whole.log_cap = LOG_CAP;
-    seed = (uint32_t)data[8] | ((uint32_t)data[9] << 8) | ((uint32_t)data[10] << 16) | ((uint32_t)data[11] << 24);
+    whole.cc.log = log_whole;
+    whole.cc.log_cap = LOG_CAP;
+    seed = cc_u32le(data + 8);
 
     chunked = whole;
-    chunked.log = log_chunked;
+    chunked.cc.log = log_chunked;
     chunked.cfg.max_fragment = data[2];
-    chunked.reset_first = data[7] & 1u;
-    chunked.finish_early = (data[7] & 2u) != 0;
-    switch (data[0] >> 5) {
-    case 0: chunked.step = 1; break;
-    case 1:
-        cut[0] = seed % (len + 1);
-        chunked.cuts = cut;
-        chunked.ncuts = 1;
-        break;
-    case 2: chunked.step = 1 + seed % 97u; break;
-    default: chunked.seed = seed ? seed : 1u; break;
-    }
+    chunked.cc.reset_first = data[7] & 1u;
+    chunked.cc.finish_early = (data[7] & 2u) != 0;
+    chunked.cc.sched = cc_sched_pick(data[0] >> 5, seed, len, &cut);
 
-    if ((bad = xtc_decode(in, len, &whole)) != NULL) die(bad, &whole, NULL);
-    if ((bad = xtc_decode(in, len, &chunked)) != NULL) die(bad, &chunked, NULL);
-    if (!xtc_same_log(&whole, &chunked)) die("whole and chunked decodes differ", &whole, &chunked);
+    if ((bad = xtc_decode(in, len, &whole.cc)) != NULL) cc_abort("fuzz_xtrace", bad);
+    if ((bad = cc_same_as(xtc_decode, &whole.cc, &chunked.cc, in, len, "chunked", stderr)) != NULL ||
+        (bad = cc_fuzz_prefixes(xtc_decode, &whole.cc, &chunked.cc, in, len)) != NULL)
+        cc_abort("fuzz_xtrace", bad);
 
     bad = xtc_snap_check(in, len, whole.cfg.snap_header, (data[0] & 4u) != 0, whole.cfg.vl, seed, &extra);
-    if (bad) die(bad, NULL, NULL);
-    if ((bad = xtc_name_check(in, len, &extra)) != NULL) die(bad, NULL, NULL);
+    if (bad) cc_abort("fuzz_xtrace", bad);
+    if ((bad = xtc_name_check(in, len, &extra)) != NULL) cc_abort("fuzz_xtrace", bad);
 #ifdef XTC_PRINT_HASH
-    printf("log %zu %016llx status %d records %zu extra %016llx\n", whole.log_len,
-           (unsigned long long)whole.log_hash, (int)whole.status, whole.records, (unsigned long long)extra);
+    printf("log %zu %016llx status %d records %zu extra %016llx\n", whole.cc.log_len,
+           (unsigned long long)cc_log_hash(&whole.cc), (int)whole.cc.status, whole.cc.records,
+           (unsigned long long)extra);
 #endif
     return 0;
 }

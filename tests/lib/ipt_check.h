@@ -1,9 +1,13 @@
-/* ipt_check.h - decode a buffer through the public Intel PT packet API
-   (single/tdec_ipt.h) with a chosen chunk schedule, write a canonical log of
-   the items, and check the decoder's contract on the way against a small,
-   slow reference walk of the input. The sibling of tests/lib/xtrace_check.h
-   (generic parts in tests/lib/check_common.h), for fuzz/fuzz_ipt.c and
-   tests/unit/ipt.c. Include-only; the includer defines
+/* ipt_check.h - the Intel PT oracle, for both layers of single/tdec_ipt.h.
+   The packet layer (iptc_decode): decodes a buffer in a chosen chunk
+   schedule, writes a canonical log of the items and checks the decoder's
+   contract on the way against a small, slow reference walk of the input.
+   Layer 2 (iptc_events, iptc_queries): runs the event decoder or the query
+   drain over a buffer in a chosen schedule, hands every item, answer,
+   error and end to the caller as a record, and checks their rules on the
+   way (listed at those functions). Used by tests/unit/ipt.c,
+   tests/unit/ipt_evt.c and fuzz/fuzz_ipt.c; the parts every format shares
+   are in tests/lib/check_common.h. Include-only; the includer defines
    TDEC_IPT_IMPLEMENTATION first (or links the implementation) and builds
    with -I<repo root>. Prefix iptc_.
 
@@ -16,9 +20,9 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (iptc_ref_*) is written from the Intel SDM's packet
-   tables and libipt's sources (pt_packet.c, pt_packet_decoder.c,
-   pt_sync.c), not from the
+   The reference walk (iptc_ref_*) is written from
+   ../shared/formats/ipt/FACTS.md and libipt's
+   sources (pt_packet.c, pt_packet_decoder.c, pt_sync.c), not from the
    decoder: at each packet offset it decides kind and size, or the error
    libipt returns there (-pte_eos, -pte_bad_opc, -pte_bad_packet,
    -pte_invalid), in libipt's check order; errata SKD007 and SKZ84; Linux
@@ -36,11 +40,11 @@
    packet covers, and the decoder's errors (status, err_offset, err_reason)
    are the reference's; sync_offset follows the PSBs; the hook sees at least
    min(16, bytes left) bytes equal to the input at the offset it is given;
-   NEED_INPUT leaves nothing unread (pos + carry == bytes fed); feed() with
-   an unread window is E_SEQUENCE and changes nothing; the decoder survives
-   a memcpy to another address at every NEED_INPUT (the old copy is
-   scribbled over); reset() after a partial decode gives a decoder as after
-   init(); errors are sticky in next/next_n/feed/finish (err_offset fixed)
+   as in check_common.h's loop (whose helpers it uses): NEED_INPUT leaves
+   nothing unread, feed() with an unread window is E_SEQUENCE and changes
+   nothing, the decoder survives a memcpy to another address at every
+   NEED_INPUT, reset() after a partial decode leaves no state behind (the
+   sync offset as after init()); errors are sticky in next/next_n/feed/finish (err_offset fixed)
    until resync(), which is E_SEQUENCE without an error; END stays END and
    a second finish() agrees; next() never spins (items and calls bounded by
    the input's length); the carry never holds more than TDEC_CARRY_CAP
@@ -79,7 +83,7 @@ enum {
 };
 
 /* The size the hook returns for bytes b[0..left) (left > 0). */
-static int iptc_hook_size(unsigned mode, const uint8_t *b, uint64_t left)
+CC_FN int iptc_hook_size(unsigned mode, const uint8_t *b, uint64_t left)
 {
     switch (mode) {
     case IPTC_HOOK_FIRST: return 1 + (b[0] >> 5);
@@ -100,7 +104,7 @@ typedef struct iptc_hook {
     const char    *bad;   /* the first contract violation the hook saw         */
 } iptc_hook;
 
-static int iptc_hook_fn(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset)
+CC_FN int iptc_hook_fn(void *ctx, const uint8_t *bytes, size_t avail, uint64_t offset)
 {
     iptc_hook *h = (iptc_hook *)ctx;
     uint64_t left, want;
@@ -135,7 +139,7 @@ typedef struct iptc_rpkt {
     int      skd007;   /* an OVF that erratum SKD007 moved one byte on        */
 } iptc_rpkt;
 
-static int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
+CC_FN int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
 {
     unsigned i;
     if (len < p || len - p < 2u * n) return 0;
@@ -145,7 +149,7 @@ static int iptc__pairs(const uint8_t *in, uint64_t len, uint64_t p, unsigned n)
 }
 
 /* pt_sync_forward(): the first PSB at or after `from`, or IPTC_NONE. */
-static uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
+CC_FN uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
 {
     uint64_t p;
     for (p = from; p + 16 <= len; p++)
@@ -157,7 +161,7 @@ static uint64_t iptc_ref_sync(const uint8_t *in, uint64_t len, uint64_t from)
    highest first; the first that is PSB pattern in either phase leads, as
    pt_find_psb walks, to the end of its run of whole 02 82 pairs and 16
    back. IPTC_NONE if none. */
-static uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from)
+CC_FN uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from)
 {
     uint64_t w = from & ~(uint64_t)7, q;
     while (w >= 8) {
@@ -171,7 +175,7 @@ static uint64_t iptc_ref_backward(const uint8_t *in, uint64_t len, uint64_t from
     return IPTC_NONE;
 }
 
-static uint64_t iptc__le(const uint8_t *p, unsigned n)
+CC_FN uint64_t iptc__le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
     unsigned i;
@@ -180,9 +184,8 @@ static uint64_t iptc__le(const uint8_t *p, unsigned n)
 }
 
 /* The packet at in[off] (off < len). pebs_ctx: 0, or 4/8 inside a PEBS
-   block. Written as a table walk over the packets' first bytes and sizes
-   (the SDM's packet tables, libipt's pt_opcodes.h). */
-static iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, uint32_t flags,
+   block. Written as a table walk over FACTS.md section 1 and 2. */
+CC_FN iptc_rpkt iptc_ref_packet(const uint8_t *in, uint64_t len, uint64_t off, uint32_t flags,
                                  uint32_t errata, unsigned hook, unsigned pebs_ctx)
 {
     iptc_rpkt r;
@@ -318,7 +321,7 @@ sized:
 /* Packets after which a PEBS block is over (Linux perf's
    intel_pt_upd_pkt_ctx: everything but PAD, TSC, TMA, MTC, FUP, CYC, CBR,
    MNT, EXSTOP, PWRE, PWRX, BIP; TRIG, UNKNOWN and INVALID keep it too). */
-static int iptc_ends_block(unsigned k)
+CC_FN int iptc_ends_block(unsigned k)
 {
     switch (k) {
     case TDEC_IPT_PAD: case TDEC_IPT_TSC: case TDEC_IPT_TMA: case TDEC_IPT_MTC: case TDEC_IPT_FUP:
@@ -360,7 +363,7 @@ typedef struct iptc_ref {
     unsigned       pebs_ctx;
 } iptc_ref;
 
-static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t reason)
+CC_FN void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t reason)
 {
     R->phase = IPTC_R_SYNC;
     R->psb = iptc_ref_sync(R->in, R->len, from);
@@ -370,7 +373,7 @@ static void iptc__ref_search(iptc_ref *R, uint64_t from, uint64_t mark, uint32_t
     R->pebs_ctx = 0;
 }
 
-static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec_ipt_config *cfg,
+CC_FN void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec_ipt_config *cfg,
                           unsigned hook)
 {
     memset(R, 0, sizeof *R);
@@ -390,7 +393,7 @@ static void iptc_ref_init(iptc_ref *R, const uint8_t *in, size_t len, const tdec
 }
 
 /* The next event the decoder must produce. */
-static iptc_ev iptc_ref_next(iptc_ref *R)
+CC_FN iptc_ev iptc_ref_next(iptc_ref *R)
 {
     iptc_ev e;
     iptc_rpkt k;
@@ -467,7 +470,7 @@ static iptc_ev iptc_ref_next(iptc_ref *R)
 }
 
 /* resync() after the error at err_off: pt_pkt_sync_forward. */
-static void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
+CC_FN void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
 {
     uint64_t from = err_off;
     if (from == R->last_sync) from += 16;
@@ -478,67 +481,24 @@ static void iptc_ref_resync(iptc_ref *R, uint64_t err_off)
 /* ---- the run --------------------------------------------------------------- */
 
 typedef struct iptc_run {
-    /* in: config (cfg.unknown and unknown_ctx are set from `hook`) and chunk
-       schedule (see cc_sched) */
+    cc_run          cc;           /* schedule, log and outcome (check_common.h);   */
+                                  /* its chunks come from one reused buffer         */
+    /* in: config (cfg.unknown and unknown_ctx are set from `hook`) */
     tdec_ipt_config cfg;
     unsigned        hook;         /* IPTC_HOOK_*                                 */
-    const size_t   *cuts;
-    size_t          ncuts;
-    size_t          step;
-    uint32_t        seed;
     int             resync;       /* resync() after E_CORRUPT (else stop there)   */
     int             resync_trunc; /* ... and try it after E_TRUNCATED (refused)   */
     unsigned        next_n;       /* 0: next(); else next_n() with this cap       */
-    int             reset_first;  /* decode a few items, reset(), then decode     */
-    int             finish_early; /* finish() right after the item that used up   */
-                                  /* the last chunk, before NEED_INPUT             */
-    char           *log;          /* may be NULL (hash only)                       */
-    size_t          log_cap;
     iptc_ev        *evs;          /* may be NULL: the events, in order             */
     size_t          ev_cap;
     /* out */
-    size_t          log_len;
-    uint64_t        log_hash;
-    tdec_status     status;       /* the final status                              */
     size_t          nev;          /* events (even past ev_cap)                     */
-    size_t          items, packets, gaps, errors;
+    size_t          packets, gaps, errors;
     unsigned long   hook_calls;
-    char            msg[1200];    /* the violation, if any                         */
-    /* private */
-    int             pay_line;
 } iptc_run;
 
-static cc_log iptc__sink(iptc_run *r)
-{
-    cc_log l;
-    l.log = r->log;
-    l.cap = r->log_cap;
-    l.len = &r->log_len;
-    l.hash = &r->log_hash;
-    l.pay_line = &r->pay_line;
-    return l;
-}
-
-static void iptc__line(iptc_run *r, const char *fmt, ...)
-{
-    cc_log l = iptc__sink(r);
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vline(&l, fmt, ap);
-    va_end(ap);
-}
-
-static const char *iptc__fail(iptc_run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vfail(r->msg, sizeof r->msg, fmt, ap);
-    va_end(ap);
-    return r->msg;
-}
-
 /* One event as text (also the log line). */
-static void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
+CC_FN void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
 {
     switch (e->what) {
     case IPTC_EV_PACKET:
@@ -559,19 +519,18 @@ static void iptc_ev_str(char *s, size_t cap, const iptc_ev *e)
     }
 }
 
-static void iptc__push(iptc_run *r, const iptc_ev *e)
+CC_FN void iptc__push(iptc_run *r, const iptc_ev *e)
 {
     if (r->evs && r->nev < r->ev_cap) r->evs[r->nev] = *e;
     r->nev++;
 }
 
 /* Checks an item against the reference's next event; logs it. */
-static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, const tdec_ipt_item *it,
+CC_FN const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, const tdec_ipt_item *it,
                               uint64_t *last_off, int *after_resync, int settled)
 {
     iptc_ev e, want;
     char got_s[200], want_s[200];
-    cc_log lg = iptc__sink(r);
     memset(&e, 0, sizeof e);
     e.offset = it->offset;
     if (it->kind == TDEC_ITEM_RECORD) {
@@ -584,12 +543,12 @@ static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *
         e.reason = it->u.gap.reason;
         r->gaps++;
     } else {
-        return iptc__fail(r, "item of kind %u at %llu", (unsigned)it->kind, (unsigned long long)it->offset);
+        return cc_fail(&r->cc, "item of kind %u at %llu", (unsigned)it->kind, (unsigned long long)it->offset);
     }
     /* offsets: in stream order, except a PSB found behind a failed packet */
     if (it->offset < *last_off && !(*after_resync && *last_off - it->offset <= 15 && e.what == IPTC_EV_PACKET &&
                                     e.pkt.kind == TDEC_IPT_PSB))
-        return iptc__fail(r, "item at %llu after one at %llu", (unsigned long long)it->offset,
+        return cc_fail(&r->cc, "item at %llu after one at %llu", (unsigned long long)it->offset,
                           (unsigned long long)*last_off);
     *after_resync = 0;
     iptc_ev_str(got_s, sizeof got_s, &e);
@@ -597,32 +556,32 @@ static const char *iptc__item(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *
     if (want.what == IPTC_EV_PACKET && e.what == IPTC_EV_PACKET) {
         if (want.offset != e.offset || want.pkt.kind != e.pkt.kind || want.pkt.size != e.pkt.size) {
             iptc_ev_str(want_s, sizeof want_s, &want);
-            return iptc__fail(r, "packet differs from the reference walk:\n  decoder   %s  reference %s", got_s,
+            return cc_fail(&r->cc, "packet differs from the reference walk:\n  decoder   %s  reference %s", got_s,
                               want_s);
         }
         if (e.pkt.kind == TDEC_IPT_OVF && (e.pkt.flags & TDEC_IPT_PF_SKD007) != (want.pkt.flags & TDEC_IPT_PF_SKD007))
-            return iptc__fail(r, "OVF at %llu: SKD007 flag %u, the reference says %u", (unsigned long long)e.offset,
+            return cc_fail(&r->cc, "OVF at %llu: SKD007 flag %u, the reference says %u", (unsigned long long)e.offset,
                               (unsigned)(e.pkt.flags & TDEC_IPT_PF_SKD007),
                               (unsigned)(want.pkt.flags & TDEC_IPT_PF_SKD007));
         if (e.pkt.kind == TDEC_IPT_PSB && settled && d->sync_offset != e.offset)
-            return iptc__fail(r, "sync_offset %llu after the PSB at %llu", (unsigned long long)d->sync_offset,
+            return cc_fail(&r->cc, "sync_offset %llu after the PSB at %llu", (unsigned long long)d->sync_offset,
                               (unsigned long long)e.offset);
         if (e.pkt.kind >= TDEC_IPT_KIND_COUNT || tdec_ipt_kind_str(e.pkt.kind)[0] == 0)
-            return iptc__fail(r, "packet kind %u has no name", (unsigned)e.pkt.kind);
+            return cc_fail(&r->cc, "packet kind %u has no name", (unsigned)e.pkt.kind);
     } else if (want.what != e.what || want.offset != e.offset || want.len != e.len || want.reason != e.reason) {
         iptc_ev_str(want_s, sizeof want_s, &want);
-        return iptc__fail(r, "item differs from the reference walk:\n  decoder   %s  reference %s", got_s, want_s);
+        return cc_fail(&r->cc, "item differs from the reference walk:\n  decoder   %s  reference %s", got_s, want_s);
     }
     if (e.what == IPTC_EV_PACKET) *last_off = e.offset;
     else *last_off = e.offset + e.len;
     iptc__push(r, &e);
-    cc_close_pay(&lg);
-    cc_put(&lg, got_s, strlen(got_s));
+    cc_close_pay(&r->cc);
+    cc_put(&r->cc, got_s, strlen(got_s));
     return NULL;
 }
 
 /* An error (or the final status) against the reference. */
-static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, tdec_status st, int final)
+CC_FN const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder *d, tdec_status st, int final)
 {
     iptc_ev e, want;
     char got_s[200], want_s[200];
@@ -637,22 +596,22 @@ static const char *iptc__status(iptc_run *r, iptc_ref *R, const tdec_ipt_decoder
     iptc_ev_str(got_s, sizeof got_s, &e);
     iptc_ev_str(want_s, sizeof want_s, &want);
     if (want.what != e.what || want.st != e.st || want.offset != e.offset || want.reason != e.reason)
-        return iptc__fail(r, "%s differs from the reference walk:\n  decoder   %s  reference %s",
+        return cc_fail(&r->cc, "%s differs from the reference walk:\n  decoder   %s  reference %s",
                           st == TDEC_END ? "the end" : "an error", got_s, want_s);
-    if (st != TDEC_END && d->st.err != st) return iptc__fail(r, "status %d but st.err %d", st, d->st.err);
-    if (st != TDEC_END && d->st.err_offset > R->len) return iptc__fail(r, "err_offset beyond the input");
-    if (st != TDEC_END && tdec_ipt_reason_str(e.reason)[0] == 0)
-        return iptc__fail(r, "err_reason %u has no text", (unsigned)e.reason);
+    if (st != TDEC_END && d->st.err != st) return cc_fail(&r->cc, "status %d but st.err %d", st, d->st.err);
+    if (st != TDEC_END && d->st.err_offset > R->len) return cc_fail(&r->cc, "err_offset beyond the input");
+    if (st != TDEC_END && tdec_ipt_reason_str((uint32_t)e.reason)[0] == 0)
+        return cc_fail(&r->cc, "err_reason %u has no text", (unsigned)e.reason);
     iptc__push(r, &e);
     if (!final) {
         r->errors++;
-        iptc__line(r, "X st=%d off=%llu why=%u\n", st, (unsigned long long)e.offset, (unsigned)e.reason);
+        cc_line(&r->cc, "X st=%d off=%llu why=%u\n", st, (unsigned long long)e.offset, (unsigned)e.reason);
     }
     return NULL;
 }
 
 /* The error must be sticky in every call but resync(). */
-static const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st)
+CC_FN const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st)
 {
     static const uint8_t one = 0;
     tdec_ipt_item it, many[2];
@@ -660,99 +619,74 @@ static const char *iptc__sticky(iptc_run *r, tdec_ipt_decoder *d, tdec_status st
     size_t n = 7;
     uint64_t eo = d->st.err_offset;
     uint32_t why = d->st.err_reason;
-    if ((s = tdec_ipt_next(d, &it)) != st) return iptc__fail(r, "error %d not sticky in next: %d", st, s);
+    if ((s = tdec_ipt_next(d, &it)) != st) return cc_fail(&r->cc, "error %d not sticky in next: %d", st, s);
     if ((s = tdec_ipt_next_n(d, many, 2, &n)) != st || n != 0)
-        return iptc__fail(r, "error %d not sticky in next_n: %d (%zu items)", st, s, n);
-    if ((s = tdec_ipt_feed(d, &one, 1)) != st) return iptc__fail(r, "error %d not sticky in feed: %d", st, s);
-    if ((s = tdec_ipt_finish(d)) != st) return iptc__fail(r, "error %d not sticky in finish: %d", st, s);
-    if ((s = tdec_ipt_next(d, &it)) != st) return iptc__fail(r, "error %d not sticky in next (2): %d", st, s);
-    if (d->st.err_offset != eo || d->st.err_reason != why) return iptc__fail(r, "err_offset moved after the error");
+        return cc_fail(&r->cc, "error %d not sticky in next_n: %d (%zu items)", st, s, n);
+    if ((s = tdec_ipt_feed(d, &one, 1)) != st) return cc_fail(&r->cc, "error %d not sticky in feed: %d", st, s);
+    if ((s = tdec_ipt_finish(d)) != st) return cc_fail(&r->cc, "error %d not sticky in finish: %d", st, s);
+    if ((s = tdec_ipt_next(d, &it)) != st) return cc_fail(&r->cc, "error %d not sticky in next (2): %d", st, s);
+    if (d->st.err_offset != eo || d->st.err_reason != why) return cc_fail(&r->cc, "err_offset moved after the error");
     return NULL;
 }
 
-/* Feeds the whole input, takes up to 3 items, resets: the decoder must be
-   as after init() (and must not touch the freed window again). */
-static const char *iptc__warm_reset(iptc_run *r, tdec_ipt_decoder *d, const uint8_t *in, size_t len)
+/* After reset(): the sync offset as after init(). */
+CC_FN int iptc__fresh(const cc_run *c, const void *dv)
 {
-    tdec_ipt_item it;
-    uint8_t *tmp = (uint8_t *)malloc(len ? len : 1);
-    int k;
-    if (tmp == NULL) return iptc__fail(r, "out of memory");
-    memcpy(tmp, in, len);
-    if (tdec_ipt_feed(d, tmp, len) != TDEC_NEED_INPUT) {
-        free(tmp);
-        return iptc__fail(r, "first feed refused");
-    }
-    for (k = 0; k < 3; k++)
-        if (tdec_ipt_next(d, &it) != TDEC_OK) break;
-    tdec_ipt_reset(d);
-    memset(tmp, 0xA5, len);
-    free(tmp);
-    if (d->st.pos || d->st.err || d->st.err_offset || d->st.err_reason || d->st.win_len || d->st.carry_len ||
-        d->st.finished || d->sync_offset != ((r->cfg.flags & TDEC_IPT_F_NO_SYNC) ? 0 : UINT64_MAX))
-        return iptc__fail(r, "reset() left state behind");
-    return NULL;
+    const iptc_run *r = (const iptc_run *)c;
+    return ((const tdec_ipt_decoder *)dv)->sync_offset == ((r->cfg.flags & TDEC_IPT_F_NO_SYNC) ? 0 : UINT64_MAX);
 }
 
-/* The decoder moves to the other slot of dd (the old copy scribbled). */
-static tdec_ipt_decoder *iptc__move(tdec_ipt_decoder dd[2], tdec_ipt_decoder *d)
-{
-    tdec_ipt_decoder *to = d == &dd[0] ? &dd[1] : &dd[0];
-    memcpy(to, d, sizeof *d);
-    memset(d, 0xA5, sizeof *d);
-    return to;
-}
+CC_STREAM_CALLS(iptc__, tdec_ipt_)
 
-/* Decodes in[0..len) with r's config and schedule; fills r's outputs.
-   Returns NULL, or a description of the first broken invariant. */
-static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
+/* The stream calls, for check_common.h's warm reset, moves and refused
+   feed(); the loop below is the packet layer's own (next_n() batches,
+   resync(), the reference walk at every error). */
+static const cc_format iptc__format = {sizeof(tdec_ipt_decoder), sizeof(tdec_ipt_item), 2, iptc__next, iptc__feed,
+                                       iptc__finish, iptc__reset, iptc__stream, NULL, NULL, iptc__fresh};
+
+/* Decodes in[0..len) with the config and schedule of the iptc_run that c
+   starts; fills its outputs. Returns NULL, or a description of the first
+   broken invariant. */
+CC_FN const char *iptc_decode(const uint8_t *in, size_t len, cc_run *c)
 {
     static const uint8_t dummy = 0x00;
-    static tdec_ipt_decoder dd[2], saved;
+    static tdec_ipt_decoder slots[2], saved;
     static tdec_ipt_item batch[64];
-    tdec_ipt_decoder *d = &dd[0];
+    iptc_run *r = (iptc_run *)c;
+    tdec_ipt_decoder *d = &slots[0];
     tdec_ipt_item it;
     tdec_status st, s, pending = TDEC_OK;
-    uint8_t *buf = NULL; /* the one reused chunk buffer (the canonical loop) */
-    size_t chunk_len = 0, fed = 0, cut_i = 0, n, nb = 0, bi = 0, chunks = 0;
-    uint32_t rng = r->seed;
+    size_t nb = 0, bi = 0, chunks = 0;
     uint64_t last_off = 0, calls = 0, err_off;
     int after_resync = 0, finished = 0, final_checked = 0;
-    cc_sched sc;
+    cc_feed f;
     iptc_ref R;
     iptc_hook hk;
     const char *bad = NULL;
 
-    sc.cuts = r->cuts;
-    sc.ncuts = r->ncuts;
-    sc.step = r->step;
-    sc.seed = r->seed;
-    r->log_len = 0;
-    r->log_hash = CC_FNV_BASIS;
-    r->items = r->packets = r->gaps = r->errors = 0;
+    cc_begin(c);
+    r->packets = r->gaps = r->errors = 0;
     r->nev = 0;
-    r->msg[0] = 0;
-    r->pay_line = 0;
     r->hook_calls = 0;
-    if (r->log && r->log_cap) r->log[0] = 0;
     memset(&hk, 0, sizeof hk);
     hk.mode = r->hook;
     hk.in = in;
     hk.len = len;
     r->cfg.unknown = r->hook != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
     r->cfg.unknown_ctx = &hk;
-    if ((buf = (uint8_t *)malloc(len ? len : 1)) == NULL) return iptc__fail(r, "out of memory");
+    /* the canonical loop: every chunk from one reused buffer */
+    if (!cc_feed_init(&f, in, len, &c->sched, CC_FEED_REUSED)) return cc_fail(c, "out of memory");
 
     st = tdec_ipt_init(d, &r->cfg);
-    if (st != TDEC_NEED_INPUT) bad = iptc__fail(r, "init gave %d", st);
-    if (!bad && r->reset_first) bad = iptc__warm_reset(r, d, in, len);
-    if (!bad && hk.bad) bad = iptc__fail(r, "%s", hk.bad);
+    if (st != TDEC_NEED_INPUT) bad = cc_fail(c, "init gave %d", st);
+    if (!bad && c->reset_first) bad = cc__warm_reset(c, &iptc__format, d, &it, in, len);
+    if (!bad && hk.bad) bad = cc_fail(c, "%s", hk.bad);
     iptc_ref_init(&R, in, len, &r->cfg, r->hook);
     hk.calls = 0;
     while (bad == NULL) {
         int settled; /* the decoder's state is the one after `it` */
         if (++calls > 4u * (uint64_t)len + 8u * chunks + 32u * r->errors + 64u) {
-            bad = iptc__fail(r, "next() spins: %llu calls for %zu bytes", (unsigned long long)calls, len);
+            bad = cc_fail(c, "next() spins: %llu calls for %zu bytes", (unsigned long long)calls, len);
             break;
         }
         /* the next item or status: from next(), or from next_n()'s batch */
@@ -767,8 +701,8 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
             nb = 7777;
             bi = 0;
             s = tdec_ipt_next_n(d, batch, cap, &nb);
-            if (nb > cap) { bad = iptc__fail(r, "next_n gave %zu items for cap %zu", nb, cap); break; }
-            if (s == TDEC_OK && nb != cap) { bad = iptc__fail(r, "next_n gave OK with %zu of %zu", nb, cap); break; }
+            if (nb > cap) { bad = cc_fail(c, "next_n gave %zu items for cap %zu", nb, cap); break; }
+            if (s == TDEC_OK && nb != cap) { bad = cc_fail(c, "next_n gave OK with %zu of %zu", nb, cap); break; }
             pending = s;
             if (nb > 0) {
                 it = batch[bi++];
@@ -781,26 +715,19 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
             st = tdec_ipt_next(d, &it);
         }
         settled = bi == nb && pending == TDEC_OK;
-        if (hk.bad) { bad = iptc__fail(r, "%s", hk.bad); break; }
+        if (hk.bad) { bad = cc_fail(c, "%s", hk.bad); break; }
         if (st == TDEC_OK) {
-            if (++r->items > 2u * (uint64_t)len + 2u * r->errors + 4u) {
-                bad = iptc__fail(r, "more items than input bytes");
+            if (++c->items > 2u * (uint64_t)len + 2u * r->errors + 4u) {
+                bad = cc_fail(c, "more items than input bytes");
                 break;
             }
             if ((bad = iptc__item(r, &R, d, &it, &last_off, &after_resync, settled)) != NULL) break;
             if (d->st.carry_len > TDEC_CARRY_CAP) {
-                bad = iptc__fail(r, "carry of %u bytes", (unsigned)d->st.carry_len);
+                bad = cc_fail(c, "carry of %u bytes", (unsigned)d->st.carry_len);
                 break;
             }
-            if (settled && d->st.win_len > 0) { /* feed() now is a caller bug and must change nothing */
-                memcpy(&saved, d, sizeof *d);
-                s = tdec_ipt_feed(d, &dummy, 1);
-                if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0) {
-                    bad = iptc__fail(r, "feed with unread window gave %d or changed the decoder", s);
-                    break;
-                }
-            }
-            if (r->finish_early && settled && !finished && fed == len && d->st.win_len == 0) {
+            if (settled && d->st.win_len > 0 && (bad = cc__feed_refused(c, &iptc__format, d, &saved)) != NULL) break;
+            if (c->finish_early && settled && !finished && f.fed == len && d->st.win_len == 0) {
                 st = tdec_ipt_finish(d); /* allowed: the window is used up */
                 if (st != TDEC_NEED_INPUT) goto status;
                 finished = 1;
@@ -811,37 +738,28 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
     status:
         /* NEED_INPUT: feed the next chunk, or finish() */
         while (st == TDEC_NEED_INPUT && bad == NULL) {
-            if (d->st.win_len != 0 || d->st.pos + d->st.carry_len != fed || d->st.carry_len > TDEC_CARRY_CAP) {
-                bad = iptc__fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)",
-                                 (unsigned long long)d->st.pos, (unsigned)d->st.carry_len, fed);
-                break;
-            }
-            if (finished) { bad = iptc__fail(r, "NEED_INPUT after finish()"); break; }
-            if (chunk_len) memset(buf, 0xA5, chunk_len); /* the caller may reuse its buffer now */
-            d = iptc__move(dd, d); /* memcpy-able: no pointer into itself */
-            if (fed == len) {
+            if ((bad = cc__need_input(c, &d->st, f.fed)) != NULL) break;
+            if (finished) { bad = cc_fail(c, "NEED_INPUT after finish()"); break; }
+            d = (tdec_ipt_decoder *)cc__move(&iptc__format, slots, d); /* memcpy-able: no pointer into itself */
+            if (cc_feed_next(&f) == NULL) {
                 st = tdec_ipt_finish(d);
-                if (st == TDEC_OK) { bad = iptc__fail(r, "finish gave OK"); break; }
+                if (st == TDEC_OK) { bad = cc_fail(c, "finish gave OK"); break; }
                 if (st != TDEC_NEED_INPUT) break;
                 /* a search ends here: next() drains it */
                 finished = 1;
                 if ((s = tdec_ipt_finish(d)) != TDEC_NEED_INPUT) {
-                    bad = iptc__fail(r, "second finish while draining gave %d", s);
+                    bad = cc_fail(c, "second finish while draining gave %d", s);
                     break;
                 }
                 if ((s = tdec_ipt_feed(d, &dummy, 1)) != TDEC_E_SEQUENCE) {
-                    bad = iptc__fail(r, "feed after finish gave %d", s);
+                    bad = cc_fail(c, "feed after finish gave %d", s);
                     break;
                 }
                 st = TDEC_OK; /* back to next() */
                 break;
             }
-            n = cc_chunk(&sc, fed, len, &rng, &cut_i);
-            memcpy(buf, in + fed, n);
-            chunk_len = n;
-            st = tdec_ipt_feed(d, n ? buf : NULL, n);
-            if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "feed after NEED_INPUT gave %d", st); break; }
-            fed += n;
+            st = tdec_ipt_feed(d, f.chunk_len ? f.chunk : NULL, f.chunk_len);
+            if (st != TDEC_NEED_INPUT) { bad = cc_fail(c, "feed after NEED_INPUT gave %d", st); break; }
             chunks++;
             st = TDEC_OK; /* back to next() */
             break;
@@ -857,20 +775,20 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
                 memcpy(&saved, d, sizeof *d);
                 s = tdec_ipt_resync(d);
                 if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0)
-                    bad = iptc__fail(r, "resync after E_TRUNCATED gave %d or changed the decoder", s);
+                    bad = cc_fail(c, "resync after E_TRUNCATED gave %d or changed the decoder", s);
                 break;
             }
             err_off = d->st.err_offset;
             st = tdec_ipt_resync(d);
-            if (st != TDEC_NEED_INPUT) { bad = iptc__fail(r, "resync gave %d", st); break; }
+            if (st != TDEC_NEED_INPUT) { bad = cc_fail(c, "resync gave %d", st); break; }
             if (d->st.carry_len > TDEC_CARRY_CAP) {
-                bad = iptc__fail(r, "resync overflowed the carry: %u bytes", (unsigned)d->st.carry_len);
+                bad = cc_fail(c, "resync overflowed the carry: %u bytes", (unsigned)d->st.carry_len);
                 break;
             }
             iptc_ref_resync(&R, err_off);
-            if (d->st.err != TDEC_OK) { bad = iptc__fail(r, "resync left the error"); break; }
+            if (d->st.err != TDEC_OK) { bad = cc_fail(c, "resync left the error"); break; }
             if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) {
-                bad = iptc__fail(r, "resync without an error gave %d", s);
+                bad = cc_fail(c, "resync without an error gave %d", s);
                 break;
             }
             final_checked = 0;
@@ -881,34 +799,686 @@ static const char *iptc_decode(const uint8_t *in, size_t len, iptc_run *r)
         break; /* END, or a misuse status */
     }
     r->hook_calls = hk.calls;
-    r->status = st;
-    free(buf);
+    c->status = st;
+    c->err_offset = st < 0 ? d->st.err_offset : 0;
+    c->err_reason = st < 0 ? d->st.err_reason : 0;
+    cc_feed_free(&f);
     if (bad) return bad;
-    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return iptc__fail(r, "loop ended in misuse status %d", st);
+    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return cc_fail(c, "loop ended in misuse status %d", st);
     if (!final_checked && (bad = iptc__status(r, &R, d, st, 1)) != NULL) return bad;
-    iptc__line(r, "E st=%d off=%llu why=%u pos=%llu\n", st, (unsigned long long)(st == TDEC_END ? 0 : d->st.err_offset),
-               (unsigned)(st == TDEC_END ? 0 : d->st.err_reason), (unsigned long long)d->st.pos);
+    cc_line(c, "E st=%d off=%llu why=%u pos=%llu\n", st, (unsigned long long)(st == TDEC_END ? 0 : d->st.err_offset),
+            (unsigned)(st == TDEC_END ? 0 : d->st.err_reason), (unsigned long long)d->st.pos);
     if (st == TDEC_END) {
-        if (d->st.pos != len) return iptc__fail(r, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
-        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return iptc__fail(r, "next after END gave %d", s);
-        if ((s = tdec_ipt_finish(d)) != TDEC_END) return iptc__fail(r, "second finish gave %d", s);
-        if ((s = tdec_ipt_feed(d, &dummy, 1)) != TDEC_E_SEQUENCE) return iptc__fail(r, "feed after END gave %d", s);
-        if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) return iptc__fail(r, "resync after END gave %d", s);
-        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return iptc__fail(r, "next after END (2) gave %d", s);
+        if (d->st.pos != len) return cc_fail(c, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
+        if ((bad = cc_final(c, &iptc__format, d)) != NULL) return bad;
+        if ((s = tdec_ipt_resync(d)) != TDEC_E_SEQUENCE) return cc_fail(c, "resync after END gave %d", s);
+        if ((s = tdec_ipt_next(d, &it)) != TDEC_END) return cc_fail(c, "next after END (2) gave %d", s);
     }
     return NULL;
 }
 
-/* 1 if two runs produced the same log (compared by length, hash and text). */
-static int iptc_same_log(const iptc_run *a, const iptc_run *b)
+/* ---- every prefix ---------------------------------------------------------------- */
+
+/* Checks a prefix decode P (its events, of the first L bytes) against the
+   full decode F: every packet of P is F's packet at that offset (same
+   fields), except a PSB whose run of 02 82 pairs the cut shortened (the
+   PSB is the run's last 16 bytes: pt_find_psb) and, under SKD007, a 2-byte
+   CYC cut right before the 0xf3 that makes it an OVF in F
+   (pt_pkt_handle_skd007 needs the byte); every error of P is F's; P ends
+   in END, or in E_TRUNCATED at the start of a packet (or error) of F that
+   the cut splits, or at the cut pair right after such a shortened PSB.
+   NULL, or what is wrong. */
+CC_FN const char *iptc_prefix_rule(const iptc_ev *F, size_t nf, const iptc_ev *P, size_t np, uint64_t L,
+                                   const uint8_t *in)
 {
-    return cc_same_log(a->log, a->log_len, a->log_cap, a->log_hash, b->log, b->log_len, b->log_cap, b->log_hash);
+    static char msg[300];
+    size_t i, j;
+    for (i = 0; i < np; i++) {
+        const iptc_ev *p = &P[i];
+        int ok = 0;
+        if (p->what == IPTC_EV_GAP) continue;
+        if (p->what == IPTC_EV_END) {
+            if (i + 1 == np) continue;
+            return "END before the last event";
+        }
+        for (j = 0; j < nf && !ok; j++) {
+            const iptc_ev *f = &F[j];
+            if (p->what == IPTC_EV_PACKET && f->what == IPTC_EV_PACKET && f->offset == p->offset)
+                ok = memcmp(&f->pkt, &p->pkt, sizeof f->pkt) == 0 ||
+                     (f->pkt.kind == TDEC_IPT_PSB && p->pkt.kind == TDEC_IPT_PSB);
+            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_CORRUPT && f->what == IPTC_EV_ERROR && f->st == p->st &&
+                f->offset == p->offset && f->reason == p->reason)
+                ok = 1;
+            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_TRUNCATED && i + 1 == np &&
+                (f->what == IPTC_EV_PACKET || f->what == IPTC_EV_ERROR)) {
+                uint64_t start = f->offset - ((f->what == IPTC_EV_PACKET && (f->pkt.flags & TDEC_IPT_PF_SKD007)) ? 1u : 0u);
+                ok = start == p->offset && p->offset < L;
+            }
+        }
+        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_PSB) {
+            /* a run cut by L: no whole pair after the PSB in P, but in F */
+            ok = p->offset + 16 <= L && p->offset + 18 > L && iptc__pairs(in, L + 2, p->offset + 16, 1);
+        }
+        if (!ok && p->what == IPTC_EV_ERROR && p->st == TDEC_E_TRUNCATED && i + 1 == np && i > 0) {
+            /* right after a PSB of a run the cut shortened: the run's cut pair */
+            const iptc_ev *q = &P[i - 1];
+            ok = q->what == IPTC_EV_PACKET && q->pkt.kind == TDEC_IPT_PSB && q->offset + 16 == p->offset &&
+                 p->offset + 1 == L && in[p->offset] == 0x02;
+        }
+        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_CYC && p->pkt.size == 2 && p->offset + 2 == L) {
+            for (j = 0; j < nf && !ok; j++)
+                ok = F[j].what == IPTC_EV_PACKET && F[j].offset == p->offset + 1 && (F[j].pkt.flags & TDEC_IPT_PF_SKD007);
+        }
+        if (!ok) {
+            char s[200];
+            iptc_ev_str(s, sizeof s, p);
+            s[strcspn(s, "\n")] = 0;
+            snprintf(msg, sizeof msg, "%s is not in the full decode", s);
+            return msg;
+        }
+    }
+    return NULL;
 }
 
-/* Prints the first differing line of two logs to f (for failure reports). */
-static void iptc_print_diff(FILE *f, const iptc_run *a, const iptc_run *b)
+/* Every prefix of in at lengths 0, stride, 2 * stride ... (counted in
+   *runs), decoded with p (F's config, a random schedule of seed L + 1, its
+   events kept): it ends in END or E_TRUNCATED (without resync, also in
+   E_CORRUPT), its events as iptc_prefix_rule says against F's (the whole
+   decode, its events kept). NULL, or the first failure (in p). */
+CC_FN const char *iptc_prefixes(const iptc_run *F, iptc_run *p, const uint8_t *in, size_t len, size_t stride,
+                                size_t *runs)
 {
-    cc_print_diff(f, a->log, a->log_len, b->log, b->log_len);
+    size_t L, nf = F->nev < F->ev_cap ? F->nev : F->ev_cap;
+    const char *bad;
+    for (L = 0; L <= len; L += stride) {
+        memset(&p->cc.sched, 0, sizeof p->cc.sched);
+        p->cc.sched.seed = (uint32_t)L + 1u;
+        bad = iptc_decode(in, L, &p->cc);
+        (*runs)++;
+        if (!bad) bad = iptc_prefix_rule(F->evs, nf, p->evs, p->nev < p->ev_cap ? p->nev : p->ev_cap, L, in);
+        if (!bad && p->cc.status != TDEC_END && p->cc.status != TDEC_E_TRUNCATED &&
+            (p->resync || p->cc.status != TDEC_E_CORRUPT))
+            bad = "ends in neither END nor E_TRUNCATED (nor, without resync, in an error)";
+        if (bad) return cc_fail(&p->cc, "cut at %zu: %s", L, bad);
+    }
+    return NULL;
+}
+
+/* ---- layer 2: the event decoder and the query drain ------------------------------ */
+
+#define IPTC_EVF_ALL 0x3fff7u /* every TDEC_IPT_EVF_* bit */
+#define IPTC_QS_ALL  (TDEC_IPT_QF_EVENT_PENDING | TDEC_IPT_QF_IP_SUPPRESSED | TDEC_IPT_QF_EOS)
+#define IPTC_NO_IP   0x5a5a5a5a5a5a5a5aull /* what a query must not overwrite */
+
+/* What the input allows the time to be. libipt's time (pt_time.c) may go
+   back (a TSC sets it, a TMA moves the base back before the next MTC, a CYC
+   estimate can overshoot the next MTC, CYC payload * fcr wraps), so no
+   order is asserted; what holds is asserted instead, over the packets a
+   decode from every PSB reads: without CYCs, and without TMAs or MTCs,
+   every valid time is the payload of a TSC of the input; lost_mtc stays 0
+   without MTCs, lost_cyc without CYCs. */
+typedef struct iptc_facts {
+    int       no_mtc, no_cyc, no_tma;
+    int       time_on; /* HAS_TSC times must be TSC payloads */
+    uint64_t *tsc;     /* the TSC payloads, sorted           */
+    size_t    ntsc;
+} iptc_facts;
+
+CC_FN int iptc__cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Points hook h (mode, the input) at cfg's unknown-packet fields. */
+CC_FN void iptc_hook_cfg(iptc_hook *h, tdec_ipt_config *cfg, unsigned mode, const uint8_t *in, size_t len)
+{
+    memset(h, 0, sizeof *h);
+    h->mode = mode;
+    h->in = in;
+    h->len = len;
+    cfg->unknown = mode != IPTC_HOOK_NONE ? iptc_hook_fn : NULL;
+    cfg->unknown_ctx = mode != IPTC_HOOK_NONE ? h : NULL;
+}
+
+/* The facts of in[0..len) under cfg and the hook (free f->tsc after). A
+   decode from each PSB-looking offset (until an error, or another such
+   offset it lands on, whose own decode goes on) reads a superset of the
+   packets layer 2 reads. libipt's time changes only at a TSC (tsc = its
+   payload), a TMA (base -= fc), an MTC (tsc = base + CTC delta) and a CYC
+   (tsc = base + fc); lost_mtc grows only at an MTC, lost_cyc only at a CYC. */
+CC_FN void iptc_facts_scan(iptc_facts *f, const uint8_t *in, size_t len, unsigned hook, const tdec_ipt_config *l2cfg)
+{
+    static tdec_ipt_decoder d;
+    tdec_ipt_config cfg = *l2cfg;
+    tdec_ipt_item it;
+    iptc_hook hk;
+    size_t p, cap = 0, starts = 0;
+    uint64_t o;
+    int finished;
+    f->no_mtc = f->no_cyc = f->no_tma = 1;
+    f->time_on = 0;
+    f->tsc = NULL;
+    f->ntsc = 0;
+    cfg.flags = (l2cfg->flags & TDEC_IPT_F_PEBS) | TDEC_IPT_F_NO_SYNC;
+    for (p = 0; p + 16 <= len; p++) {
+        if (!iptc__pairs(in, len, p, 8)) continue;
+        if (++starts > 512) goto off; /* that many PSBs: no time check */
+        iptc_hook_cfg(&hk, &cfg, hook, in + p, len - p);
+        if (tdec_ipt_init(&d, &cfg) != TDEC_NEED_INPUT) goto off;
+        tdec_ipt_feed(&d, in + p, len - p);
+        for (finished = 0;;) {
+            tdec_status st = tdec_ipt_next(&d, &it);
+            /* finish() only once the window is used up (else E_SEQUENCE, and
+               the packets in the last 15 bytes were never seen) */
+            if (st == TDEC_NEED_INPUT && !finished) {
+                finished = 1;
+                if (tdec_ipt_finish(&d) == TDEC_NEED_INPUT) continue;
+            }
+            if (st != TDEC_OK) break;
+            if (it.kind != TDEC_ITEM_RECORD) continue;
+            o = p + it.offset;
+            if (o != p && iptc__pairs(in, len, o, 8)) break;
+            switch (it.u.pkt.kind) {
+            case TDEC_IPT_MTC: f->no_mtc = 0; break;
+            case TDEC_IPT_CYC: f->no_cyc = 0; break;
+            case TDEC_IPT_TMA: f->no_tma = 0; break;
+            case TDEC_IPT_TSC:
+                if (f->ntsc == cap) {
+                    uint64_t *t;
+                    cap = cap ? 2 * cap : 16;
+                    t = (uint64_t *)realloc(f->tsc, cap * sizeof *t);
+                    if (t == NULL) goto off;
+                    f->tsc = t;
+                }
+                f->tsc[f->ntsc++] = it.u.pkt.payload;
+                break;
+            default: break;
+            }
+        }
+    }
+    if (f->ntsc) qsort(f->tsc, f->ntsc, sizeof *f->tsc, iptc__cmp_u64);
+    f->time_on = f->no_cyc && (f->no_tma || f->no_mtc);
+    return;
+off:
+    f->no_mtc = f->no_cyc = f->no_tma = 0;
+    free(f->tsc);
+    f->tsc = NULL;
+    f->ntsc = 0;
+}
+
+/* One thing a layer-2 run saw: an item, an answer, an error or the end. */
+enum { IPTC_L2_SYNC = 1, IPTC_L2_EVENT, IPTC_L2_ERROR, IPTC_L2_END, IPTC_L2_COND, IPTC_L2_INDIRECT, IPTC_L2_QEVENT,
+       IPTC_L2_RESTART };
+
+/* No padding: records compare with memcmp. */
+typedef struct iptc_rec {
+    uint32_t what; /* IPTC_L2_* (RESTART: reset() was called, the run starts over) */
+    uint32_t type, flags, a, b, aux, reserved;
+    uint32_t in_sync; /* ERROR: the decoder's                                */
+    uint64_t offset, ip, arg, arg2, tsc;
+    uint32_t lost_mtc, lost_cyc;
+    int32_t  status;  /* query status bits, or the error reason / end status */
+    uint32_t where;   /* ERROR: events: in_sync, queries: 1 = a sync error;  */
+                      /* END: 1 = from a query; COND, INDIRECT: 1 = qry_time */
+                      /* gave a time                                         */
+} iptc_rec;
+
+/* What a query decoder says about time after an answer. */
+typedef struct iptc_clock {
+    tdec_status tq, rq;     /* qry_time's and qry_cbr's results */
+    uint32_t    twhy, rwhy; /* and their reasons                */
+    uint64_t    tsc;
+    uint32_t    mtc, cyc, cbr;
+} iptc_clock;
+
+/* A run of the event decoder (iptc_events) or the query drain
+   (iptc_queries) over an input: how it is fed, what it reports. Every
+   record goes to the log as a line ("R what= type= ..." with every field,
+   after a query's answer its clock: "tq= tsc= ... cbr="), and to on_rec
+   with the clock. */
+typedef struct iptc_l2 {
+    cc_run            cc;       /* schedule, feeding, log in; the log and the  */
+                                /* violation out                               */
+    /* in */
+    tdec_ipt_config   cfg;      /* the unknown-packet fields are set from hook */
+    unsigned          hook;     /* IPTC_HOOK_*                                 */
+    uint64_t          reset_at; /* reset() at that call (0: never)             */
+    const iptc_facts *facts;    /* may be NULL: no time checks                 */
+    void (*on_rec)(void *ctx, const iptc_rec *r, const iptc_clock *after);
+    void             *ctx;
+    /* out */
+    uint64_t          calls, need_input_answers;
+    /* private */
+    const uint8_t    *in;
+    size_t            len;
+    uint64_t          last_sync, seg;
+    iptc_hook         hk;
+    cc_feed           feed;
+} iptc_l2;
+
+/* Every API call counts: no input makes layer 2 loop. */
+CC_FN const char *iptc__call(iptc_l2 *r)
+{
+    if (++r->calls <= 64u * ((uint64_t)r->len + 16u)) return NULL;
+    return cc_fail(&r->cc, "more calls than 64 * (length + 16): a loop (%llu calls)", (unsigned long long)r->calls);
+}
+
+/* (Re)starts the run: the feeding from the first byte, no sync yet. */
+CC_FN void iptc__l2_start(iptc_l2 *r)
+{
+    cc_feed_free(&r->feed);
+    if (!cc_feed_init(&r->feed, r->in, r->len, &r->cc.sched, r->cc.feed_how)) abort();
+    r->last_sync = UINT64_MAX;
+    r->seg = 0;
+}
+
+CC_FN void iptc__emit(iptc_l2 *r, const iptc_rec *x, const iptc_clock *after)
+{
+    char line[512], *p = line;
+    if (x->what == IPTC_L2_RESTART) {
+        cc_begin(&r->cc); /* the log starts over too */
+    } else if (r->cc.log) {
+        p = cc_kv(p, "R what=", x->what, 0);
+        p = cc_kv(p, " type=", x->type, 0);
+        p = cc_kv(p, " fl=", x->flags, 0);
+        p = cc_kv(p, " a=", x->a, 0);
+        p = cc_kv(p, " b=", x->b, 0);
+        p = cc_kv(p, " aux=", x->aux, 0);
+        p = cc_kv(p, " res=", x->reserved, 0);
+        p = cc_kv(p, " sync=", x->in_sync, 0);
+        p = cc_kv(p, " off=", x->offset, 0);
+        p = cc_kv(p, " ip=", x->ip, 0);
+        p = cc_kv(p, " arg=", x->arg, 0);
+        p = cc_kv(p, " arg2=", x->arg2, 0);
+        p = cc_kv(p, " tsc=", x->tsc, 0);
+        p = cc_kv(p, " lost=", x->lost_mtc, 0);
+        p = cc_kv(p, "/", x->lost_cyc, 0);
+        p = cc_kv(p, " st=", (unsigned long long)(long long)x->status, x->status < 0);
+        p = cc_kv(p, " where=", x->where, 0);
+        if (after) {
+            p = cc_kv(p, " tq=", (unsigned long long)(long long)after->tq, after->tq < 0);
+            p = cc_kv(p, " tsc=", after->tsc, 0);
+            p = cc_kv(p, " mtc=", after->mtc, 0);
+            p = cc_kv(p, " cyc=", after->cyc, 0);
+            p = cc_kv(p, " rq=", (unsigned long long)(long long)after->rq, after->rq < 0);
+            p = cc_kv(p, " cbr=", after->cbr, 0);
+        }
+        *p++ = '\n';
+        cc_put(&r->cc, line, (size_t)(p - line));
+    }
+    if (r->on_rec) r->on_rec(r->ctx, x, after);
+}
+
+CC_FN iptc_rec iptc__rec(uint32_t what, uint64_t offset, int32_t status, uint32_t where)
+{
+    iptc_rec x;
+    memset(&x, 0, sizeof x);
+    x.what = what;
+    x.offset = offset;
+    x.status = status;
+    x.where = where;
+    return x;
+}
+
+/* An event's fields, checked: known type and flags, ip 0 when suppressed,
+   a time the facts allow. */
+CC_FN const char *iptc__event(iptc_l2 *r, iptc_rec *x, const tdec_ipt_event *ev)
+{
+    const iptc_facts *f = r->facts;
+    x->type = ev->type;
+    x->flags = ev->flags;
+    x->a = ev->a;
+    x->b = ev->b;
+    x->aux = ev->aux;
+    x->reserved = ev->reserved;
+    x->ip = ev->ip;
+    x->arg = ev->arg;
+    x->arg2 = ev->arg2;
+    x->tsc = ev->tsc;
+    x->lost_mtc = ev->lost_mtc;
+    x->lost_cyc = ev->lost_cyc;
+    if (ev->type >= TDEC_IPT_EV_COUNT) return cc_fail(&r->cc, "event type %u", ev->type);
+    if (ev->flags & ~IPTC_EVF_ALL) return cc_fail(&r->cc, "event flags %x", (unsigned)ev->flags);
+    if ((ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip != 0) return cc_fail(&r->cc, "suppressed ip is not 0");
+    if (f == NULL || !(ev->flags & TDEC_IPT_EVF_HAS_TSC)) return NULL;
+    if (f->no_mtc && ev->lost_mtc != 0) return cc_fail(&r->cc, "lost MTCs without an MTC");
+    if (f->no_cyc && ev->lost_cyc != 0) return cc_fail(&r->cc, "lost CYCs without a CYC");
+    if (f->time_on && (f->ntsc == 0 || bsearch(&ev->tsc, f->tsc, f->ntsc, sizeof ev->tsc, iptc__cmp_u64) == NULL))
+        return cc_fail(&r->cc, "a time that is no TSC's payload (no CYC, no TMA+MTC to move it): %llx",
+                       (unsigned long long)ev->tsc);
+    return NULL;
+}
+
+/* A sync point: one pt_sync_forward can return (8 pairs, no whole pair
+   right after), after the last one. */
+CC_FN const char *iptc__sync(iptc_l2 *r, uint64_t off)
+{
+    if (!iptc__pairs(r->in, r->len, off, 8) || iptc__pairs(r->in, r->len, off + 16, 1))
+        return cc_fail(&r->cc, "sync point %llu not on a PSB pt_sync_forward finds", (unsigned long long)off);
+    if (r->last_sync != UINT64_MAX && off <= r->last_sync)
+        return cc_fail(&r->cc, "sync point %llu not after the last", (unsigned long long)off);
+    r->last_sync = r->seg = off;
+    return NULL;
+}
+
+/* An error (sticky until resync): its record (where: see iptc_rec); the
+   stream says it, where, and why. */
+CC_FN const char *iptc__l2_error(iptc_l2 *r, tdec_status st, const tdec_ipt_err_state *s, uint8_t in_sync, uint32_t where)
+{
+    iptc_rec x = iptc__rec(IPTC_L2_ERROR, s->err_offset, (int32_t)s->err_reason, where);
+    x.in_sync = in_sync;
+    iptc__emit(r, &x, NULL);
+    if (s->err != st) return cc_fail(&r->cc, "the stream's err %d is not the status %d", s->err, st);
+    if (s->err_offset > r->len) return cc_fail(&r->cc, "err_offset past the end");
+    if (s->err_reason == 0) return cc_fail(&r->cc, "TDEC_E_CORRUPT without err_reason");
+    return iptc__call(r);
+}
+
+/* After a TDEC_NEED_INPUT (said twice): the next chunk's feed(), or
+   finish() at the end, of the event decoder e or the query decoder q; it
+   must say TDEC_NEED_INPUT (finish() may say TDEC_END: the Ending rule). */
+CC_FN const char *iptc__l2_more(iptc_l2 *r, tdec_ipt_evt_decoder *e, tdec_ipt_qry_decoder *q)
+{
+    const uint8_t *c;
+    size_t n;
+    tdec_status st;
+    const char *bad = iptc__call(r);
+    if (bad) return bad;
+    c = cc_feed_next(&r->feed);
+    n = r->feed.chunk_len;
+    if (e) st = c ? tdec_ipt_evt_feed(e, c, n) : tdec_ipt_evt_finish(e);
+    else st = c ? tdec_ipt_qry_feed(q, c, n) : tdec_ipt_qry_finish(q);
+    /* finish() says TDEC_END when nothing is left: the next call says it again */
+    if (st == TDEC_NEED_INPUT || (c == NULL && st == TDEC_END)) return NULL;
+    return cc_fail(&r->cc, "%s gave %d after %zu bytes", c ? "feed" : "finish", st, r->feed.fed);
+}
+
+CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
+{
+    cc_begin(&r->cc);
+    r->calls = r->need_input_answers = 0;
+    r->in = in;
+    r->len = len;
+    memset(&r->feed, 0, sizeof r->feed);
+    iptc_hook_cfg(&r->hk, &r->cfg, r->hook, in, len);
+    iptc__l2_start(r);
+    return NULL;
+}
+
+/* The event decoder over in[0..len), pulled until TDEC_END; resync() after
+   each error. Items: SYNCs on PSBs pt_sync_forward finds, each after the
+   last; events within their segment. A next() that says TDEC_NEED_INPUT
+   says it again when asked again before feeding; feed() and finish() then
+   say TDEC_NEED_INPUT. An error is sticky (next() again: the same, the
+   same reason) until resync(); at the end next() says TDEC_END again and
+   resync() TDEC_E_SEQUENCE. c: the cc_run an iptc_l2 starts with. Returns
+   NULL, or the first broken rule. */
+CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
+{
+    static tdec_ipt_evt_decoder dec; /* big: not on the stack */
+    iptc_l2 *r = (iptc_l2 *)c;
+    tdec_ipt_evt_decoder *e = &dec;
+    tdec_ipt_evt_item it;
+    tdec_status st = TDEC_OK;
+    iptc_rec x;
+    uint32_t reason;
+    const char *bad = iptc__l2_begin(r, in, len);
+    if (tdec_ipt_evt_init(e, &r->cfg) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "evt_init refused the config");
+    while (bad == NULL) {
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (r->calls == r->reset_at) { /* back to the state after init() */
+            tdec_ipt_evt_reset(e);
+            iptc__l2_start(r);
+            x = iptc__rec(IPTC_L2_RESTART, 0, 0, 0);
+            iptc__emit(r, &x, NULL);
+            continue;
+        }
+        memset(&it, 0xa5, sizeof it);
+        st = tdec_ipt_evt_next(e, &it);
+        if (st == TDEC_OK) {
+            if (it.kind == TDEC_IPT_ITEM_SYNC) {
+                x = iptc__rec(IPTC_L2_SYNC, it.offset, 0, 0);
+                bad = iptc__sync(r, it.offset);
+            } else if (it.kind == TDEC_ITEM_RECORD) {
+                x = iptc__rec(IPTC_L2_EVENT, it.offset, 0, 0);
+                if (r->last_sync == UINT64_MAX || it.offset < r->seg || it.offset > len)
+                    bad = cc_fail(&r->cc, "event at %llu outside its segment", (unsigned long long)it.offset);
+                else
+                    bad = iptc__event(r, &x, &it.ev);
+            } else {
+                bad = cc_fail(&r->cc, "item kind %u", (unsigned)it.kind);
+            }
+            if (bad == NULL) iptc__emit(r, &x, NULL);
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            if ((st = tdec_ipt_evt_next(e, &it)) != TDEC_NEED_INPUT) {
+                bad = cc_fail(&r->cc, "next() asked again before feeding gave %d", st);
+                break;
+            }
+            bad = iptc__l2_more(r, e, NULL);
+            continue;
+        }
+        if (st != TDEC_E_CORRUPT) {
+            x = iptc__rec(IPTC_L2_END, 0, st, 0);
+            iptc__emit(r, &x, NULL);
+            break;
+        }
+        if ((bad = iptc__l2_error(r, st, &e->st, e->in_sync, e->in_sync ? 1u : 0u)) != NULL) break;
+        reason = e->st.err_reason;
+        if (tdec_ipt_evt_next(e, &it) != st || e->st.err_reason != reason) {
+            bad = cc_fail(&r->cc, "an event error is not sticky");
+            break;
+        }
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (tdec_ipt_evt_resync(e) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "evt_resync after TDEC_E_CORRUPT refused");
+    }
+    if (bad == NULL && r->hk.bad) bad = cc_fail(&r->cc, "%s", r->hk.bad);
+    if (bad == NULL && st != TDEC_END)
+        bad = cc_fail(&r->cc, "the events end with neither TDEC_END nor TDEC_E_CORRUPT: %d", st);
+    if (bad == NULL && tdec_ipt_evt_next(e, &it) != TDEC_END) bad = cc_fail(&r->cc, "evt_next after TDEC_END");
+    if (bad == NULL && tdec_ipt_evt_resync(e) != TDEC_E_SEQUENCE)
+        bad = cc_fail(&r->cc, "evt_resync after TDEC_END is not TDEC_E_SEQUENCE");
+    cc_feed_free(&r->feed);
+    return bad;
+}
+
+CC_FN iptc_clock iptc__clock(const tdec_ipt_qry_decoder *q)
+{
+    iptc_clock k;
+    memset(&k, 0, sizeof k);
+    k.tq = tdec_ipt_qry_time(q, &k.tsc, &k.mtc, &k.cyc, &k.twhy);
+    k.rq = tdec_ipt_qry_cbr(q, &k.cbr, &k.rwhy);
+    return k;
+}
+
+CC_FN int iptc__clock_same(const iptc_clock *a, const iptc_clock *b)
+{
+    return a->tq == b->tq && a->rq == b->rq && a->twhy == b->twhy && a->rwhy == b->rwhy && a->tsc == b->tsc && a->mtc == b->mtc && a->cyc == b->cyc &&
+           a->cbr == b->cbr;
+}
+
+/* One question: 's' sync, 'e' the pending event (into *ev), 'c'
+   cond_branch, 'i' indirect_branch; *x gets the answer's record (an
+   event's fields: iptc__event()). */
+CC_FN tdec_status iptc__ask(tdec_ipt_qry_decoder *q, int question, iptc_rec *x, uint32_t *flags, tdec_ipt_event *ev)
+{
+    uint64_t ip = IPTC_NO_IP, off = 0;
+    int taken = 0;
+    tdec_status st;
+    switch (question) {
+    case 's':
+        st = tdec_ipt_qry_sync(q, &ip, flags, &off);
+        *x = iptc__rec(IPTC_L2_SYNC, off, (int32_t)*flags, 0);
+        x->ip = ip;
+        return st;
+    case 'e':
+        memset(ev, 0xa5, sizeof *ev);
+        st = tdec_ipt_qry_event(q, ev, flags);
+        *x = iptc__rec(IPTC_L2_QEVENT, 0, (int32_t)*flags, 0);
+        return st;
+    case 'c':
+        st = tdec_ipt_qry_cond_branch(q, &taken, flags);
+        *x = iptc__rec(IPTC_L2_COND, 0, (int32_t)*flags, 0);
+        x->a = (uint32_t)taken;
+        return st;
+    default:
+        st = tdec_ipt_qry_indirect_branch(q, &ip, flags);
+        *x = iptc__rec(IPTC_L2_INDIRECT, 0, (int32_t)*flags, 0);
+        x->ip = ip;
+        return st;
+    }
+}
+
+/* The query drain over in[0..len) (vectors/README.md): sync; an event
+   query while one is pending, else cond_branch, and indirect_branch when
+   that is TDEC_E_SEQUENCE (not sticky: it says the same again; no event
+   pending: a TNT or a TIP is next, one of the two answers); qry_time and
+   qry_cbr after every answer; at TDEC_NEED_INPUT the same question
+   again says TDEC_NEED_INPUT and neither call changes what qry_time and
+   qry_cbr say, then feed or finish and ask again; resync and sync
+   again after TDEC_E_CORRUPT. Sync points as for the events; statuses
+   within TDEC_IPT_QF_*; a suppressed IP is neither reported nor written.
+   At the end every query says TDEC_END and resync() TDEC_E_SEQUENCE. c:
+   the cc_run an iptc_l2 starts with. Returns NULL, or the first broken
+   rule. */
+CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
+{
+    static tdec_ipt_qry_decoder dec; /* big: not on the stack */
+    iptc_l2 *r = (iptc_l2 *)c;
+    tdec_ipt_qry_decoder *q = &dec;
+    tdec_ipt_event ev;
+    tdec_status st = TDEC_OK;
+    iptc_clock before, after;
+    iptc_rec x, again;
+    uint64_t ip = 0, off = 0;
+    uint32_t reason;
+    uint32_t status = 0, s = 0, s2 = 0;
+    int taken = 0, synced = 0, question;
+    const char *bad = iptc__l2_begin(r, in, len);
+    if (tdec_ipt_qry_init(q, &r->cfg) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "qry_init refused the config");
+    while (bad == NULL) {
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (r->calls == r->reset_at) {
+            tdec_ipt_qry_reset(q);
+            iptc__l2_start(r);
+            synced = 0;
+            x = iptc__rec(IPTC_L2_RESTART, 0, 0, 0);
+            iptc__emit(r, &x, NULL);
+            continue;
+        }
+        before = iptc__clock(q);
+        question = !synced ? 's' : (status & TDEC_IPT_QF_EVENT_PENDING) ? 'e' : 'c';
+        st = iptc__ask(q, question, &x, &s, &ev);
+        if (st == TDEC_OK && question == 'e') bad = iptc__event(r, &x, &ev);
+        if (st == TDEC_E_SEQUENCE && question == 'c') {
+            /* not sticky, the same answer again */
+            if (q->st.err != TDEC_OK) bad = cc_fail(&r->cc, "cond_branch's TDEC_E_SEQUENCE is sticky");
+            else if ((bad = iptc__call(r)) == NULL && tdec_ipt_qry_cond_branch(q, &taken, &s2) != TDEC_E_SEQUENCE)
+                bad = cc_fail(&r->cc, "cond_branch's TDEC_E_SEQUENCE changed its next answer");
+            if (bad == NULL) bad = iptc__call(r);
+            if (bad) break;
+            before = iptc__clock(q); /* cond_branch set it, as libipt's does before it looks */
+            question = 'i';
+            st = iptc__ask(q, question, &x, &s, &ev);
+            /* no event pending: a TNT or a TIP is next (libipt's pt_qry_status_flags) */
+            if (st == TDEC_E_SEQUENCE)
+                bad = cc_fail(&r->cc, "neither cond_branch nor indirect_branch, no event pending");
+        }
+        if (bad) break;
+        if (st == TDEC_OK) {
+            if (s & ~IPTC_QS_ALL) {
+                bad = cc_fail(&r->cc, "query flags %x", (unsigned)s);
+                break;
+            }
+            if (question == 's' && (bad = iptc__sync(r, x.offset)) != NULL) break;
+            if (question == 'c' && x.a != 0 && x.a != 1) {
+                bad = cc_fail(&r->cc, "taken is %u, neither 0 nor 1", x.a);
+                break;
+            }
+            if ((question == 's' || question == 'i') && (s & TDEC_IPT_QF_IP_SUPPRESSED)) {
+                if (x.ip != IPTC_NO_IP) {
+                    bad = cc_fail(&r->cc, "a query wrote a suppressed ip");
+                    break;
+                }
+                x.ip = 0;
+            }
+            synced = 1;
+            status = s;
+            after = iptc__clock(q);
+            if ((bad = iptc__call(r)) != NULL || (bad = iptc__call(r)) != NULL) break;
+            if (after.tq != TDEC_OK && !(after.tq == TDEC_E_SEQUENCE && after.twhy == TDEC_IPT_ERR_NO_TIME))
+                bad = cc_fail(&r->cc, "qry_time gave %d (reason %u)", (int)after.tq, (unsigned)after.twhy);
+            else if (after.rq != TDEC_OK && !(after.rq == TDEC_E_SEQUENCE && after.rwhy == TDEC_IPT_ERR_NO_CBR))
+                bad = cc_fail(&r->cc, "qry_cbr gave %d (reason %u)", (int)after.rq, (unsigned)after.rwhy);
+            else if (after.tq == TDEC_OK && r->facts) {
+                tdec_ipt_event t;
+                iptc_rec tx;
+                memset(&t, 0, sizeof t);
+                t.flags = TDEC_IPT_EVF_HAS_TSC;
+                t.tsc = after.tsc;
+                t.lost_mtc = after.mtc;
+                t.lost_cyc = after.cyc;
+                bad = iptc__event(r, &tx, &t);
+            }
+            if (bad) break;
+            if ((question == 'c' || question == 'i') && after.tq == TDEC_OK) {
+                x.tsc = after.tsc;
+                x.lost_mtc = after.mtc;
+                x.lost_cyc = after.cyc;
+                x.where = 1;
+            }
+            iptc__emit(r, &x, &after);
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) {
+            r->need_input_answers++;
+            after = iptc__clock(q); /* a query that needs input changes nothing */
+            if (!iptc__clock_same(&before, &after)) {
+                bad = cc_fail(&r->cc, "query '%c' gave TDEC_NEED_INPUT and changed qry_time or qry_cbr: "
+                                      "%d %llu %u %u -> %d %llu %u %u (fed %zu of %zu)",
+                              question, (int)before.tq, (unsigned long long)before.tsc, before.mtc, before.cyc, (int)after.tq,
+                              (unsigned long long)after.tsc, after.mtc, after.cyc, r->feed.fed, len);
+                break;
+            }
+            if ((st = iptc__ask(q, question, &again, &s2, &ev)) != TDEC_NEED_INPUT) {
+                bad = cc_fail(&r->cc, "query '%c' asked again before feeding gave %d", question, st);
+                break;
+            }
+            after = iptc__clock(q);
+            if (!iptc__clock_same(&before, &after)) {
+                bad = cc_fail(&r->cc, "query '%c' asked again changed qry_time or qry_cbr", question);
+                break;
+            }
+            bad = iptc__l2_more(r, NULL, q);
+            continue;
+        }
+        if (st != TDEC_E_CORRUPT) {
+            x = iptc__rec(IPTC_L2_END, 0, st, synced ? 1u : 0u);
+            iptc__emit(r, &x, NULL);
+            break;
+        }
+        if ((bad = iptc__l2_error(r, st, &q->st, q->in_sync, synced ? 0u : 1u)) != NULL) break;
+        reason = q->st.err_reason;
+        if (tdec_ipt_qry_cond_branch(q, &taken, &s) != st || q->st.err_reason != reason) {
+            bad = cc_fail(&r->cc, "a query error is not sticky");
+            break;
+        }
+        synced = 0;
+        if ((bad = iptc__call(r)) != NULL) break;
+        if (tdec_ipt_qry_resync(q) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "qry_resync after TDEC_E_CORRUPT refused");
+    }
+    if (bad == NULL && r->hk.bad) bad = cc_fail(&r->cc, "%s", r->hk.bad);
+    if (bad == NULL && st != TDEC_END)
+        bad = cc_fail(&r->cc, "the drain ends with neither TDEC_END nor TDEC_E_CORRUPT: %d", st);
+    if (bad == NULL &&
+        (tdec_ipt_qry_cond_branch(q, &taken, &s) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &s, &off) != TDEC_END))
+        bad = cc_fail(&r->cc, "a query after TDEC_END");
+    if (bad == NULL && tdec_ipt_qry_resync(q) != TDEC_E_SEQUENCE)
+        bad = cc_fail(&r->cc, "qry_resync after TDEC_END is not TDEC_E_SEQUENCE");
+    cc_feed_free(&r->feed);
+    return bad;
 }
 
 #endif /* IPT_CHECK_H */

@@ -1,10 +1,12 @@
-/* ovni_check.h - decode a buffer through the public ovni API with a chosen
-   chunk schedule, write a canonical log of the items, and check the
-   decoder's contract on the way; check the JSON reader and the description
-   formatter on arbitrary text. The sibling of tests/lib/xray_check.h (generic
-   parts in tests/lib/check_common.h), for fuzz/fuzz_ovni.c and the unit tests.
-   Include-only; the includer defines TDEC_OVNI_IMPLEMENTATION first (or
-   links the implementation) and builds with -I<repo root>.
+/* ovni_check.h - the ovni oracle: decodes a buffer through the public API
+   of single/tdec_ovni.h in a chosen chunk schedule, writes a canonical log
+   of the items and checks the decoder's contract on the way; checks the
+   JSON reader and the description formatter on arbitrary text. Used by
+   tests/unit/ovni.c and fuzz/fuzz_ovni.c; the parts every format shares
+   (the canonical loop and its checks, chunk invariance, every prefix) are
+   in tests/lib/check_common.h. Include-only; the includer defines
+   TDEC_OVNI_IMPLEMENTATION first (or links the implementation) and builds
+   with -I<repo root>.
 
    The log has one line per item and does not depend on chunking:
      H off=0 v=.. be=..                                    the stream header
@@ -17,22 +19,18 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   Invariants checked by oc_decode() (the first violation ends the run with
-   a message): the header record comes first, at 0, and says the byte order
-   its version field has; every event's fields are the input's bytes at its
-   offset (flags, size code, MCV, clock in the stream's byte order, payload,
-   jumbo length), its size is 12 + payload_len or 16 + jumbo_len, payload
-   bytes past payload_len are zero, clock_backwards follows ovni's signed
-   rule and never shows under STRICT_CLOCK; items start where the previous
-   one ended (the next record is at offset + size, blob included) and lie
-   within the input; fragments tile [0,jumbo_len) of the event just before
-   them with correct FIRST/LAST flags, respect max_fragment, point into the
-   chunk just fed and hold the input's bytes; SKIP_PAYLOADS gives no
-   fragments; NEED_INPUT leaves nothing unread (pos + carry == bytes fed);
-   feed() while the window is not used up is E_SEQUENCE and changes
-   nothing; errors are sticky in next/feed/finish with err_offset fixed; a
-   second finish() agrees; the final status, err_offset, err_reason and the
-   number of events equal those of a plain reference walk of the input
+   Invariants checked by oc_decode() besides check_common.h's (the first
+   violation ends the run with a message): the header record comes first,
+   at 0, and says the byte order its version field has; every event's
+   fields are the input's bytes at its offset (flags, size code, MCV, clock
+   in the stream's byte order, payload, jumbo length), its size is
+   12 + payload_len or 16 + jumbo_len, payload bytes past payload_len are
+   zero, clock_backwards follows ovni's signed rule and never shows under
+   STRICT_CLOCK; items start where the previous one ended (the next record
+   is at offset + size, blob included) and lie within the input; fragments
+   tile [0,jumbo_len) of the event just before them; SKIP_PAYLOADS gives no
+   fragments; the final status, err_offset, err_reason and the number of
+   events equal those of a plain reference walk of the input
    (oc_model_walk).
 
    oc_describe_check(): describe() at caps 1, 16 and 1024 never writes past
@@ -52,61 +50,35 @@
 #include "single/tdec_ovni.h"
 #include "tests/lib/check_common.h"
 
+/* The layout the oracle expects. */
+typedef struct oc_lay {
+    uint64_t expect; /* where the next item starts             */
+    uint64_t last;   /* previous event's clock                 */
+    cc_pay   pay;    /* a jumbo blob                           */
+    int      header; /* header record seen                     */
+    int      be;
+} oc_lay;
+
 typedef struct oc_run {
-    /* in: config and chunk schedule (see cc_sched) */
+    cc_run           cc; /* schedule, log and outcome (check_common.h) */
+    /* in */
     tdec_ovni_config cfg;
-    const size_t    *cuts;
-    size_t           ncuts;
-    size_t           step;
-    uint32_t         seed;
     void (*on_item)(void *ctx, const tdec_ovni_item *it, const tdec_ovni_decoder *d);
     void            *ctx;
-    char            *log; /* may be NULL (hash only) */
-    size_t           log_cap;
     /* out */
-    size_t           log_len; /* whole log, even past log_cap */
-    uint64_t         log_hash;
-    tdec_status      status;  /* final status of the loop     */
-    size_t           items, events;
-    char             msg[200]; /* the violation, if any       */
+    size_t           events;
     /* private */
-    int              pay_line;
+    oc_lay           lay;
 } oc_run;
 
-static cc_log oc__sink(oc_run *r)
-{
-    cc_log l;
-    l.log = r->log;
-    l.cap = r->log_cap;
-    l.len = &r->log_len;
-    l.hash = &r->log_hash;
-    l.pay_line = &r->pay_line;
-    return l;
-}
-
-static void oc__line(oc_run *r, const char *fmt, ...)
-{
-    cc_log l = oc__sink(r);
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vline(&l, fmt, ap);
-    va_end(ap);
-}
-
-static const char *oc__fail(oc_run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vfail(r->msg, sizeof r->msg, fmt, ap);
-    va_end(ap);
-    return r->msg;
-}
-
-static uint64_t oc__rd(const uint8_t *p, unsigned n, int be)
+CC_FN uint64_t oc__rd(const uint8_t *p, unsigned n, int be)
 {
     uint64_t v = 0;
     unsigned i;
-    for (i = 0; i < n; i++) v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
+    if (be)
+        for (i = 0; i < n; i++) v = v << 8 | p[i];
+    else
+        for (i = n; i-- > 0;) v = v << 8 | p[i];
     return v;
 }
 
@@ -120,16 +92,17 @@ typedef struct oc_model {
     size_t      events;
 } oc_model;
 
-static void oc__model_end(oc_model *m, tdec_status st, uint64_t off, uint32_t reason)
+CC_FN void oc__model_end(oc_model *m, tdec_status st, uint64_t off, uint32_t reason)
 {
     m->st = st;
     m->err_offset = off;
     m->reason = reason;
 }
 
-/* The stream layout (ovni's trace specification), walked directly over the
-   whole input. Returns the final status, also in m->st. */
-static tdec_status oc_model_walk(const uint8_t *in, size_t len, const tdec_ovni_config *cfg, oc_model *m)
+/* The stream as ../shared/formats/ovni/FACTS.md section 3 describes it,
+   walked directly over the whole input. Returns the final status, also in
+   m->st. */
+CC_FN tdec_status oc_model_walk(const uint8_t *in, size_t len, const tdec_ovni_config *cfg, oc_model *m)
 {
     size_t pos = 8, need;
     uint64_t clock, last = 0, blob, max = cfg && cfg->max_jumbo ? cfg->max_jumbo : UINT32_MAX;
@@ -173,317 +146,180 @@ static tdec_status oc_model_walk(const uint8_t *in, size_t len, const tdec_ovni_
 
 /* ---- the log ------------------------------------------------------------ */
 
-static void oc__log_frag(oc_run *r, const tdec_frag *f, uint64_t off)
+CC_FN void oc__log_rec(cc_run *r, const tdec_ovni_record *e, uint64_t off)
 {
-    cc_log l = oc__sink(r);
-    if (f->flags & TDEC_FRAG_FIRST)
-        oc__line(r, "P off=%llu total=%llu :", (unsigned long long)off, (unsigned long long)f->total);
-    cc_hex(&l, f->data, f->len);
-    r->pay_line = 1;
-    if (f->flags & TDEC_FRAG_LAST) {
-        cc_put(&l, "\n", 1);
-        r->pay_line = 0;
-    }
-}
-
-static void oc__log_rec(oc_run *r, const tdec_ovni_record *e, uint64_t off)
-{
-    cc_log l = oc__sink(r);
     char line[300], *p = line;
-    cc_close_pay(&l);
+    if (r->log == NULL) return;
+    cc_close_pay(r);
     if (e->type == TDEC_OVNI_REC_HEADER) {
         p = cc_kv(p, "H off=", off, 0);
         p = cc_kv(p, " v=", e->version, 0);
         p = cc_kv(p, " be=", e->big_endian, 0);
-        cc_put(&l, line, (size_t)(p - line));
-        cc_put(&l, "\n", 1);
-        return;
+    } else {
+        p = cc_kv(p, "R off=", off, 0);
+        p = cc_str(p, " mcv=", "");
+        p = cc_hexs(p, e->mcv, 3);
+        p = cc_kv(p, " fl=", e->flags, 0);
+        p = cc_kv(p, " code=", e->size_code, 0);
+        p = cc_kv(p, " j=", e->jumbo, 0);
+        p = cc_kv(p, " clk=", e->clock, 0);
+        p = cc_kv(p, " sz=", e->size, 0);
+        p = cc_kv(p, " jl=", e->jumbo_len, 0);
+        p = cc_kv(p, " back=", e->clock_backwards, 0);
+        p = cc_kv(p, " v=", e->version, 0);
+        p = cc_kv(p, " be=", e->big_endian, 0);
+        p = cc_kv(p, " pl=", e->payload_len, 0);
+        p = cc_str(p, " :", "");
+        p = cc_hexs(p, e->payload, sizeof e->payload);
     }
-    p = cc_kv(p, "R off=", off, 0);
-    cc_put(&l, line, (size_t)(p - line));
-    cc_put(&l, " mcv=", 5);
-    cc_hex(&l, e->mcv, 3);
-    p = line;
-    p = cc_kv(p, " fl=", e->flags, 0);
-    p = cc_kv(p, " code=", e->size_code, 0);
-    p = cc_kv(p, " j=", e->jumbo, 0);
-    p = cc_kv(p, " clk=", e->clock, 0);
-    p = cc_kv(p, " sz=", e->size, 0);
-    p = cc_kv(p, " jl=", e->jumbo_len, 0);
-    p = cc_kv(p, " back=", e->clock_backwards, 0);
-    p = cc_kv(p, " v=", e->version, 0);
-    p = cc_kv(p, " be=", e->big_endian, 0);
-    p = cc_kv(p, " pl=", e->payload_len, 0);
-    cc_put(&l, line, (size_t)(p - line));
-    cc_put(&l, " :", 2);
-    cc_hex(&l, e->payload, sizeof e->payload);
-    cc_put(&l, "\n", 1);
+    *p++ = '\n';
+    cc_put(r, line, (size_t)(p - line));
 }
 
 /* ---- the stream decoder ----------------------------------------------- */
 
-/* The layout the checker expects. */
-typedef struct oc_lay {
-    uint64_t expect;   /* where the next item starts             */
-    uint64_t last;     /* previous event's clock                 */
-    uint64_t pay_total, pay_got;
-    int      pay_open; /* fragments of a blob expected           */
-    int      header;   /* header record seen                     */
-    int      be;
-} oc_lay;
-
-static const char *oc__header(oc_run *r, oc_lay *l, const tdec_ovni_record *e, uint64_t off, const uint8_t *in,
+CC_FN const char *oc__header(oc_run *r, oc_lay *l, const tdec_ovni_record *e, uint64_t off, const uint8_t *in,
                               size_t len)
 {
     static const uint8_t zero[16] = {0};
-    if (l->header || off != 0) return oc__fail(r, "header record at %llu", (unsigned long long)off);
-    if (len < 8 || memcmp(in, "ovni", 4) != 0) return oc__fail(r, "header record for a bad header");
+    if (l->header || off != 0) return cc_fail(&r->cc, "header record at %llu", (unsigned long long)off);
+    if (len < 8 || memcmp(in, "ovni", 4) != 0) return cc_fail(&r->cc, "header record for a bad header");
     l->header = 1;
     l->be = oc__rd(in + 4, 4, 0) != 1;
     if (oc__rd(in + 4, 4, l->be) != 1 || e->big_endian != l->be || e->version != 1)
-        return oc__fail(r, "header record: version %u big_endian %u", e->version, e->big_endian);
+        return cc_fail(&r->cc, "header record: version %u big_endian %u", e->version, e->big_endian);
     if (e->clock || e->size || e->jumbo_len || e->mcv[0] || e->mcv[1] || e->mcv[2] || e->flags || e->size_code ||
         e->jumbo || e->payload_len || e->clock_backwards || memcmp(e->payload, zero, 16) != 0)
-        return oc__fail(r, "header record with event fields set");
+        return cc_fail(&r->cc, "header record with event fields set");
     l->expect = 8;
     return NULL;
 }
 
 /* Checks one event record against the input bytes; advances the layout. */
-static const char *oc__event(oc_run *r, oc_lay *l, const tdec_ovni_record *e, uint64_t off, const uint8_t *in,
+CC_FN const char *oc__event(oc_run *r, oc_lay *l, const tdec_ovni_record *e, uint64_t off, const uint8_t *in,
                              size_t len)
 {
     const uint8_t *p = in + off;
     unsigned code, pl, i;
     uint64_t max = r->cfg.max_jumbo ? r->cfg.max_jumbo : UINT32_MAX, jl;
     int jumbo, back;
-    if (!l->header) return oc__fail(r, "event before the header record");
+    if (!l->header) return cc_fail(&r->cc, "event before the header record");
     if (off != l->expect)
-        return oc__fail(r, "event at %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
-    if (off + 12 > len) return oc__fail(r, "event at %llu runs past the input", (unsigned long long)off);
+        return cc_fail(&r->cc, "event at %llu, expected %llu", (unsigned long long)off, (unsigned long long)l->expect);
+    if (off + 12 > len) return cc_fail(&r->cc, "event at %llu runs past the input", (unsigned long long)off);
     jumbo = (p[0] & 0x10) != 0;
     code = p[0] & 15u;
     pl = jumbo ? 4u : code ? code + 1u : 0u;
-    if (off + 12 + pl > len) return oc__fail(r, "event at %llu runs past the input", (unsigned long long)off);
+    if (off + 12 + pl > len) return cc_fail(&r->cc, "event at %llu runs past the input", (unsigned long long)off);
     jl = jumbo ? oc__rd(p + 12, 4, l->be) : 0;
     back = (int64_t)e->clock < (int64_t)l->last;
     if (e->flags != (p[0] & 0xF0u) || e->size_code != code || e->jumbo != jumbo)
-        return oc__fail(r, "event at %llu: flags/size code/jumbo differ from byte 0", (unsigned long long)off);
+        return cc_fail(&r->cc, "event at %llu: flags/size code/jumbo differ from byte 0", (unsigned long long)off);
     if (memcmp(e->mcv, p + 1, 3) != 0 || e->clock != oc__rd(p + 4, 8, l->be))
-        return oc__fail(r, "event at %llu: MCV or clock differ from the input", (unsigned long long)off);
+        return cc_fail(&r->cc, "event at %llu: MCV or clock differ from the input", (unsigned long long)off);
     if (e->payload_len != pl || memcmp(e->payload, p + 12, pl) != 0)
-        return oc__fail(r, "event at %llu: payload differs from the input", (unsigned long long)off);
+        return cc_fail(&r->cc, "event at %llu: payload differs from the input", (unsigned long long)off);
     for (i = pl; i < sizeof e->payload; i++)
         if (e->payload[i] != 0)
-            return oc__fail(r, "event at %llu: payload byte %u past payload_len", (unsigned long long)off, i);
+            return cc_fail(&r->cc, "event at %llu: payload byte %u past payload_len", (unsigned long long)off, i);
     if (e->jumbo_len != jl || e->size != 12u + pl + jl || jl > max)
-        return oc__fail(r, "event at %llu: size %llu jumbo_len %u", (unsigned long long)off,
+        return cc_fail(&r->cc, "event at %llu: size %llu jumbo_len %u", (unsigned long long)off,
                         (unsigned long long)e->size, e->jumbo_len);
     if (e->clock_backwards != back || (back && (r->cfg.flags & TDEC_OVNI_F_STRICT_CLOCK)))
-        return oc__fail(r, "event at %llu: clock_backwards %u", (unsigned long long)off, e->clock_backwards);
+        return cc_fail(&r->cc, "event at %llu: clock_backwards %u", (unsigned long long)off, e->clock_backwards);
     if (e->version != 1 || e->big_endian != l->be)
-        return oc__fail(r, "event at %llu: version or byte order", (unsigned long long)off);
+        return cc_fail(&r->cc, "event at %llu: version or byte order", (unsigned long long)off);
     l->last = e->clock;
     l->expect = off + 12 + pl;
     if (jl == 0) return NULL;
-    if (r->cfg.flags & TDEC_OVNI_F_SKIP_PAYLOADS) {
-        l->expect += jl;
-    } else {
-        l->pay_open = 1;
-        l->pay_total = jl;
-        l->pay_got = 0;
-    }
-    return NULL;
-}
-
-/* Checks that every call after the final status agrees with it. */
-static const char *oc__check_final(oc_run *r, tdec_ovni_decoder *d)
-{
-    static const uint8_t one = 0;
-    tdec_ovni_item it;
-    tdec_status st = r->status, s;
-    uint64_t eo = d->st.err_offset;
-    if (st == TDEC_END) {
-        if ((s = tdec_ovni_next(d, &it)) != TDEC_END) return oc__fail(r, "next after END gave %d", s);
-        if ((s = tdec_ovni_finish(d)) != TDEC_END) return oc__fail(r, "second finish gave %d", s);
-        if ((s = tdec_ovni_feed(d, &one, 1)) != TDEC_E_SEQUENCE) return oc__fail(r, "feed after END gave %d", s);
-        if ((s = tdec_ovni_next(d, &it)) != TDEC_END) return oc__fail(r, "next after END (2) gave %d", s);
-        return NULL;
-    }
-    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return oc__fail(r, "loop ended in misuse status %d", st);
-    if (d->st.err != st) return oc__fail(r, "status %d but st.err %d", st, d->st.err);
-    if ((s = tdec_ovni_next(d, &it)) != st) return oc__fail(r, "error %d not sticky in next: %d", st, s);
-    if ((s = tdec_ovni_feed(d, &one, 1)) != st) return oc__fail(r, "error %d not sticky in feed: %d", st, s);
-    if ((s = tdec_ovni_finish(d)) != st) return oc__fail(r, "error %d not sticky in finish: %d", st, s);
-    if ((s = tdec_ovni_next(d, &it)) != st) return oc__fail(r, "error %d not sticky in next (2): %d", st, s);
-    if (d->st.err_offset != eo) return oc__fail(r, "err_offset moved after the error");
+    if (r->cfg.flags & TDEC_OVNI_F_SKIP_PAYLOADS) l->expect += jl;
+    else cc_pay_open(&l->pay, jl);
     return NULL;
 }
 
 /* Checks one item against the layout and logs it. */
-static const char *oc__item(oc_run *r, oc_lay *l, const tdec_ovni_item *it, const uint8_t *chunk, size_t chunk_len,
-                            const uint8_t *in, size_t len)
+CC_FN const char *oc__item(cc_run *c, void *dv, const void *iv, const cc_feed *f)
 {
+    oc_run *r = (oc_run *)c;
+    oc_lay *l = &r->lay;
+    const tdec_ovni_item *it = (const tdec_ovni_item *)iv;
     const char *bad;
-    if (it->offset > len) return oc__fail(r, "item offset %llu beyond input", (unsigned long long)it->offset);
-    if (l->pay_open && it->kind != TDEC_ITEM_FRAGMENT)
-        return oc__fail(r, "blob at %llu interrupted by another item", (unsigned long long)it->offset);
+    if (it->offset > f->len) return cc_fail(c, "item offset %llu beyond input", (unsigned long long)it->offset);
+    if (l->pay.open && it->kind != TDEC_ITEM_FRAGMENT)
+        return cc_fail(c, "blob at %llu interrupted by another item", (unsigned long long)it->offset);
     if (it->kind == TDEC_ITEM_FRAGMENT) {
-        const tdec_frag *f = &it->u.frag;
+        const tdec_frag *fr = &it->u.frag;
         if (it->offset != l->expect)
-            return oc__fail(r, "fragment at %llu, expected %llu", (unsigned long long)it->offset,
-                            (unsigned long long)l->expect);
-        if (cc_frag_bad(r->msg, sizeof r->msg, f, it->offset, l->pay_open, l->pay_total, l->pay_got,
-                        r->cfg.max_fragment, chunk, chunk_len, in, len))
-            return r->msg;
-        l->pay_got += f->len;
-        l->expect += f->len;
-        if (f->flags & TDEC_FRAG_LAST) l->pay_open = 0;
-        oc__log_frag(r, f, it->offset);
-        return NULL;
+            return cc_fail(c, "fragment at %llu, expected %llu", (unsigned long long)it->offset,
+                           (unsigned long long)l->expect);
+        if ((bad = cc_frag(c, &l->pay, fr, it->offset, r->cfg.max_fragment, f)) != NULL) return bad;
+        l->expect += fr->len;
+        cc_log_frag(c, fr, it->offset);
+    } else if (it->kind != TDEC_ITEM_RECORD) {
+        return cc_fail(c, "item kind %u", (unsigned)it->kind);
+    } else {
+        if (it->u.rec.type == TDEC_OVNI_REC_HEADER) bad = oc__header(r, l, &it->u.rec, it->offset, f->in, f->len);
+        else if (it->u.rec.type == TDEC_OVNI_REC_EVENT) bad = oc__event(r, l, &it->u.rec, it->offset, f->in, f->len);
+        else bad = cc_fail(c, "record type %u", (unsigned)it->u.rec.type);
+        if (bad) return bad;
+        if (it->u.rec.type == TDEC_OVNI_REC_EVENT) r->events++;
+        c->records++;
+        oc__log_rec(c, &it->u.rec, it->offset);
     }
-    if (it->kind != TDEC_ITEM_RECORD) return oc__fail(r, "item kind %u", (unsigned)it->kind);
-    if (it->u.rec.type == TDEC_OVNI_REC_HEADER) bad = oc__header(r, l, &it->u.rec, it->offset, in, len);
-    else if (it->u.rec.type == TDEC_OVNI_REC_EVENT) bad = oc__event(r, l, &it->u.rec, it->offset, in, len);
-    else bad = oc__fail(r, "record type %u", (unsigned)it->u.rec.type);
-    if (bad) return bad;
-    if (it->u.rec.type == TDEC_OVNI_REC_EVENT) r->events++;
-    oc__log_rec(r, &it->u.rec, it->offset);
+    if (r->on_item) r->on_item(r->ctx, it, (const tdec_ovni_decoder *)dv);
     return NULL;
 }
 
 /* Compares the end of a decode with the reference walk. */
-static const char *oc__check_model(oc_run *r, const tdec_ovni_decoder *d, const oc_lay *l, const uint8_t *in,
-                                   size_t len)
+CC_FN const char *oc__check_model(oc_run *r, const uint8_t *in, size_t len)
 {
     oc_model m;
     (void)oc_model_walk(in, len, &r->cfg, &m);
-    if (r->status != m.st || r->events != m.events)
-        return oc__fail(r, "ended in %d after %zu events; the reference walk in %d after %zu", r->status, r->events,
-                        m.st, m.events);
-    if (m.st == TDEC_END && (l->expect != len || l->pay_open))
-        return oc__fail(r, "END with %llu of %zu bytes accounted for", (unsigned long long)l->expect, len);
-    if (m.st < 0 && (d->st.err_offset != m.err_offset || d->st.err_reason != m.reason))
-        return oc__fail(r, "error at %llu reason %u; the reference walk at %llu reason %u",
-                        (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason,
-                        (unsigned long long)m.err_offset, (unsigned)m.reason);
+    if (r->cc.status != m.st || r->events != m.events)
+        return cc_fail(&r->cc, "ended in %d after %zu events; the reference walk in %d after %zu", r->cc.status,
+                       r->events, m.st, m.events);
+    if (m.st == TDEC_END && (r->lay.expect != len || r->lay.pay.open))
+        return cc_fail(&r->cc, "END with %llu of %zu bytes accounted for", (unsigned long long)r->lay.expect, len);
+    if (m.st < 0 && (r->cc.err_offset != m.err_offset || r->cc.err_reason != m.reason))
+        return cc_fail(&r->cc, "error at %llu reason %u; the reference walk at %llu reason %u",
+                       (unsigned long long)r->cc.err_offset, (unsigned)r->cc.err_reason,
+                       (unsigned long long)m.err_offset, (unsigned)m.reason);
     return NULL;
 }
 
-/* Decodes in[0..len) with r's config and schedule; fills r's outputs.
-   Returns NULL, or a description of the first broken invariant. */
-static const char *oc_decode(const uint8_t *in, size_t len, oc_run *r)
-{
-    static const uint8_t dummy = 0x10;
-    tdec_ovni_decoder d, saved;
-    tdec_ovni_item it;
-    tdec_status st, s;
-    uint8_t *chunk = NULL;
-    size_t chunk_len = 0, fed = 0, cut_i = 0, n;
-    uint32_t rng = r->seed;
-    cc_sched sc;
-    oc_lay l;
-    const char *bad = NULL;
+CC_STREAM_CALLS(oc__, tdec_ovni_)
 
-    sc.cuts = r->cuts;
-    sc.ncuts = r->ncuts;
-    sc.step = r->step;
-    sc.seed = r->seed;
-    memset(&l, 0, sizeof l);
-    r->log_len = 0;
-    r->log_hash = CC_FNV_BASIS;
-    r->items = 0;
+static const cc_format oc__format = {sizeof(tdec_ovni_decoder), sizeof(tdec_ovni_item), 1, oc__next, oc__feed,
+                                     oc__finish, oc__reset, oc__stream, oc__item, NULL, NULL};
+
+/* Decodes in[0..len) with the config and schedule of the oc_run that c
+   starts; fills its outputs. Returns NULL, or a description of the first
+   broken invariant. */
+CC_FN const char *oc_decode(const uint8_t *in, size_t len, cc_run *c)
+{
+    static tdec_ovni_decoder slots[2];
+    oc_run *r = (oc_run *)c;
+    void *d;
+    tdec_stream *ss;
+    const char *bad;
+
+    memset(&r->lay, 0, sizeof r->lay);
     r->events = 0;
-    r->msg[0] = 0;
-    r->pay_line = 0;
-    if (r->log && r->log_cap) r->log[0] = 0;
-
-    st = tdec_ovni_init(&d, &r->cfg);
-    if (st != TDEC_NEED_INPUT) return oc__fail(r, "init gave %d", st);
-    while (st >= 0 && bad == NULL) {
-        st = tdec_ovni_next(&d, &it);
-        if (st == TDEC_OK) {
-            if (++r->items > len + 2) { bad = oc__fail(r, "more items than input bytes"); break; }
-            if ((bad = oc__item(r, &l, &it, chunk, chunk_len, in, len)) != NULL) break;
-            if (r->on_item) r->on_item(r->ctx, &it, &d);
-            if (d.st.win_len > 0) { /* feed() now is a caller bug and must change nothing */
-                memcpy(&saved, &d, sizeof d);
-                s = tdec_ovni_feed(&d, &dummy, 1);
-                if (s != TDEC_E_SEQUENCE || memcmp(&saved, &d, sizeof d) != 0)
-                    bad = oc__fail(r, "feed with unread window gave %d or changed the decoder", s);
-            }
-            continue;
-        }
-        if (st != TDEC_NEED_INPUT) break; /* END or an error */
-        if (d.st.win_len != 0 || d.st.pos + d.st.carry_len != fed || d.st.carry_len > TDEC_CARRY_CAP) {
-            bad = oc__fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)",
-                           (unsigned long long)d.st.pos, (unsigned)d.st.carry_len, fed);
-            break;
-        }
-        if (chunk) { /* the caller may reuse its buffer now: scribble, free */
-            memset(chunk, 0xA5, chunk_len);
-            free(chunk);
-            chunk = NULL;
-        }
-        if (fed < len) {
-            n = cc_chunk(&sc, fed, len, &rng, &cut_i);
-            chunk = (uint8_t *)malloc(n ? n : 1);
-            if (chunk == NULL) { bad = oc__fail(r, "out of memory"); break; }
-            memcpy(chunk, in + fed, n);
-            chunk_len = n;
-            st = tdec_ovni_feed(&d, chunk, n);
-            if (st != TDEC_NEED_INPUT) { bad = oc__fail(r, "feed after NEED_INPUT gave %d", st); break; }
-            fed += n;
-        } else {
-            st = tdec_ovni_finish(&d);
-            if (st == TDEC_NEED_INPUT || st == TDEC_OK) { bad = oc__fail(r, "finish gave %d", st); break; }
-        }
-    }
-    if (chunk) free(chunk);
-    r->status = st;
-    if (bad) return bad;
-    oc__line(r, "E st=%d off=%llu reason=%u pos=%llu\n", st, (unsigned long long)d.st.err_offset,
-             (unsigned)d.st.err_reason, (unsigned long long)d.st.pos);
-    if ((bad = oc__check_model(r, &d, &l, in, len)) != NULL) return bad;
-    return oc__check_final(r, &d);
-}
-
-/* 1 if two runs produced the same log (compared by length, hash and text). */
-static int oc_same_log(const oc_run *a, const oc_run *b)
-{
-    return cc_same_log(a->log, a->log_len, a->log_cap, a->log_hash, b->log, b->log_len, b->log_cap, b->log_hash);
-}
-
-/* Prints the first differing line of two logs to f (for failure reports). */
-static void oc_print_diff(FILE *f, const oc_run *a, const oc_run *b)
-{
-    cc_print_diff(f, a->log, a->log_len, b->log, b->log_len);
+    if ((bad = cc_loop(c, &oc__format, tdec_ovni_init(&slots[0], &r->cfg), slots, &d, in, len)) != NULL) return bad;
+    ss = oc__stream(d);
+    cc_line(c, "E st=%d off=%llu reason=%u pos=%llu\n", c->status, (unsigned long long)ss->err_offset,
+            (unsigned)ss->err_reason, (unsigned long long)ss->pos);
+    if ((bad = oc__check_model(r, in, len)) != NULL) return bad;
+    return cc_final(c, &oc__format, d);
 }
 
 /* ---- the description formatter ---------------------------------------- */
 
 #define OC_CANARY 16
 
-/* FNV-1a over n bytes into *h (callers fold outputs into one hash). */
-static void oc__mix(uint64_t *h, const void *p, size_t n)
-{
-    const uint8_t *b = (const uint8_t *)p;
-    size_t i;
-    for (i = 0; i < n; i++) *h = (*h ^ b[i]) * 1099511628211ull;
-}
-
-/* An integer into *h, least significant byte first (host independent). */
-static void oc__mix_u64(uint64_t *h, uint64_t v)
-{
-    uint8_t b[8];
-    unsigned i;
-    for (i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
-    oc__mix(h, b, 8);
-}
-
 /* One describe() call into a buffer of `cap` bytes followed by a canary.
    Returns NULL or the broken rule; *st and out[0..*len] are the result. */
-static const char *oc__describe1(const tdec_ovni_sig *sig, const tdec_ovni_record *ev, const uint8_t *blob,
+CC_FN const char *oc__describe1(const tdec_ovni_sig *sig, const tdec_ovni_record *ev, const uint8_t *blob,
                                  size_t blob_len, char *out, size_t cap, tdec_status *st, size_t *len)
 {
     size_t k;
@@ -505,7 +341,7 @@ static const char *oc__describe1(const tdec_ovni_sig *sig, const tdec_ovni_recor
 /* describe() with caps 1, 16 and 1024: each result must be the 1024 one's
    or stop earlier on E_LIMIT, its text a prefix of the 1024 one's. Folds
    the texts into *h. Returns NULL or the broken rule. */
-static const char *oc_describe_check(const tdec_ovni_sig *sig, const tdec_ovni_record *ev, const uint8_t *blob,
+CC_FN const char *oc_describe_check(const tdec_ovni_sig *sig, const tdec_ovni_record *ev, const uint8_t *blob,
                                      size_t blob_len, uint64_t *h)
 {
     static char big[1024 + OC_CANARY], small[1024 + OC_CANARY];
@@ -514,8 +350,8 @@ static const char *oc_describe_check(const tdec_ovni_sig *sig, const tdec_ovni_r
     size_t len, slen, k;
     const char *bad;
     if ((bad = oc__describe1(sig, ev, blob, blob_len, big, 1024, &st, &len)) != NULL) return bad;
-    oc__mix_u64(h, (uint64_t)(int64_t)st);
-    oc__mix(h, big, len);
+    cc_mix_u64(h, (uint64_t)(int64_t)st);
+    cc_mix(h, big, len);
     for (k = 0; k < 2; k++) {
         if ((bad = oc__describe1(sig, ev, blob, blob_len, small, caps[k], &sst, &slen)) != NULL) return bad;
         if (sst != st && sst != TDEC_E_LIMIT) return "describe status depends on cap";
@@ -535,14 +371,14 @@ static const char *oc_describe_check(const tdec_ovni_sig *sig, const tdec_ovni_r
 #define OC_JSON_BIG   4096
 
 /* Token i's text range [s, e) including quotes for strings. */
-static void oc__tok_range(const tdec_ovni_json_token *t, uint64_t *s, uint64_t *e)
+CC_FN void oc__tok_range(const tdec_ovni_json_token *t, uint64_t *s, uint64_t *e)
 {
     *s = t->start - (t->type == TDEC_OVNI_JSON_STRING ? 1u : 0u);
     *e = (uint64_t)t->start + t->len + (t->type == TDEC_OVNI_JSON_STRING ? 1u : 0u);
 }
 
 /* Token invariants of a parsed document. */
-static const char *oc__json_tokens(const tdec_ovni_json *j, const char *text, size_t len)
+CC_FN const char *oc__json_tokens(const tdec_ovni_json *j, const char *text, size_t len)
 {
     uint32_t i, k, m;
     uint64_t s, e, cs, ce;
@@ -588,7 +424,7 @@ static const char *oc__json_tokens(const tdec_ovni_json *j, const char *text, si
 /* json_string() of token t at caps 256, 1 and 8: whatever the status
    (but E_ARG), a NUL-terminated text within cap and *len set, never a byte
    past cap, the small-cap texts prefixes of the large one. */
-static const char *oc__json_strings(const tdec_ovni_json *j, int32_t t, uint64_t *h)
+CC_FN const char *oc__json_strings(const tdec_ovni_json *j, int32_t t, uint64_t *h)
 {
     static char big[256 + OC_CANARY], small[256 + OC_CANARY];
     static const size_t caps[3] = {256, 1, 8};
@@ -609,8 +445,8 @@ static const char *oc__json_strings(const tdec_ovni_json *j, int32_t t, uint64_t
         if (c == 0) {
             st = s;
             len = l;
-            oc__mix_u64(h, (uint64_t)(int64_t)s);
-            oc__mix(h, big, len);
+            cc_mix_u64(h, (uint64_t)(int64_t)s);
+            cc_mix(h, big, len);
             continue;
         }
         if (s == TDEC_OK && st != TDEC_OK) return "json_string fits a small cap but not a large one";
@@ -622,7 +458,7 @@ static const char *oc__json_strings(const tdec_ovni_json *j, int32_t t, uint64_t
 }
 
 /* json_int() of token t: a plain integer's value is checked. */
-static const char *oc__json_int(const tdec_ovni_json *j, int32_t t, uint64_t *h)
+CC_FN const char *oc__json_int(const tdec_ovni_json *j, int32_t t, uint64_t *h)
 {
     const tdec_ovni_json_token *tk = &j->tok[t];
     const char *p = j->text + tk->start;
@@ -634,7 +470,7 @@ static const char *oc__json_int(const tdec_ovni_json *j, int32_t t, uint64_t *h)
     if (tk->type != TDEC_OVNI_JSON_NUMBER) return s == TDEC_E_FORMAT ? NULL : "json_int on a non-number";
     if (s != TDEC_OK && s != TDEC_E_FORMAT && s != TDEC_E_LIMIT) return "json_int status";
     if (s != TDEC_OK) return NULL;
-    oc__mix_u64(h, (uint64_t)v);
+    cc_mix_u64(h, (uint64_t)v);
     for (; k < tk->len && plain; k++) {
         if (p[k] < '0' || p[k] > '9' || mag > UINT64_MAX / 20) plain = 0;
         else mag = mag * 10 + (uint64_t)(p[k] - '0');
@@ -644,7 +480,7 @@ static const char *oc__json_int(const tdec_ovni_json *j, int32_t t, uint64_t *h)
 }
 
 /* json_find() on the first key paths of the document and a few fixed ones. */
-static const char *oc__json_find(const tdec_ovni_json *j)
+CC_FN const char *oc__json_find(const tdec_ovni_json *j)
 {
     static const char *const fixed[] = {"version", "ovni", "ovni.lib.version", "ovni.loom_cpus", "", "a..b"};
     char path[130];
@@ -674,7 +510,7 @@ static const char *oc__json_find(const tdec_ovni_json *j)
 }
 
 /* meta_read(): indexes valid and of their type, presence bits agree. */
-static const char *oc__json_meta(const tdec_ovni_json *j)
+CC_FN const char *oc__json_meta(const tdec_ovni_json *j)
 {
     tdec_ovni_meta m;
     int64_t v;
@@ -705,7 +541,7 @@ static const char *oc__json_meta(const tdec_ovni_json *j)
 
 /* Parses text with a small and a large token array; checks the tokens,
    the lookups and meta_read() on success. Folds results into *h. */
-static const char *oc_json_check(const char *text, size_t len, uint64_t *h)
+CC_FN const char *oc_json_check(const char *text, size_t len, uint64_t *h)
 {
     static tdec_ovni_json_token big[OC_JSON_BIG], small[OC_JSON_SMALL];
     tdec_ovni_json jb, js;
@@ -714,7 +550,7 @@ static const char *oc_json_check(const char *text, size_t len, uint64_t *h)
     const char *bad;
     sb = tdec_ovni_json_parse(&jb, text, len, big, OC_JSON_BIG);
     ss = tdec_ovni_json_parse(&js, text, len, small, OC_JSON_SMALL);
-    oc__mix_u64(h, (uint64_t)(int64_t)sb);
+    cc_mix_u64(h, (uint64_t)(int64_t)sb);
     if (sb != TDEC_OK && sb != TDEC_E_FORMAT && sb != TDEC_E_LIMIT) return "json_parse status";
     if ((sb != TDEC_OK && (jb.ntok != 0 || jb.err_offset > len)) ||
         (ss != TDEC_OK && (js.ntok != 0 || js.err_offset > len)))
@@ -731,11 +567,11 @@ static const char *oc_json_check(const char *text, size_t len, uint64_t *h)
     if (sb != TDEC_OK) return NULL;
     if ((bad = oc__json_tokens(&jb, text, len)) != NULL) return bad;
     for (i = 0; i < jb.ntok; i++) {
-        oc__mix_u64(h, big[i].type);
-        oc__mix_u64(h, big[i].start);
-        oc__mix_u64(h, big[i].len);
-        oc__mix_u64(h, big[i].count);
-        oc__mix_u64(h, big[i].next);
+        cc_mix_u64(h, big[i].type);
+        cc_mix_u64(h, big[i].start);
+        cc_mix_u64(h, big[i].len);
+        cc_mix_u64(h, big[i].count);
+        cc_mix_u64(h, big[i].next);
     }
     if ((bad = oc__json_find(&jb)) != NULL || (bad = oc__json_meta(&jb)) != NULL) return bad;
     for (i = 0; i < jb.ntok && i < 512; i++) {

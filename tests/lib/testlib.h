@@ -102,42 +102,6 @@ static inline size_t tl_quick(void)
     return s && atoi(s) > 0 ? (size_t)atoi(s) : 1;
 }
 
-/* A chunk schedule for chunk-invariance tests (static inline: a test that
-   does not use it gets no warning). Chunks end at each cut in cuts[] (sorted),
-   then every `step` bytes (0: the rest in one chunk), or with a non-zero
-   seed at xorshift32-random lengths (some 0, mostly 1..16 and 1..256, a few
-   up to 8 KiB). tl_next_chunk() returns the next chunk's length given the
-   bytes fed so far; *rng starts at the seed, *ci at 0. */
-typedef struct tl_sched {
-    const size_t *cuts;
-    size_t        ncuts;
-    size_t        step;
-    unsigned      seed;
-} tl_sched;
-
-static inline size_t tl_next_chunk(const tl_sched *s, size_t fed, size_t len, unsigned *rng, size_t *ci)
-{
-    size_t n = len - fed;
-    unsigned v;
-    while (*ci < s->ncuts && s->cuts[*ci] <= fed) (*ci)++;
-    if (*ci < s->ncuts && s->cuts[*ci] < len) return s->cuts[*ci] - fed;
-    if (s->seed) {
-        *rng ^= (*rng << 13) & 0xFFFFFFFFu; /* xorshift32 */
-        *rng ^= *rng >> 17;
-        *rng ^= (*rng << 5) & 0xFFFFFFFFu;
-        v = *rng;
-        switch (v & 15u) {
-        case 0: n = 0; break;
-        case 1: case 2: case 3: case 4: case 5: case 6: case 7: n = 1 + (v >> 4) % 16u; break;
-        case 15: n = 1 + (v >> 4) % 8192u; break;
-        default: n = 1 + (v >> 4) % 256u; break;
-        }
-    } else if (s->step) {
-        n = s->step;
-    }
-    return n < len - fed ? n : len - fed;
-}
-
 /* Reads a whole file into malloc'd memory (NUL-terminated for text use);
    NULL (and *len 0) if it cannot. */
 static inline unsigned char *tl_read_file(const char *path, size_t *len)

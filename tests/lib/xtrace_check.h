@@ -1,12 +1,14 @@
-/* xtrace_check.h - decode a buffer through the public xtrace API with a
-   chosen chunk schedule, write a canonical log of the items, and check the
-   decoder's contract on the way against a small reference walk of the
-   input; check the snapshot helpers (snap_detect, snap_view) and the
-   file-name helpers (parse_name, pair_name) on arbitrary bytes. The sibling
-   of tests/lib/ovni_check.h (generic parts in tests/lib/check_common.h), for
-   fuzz/fuzz_xtrace.c and the unit tests. Include-only; the includer
-   defines TDEC_XTRACE_IMPLEMENTATION first (or links the implementation)
-   and builds with -I<repo root>. Prefix xtc_ (xray_check.h owns xc_).
+/* xtrace_check.h - the xtrace oracle: decodes a buffer through the public
+   API of single/tdec_xtrace.h in a chosen chunk schedule, writes a
+   canonical log of the items and checks the decoder's contract on the way
+   against a small reference walk of the input; checks the snapshot helpers
+   (snap_detect, snap_view) and the file-name helpers (parse_name,
+   pair_name) on arbitrary bytes. Used by tests/unit/xtrace.c and
+   fuzz/fuzz_xtrace.c; the parts every format shares (the canonical loop and
+   its checks, chunk invariance, every prefix) are in
+   tests/lib/check_common.h. Include-only; the includer defines
+   TDEC_XTRACE_IMPLEMENTATION first (or links the implementation) and
+   builds with -I<repo root>. Prefix xtc_ (xray_check.h owns xc_).
 
    The log has one line per item and does not depend on chunking:
      R off=.. t=.. tok=.. fl=.. el=.. k=.. vk=.. reg=.. sp=.. ss=.. stm=..
@@ -20,9 +22,10 @@
    Long logs are cut at the caller's capacity; length and FNV-1a hash always
    cover the whole log, so two runs compare exactly.
 
-   The reference walk (xtc_ref) reads the input as docs/xtrace.md and the
-   header's documentation say, independently of the decoder: token classes
-   and their sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
+   The reference walk (xtc_ref) reads the input as SPEC.md
+   (../shared/formats/xtrace/SPEC.md) and the header's
+   documentation say, independently of the decoder: token classes and their
+   sizes, the owning instruction (index +1 per INST/PCINST, PC known after a
    PCINST, +4 per INST), ALLGPR's 32 REG records X0..X31, SYSCALL_VEC's N
    IOVEC records (with IOVEC_DATA each followed by its bytes), cfg.token_size
    for tokens of unknown size, the snapshot header decision (HDR_AUTO from
@@ -30,22 +33,15 @@
    last and equal to cfg.vl. It yields the record the decoder must produce
    next, or the final status, err_offset, err_reason and bad_token.
 
-   Invariants checked by xtc_decode() (the first violation ends the run with
-   a message): every record equals the reference's next record, field by
-   field, at the same offset; item offsets never go back and lie within the
-   input; fragments follow the record whose data_len announced them, tile
-   [0,data_len) in order with correct FIRST/LAST flags, respect
-   max_fragment, point into the chunk just fed and hold the input's bytes;
-   SKIP_PAYLOADS gives no fragments; NEED_INPUT leaves nothing unread
-   (pos + carry == bytes fed); feed() while the window is not used up is
-   E_SEQUENCE and changes nothing; the decoder survives a memcpy to another
-   address at every NEED_INPUT (the old copy is scribbled over); reset()
-   after a partial decode gives a decoder as after init(); finish() right
-   after the item that used up the input ends as after NEED_INPUT (no item
-   lost); the final status, err_offset, err_reason, bad_token, insn_count
-   and snap_count equal the reference's; END leaves no byte unaccounted;
-   errors are sticky in next/feed/finish with err_offset fixed and no item
-   after them; a second finish() agrees.
+   Invariants checked by xtc_decode() besides check_common.h's (the first
+   violation ends the run with a message): every record equals the
+   reference's next record, field by field, at the same offset; item
+   offsets never go back and lie within the input; fragments follow the
+   record whose data_len announced them and tile [0,data_len);
+   SKIP_PAYLOADS gives no fragments; reset() leaves no instruction or
+   snapshot count or bad token behind; the final status, err_offset,
+   err_reason, bad_token, insn_count and snap_count equal the reference's;
+   END leaves no byte unaccounted.
 
    xtc_snap_check(): snap_detect() agrees with a plain walk over every VL
    and header choice (file sizes far above 4 GiB too: its modulo works in
@@ -63,59 +59,8 @@
 #include "single/tdec_xtrace.h"
 #include "tests/lib/check_common.h"
 
-typedef struct xtc_run {
-    /* in: config and chunk schedule (see cc_sched) */
-    tdec_xtrace_config cfg;
-    const size_t      *cuts;
-    size_t             ncuts;
-    size_t             step;
-    uint32_t           seed;
-    int                reset_first; /* decode a few items, reset(), then decode */
-    int                finish_early; /* finish() right after the item that used  */
-                                     /* up the last chunk, before NEED_INPUT     */
-    char              *log;         /* may be NULL (hash only)                  */
-    size_t             log_cap;
-    /* out */
-    size_t             log_len; /* whole log, even past log_cap */
-    uint64_t           log_hash;
-    tdec_status        status;  /* final status of the loop     */
-    size_t             items, records;
-    char               msg[1200]; /* the violation, if any      */
-    /* private */
-    int                pay_line;
-} xtc_run;
-
-static cc_log xtc__sink(xtc_run *r)
-{
-    cc_log l;
-    l.log = r->log;
-    l.cap = r->log_cap;
-    l.len = &r->log_len;
-    l.hash = &r->log_hash;
-    l.pay_line = &r->pay_line;
-    return l;
-}
-
-static void xtc__line(xtc_run *r, const char *fmt, ...)
-{
-    cc_log l = xtc__sink(r);
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vline(&l, fmt, ap);
-    va_end(ap);
-}
-
-static const char *xtc__fail(xtc_run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cc_vfail(r->msg, sizeof r->msg, fmt, ap);
-    va_end(ap);
-    return r->msg;
-}
-
 /* n bytes at p as an unsigned number in the given byte order. */
-static uint64_t xtc__rd(const uint8_t *p, unsigned n, int be)
+CC_FN uint64_t xtc__rd(const uint8_t *p, unsigned n, int be)
 {
     uint64_t v = 0;
     unsigned i;
@@ -128,19 +73,19 @@ static uint64_t xtc__rd(const uint8_t *p, unsigned n, int be)
 #define XTC_HDR   24u
 #define XTC_PARTS 95u
 
-static uint64_t xtc__pad16(uint64_t n)
+CC_FN uint64_t xtc__pad16(uint64_t n)
 {
     return (n + 15u) / 16u * 16u;
 }
 
-static uint64_t xtc_snap_bytes(uint32_t vl)
+CC_FN uint64_t xtc_snap_bytes(uint32_t vl)
 {
     uint64_t b = vl / 8u;
     return 32u + 256u + 32u * b + 17u * xtc__pad16(b / 8u) + xtc__pad16(b * b) + 88u + 8u;
 }
 
 /* Part p (0..94) of a snapshot: size, record type and register id. */
-static uint64_t xtc__part(uint32_t vl, unsigned p, uint32_t *type, uint32_t *reg)
+CC_FN uint64_t xtc__part(uint32_t vl, unsigned p, uint32_t *type, uint32_t *reg)
 {
     uint64_t b = vl / 8u;
     *type = TDEC_XTRACE_REC_REG;
@@ -186,7 +131,7 @@ typedef struct xtc_ref {
     uint8_t         bad;
 } xtc_ref;
 
-static int xtc__end(xtc_ref *r, tdec_status st, uint64_t off, uint32_t reason, uint8_t bad)
+CC_FN int xtc__end(xtc_ref *r, tdec_status st, uint64_t off, uint32_t reason, uint8_t bad)
 {
     r->phase = XTC_DONE;
     r->st = st;
@@ -196,7 +141,7 @@ static int xtc__end(xtc_ref *r, tdec_status st, uint64_t off, uint32_t reason, u
     return 0;
 }
 
-static void xtc_ref_init(xtc_ref *r, const uint8_t *in, size_t len, const tdec_xtrace_config *cfg)
+CC_FN void xtc_ref_init(xtc_ref *r, const uint8_t *in, size_t len, const tdec_xtrace_config *cfg)
 {
     uint64_t size = xtc_snap_bytes(cfg->vl), fs = cfg->file_size;
     memset(r, 0, sizeof *r);
@@ -218,7 +163,7 @@ static void xtc_ref_init(xtc_ref *r, const uint8_t *in, size_t len, const tdec_x
 }
 
 /* *e as a record of `type` owned by the current instruction. */
-static void xtc__owned(const xtc_ref *r, tdec_xtrace_record *e, uint32_t type, uint8_t token)
+CC_FN void xtc__owned(const xtc_ref *r, tdec_xtrace_record *e, uint32_t type, uint8_t token)
 {
     memset(e, 0, sizeof *e);
     e->type = type;
@@ -229,10 +174,9 @@ static void xtc__owned(const xtc_ref *r, tdec_xtrace_record *e, uint32_t type, u
     e->pc = (r->flags & TDEC_XTRACE_PC_KNOWN) ? r->pc : 0;
 }
 
-/* The record type and fixed size (token included) of token t per
-   docs/xtrace.md; type 0 for a token of unknown size. *data: bytes that
-   follow as data. */
-static uint32_t xtc__classify(const xtc_ref *r, unsigned t, uint64_t *need, uint64_t *data)
+/* The record type and fixed size (token included) of token t per SPEC.md;
+   type 0 for a token of unknown size. *data: bytes that follow as data. */
+CC_FN uint32_t xtc__classify(const xtc_ref *r, unsigned t, uint64_t *need, uint64_t *data)
 {
     unsigned sub = t >> 3, k = t >> 4;
     *data = 0;
@@ -259,7 +203,7 @@ static uint32_t xtc__classify(const xtc_ref *r, unsigned t, uint64_t *need, uint
     }
 }
 
-static int xtc__ref_token(xtc_ref *r, tdec_xtrace_record *e)
+CC_FN int xtc__ref_token(xtc_ref *r, tdec_xtrace_record *e)
 {
     const uint8_t *p = r->in + r->pos;
     uint64_t need = 1, data = 0, avail = r->len - r->pos;
@@ -324,7 +268,7 @@ static int xtc__ref_token(xtc_ref *r, tdec_xtrace_record *e)
 /* One of ALLGPR's REG records or SYSCALL_VEC's IOVEC records. A cut entry,
    an iovec length over the limit and cut iovec data are errors of the
    token: err_offset is the ALLGPR or SYSCALL_VEC token's. */
-static int xtc__ref_entry(xtc_ref *r, tdec_xtrace_record *e)
+CC_FN int xtc__ref_entry(xtc_ref *r, tdec_xtrace_record *e)
 {
     const uint8_t *p = r->in + r->pos;
     int iovec = r->phase == XTC_IOVECS;
@@ -352,7 +296,7 @@ static int xtc__ref_entry(xtc_ref *r, tdec_xtrace_record *e)
     return 1;
 }
 
-static int xtc__ref_header(xtc_ref *r, tdec_xtrace_record *e)
+CC_FN int xtc__ref_header(xtc_ref *r, tdec_xtrace_record *e)
 {
     const uint8_t *p = r->in + r->pos;
     if (r->len - r->pos < XTC_HDR) return xtc__end(r, TDEC_E_TRUNCATED, r->pos, TDEC_XTRACE_R_SNAPSHOT, 0);
@@ -370,7 +314,7 @@ static int xtc__ref_header(xtc_ref *r, tdec_xtrace_record *e)
 
 /* One part of a snapshot: the counters, a register, or a vector register
    (a record as soon as one of its bytes is there; the bytes follow). */
-static int xtc__ref_part(xtc_ref *r, tdec_xtrace_record *e)
+CC_FN int xtc__ref_part(xtc_ref *r, tdec_xtrace_record *e)
 {
     const uint8_t *p = r->in + r->pos;
     uint64_t avail = r->len - r->pos, n;
@@ -403,7 +347,7 @@ static int xtc__ref_part(xtc_ref *r, tdec_xtrace_record *e)
 
 /* The record the decoder must give next: 1 with *e at offset *off, or 0
    at the end (r->st, err_off, reason, bad). */
-static int xtc_ref_next(xtc_ref *r, tdec_xtrace_record *e, uint64_t *off)
+CC_FN int xtc_ref_next(xtc_ref *r, tdec_xtrace_record *e, uint64_t *off)
 {
     if (r->phase == XTC_DONE) return 0;
     if (r->pay > 0) {
@@ -424,7 +368,7 @@ static int xtc_ref_next(xtc_ref *r, tdec_xtrace_record *e, uint64_t *off)
 /* ---- the log ------------------------------------------------------------ */
 
 /* A record as one log line (every field) into buf (>= 512 bytes). */
-static size_t xtc_rec_line(char *buf, const tdec_xtrace_record *e, uint64_t off)
+CC_FN size_t xtc_rec_line(char *buf, const tdec_xtrace_record *e, uint64_t off)
 {
     char *p = buf;
     p = cc_kv(p, "R off=", off, 0);
@@ -451,290 +395,204 @@ static size_t xtc_rec_line(char *buf, const tdec_xtrace_record *e, uint64_t off)
     return (size_t)(p - buf);
 }
 
-/* Fragment bytes are checked against the input as they come (cc_frag_bad),
+/* Compares two records field by field; returns the name of the first field
+   that differs, or NULL. */
+CC_FN const char *xtc_rec_diff(const tdec_xtrace_record *a, const tdec_xtrace_record *b)
+{
+    if (a->type != b->type) return "type";
+    if (a->token != b->token) return "token";
+    if (a->flags != b->flags) return "flags";
+    if (a->el != b->el) return "el";
+    if (a->index != b->index) return "index";
+    if (a->pc != b->pc) return "pc";
+    if (a->insn != b->insn) return "insn";
+    if (a->addr != b->addr) return "addr";
+    if (a->value != b->value) return "value";
+    if (a->value2 != b->value2) return "value2";
+    if (a->value3 != b->value3) return "value3";
+    if (a->size_log2 != b->size_log2) return "size_log2";
+    if (a->val_kind != b->val_kind) return "val_kind";
+    if (a->reg != b->reg) return "reg";
+    if (a->snap_split != b->snap_split) return "snap_split";
+    if (a->snap_stream != b->snap_stream) return "snap_stream";
+    if (a->snap_time != b->snap_time) return "snap_time";
+    if (a->data_len != b->data_len) return "data_len";
+    return NULL;
+}
+
+/* Fragment bytes are checked against the input as they come (cc_frag),
    so the log only says where a record's data starts and that it ended:
    hex dumps of 32 KiB values would dominate the run time. */
-static void xtc__log_frag(xtc_run *r, const tdec_frag *f, uint64_t off)
+CC_FN void xtc__log_frag(cc_run *r, const tdec_frag *f, uint64_t off)
 {
-    cc_log l = xtc__sink(r);
+    if (r->log == NULL) return;
     if (f->flags & TDEC_FRAG_FIRST)
-        xtc__line(r, "P off=%llu total=%llu", (unsigned long long)off, (unsigned long long)f->total);
+        cc_line(r, "P off=%llu total=%llu", (unsigned long long)off, (unsigned long long)f->total);
     r->pay_line = 1;
     if (f->flags & TDEC_FRAG_LAST) {
-        cc_put(&l, " end\n", 5);
+        cc_put(r, " end\n", 5);
         r->pay_line = 0;
     }
 }
 
 /* ---- the stream decoder ----------------------------------------------- */
 
-/* What the checker expects next. */
+/* What the oracle expects next. */
 typedef struct xtc_lay {
-    uint64_t last_off;            /* offset of the previous item       */
-    uint64_t pay_at, pay_total, pay_got;
-    int      pay_open;            /* fragments of a record expected    */
+    uint64_t last_off; /* offset of the previous item       */
+    uint64_t pay_at;   /* where the record's data starts    */
+    cc_pay   pay;      /* fragments of a record expected    */
 } xtc_lay;
 
+typedef struct xtc_run {
+    cc_run             cc; /* schedule, log and outcome (check_common.h) */
+    /* in */
+    tdec_xtrace_config cfg;
+    void (*on_item)(void *ctx, const tdec_xtrace_item *it, const tdec_xtrace_decoder *d);
+    void              *ctx;
+    /* out */
+    uint8_t            bad_token; /* the decoder's, at the end */
+    /* private */
+    xtc_lay            lay;
+    xtc_ref            ref;
+} xtc_run;
+
 /* Checks a record against the reference walk's next one; logs it. */
-static const char *xtc__record(xtc_run *r, xtc_lay *l, xtc_ref *ref, const tdec_xtrace_item *it)
+CC_FN const char *xtc__record(xtc_run *r, const tdec_xtrace_item *it)
 {
     const tdec_xtrace_record *e = &it->u.rec;
+    xtc_lay *l = &r->lay;
     tdec_xtrace_record want;
     char got_line[512], want_line[512];
     uint64_t off = 0;
-    cc_log lg = xtc__sink(r);
-    if (l->pay_open)
-        return xtc__fail(r, "record at %llu interrupts the data of the record before it",
-                         (unsigned long long)it->offset);
-    if (!xtc_ref_next(ref, &want, &off))
-        return xtc__fail(r, "record (type %u) at %llu where the reference walk ends in %d at %llu reason %u",
-                         (unsigned)e->type, (unsigned long long)it->offset, ref->st,
-                         (unsigned long long)ref->err_off, (unsigned)ref->reason);
-    xtc_rec_line(got_line, e, it->offset);
-    xtc_rec_line(want_line, &want, off);
-    if (strcmp(got_line, want_line) != 0)
-        return xtc__fail(r, "record differs from the reference walk:\n  decoder   %s  reference %s", got_line,
-                         want_line);
+    if (l->pay.open)
+        return cc_fail(&r->cc, "record at %llu interrupts the data of the record before it",
+                       (unsigned long long)it->offset);
+    if (!xtc_ref_next(&r->ref, &want, &off))
+        return cc_fail(&r->cc, "record (type %u) at %llu where the reference walk ends in %d at %llu reason %u",
+                       (unsigned)e->type, (unsigned long long)it->offset, r->ref.st,
+                       (unsigned long long)r->ref.err_off, (unsigned)r->ref.reason);
+    if (xtc_rec_diff(e, &want) != NULL || it->offset != off) {
+        xtc_rec_line(got_line, e, it->offset);
+        xtc_rec_line(want_line, &want, off);
+        return cc_fail(&r->cc, "record differs from the reference walk in %s:\n  decoder   %s  reference %s",
+                       it->offset != off ? "offset" : xtc_rec_diff(e, &want), got_line, want_line);
+    }
     if (tdec_xtrace_type_str(e->type)[0] == '?' ||
         ((e->type == TDEC_XTRACE_REC_REG || e->type == TDEC_XTRACE_REC_VREG) && tdec_xtrace_reg_str(e->reg) == NULL) ||
         (e->type == TDEC_XTRACE_REC_VAL && tdec_xtrace_val_str(e->val_kind)[0] == '?'))
-        return xtc__fail(r, "record at %llu: a name helper does not know its type/reg/val kind",
-                         (unsigned long long)it->offset);
+        return cc_fail(&r->cc, "record at %llu: a name helper does not know its type/reg/val kind",
+                       (unsigned long long)it->offset);
     if (e->data_len > 0 && !(r->cfg.flags & TDEC_XTRACE_F_SKIP_PAYLOADS)) {
-        l->pay_open = 1;
-        l->pay_at = ref->pos;
-        l->pay_total = e->data_len;
-        l->pay_got = 0;
+        cc_pay_open(&l->pay, e->data_len);
+        l->pay_at = r->ref.pos;
     }
-    r->records++;
-    cc_close_pay(&lg);
-    cc_put(&lg, got_line, strlen(got_line));
+    r->cc.records++;
+    if (r->cc.log) {
+        cc_close_pay(&r->cc);
+        cc_put(&r->cc, got_line, xtc_rec_line(got_line, e, it->offset));
+    }
     return NULL;
 }
 
 /* Checks one item against the layout and the reference walk; logs it. */
-static const char *xtc__item(xtc_run *r, xtc_lay *l, xtc_ref *ref, const tdec_xtrace_item *it,
-                             const uint8_t *chunk, size_t chunk_len, const uint8_t *in, size_t len)
+CC_FN const char *xtc__item(cc_run *c, void *dv, const void *iv, const cc_feed *f)
 {
-    const tdec_frag *f = &it->u.frag;
-    if (it->offset > len || it->offset < l->last_off)
-        return xtc__fail(r, "item offset %llu after %llu (input %zu bytes)", (unsigned long long)it->offset,
-                         (unsigned long long)l->last_off, len);
+    xtc_run *r = (xtc_run *)c;
+    xtc_lay *l = &r->lay;
+    const tdec_xtrace_item *it = (const tdec_xtrace_item *)iv;
+    const char *bad;
+    if (it->offset > f->len || it->offset < l->last_off)
+        return cc_fail(c, "item offset %llu after %llu (input %zu bytes)", (unsigned long long)it->offset,
+                       (unsigned long long)l->last_off, f->len);
     l->last_off = it->offset;
-    if (it->kind == TDEC_ITEM_RECORD) return xtc__record(r, l, ref, it);
-    if (it->kind != TDEC_ITEM_FRAGMENT) return xtc__fail(r, "item kind %u", (unsigned)it->kind);
-    if (l->pay_open && it->offset != l->pay_at + l->pay_got)
-        return xtc__fail(r, "fragment at %llu, expected %llu", (unsigned long long)it->offset,
-                         (unsigned long long)(l->pay_at + l->pay_got));
-    if (cc_frag_bad(r->msg, sizeof r->msg, f, it->offset, l->pay_open, l->pay_total, l->pay_got,
-                    r->cfg.max_fragment, chunk, chunk_len, in, len))
-        return r->msg;
-    l->pay_got += f->len;
-    if (f->flags & TDEC_FRAG_LAST) l->pay_open = 0;
-    xtc__log_frag(r, f, it->offset);
-    return NULL;
-}
-
-/* Feeds the whole input, takes up to 3 items, resets: the decoder must be
-   as after init() (and must not touch the freed window again). */
-static const char *xtc__warm_reset(xtc_run *r, tdec_xtrace_decoder *d, const uint8_t *in, size_t len)
-{
-    tdec_xtrace_item it;
-    uint8_t *tmp = (uint8_t *)malloc(len ? len : 1);
-    int k;
-    if (tmp == NULL) return xtc__fail(r, "out of memory");
-    memcpy(tmp, in, len);
-    if (tdec_xtrace_feed(d, tmp, len) != TDEC_NEED_INPUT) {
-        free(tmp);
-        return xtc__fail(r, "first feed refused");
+    if (it->kind == TDEC_ITEM_RECORD) {
+        if ((bad = xtc__record(r, it)) != NULL) return bad;
+    } else if (it->kind != TDEC_ITEM_FRAGMENT) {
+        return cc_fail(c, "item kind %u", (unsigned)it->kind);
+    } else {
+        if (l->pay.open && it->offset != l->pay_at + l->pay.got)
+            return cc_fail(c, "fragment at %llu, expected %llu", (unsigned long long)it->offset,
+                           (unsigned long long)(l->pay_at + l->pay.got));
+        if ((bad = cc_frag(c, &l->pay, &it->u.frag, it->offset, r->cfg.max_fragment, f)) != NULL) return bad;
+        xtc__log_frag(c, &it->u.frag, it->offset);
     }
-    for (k = 0; k < 3; k++)
-        if (tdec_xtrace_next(d, &it) != TDEC_OK) break;
-    tdec_xtrace_reset(d);
-    memset(tmp, 0xA5, len);
-    free(tmp);
-    if (d->st.pos || d->st.err || d->st.err_offset || d->st.err_reason || d->st.win_len || d->st.carry_len ||
-        d->st.finished || d->insn_count || d->snap_count || d->bad_token)
-        return xtc__fail(r, "reset() left state behind");
+    if (r->on_item) r->on_item(r->ctx, it, (const tdec_xtrace_decoder *)dv);
     return NULL;
 }
 
 /* Compares the end of a decode with the reference walk. */
-static const char *xtc__check_end(xtc_run *r, const tdec_xtrace_decoder *d, const xtc_lay *l, xtc_ref *ref,
-                                  size_t len)
+CC_FN const char *xtc__check_end(xtc_run *r, const tdec_xtrace_decoder *d, size_t len)
 {
     tdec_xtrace_record e;
     uint64_t off = 0;
-    if (r->status == TDEC_END && l->pay_open) return xtc__fail(r, "END with a record's data unfinished");
+    xtc_ref *ref = &r->ref;
+    tdec_status st = r->cc.status;
+    if (st == TDEC_END && r->lay.pay.open) return cc_fail(&r->cc, "END with a record's data unfinished");
     if (xtc_ref_next(ref, &e, &off))
-        return xtc__fail(r, "decoder ended in %d (err_offset %llu) but the reference walk has a record at %llu",
-                         r->status, (unsigned long long)d->st.err_offset, (unsigned long long)off);
-    if (r->status != ref->st || d->st.err_offset != ref->err_off || d->st.err_reason != ref->reason ||
+        return cc_fail(&r->cc, "decoder ended in %d (err_offset %llu) but the reference walk has a record at %llu", st,
+                       (unsigned long long)d->st.err_offset, (unsigned long long)off);
+    if (st != ref->st || d->st.err_offset != ref->err_off || d->st.err_reason != ref->reason ||
         d->bad_token != ref->bad)
-        return xtc__fail(r, "ended in %d at %llu reason %u bad %u; the reference walk in %d at %llu reason %u bad %u",
-                         r->status, (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason,
-                         (unsigned)d->bad_token, ref->st, (unsigned long long)ref->err_off, (unsigned)ref->reason,
-                         (unsigned)ref->bad);
+        return cc_fail(&r->cc,
+                       "ended in %d at %llu reason %u bad %u; the reference walk in %d at %llu reason %u bad %u", st,
+                       (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason, (unsigned)d->bad_token,
+                       ref->st, (unsigned long long)ref->err_off, (unsigned)ref->reason, (unsigned)ref->bad);
     if (d->insn_count != ref->insns || d->snap_count != ref->snaps)
-        return xtc__fail(r, "insn_count %llu snap_count %llu; the reference walk %llu %llu",
-                         (unsigned long long)d->insn_count, (unsigned long long)d->snap_count,
-                         (unsigned long long)ref->insns, (unsigned long long)ref->snaps);
-    if (r->status == TDEC_END && d->st.pos != len)
-        return xtc__fail(r, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
-    if (d->st.err_offset > len) return xtc__fail(r, "err_offset beyond the input");
+        return cc_fail(&r->cc, "insn_count %llu snap_count %llu; the reference walk %llu %llu",
+                       (unsigned long long)d->insn_count, (unsigned long long)d->snap_count,
+                       (unsigned long long)ref->insns, (unsigned long long)ref->snaps);
+    if (st == TDEC_END && d->st.pos != len)
+        return cc_fail(&r->cc, "END at pos %llu of %zu", (unsigned long long)d->st.pos, len);
     return NULL;
 }
 
-/* Checks that every call after the final status agrees with it. */
-static const char *xtc__check_final(xtc_run *r, tdec_xtrace_decoder *d)
+/* After reset(): no instruction or snapshot count, no bad token. */
+CC_FN int xtc__fresh(const cc_run *r, const void *dv)
 {
-    static const uint8_t one = 0;
-    tdec_xtrace_item it;
-    tdec_status st = r->status, s;
-    uint64_t eo = d->st.err_offset;
-    uint32_t reason = d->st.err_reason;
-    if (st == TDEC_END) {
-        if ((s = tdec_xtrace_next(d, &it)) != TDEC_END) return xtc__fail(r, "next after END gave %d", s);
-        if ((s = tdec_xtrace_finish(d)) != TDEC_END) return xtc__fail(r, "second finish gave %d", s);
-        if ((s = tdec_xtrace_feed(d, &one, 1)) != TDEC_E_SEQUENCE) return xtc__fail(r, "feed after END gave %d", s);
-        if ((s = tdec_xtrace_next(d, &it)) != TDEC_END) return xtc__fail(r, "next after END (2) gave %d", s);
-        return NULL;
+    const tdec_xtrace_decoder *d = (const tdec_xtrace_decoder *)dv;
+    (void)r;
+    return !d->insn_count && !d->snap_count && !d->bad_token;
+}
+
+CC_STREAM_CALLS(xtc__, tdec_xtrace_)
+
+static const cc_format xtc__format = {sizeof(tdec_xtrace_decoder), sizeof(tdec_xtrace_item), 1, xtc__next, xtc__feed,
+                                      xtc__finish, xtc__reset, xtc__stream, xtc__item, NULL, xtc__fresh};
+
+/* Decodes in[0..len) with the config and schedule of the xtc_run that c
+   starts; fills its outputs. Returns NULL, or a description of the first
+   broken invariant. */
+CC_FN const char *xtc_decode(const uint8_t *in, size_t len, cc_run *c)
+{
+    static tdec_xtrace_decoder slots[2];
+    xtc_run *r = (xtc_run *)c;
+    const tdec_xtrace_decoder *d;
+    void *dv;
+    const char *bad;
+
+    memset(&r->lay, 0, sizeof r->lay);
+    xtc_ref_init(&r->ref, in, len, &r->cfg);
+    if ((bad = cc_loop(c, &xtc__format, tdec_xtrace_init(&slots[0], &r->cfg), slots, &dv, in, len)) != NULL)
+        return bad;
+    d = (const tdec_xtrace_decoder *)dv;
+    r->bad_token = d->bad_token;
+    if (c->pay_line) { /* the open data line says how much came, then " cut" */
+        char got[40], *p = cc_kv(got, " got=", r->lay.pay.got, 0);
+        cc_put(c, got, (size_t)(p - got));
     }
-    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE) return xtc__fail(r, "loop ended in misuse status %d", st);
-    if (d->st.err != st) return xtc__fail(r, "status %d but st.err %d", st, d->st.err);
-    if ((s = tdec_xtrace_next(d, &it)) != st) return xtc__fail(r, "error %d not sticky in next: %d", st, s);
-    if ((s = tdec_xtrace_feed(d, &one, 1)) != st) return xtc__fail(r, "error %d not sticky in feed: %d", st, s);
-    if ((s = tdec_xtrace_finish(d)) != st) return xtc__fail(r, "error %d not sticky in finish: %d", st, s);
-    if ((s = tdec_xtrace_next(d, &it)) != st) return xtc__fail(r, "error %d not sticky in next (2): %d", st, s);
-    if (d->st.err_offset != eo || d->st.err_reason != reason) return xtc__fail(r, "err_offset moved after the error");
-    return NULL;
-}
-
-/* The decoder moves to the other slot of dd (the old copy scribbled). */
-static tdec_xtrace_decoder *xtc__move(tdec_xtrace_decoder dd[2], tdec_xtrace_decoder *d)
-{
-    tdec_xtrace_decoder *to = d == &dd[0] ? &dd[1] : &dd[0];
-    memcpy(to, d, sizeof *d);
-    memset(d, 0xA5, sizeof *d);
-    return to;
-}
-
-/* Decodes in[0..len) with r's config and schedule; fills r's outputs.
-   Returns NULL, or a description of the first broken invariant. */
-static const char *xtc_decode(const uint8_t *in, size_t len, xtc_run *r)
-{
-    static const uint8_t dummy = 0x01;
-    static tdec_xtrace_decoder dd[2], saved;
-    tdec_xtrace_decoder *d = &dd[0];
-    tdec_xtrace_item it;
-    tdec_status st, s;
-    uint8_t *chunk = NULL;
-    size_t chunk_len = 0, fed = 0, cut_i = 0, n;
-    uint32_t rng = r->seed;
-    cc_sched sc;
-    xtc_lay l;
-    xtc_ref ref;
-    const char *bad = NULL;
-
-    sc.cuts = r->cuts;
-    sc.ncuts = r->ncuts;
-    sc.step = r->step;
-    sc.seed = r->seed;
-    memset(&l, 0, sizeof l);
-    r->log_len = 0;
-    r->log_hash = CC_FNV_BASIS;
-    r->items = 0;
-    r->records = 0;
-    r->msg[0] = 0;
-    r->pay_line = 0;
-    if (r->log && r->log_cap) r->log[0] = 0;
-
-    st = tdec_xtrace_init(d, &r->cfg);
-    if (st != TDEC_NEED_INPUT) return xtc__fail(r, "init gave %d", st);
-    if (r->reset_first && (bad = xtc__warm_reset(r, d, in, len)) != NULL) return bad;
-    xtc_ref_init(&ref, in, len, &r->cfg);
-    while (st >= 0 && bad == NULL) {
-        st = tdec_xtrace_next(d, &it);
-        if (st == TDEC_OK) {
-            if (++r->items > len + 2) { bad = xtc__fail(r, "more items than input bytes"); break; }
-            if ((bad = xtc__item(r, &l, &ref, &it, chunk, chunk_len, in, len)) != NULL) break;
-            if (d->st.win_len > 0) { /* feed() now is a caller bug and must change nothing */
-                memcpy(&saved, d, sizeof *d);
-                s = tdec_xtrace_feed(d, &dummy, 1);
-                if (s != TDEC_E_SEQUENCE || memcmp(&saved, d, sizeof *d) != 0)
-                    bad = xtc__fail(r, "feed with unread window gave %d or changed the decoder", s);
-            }
-            if (r->finish_early && fed == len && d->st.win_len == 0) { /* allowed: the window is used up */
-                st = tdec_xtrace_finish(d);
-                if (st != TDEC_END && st != TDEC_E_TRUNCATED) bad = xtc__fail(r, "finish after an item gave %d", st);
-            }
-            continue;
-        }
-        if (st != TDEC_NEED_INPUT) break; /* END or an error */
-        if (d->st.win_len != 0 || d->st.pos + d->st.carry_len != fed || d->st.carry_len > TDEC_CARRY_CAP) {
-            bad = xtc__fail(r, "NEED_INPUT with bytes unaccounted (pos %llu carry %u fed %zu)",
-                            (unsigned long long)d->st.pos, (unsigned)d->st.carry_len, fed);
-            break;
-        }
-        if (chunk) { /* the caller may reuse its buffer now: scribble, free */
-            memset(chunk, 0xA5, chunk_len);
-            free(chunk);
-            chunk = NULL;
-        }
-        d = xtc__move(dd, d); /* memcpy-able: no pointer into itself */
-        if (fed < len) {
-            n = cc_chunk(&sc, fed, len, &rng, &cut_i);
-            chunk = (uint8_t *)malloc(n ? n : 1);
-            if (chunk == NULL) { bad = xtc__fail(r, "out of memory"); break; }
-            memcpy(chunk, in + fed, n);
-            chunk_len = n;
-            st = tdec_xtrace_feed(d, chunk, n);
-            if (st != TDEC_NEED_INPUT) { bad = xtc__fail(r, "feed after NEED_INPUT gave %d", st); break; }
-            fed += n;
-        } else {
-            st = tdec_xtrace_finish(d);
-            if (st == TDEC_NEED_INPUT || st == TDEC_OK) { bad = xtc__fail(r, "finish gave %d", st); break; }
-        }
-    }
-    if (chunk) free(chunk);
-    r->status = st;
-    if (bad) return bad;
-    if (r->pay_line) { /* the open data line says how much came, then " cut" */
-        cc_log lg = xtc__sink(r);
-        char got[40], *p = cc_kv(got, " got=", l.pay_got, 0);
-        cc_put(&lg, got, (size_t)(p - got));
-    }
-    xtc__line(r, "E st=%d off=%llu reason=%u bad=%u pos=%llu insns=%llu snaps=%llu\n", st,
-              (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason, (unsigned)d->bad_token,
-              (unsigned long long)d->st.pos, (unsigned long long)d->insn_count, (unsigned long long)d->snap_count);
-    if ((bad = xtc__check_end(r, d, &l, &ref, len)) != NULL) return bad;
-    return xtc__check_final(r, d);
-}
-
-/* 1 if two runs produced the same log (compared by length, hash and text). */
-static int xtc_same_log(const xtc_run *a, const xtc_run *b)
-{
-    return cc_same_log(a->log, a->log_len, a->log_cap, a->log_hash, b->log, b->log_len, b->log_cap, b->log_hash);
-}
-
-/* Prints the first differing line of two logs to f (for failure reports). */
-static void xtc_print_diff(FILE *f, const xtc_run *a, const xtc_run *b)
-{
-    cc_print_diff(f, a->log, a->log_len, b->log, b->log_len);
+    cc_line(c, "E st=%d off=%llu reason=%u bad=%u pos=%llu insns=%llu snaps=%llu\n", c->status,
+            (unsigned long long)d->st.err_offset, (unsigned)d->st.err_reason, (unsigned)d->bad_token,
+            (unsigned long long)d->st.pos, (unsigned long long)d->insn_count, (unsigned long long)d->snap_count);
+    if ((bad = xtc__check_end(r, d, len)) != NULL) return bad;
+    return cc_final(c, &xtc__format, dv);
 }
 
 /* ---- snapshot helpers over a buffer ------------------------------------ */
 
-/* An integer into *h (FNV-1a), least significant byte first. */
-static void xtc__mix(uint64_t *h, uint64_t v)
-{
-    unsigned i;
-    for (i = 0; i < 8; i++) *h = (*h ^ (uint8_t)(v >> (8 * i))) * 1099511628211ull;
-}
-
 /* snap_detect() on in[0..len) with a file of fs bytes, against a plain
    walk over every VL and header choice. */
-static const char *xtc__detect1(const uint8_t *in, size_t len, uint64_t fs, uint32_t mode, int be, uint64_t *h)
+CC_FN const char *xtc__detect1(const uint8_t *in, size_t len, uint64_t fs, uint32_t mode, int be, uint64_t *h)
 {
     uint32_t v, vl = 0, found_vl = 0, matches = 0;
     uint64_t size, hdr;
@@ -753,7 +611,7 @@ static const char *xtc__detect1(const uint8_t *in, size_t len, uint64_t fs, uint
         }
     }
     want = matches == 0 ? TDEC_E_FORMAT : matches > 1 ? TDEC_E_CORRUPT : TDEC_OK;
-    xtc__mix(h, (uint64_t)(int64_t)st);
+    cc_mix_u64(h, (uint64_t)(int64_t)st);
     if (st != want) return "snap_detect status differs from a plain walk over the VLs";
     if (st != TDEC_OK) return NULL;
     if (vl != found_vl || hh != found_h) return "snap_detect found another VL or header choice";
@@ -761,14 +619,14 @@ static const char *xtc__detect1(const uint8_t *in, size_t len, uint64_t fs, uint
     hdr = hh ? XTC_HDR : 0u;
     if (tdec_xtrace_snap_size(vl) != size || fs < hdr + size || (fs - hdr) % size != 0 || len < hdr + size)
         return "snap_detect: the VL found does not fit the size";
-    xtc__mix(h, vl);
-    xtc__mix(h, (uint64_t)hh);
+    cc_mix_u64(h, vl);
+    cc_mix_u64(h, (uint64_t)hh);
     return NULL;
 }
 
 /* snap_view() of the snapshot at in[at..len), every field and view checked
-   against docs/xtrace.md's layout. */
-static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t vl, int be, uint64_t *h)
+   against SPEC.md's layout. */
+CC_FN const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t vl, int be, uint64_t *h)
 {
     tdec_xtrace_snapshot s;
     const uint8_t *base = in + at, *q;
@@ -778,7 +636,7 @@ static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t
     tdec_status st;
     memset(&s, 0, sizeof s);
     st = tdec_xtrace_snap_view(base, len - at, vl, be, &s);
-    xtc__mix(h, (uint64_t)(int64_t)st);
+    cc_mix_u64(h, (uint64_t)(int64_t)st);
     if (len - at < size) return st == TDEC_E_TRUNCATED ? NULL : "snap_view: short buffer not E_TRUNCATED";
     if (st != (xtc__rd(base + size - 8, 8, be) == vl ? TDEC_OK : TDEC_E_CORRUPT)) return "snap_view status";
     if (s.file_no != xtc__rd(base, 8, be) || s.snap_index != xtc__rd(base + 8, 8, be) ||
@@ -799,7 +657,7 @@ static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t
         q += n;
     }
     if ((uint64_t)(q - base) != size || tdec_xtrace_snap_size(vl) != size) return "snap_view: layout size";
-    xtc__mix(h, s.file_no ^ s.x[0] ^ s.x[31] ^ s.sysreg[10] ^ s.vl_field);
+    cc_mix_u64(h, s.file_no ^ s.x[0] ^ s.x[31] ^ s.sysreg[10] ^ s.vl_field);
     return NULL;
 }
 
@@ -807,7 +665,7 @@ static const char *xtc__view1(const uint8_t *in, size_t len, size_t at, uint32_t
    len bytes and of len plus large multiples (its modulo works in 32-bit
    steps), snap_view() at offsets 0 and 24, the argument checks. Folds the
    results into *h. */
-static const char *xtc_snap_check(const uint8_t *in, size_t len, uint32_t mode, int be, uint32_t vl, uint32_t seed,
+CC_FN const char *xtc_snap_check(const uint8_t *in, size_t len, uint32_t mode, int be, uint32_t vl, uint32_t seed,
                                   uint64_t *h)
 {
     static const uint8_t one = 0;
@@ -837,7 +695,7 @@ static const char *xtc_snap_check(const uint8_t *in, size_t len, uint32_t mode, 
 #define XTC_CANARY 16
 
 /* Decimal digits at s[*i..n) ending in '.', fitting 64 bits. */
-static int xtc__num(const char *s, size_t n, size_t *i, uint64_t *v)
+CC_FN int xtc__num(const char *s, size_t n, size_t *i, uint64_t *v)
 {
     size_t k = *i;
     uint64_t x = 0;
@@ -854,7 +712,7 @@ static int xtc__num(const char *s, size_t n, size_t *i, uint64_t *v)
 }
 
 /* s[*i..n) starts with the text w. */
-static int xtc__lit(const char *s, size_t n, size_t *i, const char *w)
+CC_FN int xtc__lit(const char *s, size_t n, size_t *i, const char *w)
 {
     size_t m = strlen(w);
     if (n - *i < m || memcmp(s + *i, w, m) != 0) return 0;
@@ -863,7 +721,7 @@ static int xtc__lit(const char *s, size_t n, size_t *i, const char *w)
 }
 
 /* xtrace.{ts}.{id}.hint{9|13}.{xinsndata|xsnapshot}.bin after the last '/'. */
-static int xtc__ref_name(const char *s, size_t n, tdec_xtrace_name *o)
+CC_FN int xtc__ref_name(const char *s, size_t n, tdec_xtrace_name *o)
 {
     const char *slash = NULL;
     size_t i = 0, k;
@@ -885,7 +743,7 @@ static int xtc__ref_name(const char *s, size_t n, tdec_xtrace_name *o)
 }
 
 /* pair_name() of name[0..n) into a buffer of cap bytes and a canary. */
-static const char *xtc__pair1(const char *name, size_t n, const tdec_xtrace_name *a, int ok, size_t cap, uint64_t *h)
+CC_FN const char *xtc__pair1(const char *name, size_t n, const tdec_xtrace_name *a, int ok, size_t cap, uint64_t *h)
 {
     static char buf[600 + XTC_CANARY];
     static char back[600];
@@ -899,7 +757,7 @@ static const char *xtc__pair1(const char *name, size_t n, const tdec_xtrace_name
     if (cap == 0) want = TDEC_E_ARG;
     if (st != want) return "pair_name status";
     if (cap > 0 && memchr(buf, 0, cap) == NULL) return "pair_name output not NUL-terminated within cap";
-    xtc__mix(h, (uint64_t)(int64_t)st);
+    cc_mix_u64(h, (uint64_t)(int64_t)st);
     if (st != TDEC_OK) return NULL;
     if (strlen(buf) != n || memcmp(buf, name, n - 13) != 0) return "pair_name changed more than the kind";
     if (tdec_xtrace_parse_name(buf, n, &b) != TDEC_OK || !tdec_xtrace_is_pair(a, &b) || !tdec_xtrace_is_pair(&b, a))
@@ -913,7 +771,7 @@ static const char *xtc__pair1(const char *name, size_t n, const tdec_xtrace_name
    500 bytes): parse_name() on the input itself (not NUL-terminated) and on
    a NUL-terminated copy against a plain parser, is_pair(), pair_name() at
    several caps. Folds the results into *h. */
-static const char *xtc_name_check(const uint8_t *in, size_t len, uint64_t *h)
+CC_FN const char *xtc_name_check(const uint8_t *in, size_t len, uint64_t *h)
 {
     static char name[512];
     static const size_t caps[] = {0, 1, 13, 0, 0, 600};
@@ -929,7 +787,7 @@ static const char *xtc_name_check(const uint8_t *in, size_t len, uint64_t *h)
     memset(&ra, 0, sizeof ra);
     st = tdec_xtrace_parse_name(name, n, &a);
     ok = xtc__ref_name(name, n, &ra);
-    xtc__mix(h, (uint64_t)(int64_t)st);
+    cc_mix_u64(h, (uint64_t)(int64_t)st);
     if (st != (ok ? TDEC_OK : TDEC_E_FORMAT)) return "parse_name status differs from a plain parser";
     if (ok && (a.timestamp != ra.timestamp || a.id != ra.id || a.hint != ra.hint || a.kind != ra.kind))
         return "parse_name fields differ from a plain parser";
@@ -939,9 +797,9 @@ static const char *xtc_name_check(const uint8_t *in, size_t len, uint64_t *h)
     if (tdec_xtrace_parse_name(NULL, 0, &c) != TDEC_E_ARG || tdec_xtrace_parse_name(name, n, NULL) != TDEC_E_ARG)
         return "parse_name accepts NULL";
     if (ok) {
-        xtc__mix(h, a.timestamp);
-        xtc__mix(h, a.id);
-        xtc__mix(h, a.hint + 16u * a.kind);
+        cc_mix_u64(h, a.timestamp);
+        cc_mix_u64(h, a.id);
+        cc_mix_u64(h, a.hint + 16u * a.kind);
         if (tdec_xtrace_is_pair(&a, &a) || tdec_xtrace_is_pair(&a, NULL)) return "is_pair of a name with itself";
     }
     for (k = 0; k < sizeof caps / sizeof caps[0]; k++) {

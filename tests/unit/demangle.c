@@ -1,4 +1,4 @@
-/* test_demangle.c - tools/cli/uftrace/demangle.c against uftrace 0.13. Run from the repo
+/* demangle.c - tools/cli/uftrace/demangle.c against uftrace 0.13. Run from the repo
    root (make test does). Reads:
 
      tests/data/uftrace/demangle.tsv   "mangled<TAB>demangled" pairs, each

@@ -1,4 +1,4 @@
-/* test_ipt.c - unit tests of the Intel PT packet layer (single/tdec_ipt.h:
+/* ipt.c - unit tests of the Intel PT packet layer (single/tdec_ipt.h:
    packets, PSB search, resync, the sync helpers over a buffer, last-IP).
    The reference is libipt master (libipt/src/pt_packet.c,
    pt_packet_decoder.c, pt_sync.c, ptdump.c) and the Intel SDM's packet
@@ -33,7 +33,7 @@
    NEED_INPUT, sticky errors, that feed() with an unread window is refused
    and that resync() after E_TRUNCATED is.
 
-   Usage: test_ipt [vector-dir]; default tests/data/ipt (or tests/data/ipt/ptt)
+   Usage: build/unit/ipt [vector-dir]; default tests/data/ipt (or tests/data/ipt/ptt)
    if it has INDEX.tsv, else ../shared/formats/ipt/vectors/ptt (run from the
    repository root). */
 #define TDEC_IPT_IMPLEMENTATION
@@ -94,8 +94,8 @@ static void run_init(iptc_run *r, uint32_t flags, uint32_t errata, unsigned hook
     r->hook = hook;
     r->resync = 1;
     r->resync_trunc = 1; /* tried after E_TRUNCATED too: must be refused */
-    r->log = log;
-    r->log_cap = log ? LOGCAP : 0;
+    r->cc.log = log;
+    r->cc.log_cap = log ? LOGCAP : 0;
     r->evs = ev;
     r->ev_cap = ev ? EVCAP : 0;
 }
@@ -157,24 +157,22 @@ static int expect(tl_case *c, const uint8_t *in, size_t len, uint32_t flags, uin
     size_t k, cut[1];
     const char *bad;
     run_init(&w, flags, errata, hook, log_a, ev_a);
-    bad = iptc_decode(in, len, &w);
+    bad = iptc_decode(in, len, &w.cc);
     if (!TL_TRUE(c, bad == NULL, "whole buffer: %s", bad)) return 0;
     evs_compact(got, sizeof got, ev_a, w.nev < EVCAP ? w.nev : EVCAP);
     if (!TL_TRUE(c, strcmp(got, want) == 0, "got\n    %s\n  expected\n    %s", got, want)) return 0;
     for (k = 0; k < 12 + len; k++) {
+        char what[64];
         run_init(&r, flags, errata, hook, log_b, NULL);
-        if (k == 0) r.step = 1;
-        else if (k == 1) { r.step = 1; r.next_n = 3; }
-        else if (k == 2) { r.seed = 7; r.next_n = 64; r.reset_first = 1; }
-        else if (k < 12) { r.seed = (uint32_t)k * 2654435761u; r.finish_early = (int)(k & 1); }
-        else if (len <= 80) { cut[0] = k - 12; r.cuts = cut; r.ncuts = 1; }
+        if (k == 0) r.cc.sched.step = 1;
+        else if (k == 1) { r.cc.sched.step = 1; r.next_n = 3; }
+        else if (k == 2) { r.cc.sched.seed = 7; r.next_n = 64; r.cc.reset_first = 1; }
+        else if (k < 12) { r.cc.sched.seed = (uint32_t)k * 2654435761u; r.cc.finish_early = (int)(k & 1); }
+        else if (len <= 80) { cut[0] = k - 12; r.cc.sched.cuts = cut; r.cc.sched.ncuts = 1; }
         else break;
-        bad = iptc_decode(in, len, &r);
-        if (!TL_TRUE(c, bad == NULL, "chunking %zu: %s", k, bad)) return 0;
-        if (!iptc_same_log(&w, &r)) {
-            iptc_print_diff(stderr, &w, &r);
-            return TL_TRUE(c, 0, "chunking %zu gives another log (diff on stderr)", k);
-        }
+        snprintf(what, sizeof what, "chunking %zu", k);
+        bad = cc_same_as(iptc_decode, &w.cc, &r.cc, in, len, what, stderr);
+        if (!TL_TRUE(c, bad == NULL, "%s", bad)) return 0;
     }
     return 1;
 }
@@ -731,7 +729,7 @@ static void test_vectors(void)
             iptc_run r;
             const char *bad;
             run_init(&r, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_a);
-            bad = iptc_decode(v->pt, v->len, &r);
+            bad = iptc_decode(v->pt, v->len, &r.cc);
             if (!TL_TRUE(&c, bad == NULL, "errata %x: %s", v->errata[k], bad)) break;
             if (!TL_TRUE(&c, r.nev <= EVCAP, "too many events")) break;
             check_ptdump(&c, v, ev_a, r.nev);
@@ -759,50 +757,47 @@ static size_t invariance(tl_case *c, const vec *v, int mode)
     const char *bad;
     uint32_t errata = v->errata[0];
     run_init(&w, v->flags, errata, IPTC_HOOK_NONE, log_a, NULL);
-    if ((bad = iptc_decode(v->pt, n, &w)) != NULL) {
+    if ((bad = iptc_decode(v->pt, n, &w.cc)) != NULL) {
         TL_TRUE(c, 0, "%s whole: %s", v->name, bad);
         return 0;
     }
     for (k = 0;; k++) {
+        cc_sched *s = &r.cc.sched;
+        char what[160];
         run_init(&r, v->flags, errata, IPTC_HOOK_NONE, log_b, NULL);
         switch (mode) {
-        case 0: if (k) return runs; r.step = 1; break;                       /* one byte at a time */
-        case 1: if (k > n) return runs; cut[0] = k; r.cuts = cut; r.ncuts = 1; /* every 2-way split */
+        case 0: if (k) return runs; s->step = 1; break;                       /* one byte at a time */
+        case 1: if (k > n) return runs; cut[0] = k; s->cuts = cut; s->ncuts = 1; /* every 2-way split */
             k += quick - 1;
             break;
-        case 2: if (k >= 16) return runs; r.seed = 0x1234567u + (uint32_t)k * 7919u; break; /* seeded random */
+        case 2: if (k >= 16) return runs; s->seed = 0x1234567u + (uint32_t)k * 7919u; break; /* seeded random */
         case 3: /* next_n batches, reset() first, three-way splits */
             if (k >= 6) return runs;
             r.next_n = k < 2 ? 1 : k < 4 ? 7 : 64;
-            r.reset_first = (int)(k & 1);
+            r.cc.reset_first = (int)(k & 1);
             cut[0] = n / 3 + k;
             cut[1] = 2 * n / 3;
-            r.cuts = cut;
-            r.ncuts = cut[0] < cut[1] ? 2 : 1;
+            s->cuts = cut;
+            s->ncuts = cut[0] < cut[1] ? 2 : 1;
             break;
         case 4: /* finish() right after the item that used up the input */
             if (k >= 3) return runs;
-            r.finish_early = 1;
-            if (k == 0) r.step = 1;
-            else if (k == 1) r.seed = 99;
+            r.cc.finish_early = 1;
+            if (k == 0) s->step = 1;
+            else if (k == 1) s->seed = 99;
             break;
         default: /* the canonical loop over one reused buffer: 1- and 7-byte steps, seeded */
             if (k >= 4) return runs;
-            if (k == 0) r.step = 1;
-            else if (k == 1) r.step = 7;
-            else r.seed = 31u * (uint32_t)k;
+            if (k == 0) s->step = 1;
+            else if (k == 1) s->step = 7;
+            else s->seed = 31u * (uint32_t)k;
             break;
         }
-        bad = iptc_decode(v->pt, n, &r);
+        snprintf(what, sizeof what, "%.120s, chunking %zu", v->name, k);
+        bad = cc_same_as(iptc_decode, &w.cc, &r.cc, v->pt, n, what, stderr);
         runs++;
         if (bad) {
-            TL_TRUE(c, 0, "%s, chunking %zu: %s", v->name, k, bad);
-            return runs;
-        }
-        if (!iptc_same_log(&w, &r)) {
-            fprintf(stderr, "%s, chunking %zu:\n", v->name, k);
-            iptc_print_diff(stderr, &w, &r);
-            TL_TRUE(c, 0, "%s, chunking %zu: another log (diff on stderr)", v->name, k);
+            TL_TRUE(c, 0, "%s", bad);
             return runs;
         }
     }
@@ -839,58 +834,9 @@ static void test_invariance(void)
 /* ------------------------------------------------------------------ */
 /* 4. every prefix                                                     */
 
-/* Checks a prefix decode P (of the first L bytes) against the full
-   decode F: every packet of P is F's packet at that offset (same fields),
-   except a PSB whose run of 02 82 pairs the cut shortened (the PSB is the
-   run's last 16 bytes: pt_find_psb) and, under SKD007, a 2-byte CYC cut
-   right before the 0xf3 that makes it an OVF in F (pt_pkt_handle_skd007
-   needs the byte); every error of P is F's; P ends in END, or in
-   E_TRUNCATED at the start of a packet (or error) of F that the cut
-   splits. */
-static const char *prefix_check(const iptc_ev *F, size_t nf, const iptc_ev *P, size_t np, uint64_t L, const uint8_t *in)
-{
-    static char msg[300];
-    size_t i, j;
-    for (i = 0; i < np; i++) {
-        const iptc_ev *p = &P[i];
-        int ok = 0;
-        if (p->what == IPTC_EV_GAP) continue;
-        if (p->what == IPTC_EV_END) {
-            if (i + 1 == np) continue;
-            return "END before the last event";
-        }
-        for (j = 0; j < nf && !ok; j++) {
-            const iptc_ev *f = &F[j];
-            if (p->what == IPTC_EV_PACKET && f->what == IPTC_EV_PACKET && f->offset == p->offset)
-                ok = memcmp(&f->pkt, &p->pkt, sizeof f->pkt) == 0 ||
-                     (f->pkt.kind == TDEC_IPT_PSB && p->pkt.kind == TDEC_IPT_PSB);
-            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_CORRUPT && f->what == IPTC_EV_ERROR && f->st == p->st &&
-                f->offset == p->offset && f->reason == p->reason)
-                ok = 1;
-            if (p->what == IPTC_EV_ERROR && p->st == TDEC_E_TRUNCATED && i + 1 == np &&
-                (f->what == IPTC_EV_PACKET || f->what == IPTC_EV_ERROR)) {
-                uint64_t start = f->offset - ((f->what == IPTC_EV_PACKET && (f->pkt.flags & TDEC_IPT_PF_SKD007)) ? 1u : 0u);
-                ok = start == p->offset && p->offset < L;
-            }
-        }
-        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_PSB) {
-            /* a run cut by L: no whole pair after the PSB in P, but in F */
-            ok = p->offset + 16 <= L && p->offset + 18 > L && iptc__pairs(in, L + 2, p->offset + 16, 1);
-        }
-        if (!ok && p->what == IPTC_EV_PACKET && p->pkt.kind == TDEC_IPT_CYC && p->pkt.size == 2 && p->offset + 2 == L) {
-            for (j = 0; j < nf && !ok; j++)
-                ok = F[j].what == IPTC_EV_PACKET && F[j].offset == p->offset + 1 && (F[j].pkt.flags & TDEC_IPT_PF_SKD007);
-        }
-        if (!ok) {
-            char s[200];
-            ev_compact(s, sizeof s, p);
-            snprintf(msg, sizeof msg, "%s is not in the full decode", s);
-            return msg;
-        }
-    }
-    return NULL;
-}
-
+/* Every prefix of every vector under each of its errata (iptc_prefixes:
+   END or E_TRUNCATED at the cut packet, no packet that is not in the full
+   decode). */
 static void test_prefixes(void)
 {
     tl_case c;
@@ -902,27 +848,11 @@ static void test_prefixes(void)
         const vec *v = &vecs[i];
         for (k = 0; k < v->nerrata; k++) {
             iptc_run F, P;
-            size_t L, nf;
             const char *bad;
             run_init(&F, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_a);
-            if ((bad = iptc_decode(v->pt, v->len, &F)) != NULL) {
-                if (!failed++) snprintf(first, sizeof first, "%.90s full: %.400s", v->name, bad);
-                continue;
-            }
-            nf = F.nev < EVCAP ? F.nev : EVCAP;
-            for (L = 0; L <= v->len; L += quick) {
-                run_init(&P, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_b);
-                P.seed = (uint32_t)L + 1u;
-                bad = iptc_decode(v->pt, L, &P);
-                runs++;
-                if (!bad) bad = prefix_check(ev_a, nf, ev_b, P.nev < EVCAP ? P.nev : EVCAP, L, v->pt);
-                if (!bad && P.status != TDEC_END && P.status != TDEC_E_TRUNCATED) bad = "ends in neither END nor E_TRUNCATED";
-                if (bad) {
-                    if (!failed++)
-                        snprintf(first, sizeof first, "%.90s (errata %x) cut at %zu: %.400s", v->name, v->errata[k], L, bad);
-                    break;
-                }
-            }
+            run_init(&P, v->flags, v->errata[k], IPTC_HOOK_NONE, NULL, ev_b);
+            if ((bad = iptc_decode(v->pt, v->len, &F.cc)) == NULL) bad = iptc_prefixes(&F, &P, v->pt, v->len, quick, &runs);
+            if (bad && !failed++) snprintf(first, sizeof first, "%.90s (errata %x): %.400s", v->name, v->errata[k], bad);
         }
     }
     TL_TRUE(&c, failed == 0, "%zu vectors fail; first: %s", failed, first);
@@ -1356,11 +1286,10 @@ static void test_first_bytes(void)
                     const char *bad;
                     run_init(&w, flags[o], errata[o], hook, log_a, NULL);
                     run_init(&r, flags[o], errata[o], hook, log_b, NULL);
-                    r.step = 1;
-                    if ((bad = iptc_decode(buf, sizeof buf, &w)) == NULL) bad = iptc_decode(buf, sizeof buf, &r);
+                    r.cc.sched.step = 1;
+                    if ((bad = iptc_decode(buf, sizeof buf, &w.cc)) == NULL)
+                        bad = cc_same_as(iptc_decode, &w.cc, &r.cc, buf, sizeof buf, "one byte at a time", stderr);
                     TL_TRUE(&c, bad == NULL, "byte %02x tail %u option %u hook %u: %s", b, t, o, hook, bad);
-                    TL_TRUE(&c, bad || iptc_same_log(&w, &r), "byte %02x tail %u option %u hook %u: logs differ", b, t, o,
-                            hook);
                 }
         }
     }
@@ -1559,9 +1488,9 @@ static void test_search_random(void)
             const char *bad;
             run_init(&r, 0, 0, IPTC_HOOK_NONE, NULL, ev_a);
             r.resync = (int)(k & 1);
-            if (k == 1) r.step = 1;
-            else if (k) r.seed = (uint32_t)iter * 31u + k;
-            bad = iptc_decode(b, len, &r);
+            if (k == 1) r.cc.sched.step = 1;
+            else if (k) r.cc.sched.seed = (uint32_t)iter * 31u + k;
+            bad = iptc_decode(b, len, &r.cc);
             if (!TL_TRUE(&c, bad == NULL, "iter %u chunking %u: %s", iter, k, bad)) break;
             if (want0 == IPTC_NONE)
                 TL_TRUE(&c, r.nev == 2 && ev_a[0].what == IPTC_EV_GAP && ev_a[0].offset == 0 && ev_a[0].len == len &&

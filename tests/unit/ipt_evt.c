@@ -1,4 +1,4 @@
-/* test_ipt_evt.c - unit tests of the Intel PT event and query decoders
+/* ipt_evt.c - unit tests of the Intel PT event and query decoders
    (layer 2 of single/tdec_ipt.h: tdec_ipt_evt_*, tdec_ipt_qry_*). The
    reference is libipt master's pt_evt_* / pt_qry_* (pt_event_decoder.c,
    pt_query_decoder.c, and doc/man/pt_qry_cond_branch.3.md for the query
@@ -17,11 +17,14 @@
         offsets, every field, errors, answers) as the whole buffer; the
         chunks come from one reused buffer scribbled over at each
         TDEC_NEED_INPUT, or (splits, alternately) from an exact-size copy
-        that is scribbled and freed (ASan sees stale reads); a next() or a
-        query that returned TDEC_NEED_INPUT must return it again when asked
-        again before feeding, and neither may change the query time;
+        that is scribbled and freed (ASan sees stale reads). Every run goes
+        through the oracle, tests/lib/ipt_check.h (iptc_events,
+        iptc_queries), shared with fuzz/fuzz_ipt.c, which checks the rules
+        listed there on the way (a next() or a query that returned
+        TDEC_NEED_INPUT returns it again when asked again before feeding,
+        and neither changes the query time, among them);
      3. every prefix of every vector: the run ends with TDEC_END (after
-        resync() past errors) within 64*(len+16)+1000 calls, and
+        resync() past errors) within 64*(len+16) API calls, and
           events:  the records up to and including the prefix run's last
                    SYNC item are the first records of the whole run;
           queries: the records before the prefix run's last SYNC answer
@@ -55,18 +58,20 @@
         position); error and sync offsets are;
      5. the API: NULL arguments, calls out of sequence.
 
-   Usage: test_ipt_evt [vector-dir]; default tests/data/ipt (or
+   Usage: build/unit/ipt_evt [vector-dir]; default tests/data/ipt (or
    tests/data/ipt/ptt) if it has INDEX.tsv, else
    ../shared/formats/ipt/vectors/ptt (run from the repository root);
    evt.txt and qry.txt are read from the vector's directory, else from
    ../shared/formats/ipt/vectors/ptt/<name>/. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #define TDEC_IPT_IMPLEMENTATION
-#include "single/tdec_ipt.h"
+#include "tests/lib/ipt_check.h"
 #include "tests/lib/testlib.h"
 
 #include <stdarg.h>
 #include <stdint.h>
+
+#define LOG_CAP (4u << 20)
 
 /* ---- text buffers ------------------------------------------------------------ */
 
@@ -127,64 +132,24 @@ static void first_diff(const char *a, const char *b, char *out, size_t cap)
 
 /* ---- recording runs ------------------------------------------------------------ */
 
-/* One observation of a run: an item, an answer or an end, as numbers. */
-typedef struct rec {
-    uint32_t what; /* R_* */
-    uint32_t type, flags, a, b, aux;
-    uint64_t offset, ip, arg, arg2, tsc;
-    uint32_t lost_mtc, lost_cyc;
-    int32_t  status; /* query status bits, or the error reason / end status */
-    uint32_t where;  /* R_ERROR: 1 = a sync error; R_END: 1 = from a query; */
-                     /* R_COND, R_INDIRECT: 1 = qry_time gave a time        */
-} rec;
-
-enum { R_SYNC = 1, R_EVENT, R_ERROR, R_END, R_COND, R_INDIRECT, R_QEVENT, R_LIMIT, R_REASK };
-
+/* A layer-2 run of tests/lib/ipt_check.h (iptc_events, iptc_queries): its
+   records, and the rule it broke, if any. */
 typedef struct run {
-    rec   *r;
-    size_t n, cap;
-    size_t calls, need_input_answers;
+    iptc_rec *r;
+    size_t    n, cap;
+    size_t    need_input_answers;
+    char      why[CC_MSG]; /* empty, or the broken rule */
 } run;
 
-static void run_add(run *w, rec x)
+static const run run0;
+
+static void run_add(run *w, iptc_rec x)
 {
-    if (w->n == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 256;
-        w->r = (rec *)realloc(w->r, w->cap * sizeof *w->r);
+    if (w->n == w->cap) {        w->cap = w->cap ? 2 * w->cap : 256;
+        w->r = (iptc_rec *)realloc(w->r, w->cap * sizeof *w->r);
         if (w->r == NULL) abort();
     }
     w->r[w->n++] = x;
-}
-
-static rec rec_event(uint32_t what, uint64_t offset, const tdec_ipt_event *ev)
-{
-    rec x;
-    memset(&x, 0, sizeof x);
-    x.what = what;
-    x.offset = offset;
-    x.type = ev->type;
-    x.flags = ev->flags;
-    x.a = ev->a;
-    x.b = ev->b;
-    x.aux = ev->aux;
-    x.ip = ev->ip;
-    x.arg = ev->arg;
-    x.arg2 = ev->arg2;
-    x.tsc = ev->tsc;
-    x.lost_mtc = ev->lost_mtc;
-    x.lost_cyc = ev->lost_cyc;
-    return x;
-}
-
-static rec rec_simple(uint32_t what, uint64_t offset, int32_t status, uint32_t where)
-{
-    rec x;
-    memset(&x, 0, sizeof x);
-    x.what = what;
-    x.offset = offset;
-    x.status = status;
-    x.where = where;
-    return x;
 }
 
 /* Index of the first difference, or (size_t)-1. */
@@ -208,258 +173,87 @@ static void run_free(run *w)
     memset(w, 0, sizeof *w);
 }
 
-/* ---- feeding ----------------------------------------------------------------------- */
+/* ---- running a layer ---------------------------------------------------------------- */
 
-enum { FEED_DIRECT = 0, FEED_REUSED, FEED_FRESH };
-
-/* The input side of a run: chunks by a schedule. FEED_REUSED copies every
-   chunk into one buffer that is overwritten (0xa5) at each
-   TDEC_NEED_INPUT; FEED_FRESH copies it into an exact-size allocation that
-   is overwritten and freed then. */
-typedef struct feeder {
-    const uint8_t  *p;
-    size_t          len, fed, ci;
-    unsigned        rng;
-    const tl_sched *s;
-    uint8_t        *buf;
-    size_t          buf_len;
-    int             how;
-} feeder;
-
-static void feeder_init(feeder *f, const uint8_t *p, size_t len, const tl_sched *s, int how)
-{
-    memset(f, 0, sizeof *f);
-    f->p = p;
-    f->len = len;
-    f->s = s;
-    f->rng = s->seed;
-    f->how = how;
-    if (how == FEED_REUSED) {
-        f->buf_len = len ? len : 1;
-        f->buf = (uint8_t *)malloc(f->buf_len);
-        if (f->buf == NULL) abort();
-    }
-}
-
-/* The next chunk for feed(), or NULL at the end (then call finish()). */
-static const uint8_t *feeder_next(feeder *f, size_t *n)
-{
-    const uint8_t *chunk;
-    if (f->buf) memset(f->buf, 0xa5, f->buf_len);
-    if (f->how == FEED_FRESH) {
-        free(f->buf);
-        f->buf = NULL;
-    }
-    if (f->fed >= f->len) return NULL;
-    *n = tl_next_chunk(f->s, f->fed, f->len, &f->rng, &f->ci);
-    if (*n == 0) *n = 1; /* an empty feed says nothing new */
-    chunk = f->p + f->fed;
-    if (f->how == FEED_FRESH) {
-        f->buf = (uint8_t *)malloc(*n);
-        if (f->buf == NULL) abort();
-        f->buf_len = *n;
-    }
-    if (f->how != FEED_DIRECT) {
-        memcpy(f->buf, chunk, *n);
-        chunk = f->buf;
-    }
-    f->fed += *n;
-    return chunk;
-}
-
-static void feeder_free(feeder *f)
-{
-    free(f->buf);
-    f->buf = NULL;
-}
-
-#define MAX_CALLS(len) (64u * ((len) + 16u) + 1000u)
-
-static tdec_ipt_evt_decoder g_evt;
+static tdec_ipt_evt_decoder g_evt; /* for the hand-made calls below (big: not on the stack) */
 static tdec_ipt_qry_decoder g_qry;
 
-/* Events: every item, every error (then resync), the end. A next() that
-   returns TDEC_NEED_INPUT is called once more before feeding: it must say
-   TDEC_NEED_INPUT again (an R_REASK record if not). */
-static void run_events(run *w, const uint8_t *p, size_t len, const tdec_ipt_config *cfg, const tl_sched *s, int how)
+static void collect(void *ctx, const iptc_rec *x, const iptc_clock *after)
 {
-    tdec_ipt_evt_decoder *e = &g_evt;
-    tdec_ipt_evt_item it;
-    tdec_status st;
-    feeder f;
-    const uint8_t *chunk;
-    size_t n = 0;
-    feeder_init(&f, p, len, s, how);
-    tdec_ipt_evt_init(e, cfg);
-    for (;;) {
-        if (++w->calls > MAX_CALLS(len)) {
-            run_add(w, rec_simple(R_LIMIT, 0, 0, 0));
-            break;
-        }
-        st = tdec_ipt_evt_next(e, &it);
-        if (st == TDEC_OK) {
-            if (it.kind == TDEC_IPT_ITEM_SYNC) run_add(w, rec_simple(R_SYNC, it.offset, 0, 0));
-            else run_add(w, rec_event(R_EVENT, it.offset, &it.ev));
-            continue;
-        }
-        if (st == TDEC_NEED_INPUT) {
-            /* asked again before feeding: TDEC_NEED_INPUT again, nothing consumed */
-            tdec_status again = tdec_ipt_evt_next(e, &it);
-            if (again != TDEC_NEED_INPUT) run_add(w, rec_simple(R_REASK, 0, again, 'n'));
-            chunk = feeder_next(&f, &n);
-            st = chunk ? tdec_ipt_evt_feed(e, chunk, n) : tdec_ipt_evt_finish(e);
-            if (st == TDEC_NEED_INPUT) continue;
-        }
-        if (st == TDEC_E_CORRUPT) {
-            run_add(w, rec_simple(R_ERROR, e->st.err_offset, (int32_t)e->st.err_reason, e->in_sync ? 1u : 0u));
-            if (tdec_ipt_evt_resync(e) == TDEC_NEED_INPUT) continue;
-        }
-        run_add(w, rec_simple(R_END, 0, st, 0));
-        break;
-    }
-    feeder_free(&f);
+    run *w = (run *)ctx;
+    (void)after;
+    if (x->what == IPTC_L2_RESTART) w->n = 0;
+    else run_add(w, *x);
 }
 
-/* What pt_qry_time() and pt_qry_core_bus_ratio() report. */
-typedef struct qclock {
-    tdec_status tq, rq;
-    uint32_t    tq_why, rq_why;
-    uint64_t    tsc;
-    uint32_t    mtc, cyc, cbr;
-} qclock;
-
-static qclock qclock_of(const tdec_ipt_qry_decoder *q)
+/* A run of cfg (NULL: defaults), its time checked against the facts f
+   (may be NULL), its records to w, its log (may be NULL) into log. */
+static void layer_setup(iptc_l2 *r, const tdec_ipt_config *cfg, const iptc_facts *f, run *w, char *log)
 {
-    qclock k;
-    memset(&k, 0, sizeof k);
-    k.tq = tdec_ipt_qry_time(q, &k.tsc, &k.mtc, &k.cyc, &k.tq_why);
-    k.rq = tdec_ipt_qry_cbr(q, &k.cbr, &k.rq_why);
-    return k;
+    memset(r, 0, sizeof *r);
+    if (cfg) r->cfg = *cfg;
+    r->facts = f;
+    r->on_rec = w ? collect : NULL;
+    r->ctx = w;
+    r->cc.log = log;
+    r->cc.log_cap = log ? LOG_CAP : 0;
 }
 
-static int qclock_same(const qclock *a, const qclock *b)
+/* Runs a layer (queries: the query drain, else the event decoder) over
+   p[0..len) with cfg (NULL: defaults), fed as s says (how: CC_FEED_*),
+   its time checked against the facts f (may be NULL); w gets the records
+   and the rule the run broke, if any. */
+static void run_layer(run *w, int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg,
+                      const iptc_facts *f, const cc_sched *s, int how)
 {
-    return a->tq == b->tq && a->rq == b->rq && a->tq_why == b->tq_why && a->rq_why == b->rq_why &&
-           a->tsc == b->tsc && a->mtc == b->mtc && a->cyc == b->cyc && a->cbr == b->cbr;
+    static iptc_l2 r;
+    const char *bad;
+    layer_setup(&r, cfg, f, w, NULL);
+    r.cc.sched = *s;
+    r.cc.feed_how = how;
+    bad = (queries ? iptc_queries : iptc_events)(p, len, &r.cc);
+    w->need_input_answers = r.need_input_answers;
+    snprintf(w->why, sizeof w->why, "%s", bad ? bad : "");
 }
 
-/* Queries: the image-less drain of vectors/README.md: sync; then the event
-   while one is pending, else cond_branch, and indirect_branch when that is
-   the wrong question; on an error resync() and sync again. A query that
-   returns TDEC_NEED_INPUT is asked once more before feeding: it must say
-   TDEC_NEED_INPUT again, and neither call may change what pt_qry_time /
-   pt_qry_core_bus_ratio report (an R_REASK record if not). (A cond_branch
-   that is the wrong question does change it, as libipt's does: it keeps
-   the time at the event it looked at.) */
-static void run_queries(run *w, const uint8_t *p, size_t len, const tdec_ipt_config *cfg, const tl_sched *s, int how)
-{
-    tdec_ipt_qry_decoder *q = &g_qry;
-    tdec_ipt_event ev;
-    tdec_status st;
-    feeder f;
-    const uint8_t *chunk;
-    size_t n = 0;
-    uint64_t ip = 0, off = 0, tsc = 0;
-    uint32_t mtc = 0, cyc = 0;
-    uint32_t flags = 0;
-    int synced = 0, taken = 0, asked = 0;
-    rec x;
-    qclock before;
-    feeder_init(&f, p, len, s, how);
-    tdec_ipt_qry_init(q, cfg);
-    for (;;) {
-        if (++w->calls > MAX_CALLS(len)) {
-            run_add(w, rec_simple(R_LIMIT, 0, 0, 0));
-            break;
-        }
-        before = qclock_of(q);
-        if (!synced) {
-            asked = 's';
-            st = tdec_ipt_qry_sync(q, &ip, &flags, &off);
-            if (st == TDEC_OK) {
-                synced = 1;
-                x = rec_simple(R_SYNC, off, (int32_t)flags, 0);
-                x.ip = (flags & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : ip;
-                run_add(w, x);
-                continue;
-            }
-        } else if (flags & TDEC_IPT_QF_EVENT_PENDING) {
-            asked = 'e';
-            st = tdec_ipt_qry_event(q, &ev, &flags);
-            if (st == TDEC_OK) {
-                x = rec_event(R_QEVENT, 0, &ev);
-                x.status = (int32_t)flags;
-                run_add(w, x);
-                continue;
-            }
-        } else {
-            asked = 'c';
-            st = tdec_ipt_qry_cond_branch(q, &taken, &flags);
-            x = rec_simple(R_COND, 0, (int32_t)flags, 0);
-            x.a = (uint32_t)taken;
-            if (st == TDEC_E_SEQUENCE) {
-                asked = 'i';
-                before = qclock_of(q);
-                st = tdec_ipt_qry_indirect_branch(q, &ip, &flags);
-                x = rec_simple(R_INDIRECT, 0, (int32_t)flags, 0);
-                x.ip = (flags & TDEC_IPT_QF_IP_SUPPRESSED) ? 0 : ip;
-            }
-            if (st == TDEC_OK) {
-                if (tdec_ipt_qry_time(q, &tsc, &mtc, &cyc, NULL) == TDEC_OK) {
-                    x.tsc = tsc;
-                    x.lost_mtc = mtc;
-                    x.lost_cyc = cyc;
-                    x.where = 1;
-                }
-                run_add(w, x);
-                continue;
-            }
-        }
-        if (st == TDEC_NEED_INPUT) {
-            tdec_status again;
-            uint32_t s2 = 0;
-            int t2 = 0;
-            uint64_t ip2 = 0;
-            tdec_ipt_event ev2;
-            qclock now;
-            w->need_input_answers++;
-            switch (asked) {
-            case 's': again = tdec_ipt_qry_sync(q, &ip2, &s2, NULL); break;
-            case 'e': again = tdec_ipt_qry_event(q, &ev2, &s2); break;
-            case 'c': again = tdec_ipt_qry_cond_branch(q, &t2, &s2); break;
-            default: again = tdec_ipt_qry_indirect_branch(q, &ip2, &s2); break;
-            }
-            now = qclock_of(q);
-            if (again != TDEC_NEED_INPUT) run_add(w, rec_simple(R_REASK, 0, again, (uint32_t)asked));
-            if (!qclock_same(&before, &now)) /* the time changed */
-                run_add(w, rec_simple(R_REASK, 0, 1000, (uint32_t)asked));
-            chunk = feeder_next(&f, &n);
-            st = chunk ? tdec_ipt_qry_feed(q, chunk, n) : tdec_ipt_qry_finish(q);
-            if (st == TDEC_NEED_INPUT) continue;
-        }
-        if (st == TDEC_E_CORRUPT) {
-            run_add(w, rec_simple(R_ERROR, q->st.err_offset, (int32_t)q->st.err_reason, synced ? 0u : 1u));
-            synced = 0;
-            if (tdec_ipt_qry_resync(q) == TDEC_NEED_INPUT) continue;
-        }
-        run_add(w, rec_simple(R_END, 0, st, synced ? 1u : 0u));
-        break;
-    }
-    feeder_free(&f);
-}
+static char log_a[LOG_CAP], log_b[LOG_CAP];
 
-typedef void (*runner)(run *, const uint8_t *, size_t, const tdec_ipt_config *, const tl_sched *, int);
+/* A layer over p[0..len) whole (its records into w), in 1-byte chunks
+   from a reused buffer (its TDEC_NEED_INPUT answers added to *needs),
+   split in two at 1, 1 + stride ..., and in nseeds random schedules, the
+   splits and seeds alternately in fresh and in reused chunks (counted in
+   *runs): every log must be the whole run's. NULL, or what went wrong. */
+static const char *layer_chunks(run *w, int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg,
+                                const iptc_facts *f, size_t stride, size_t nseeds, size_t *needs, size_t *runs)
+{
+    static iptc_l2 a, b;
+    cc_decode_fn fn = queries ? iptc_queries : iptc_events;
+    cc_plan plan;
+    const char *bad;
+    layer_setup(&a, cfg, f, w, log_a);
+    if ((bad = fn(p, len, &a.cc)) != NULL) return bad;
+    layer_setup(&b, cfg, f, NULL, log_b);
+    b.cc.sched.step = 1;
+    b.cc.feed_how = CC_FEED_REUSED;
+    bad = cc_same_as(fn, &a.cc, &b.cc, p, len, "1-byte chunks", stdout);
+    *needs += b.need_input_answers;
+    memset(&plan, 0, sizeof plan);
+    plan.split_stride = stride;
+    plan.nseeds = nseeds;
+    plan.alternate = 1;
+    return bad ? bad : cc_schedules(fn, &a.cc, &b.cc, p, len, &plan, stdout, runs);
+}
 
 /* ---- rendering in the vectors' transcript format ------------------------------------ */
 
-static void render_ip(txt *t, const rec *r, const char *name)
+static void render_ip(txt *t, const iptc_rec *r, const char *name)
 {
     if (r->flags & TDEC_IPT_EVF_IP_SUPPRESSED) tx_printf(t, " %s=<suppressed>", name);
     else tx_printf(t, " %s=%016llx", name, (unsigned long long)r->ip);
 }
 
 /* One event as evt.txt / qry.txt print it (no offset, no newline). */
-static void render_event(txt *t, const rec *r)
+static void render_event(txt *t, const iptc_rec *r)
 {
     unsigned i;
     tx_printf(t, "%s", tdec_ipt_event_str(r->type));
@@ -565,23 +359,23 @@ static void render_qstatus(txt *t, uint32_t s)
               s & TDEC_IPT_QF_EOS ? " eos" : "");
 }
 
-static void render_qtime(txt *t, const rec *r)
+static void render_qtime(txt *t, const iptc_rec *r)
 {
     if (r->where) tx_printf(t, " tsc=%llx lost=%u/%u", (unsigned long long)r->tsc, r->lost_mtc, r->lost_cyc);
 }
 
 /* A run as evt.txt (events: offsets left out) or qry.txt print it. With
    stop_at_sync_error the text ends after a failed sync, as the vectors'
-   tool does; other records that are not part of a transcript (R_LIMIT,
-   R_REASK) are printed as such so that they show in a comparison. */
+   tool does; a broken rule is printed at the end so that it shows in a
+   comparison. */
 static void render(txt *t, const run *w, int queries, int stop_at_sync_error)
 {
     size_t i;
     int synced = 0;
     for (i = 0; i < w->n; i++) {
-        const rec *r = &w->r[i];
+        const iptc_rec *r = &w->r[i];
         switch (r->what) {
-        case R_SYNC:
+        case IPTC_L2_SYNC:
             tx_printf(t, "SYNC @%llx", (unsigned long long)r->offset);
             if (queries) {
                 if (!((uint32_t)r->status & TDEC_IPT_QF_IP_SUPPRESSED)) tx_printf(t, " ip=%016llx", (unsigned long long)r->ip);
@@ -590,22 +384,22 @@ static void render(txt *t, const run *w, int queries, int stop_at_sync_error)
             tx_printf(t, "\n");
             synced = 1;
             break;
-        case R_EVENT:
+        case IPTC_L2_EVENT:
             render_event(t, r);
             tx_printf(t, "\n");
             break;
-        case R_QEVENT:
+        case IPTC_L2_QEVENT:
             tx_printf(t, "event ");
             render_event(t, r);
             tx_printf(t, "\n");
             break;
-        case R_COND:
+        case IPTC_L2_COND:
             tx_printf(t, "cond %s", r->a ? "taken" : "not-taken");
             render_qtime(t, r);
             render_qstatus(t, (uint32_t)r->status);
             tx_printf(t, "\n");
             break;
-        case R_INDIRECT:
+        case IPTC_L2_INDIRECT:
             tx_printf(t, "indirect ");
             if ((uint32_t)r->status & TDEC_IPT_QF_IP_SUPPRESSED) tx_printf(t, "<suppressed>");
             else tx_printf(t, "%016llx", (unsigned long long)r->ip);
@@ -613,31 +407,22 @@ static void render(txt *t, const run *w, int queries, int stop_at_sync_error)
             render_qstatus(t, (uint32_t)r->status);
             tx_printf(t, "\n");
             break;
-        case R_ERROR:
+        case IPTC_L2_ERROR:
             tx_printf(t, "ERROR %s @%llx: %s\n", r->where ? "sync" : queries ? "query" : "evt_next",
                       (unsigned long long)r->offset, tdec_ipt_reason_str((uint32_t)r->status));
             synced = 0;
             if (r->where && stop_at_sync_error) return;
             break;
-        case R_END:
+        case IPTC_L2_END:
             if (r->status != TDEC_END) tx_printf(t, "(run ended with status %d)\n", r->status);
             else if (queries ? r->where != 0 : synced) tx_printf(t, "EOS\n");
-            break;
-        case R_LIMIT:
-            tx_printf(t, "(call bound hit)\n");
-            break;
-        case R_REASK:
-            if (r->status == 1000)
-                tx_printf(t, "(query '%c' changed the time and returned TDEC_NEED_INPUT)\n", (int)r->where);
-            else
-                tx_printf(t, "(call '%c' asked again before feeding returned %d, not TDEC_NEED_INPUT)\n", (int)r->where,
-                          r->status);
             break;
         default:
             tx_printf(t, "(record %u)\n", r->what);
             break;
         }
     }
+    if (w->why[0]) tx_printf(t, "(broken: %s)\n", w->why);
 }
 
 /* ---- the vectors ------------------------------------------------------------------- */
@@ -647,6 +432,7 @@ typedef struct vec {
     uint8_t        *pt;
     size_t          len;
     tdec_ipt_config cfg;
+    iptc_facts      facts;     /* what its time may be (tests/lib/ipt_check.h)      */
     char           *evt, *qry; /* the reference transcripts (evt: offsets removed) */
 } vec;
 
@@ -752,6 +538,7 @@ static void load_vectors(const char *dir)
             TL_TRUE(&c, v->evt != NULL && v->qry != NULL, "%s: no evt.txt or qry.txt", v->name);
             if (v->evt) strip_offsets(v->evt);
             with_text += v->evt != NULL && v->qry != NULL;
+            iptc_facts_scan(&v->facts, v->pt, v->len, IPTC_HOOK_NONE, &v->cfg);
             nvecs++;
         }
         fclose(f);
@@ -769,16 +556,16 @@ static void test_transcripts(void)
     size_t lines = 0;
     for (i = 0; i < nvecs; i++) {
         const vec *v = &vecs[i];
-        tl_sched whole = {NULL, 0, 0, 0};
+        cc_sched whole = {NULL, 0, 0, 0};
         int layer;
         for (layer = 0; layer < 2; layer++) {
             tl_case c;
-            run w = {NULL, 0, 0, 0, 0};
+            run w = run0;
             txt t = {NULL, 0, 0};
             const char *want = layer ? v->qry : v->evt;
             char why[300];
             tl_begin(&c, "vector %s: %s", v->name, layer ? "queries == qry.txt" : "events == evt.txt (offsets aside)");
-            (layer ? run_queries : run_events)(&w, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+            run_layer(&w, layer, v->pt, v->len, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
             render(&t, &w, layer, 1);
             if (want != NULL && strcmp(tx_str(&t), want) != 0) {
                 first_diff(tx_str(&t), want, why, sizeof why);
@@ -801,45 +588,26 @@ static void test_transcripts(void)
 
 /* ---- 2: chunk invariance ------------------------------------------------------------- */
 
-static void test_chunks(const char *what, runner fn, int queries)
+static void test_chunks(const char *what, int queries)
 {
     tl_case c;
-    unsigned i, seed;
-    size_t k, items = 0, splits = 0, stride = tl_quick(), needs = 0;
+    unsigned i;
+    size_t items = 0, splits = 0, stride = tl_quick(), needs = 0;
     tl_begin(&c,
              "%s: whole == 1-byte chunks == every 2-way split == 8 random chunkings, reused/freed scribbled buffers, every "
              "vector",
              what);
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
-        tl_sched whole = {NULL, 0, 0, 0}, ones = {NULL, 0, 1, 0};
-        run a = {NULL, 0, 0, 0, 0}, b = {NULL, 0, 0, 0, 0};
-        size_t d;
-        fn(&a, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+        run a = run0;
+        size_t runs = 0;
+        const char *bad = layer_chunks(&a, queries, v->pt, v->len, &v->cfg, &v->facts, stride, 8, &needs, &runs);
+        TL_TRUE(&c, bad == NULL, "%s: %s", v->name, bad);
         items += a.n;
-        TL_TRUE(&c, a.n > 0 && a.r[a.n - 1].what == R_END && a.r[a.n - 1].status == TDEC_END,
+        splits += runs > 8 ? runs - 8 : 0;
+        TL_TRUE(&c, a.n > 0 && a.r[a.n - 1].what == IPTC_L2_END && a.r[a.n - 1].status == TDEC_END,
                 "%s: the whole run does not end with TDEC_END", v->name);
-        fn(&b, v->pt, v->len, &v->cfg, &ones, FEED_REUSED);
-        d = run_diff(&a, &b);
-        TL_TRUE(&c, d == (size_t)-1, "%s: 1-byte chunks differ at record %zu", v->name, d);
-        needs += b.need_input_answers;
-        for (k = 1; k < v->len && !c.bad; k += stride) {
-            tl_sched cut = {&k, 1, 0, 0};
-            run_free(&b);
-            fn(&b, v->pt, v->len, &v->cfg, &cut, k % 2 ? FEED_FRESH : FEED_REUSED);
-            d = run_diff(&a, &b);
-            TL_TRUE(&c, d == (size_t)-1, "%s: split at %zu differs at record %zu", v->name, k, d);
-            splits++;
-        }
-        for (seed = 1; seed <= 8 && !c.bad; seed++) {
-            tl_sched rnd = {NULL, 0, 0, seed * 2654435761u};
-            run_free(&b);
-            fn(&b, v->pt, v->len, &v->cfg, &rnd, seed % 2 ? FEED_REUSED : FEED_FRESH);
-            d = run_diff(&a, &b);
-            TL_TRUE(&c, d == (size_t)-1, "%s: random chunks (seed %u) differ at record %zu", v->name, seed, d);
-        }
         run_free(&a);
-        run_free(&b);
     }
     /* The 1-byte query drains must really have asked again after
        TDEC_NEED_INPUT (the path this checks). */
@@ -860,30 +628,30 @@ static const char *layers_agree(const run *ev, const run *qr)
 {
     size_t i, j = 0;
     for (i = 0; i < ev->n; i++)
-        if (ev->r[i].what == R_ERROR) return "";
+        if (ev->r[i].what == IPTC_L2_ERROR) return "";
     for (i = 0; i < qr->n; i++)
-        if (qr->r[i].what == R_ERROR) return "";
+        if (qr->r[i].what == IPTC_L2_ERROR) return "";
     for (i = 0; i < ev->n; i++) {
-        const rec *r = &ev->r[i];
-        if (r->what != R_EVENT) continue;
+        const iptc_rec *r = &ev->r[i];
+        if (r->what != IPTC_L2_EVENT) continue;
         if (r->type == TDEC_IPT_EV_TNT) {
             unsigned b;
             for (b = r->a; b > 0; b--) {
-                while (j < qr->n && qr->r[j].what == R_SYNC) j++;
-                if (j >= qr->n || qr->r[j].what != R_COND) return "a TNT bit is not a cond answer";
+                while (j < qr->n && qr->r[j].what == IPTC_L2_SYNC) j++;
+                if (j >= qr->n || qr->r[j].what != IPTC_L2_COND) return "a TNT bit is not a cond answer";
                 if (qr->r[j].a != ((r->arg >> (b - 1)) & 1)) return "a cond answer is not the TNT bit";
                 j++;
             }
             continue;
         }
-        while (j < qr->n && qr->r[j].what == R_SYNC) j++;
+        while (j < qr->n && qr->r[j].what == IPTC_L2_SYNC) j++;
         if (j >= qr->n) return "the queries end early";
         if (r->type == TDEC_IPT_EV_TIP) {
-            if (qr->r[j].what != R_INDIRECT) return "a TIP is not an indirect answer";
+            if (qr->r[j].what != IPTC_L2_INDIRECT) return "a TIP is not an indirect answer";
             if (!((uint32_t)qr->r[j].status & TDEC_IPT_QF_IP_SUPPRESSED) != !(r->flags & TDEC_IPT_EVF_IP_SUPPRESSED) ||
                 qr->r[j].ip != r->ip)
                 return "an indirect answer is not the TIP's IP";
-        } else if (qr->r[j].what != R_QEVENT || qr->r[j].type != r->type || qr->r[j].flags != r->flags ||
+        } else if (qr->r[j].what != IPTC_L2_QEVENT || qr->r[j].type != r->type || qr->r[j].flags != r->flags ||
                    qr->r[j].ip != r->ip || qr->r[j].arg != r->arg || qr->r[j].arg2 != r->arg2 || qr->r[j].a != r->a ||
                    qr->r[j].b != r->b || qr->r[j].aux != r->aux || qr->r[j].tsc != r->tsc) {
             return "an event answer is not the event item";
@@ -891,7 +659,7 @@ static const char *layers_agree(const run *ev, const run *qr)
         j++;
     }
     for (; j < qr->n; j++)
-        if (qr->r[j].what != R_SYNC && qr->r[j].what != R_END) return "the queries have more answers";
+        if (qr->r[j].what != IPTC_L2_SYNC && qr->r[j].what != IPTC_L2_END) return "the queries have more answers";
     return NULL;
 }
 
@@ -903,7 +671,7 @@ static const char *layers_agree(const run *ev, const run *qr)
    what the end decides can differ. libipt decides at the end of its
    buffer:
      - a packet cut by the end: -pte_eos, the prefix run just ends
-       (R_END, after which the whole run goes on). It may not end before
+       (IPTC_L2_END, after which the whole run goes on). It may not end before
        an event whose packet lies inside the prefix: events carry the
        offset of the packet that completed them, and a packet is at most
        16 bytes, so the whole run's next event must be at k - 15 or later
@@ -924,37 +692,38 @@ static const char *layers_agree(const run *ev, const run *qr)
    transcripts, so this is libipt's rule too.) */
 static const char *prefix_cut_rule(const run *p, const run *f, size_t c, int queries, size_t k)
 {
-    const rec *x, *y;
-    rec a, b;
+    const iptc_rec *x, *y;
+    iptc_rec a, b;
     if (c >= p->n) return NULL; /* equal */
     x = &p->r[c];
     y = c < f->n ? &f->r[c] : NULL;
-    if (x->what == R_END) {
+    if (x->what == IPTC_L2_END) {
         if (x->status != TDEC_END) return "the prefix run ends with an error status";
-        if (y && y->what == R_EVENT && y->offset + 16 <= k)
+        if (y && y->what == IPTC_L2_EVENT && y->offset + 16 <= k)
             return "it ends before an event completed inside the prefix";
         return NULL;
     }
-    if ((x->what == R_EVENT || x->what == R_QEVENT) &&
+    if ((x->what == IPTC_L2_EVENT || x->what == IPTC_L2_QEVENT) &&
         (x->type == TDEC_IPT_EV_OVERFLOW || (x->flags & TDEC_IPT_EVF_STATUS)))
         return NULL;
     if (!queries) return "an event or error no look-ahead decides";
-    if (x->what == R_SYNC)
-        return y && ((y->what == R_SYNC && y->offset == x->offset) || (y->what == R_ERROR && y->where == 1))
+    if (x->what == IPTC_L2_SYNC)
+        return y && ((y->what == IPTC_L2_SYNC && y->offset == x->offset) || (y->what == IPTC_L2_ERROR && y->where == 1))
                    ? NULL
                    : "a sync the whole run does not have";
-    if (y == NULL || x->what != y->what || (x->what != R_COND && x->what != R_INDIRECT && x->what != R_QEVENT))
+    if (y == NULL || x->what != y->what ||
+        (x->what != IPTC_L2_COND && x->what != IPTC_L2_INDIRECT && x->what != IPTC_L2_QEVENT))
         return "another record";
     a = *x;
     b = *y;
     a.status = b.status = 0;
     if (memcmp(&a, &b, sizeof a) != 0) return "another answer";
     if (!((uint32_t)x->status & TDEC_IPT_QF_EOS) || ((uint32_t)y->status & TDEC_IPT_QF_EOS)) return "another status, not the end";
-    if (c + 1 >= p->n || p->r[c + 1].what != R_END) return "more answers after TDEC_IPT_QF_EOS";
+    if (c + 1 >= p->n || p->r[c + 1].what != IPTC_L2_END) return "more answers after TDEC_IPT_QF_EOS";
     return NULL;
 }
 
-static void test_prefixes(const char *what, runner fn, int queries)
+static void test_prefixes(const char *what, int queries)
 {
     tl_case c;
     unsigned i;
@@ -965,21 +734,21 @@ static void test_prefixes(const char *what, runner fn, int queries)
                      : "records through its last SYNC == the whole run's");
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
-        tl_sched whole = {NULL, 0, 0, 0};
-        run full = {NULL, 0, 0, 0, 0};
-        fn(&full, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+        cc_sched whole = {NULL, 0, 0, 0};
+        run full = run0;
+        run_layer(&full, queries, v->pt, v->len, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
         for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
-            run w = {NULL, 0, 0, 0, 0};
+            run w = run0;
             size_t j, last_sync = (size_t)-1, upto;
-            fn(&w, v->pt, k, &v->cfg, &whole, FEED_REUSED);
+            run_layer(&w, queries, v->pt, k, &v->cfg, &v->facts, &whole, CC_FEED_REUSED);
             runs++;
-            TL_TRUE(&c, w.n > 0 && w.r[w.n - 1].what == R_END, "%s: prefix %zu does not end (%s)", v->name, k,
-                    w.n && w.r[w.n - 1].what == R_LIMIT ? "call bound hit" : "no end");
-            if (w.n && w.r[w.n - 1].what == R_END)
+            TL_TRUE(&c, w.why[0] == 0 && w.n > 0 && w.r[w.n - 1].what == IPTC_L2_END, "%s: prefix %zu does not end (%s)",
+                    v->name, k, w.why[0] ? w.why : "no end");
+            if (w.n && w.r[w.n - 1].what == IPTC_L2_END)
                 TL_TRUE(&c, w.r[w.n - 1].status == TDEC_END, "%s: prefix %zu ends with status %d", v->name, k,
                         w.r[w.n - 1].status);
             for (j = 0; j < w.n; j++)
-                if (w.r[j].what == R_SYNC) last_sync = j;
+                if (w.r[j].what == IPTC_L2_SYNC) last_sync = j;
             if (last_sync != (size_t)-1) {
                 upto = queries ? last_sync : last_sync + 1;
                 TL_TRUE(&c, run_diff_n(&w, &full, upto) == (size_t)-1 && full.n >= upto,
@@ -1045,6 +814,9 @@ static tdec_status ending_finish(const ending *l)
 {
     return l->queries ? tdec_ipt_qry_finish(&g_qry) : tdec_ipt_evt_finish(&g_evt);
 }
+
+/* No input makes a layer loop: a bound on the calls of one run. */
+#define MAX_CALLS(len) (64u * ((len) + 16u) + 1000u)
 
 /* Returns NULL or what broke. */
 static const char *ending_run(int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
@@ -1137,12 +909,13 @@ static void test_layers_agree(void)
     tl_begin(&c, "layers: event items == the query drain's answers (events, TNT bits, TIP IPs), every prefix without errors");
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
-        tl_sched whole = {NULL, 0, 0, 0};
+        cc_sched whole = {NULL, 0, 0, 0};
         for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
-            run e = {NULL, 0, 0, 0, 0}, q = {NULL, 0, 0, 0, 0};
+            run e = run0, q = run0;
             const char *why;
-            run_events(&e, v->pt, k, &v->cfg, &whole, FEED_DIRECT);
-            run_queries(&q, v->pt, k, &v->cfg, &whole, FEED_DIRECT);
+            run_layer(&e, 0, v->pt, k, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
+            run_layer(&q, 1, v->pt, k, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
+            TL_TRUE(&c, e.why[0] == 0 && q.why[0] == 0, "%s, prefix %zu: %s%s", v->name, k, e.why, q.why);
             why = layers_agree(&e, &q);
             TL_TRUE(&c, why == NULL || *why == 0, "%s, prefix %zu: %s", v->name, k, why);
             checked += why == NULL;
@@ -1200,15 +973,16 @@ static void test_time(void)
     tl_begin(&c, "time: events' and answers' time never goes back within a segment except at an overflow or a TSC");
     for (i = 0; i < nvecs; i++) {
         const vec *v = &vecs[i];
-        tl_sched whole = {NULL, 0, 0, 0};
-        run e = {NULL, 0, 0, 0, 0}, q = {NULL, 0, 0, 0, 0};
+        cc_sched whole = {NULL, 0, 0, 0};
+        run e = run0, q = run0;
         size_t ntsc = tsc_offsets(v, tscs, sizeof tscs / sizeof tscs[0]), t;
         uint64_t last = 0, last_off = 0;
         int have = 0, any = 0;
-        run_events(&e, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+        run_layer(&e, 0, v->pt, v->len, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
+        TL_TRUE(&c, e.why[0] == 0, "%s: %s", v->name, e.why);
         for (j = 0; j < e.n; j++) {
-            const rec *r = &e.r[j];
-            if (r->what != R_EVENT) {
+            const iptc_rec *r = &e.r[j];
+            if (r->what != IPTC_L2_EVENT) {
                 have = 0;
                 continue;
             }
@@ -1230,13 +1004,14 @@ static void test_time(void)
             last = r->tsc;
             last_off = r->offset;
         }
-        run_queries(&q, v->pt, v->len, &v->cfg, &whole, FEED_DIRECT);
+        run_layer(&q, 1, v->pt, v->len, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
+        TL_TRUE(&c, q.why[0] == 0, "%s: %s", v->name, q.why);
         have = 0;
         for (j = 0; j < q.n; j++) {
-            const rec *r = &q.r[j];
-            int has = r->what == R_QEVENT ? (r->flags & TDEC_IPT_EVF_HAS_TSC) != 0
-                                          : (r->what == R_COND || r->what == R_INDIRECT) && r->where == 1;
-            if (r->what == R_SYNC || r->what == R_ERROR) {
+            const iptc_rec *r = &q.r[j];
+            int has = r->what == IPTC_L2_QEVENT ? (r->flags & TDEC_IPT_EVF_HAS_TSC) != 0
+                                          : (r->what == IPTC_L2_COND || r->what == IPTC_L2_INDIRECT) && r->where == 1;
+            if (r->what == IPTC_L2_SYNC || r->what == IPTC_L2_ERROR) {
                 have = 0;
                 continue;
             }
@@ -1244,7 +1019,7 @@ static void test_time(void)
             checked++;
             if (have && r->tsc < last) {
                 back++;
-                TL_TRUE(&c, (r->what == R_QEVENT && r->type == TDEC_IPT_EV_OVERFLOW) || ntsc > 1,
+                TL_TRUE(&c, (r->what == IPTC_L2_QEVENT && r->type == TDEC_IPT_EV_OVERFLOW) || ntsc > 1,
                         "%s: answer %zu has tsc %llx after %llx", v->name, j, (unsigned long long)r->tsc,
                         (unsigned long long)last);
             }
@@ -1321,32 +1096,16 @@ static void rep(txt *t, const char *line, unsigned n)
    stopped at a sync error). */
 static void layer_text(tl_case *c, const sb *s, const tdec_ipt_config *cfg, int queries, txt *out)
 {
-    runner fn = queries ? run_queries : run_events;
-    tl_sched whole = {NULL, 0, 0, 0}, ones = {NULL, 0, 1, 0};
-    run a = {NULL, 0, 0, 0, 0}, o = {NULL, 0, 0, 0, 0};
-    size_t k, stride = s->n <= 512 ? 1 : s->n / 64;
-    unsigned seed;
-    fn(&a, s->b, s->n, cfg, &whole, FEED_DIRECT);
-    fn(&o, s->b, s->n, cfg, &ones, FEED_REUSED);
-    TL_TRUE(c, run_diff(&a, &o) == (size_t)-1, "%s: 1-byte chunks differ at record %zu", queries ? "queries" : "events",
-            run_diff(&a, &o));
-    for (k = 1; k < s->n && !c->bad; k += stride) {
-        tl_sched cut = {&k, 1, 0, 0};
-        run_free(&o);
-        fn(&o, s->b, s->n, cfg, &cut, k % 2 ? FEED_FRESH : FEED_REUSED);
-        TL_TRUE(c, run_diff(&a, &o) == (size_t)-1, "%s: split at %zu differs at record %zu",
-                queries ? "queries" : "events", k, run_diff(&a, &o));
-    }
-    for (seed = 11; seed <= 14; seed++) {
-        tl_sched rnd = {NULL, 0, 0, seed * 2654435761u};
-        run_free(&o);
-        fn(&o, s->b, s->n, cfg, &rnd, FEED_REUSED);
-        TL_TRUE(c, run_diff(&a, &o) == (size_t)-1, "%s: random chunks (seed %u) differ", queries ? "queries" : "events",
-                seed);
-    }
+    iptc_facts f;
+    run a = run0;
+    size_t needs = 0, runs = 0;
+    const char *bad;
+    iptc_facts_scan(&f, s->b, s->n, IPTC_HOOK_NONE, cfg);
+    bad = layer_chunks(&a, queries, s->b, s->n, cfg, &f, s->n <= 512 ? 1 : s->n / 64, 4, &needs, &runs);
+    TL_TRUE(c, bad == NULL, "%s: %s", queries ? "queries" : "events", bad);
     render(out, &a, queries, 0);
     run_free(&a);
-    run_free(&o);
+    free(f.tsc);
 }
 
 /* The stream's events and queries must be exactly these transcripts. */
@@ -2023,8 +1782,8 @@ static void test_query_order(void)
 {
     tl_case c;
     static sb q2;
-    tl_sched whole = {NULL, 0, 0, 0}, ones = {NULL, 0, 1, 0};
-    run a = {NULL, 0, 0, 0, 0}, b = {NULL, 0, 0, 0, 0};
+    cc_sched whole = {NULL, 0, 0, 0}, ones = {NULL, 0, 1, 0};
+    run a = run0, b = run0;
 
     /* PSB+ (tracing on), TNT "!.", TIP 0x3000. libipt (pt_qry_cond_branch,
        _indirect_branch, _event): a branch query while an event is pending,
@@ -2164,8 +1923,9 @@ static void test_query_order(void)
         TL_EQI(&c, tdec_ipt_qry_cond_branch(q, &taken, &st), TDEC_END);
         TL_EQI(&c, q->st.err, TDEC_OK);
     }
-    run_queries(&a, s.b, s.n, NULL, &whole, FEED_DIRECT);
-    run_queries(&b, s.b, s.n, NULL, &ones, FEED_REUSED);
+    run_layer(&a, 1, s.b, s.n, NULL, NULL, &whole, CC_FEED_FRESH);
+    run_layer(&b, 1, s.b, s.n, NULL, NULL, &ones, CC_FEED_REUSED);
+    TL_TRUE(&c, a.why[0] == 0 && b.why[0] == 0, "%s%s", a.why, b.why);
     TL_TRUE(&c, run_diff(&a, &b) == (size_t)-1, "1-byte drain differs at %zu", run_diff(&a, &b));
     TL_EQU(&c, a.n, 1 + 2 + 2 + 1 + 1);
     TL_TRUE(&c, b.need_input_answers >= s.n, "only %zu NEED_INPUT answers over %zu bytes", b.need_input_answers, s.n);
@@ -2315,7 +2075,7 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
     unsigned i;
-    if (dir == NULL) { /* as test_ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
+    if (dir == NULL) { /* as tests/unit/ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
         static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
                                             "../shared/formats/ipt/vectors/ptt"};
         char path[256];
@@ -2332,10 +2092,10 @@ int main(int argc, char **argv)
     test_api();
     load_vectors(dir);
     test_transcripts();
-    test_chunks("events", run_events, 0);
-    test_chunks("queries", run_queries, 1);
-    test_prefixes("events", run_events, 0);
-    test_prefixes("queries", run_queries, 1);
+    test_chunks("events", 0);
+    test_chunks("queries", 1);
+    test_prefixes("events", 0);
+    test_prefixes("queries", 1);
     test_ending();
     test_layers_agree();
     test_time();

@@ -1,4 +1,4 @@
-/* test_ipt_time.c - tests of the Intel PT timing types and the errata table
+/* ipt_time.c - tests of the Intel PT timing types and the errata table
    (in single/tdec_ipt.h).
 
    Sections:
@@ -13,7 +13,7 @@
    checked against ptdump's own output through the CLI, by
    tests/golden/ipt.sh.
 
-   Usage: test_ipt_time [vector-dir]; default tests/data/ipt (run from the
+   Usage: build/unit/ipt_time [vector-dir]; default tests/data/ipt (run from the
    repository root). */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"

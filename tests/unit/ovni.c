@@ -1,4 +1,4 @@
-/* test_ovni.c - unit tests of single/tdec_ovni.h. Run from the repository
+/* ovni.c - unit tests of single/tdec_ovni.h. Run from the repository
    root (make test does): walks tests/data/ovni/<sample>/ for the streams
    (*.obs) and metadata (*.json) and reads MANIFEST.txt and ovnidump's
    outputs beside them. The format is ovni's trace specification
@@ -11,13 +11,14 @@
    JSON reader on hand-written text; the signature table and the
    formatter.
 
-   Every decode goes through run_decode(), which checks the invariants of
-   each item against the input bytes as it goes: a record's fields are its
-   bytes, records follow each other with no gap, fragments tile their blob
-   and point into the current chunk. */
+   Every decode goes through the oracle, tests/lib/ovni_check.h, which
+   checks each item against the input bytes (FACTS 3.2, 3.3, 3.4) as it
+   goes: a record's fields are its bytes, records follow each other with no
+   gap, fragments tile their blob and point into the current chunk; chunk
+   invariance and every prefix are its runners (tests/lib/check_common.h). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_OVNI_IMPLEMENTATION
-#include "single/tdec_ovni.h"
+#include "tests/lib/ovni_check.h"
 #include "tests/lib/testlib.h"
 
 #include <dirent.h>
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 
 #define DATA_DIR "tests/data/ovni"
+#define LOG_CAP  (8u << 20)
 
 static size_t quick = 1; /* TDEC_TEST_QUICK: stride multiplier (testlib.h) */
 
@@ -244,23 +246,12 @@ static size_t dump_select(const dump *dp, const char *path, int old, const char 
 }
 
 /* ------------------------------------------------------------------ */
-/* decoding with the invariants checked                                */
-
-static uint32_t rd32(const uint8_t *p, int be)
-{
-    if (be) return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t rd64(const uint8_t *p, int be)
-{
-    if (be) return (uint64_t)rd32(p, 1) << 32 | rd32(p + 4, 1);
-    return (uint64_t)rd32(p, 0) | (uint64_t)rd32(p + 4, 0) << 32;
-}
+/* decoding through the oracle                                         */
 
 /* The outcome of one decode: the record items in order, the reassembled
    blobs (boff[i]: where record i's blob starts), the final status. */
 typedef struct run {
-    tdec_ovni_config cfg;
+    oc_run           o; /* the oracle's run: config, log (optional), outcome */
     tdec_ovni_item  *rec;
     size_t          *boff;
     size_t           n, cap;
@@ -271,16 +262,16 @@ typedef struct run {
     uint64_t         err_offset;
     uint32_t         err_reason;
     int              bad;
-    char             why[240];
+    char             why[CC_MSG];
 } run;
 
 /* Sets the config of a run (zeroed at its declaration; buffers are kept
    from one decode to the next and freed by run_free). */
 static void run_cfg(run *r, uint32_t flags, uint32_t max_fragment, uint32_t max_jumbo)
 {
-    r->cfg.flags = flags;
-    r->cfg.max_fragment = max_fragment;
-    r->cfg.max_jumbo = max_jumbo;
+    r->o.cfg.flags = flags;
+    r->o.cfg.max_fragment = max_fragment;
+    r->o.cfg.max_jumbo = max_jumbo;
 }
 
 static void run_free(run *r)
@@ -291,73 +282,19 @@ static void run_free(run *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Records the first broken invariant of a run; returns 0. */
-static int run_fail(run *r, const char *fmt, ...)
+static void collect(void *ctx, const tdec_ovni_item *it, const tdec_ovni_decoder *d)
 {
-    va_list ap;
-    if (r->bad) return 0;
-    r->bad = 1;
-    va_start(ap, fmt);
-    vsnprintf(r->why, sizeof r->why, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-/* The state of the checks during one decode. */
-typedef struct chk {
-    uint64_t next_at;    /* where the next record must start        */
-    uint64_t prev_clock; /* starts at 0, as in ovni                 */
-    int      header, be;
-    int      pay_open;   /* a blob is being handed out              */
-    uint64_t pay_total, pay_got, pay_base;
-} chk;
-
-static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in, size_t len)
-{
-    const tdec_ovni_record *e = &it->u.rec;
-    uint64_t off = it->offset, jl = 0;
-    const uint8_t *p;
-    unsigned code, plen, i;
-    int jumbo, bad = 0;
-
-    if (k->pay_open) return run_fail(r, "record at %llu inside the previous event's blob", (unsigned long long)off);
-    if (e->type == TDEC_OVNI_REC_HEADER) {
-        if (k->header || off != 0 || e->version != 1 || e->big_endian > 1 || e->clock || e->size || e->jumbo_len ||
-            e->payload_len || e->jumbo || e->flags || e->size_code || e->clock_backwards)
-            return run_fail(r, "bad header record at %llu", (unsigned long long)off);
-        k->header = 1;
-        k->be = e->big_endian;
-        k->next_at = 8;
-    } else if (e->type == TDEC_OVNI_REC_EVENT) {
-        if (!k->header || off != k->next_at || off + 12 > len)
-            return run_fail(r, "event record at %llu, expected at %llu", (unsigned long long)off,
-                            (unsigned long long)k->next_at);
-        p = in + off;
-        /* flags nibble, size code (v + 1 bytes), jumbo: u32 length */
-        code = p[0] & 15u;
-        jumbo = (p[0] & 0x10u) != 0;
-        plen = jumbo ? 4u : code ? code + 1u : 0u;
-        if (off + 12 + plen > len) return run_fail(r, "event at %llu beyond the input", (unsigned long long)off);
-        if (jumbo) jl = rd32(p + 12, k->be);
-        bad |= e->version != 1 || e->big_endian != k->be || e->flags != (p[0] & 0xF0u) || e->size_code != code;
-        bad |= e->jumbo != jumbo || memcmp(e->mcv, p + 1, 3) != 0 || e->clock != rd64(p + 4, k->be);
-        bad |= e->payload_len != plen || memcmp(e->payload, p + 12, plen) != 0;
-        bad |= e->jumbo_len != jl || e->size != 12 + plen + jl;
-        for (i = plen; i < sizeof e->payload; i++) bad |= e->payload[i] != 0;
-        if (bad) return run_fail(r, "event at %llu: fields differ from its bytes", (unsigned long long)off);
-        /* compared as int64, the previous clock starts at 0 */
-        if (e->clock_backwards != ((int64_t)e->clock < (int64_t)k->prev_clock))
-            return run_fail(r, "event at %llu: clock_backwards %u", (unsigned long long)off, e->clock_backwards);
-        k->prev_clock = e->clock;
-        k->next_at = off + e->size;
-        if (jl > 0 && !(r->cfg.flags & TDEC_OVNI_F_SKIP_PAYLOADS)) {
-            k->pay_open = 1;
-            k->pay_total = jl;
-            k->pay_got = 0;
-            k->pay_base = off + 16;
+    run *r = (run *)ctx;
+    (void)d;
+    if (it->kind == TDEC_ITEM_FRAGMENT) {
+        if (r->blob_n + it->u.frag.len > r->blob_cap) {
+            r->blob_cap = 2 * (r->blob_n + it->u.frag.len);
+            r->blob = (uint8_t *)realloc(r->blob, r->blob_cap);
         }
-    } else {
-        return run_fail(r, "record type %u", (unsigned)e->type);
+        memcpy(r->blob + r->blob_n, it->u.frag.data, it->u.frag.len);
+        r->blob_n += it->u.frag.len;
+        r->nfrag++;
+        return;
     }
     if (r->n == r->cap) {
         r->cap = r->cap ? 2 * r->cap : 256;
@@ -367,112 +304,23 @@ static int on_record(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in
     r->rec[r->n] = *it;
     r->boff[r->n] = r->blob_n;
     r->n++;
-    return 1;
 }
 
-static int on_frag(run *r, chk *k, const tdec_ovni_item *it, const uint8_t *in, size_t len, const uint8_t *chunk,
-                    size_t clen)
+/* Decodes in[0..len) whole through the oracle (tests/lib/ovni_check.h),
+   which checks every invariant on the way; r gets the records, the blobs
+   and the outcome. */
+static void run_decode(run *r, const uint8_t *in, size_t len)
 {
-    const tdec_frag *f = &it->u.frag;
-    uint32_t flags = (f->offset == 0 ? TDEC_FRAG_FIRST : 0u) | (f->offset + f->len == f->total ? TDEC_FRAG_LAST : 0u);
-    if (r->cfg.flags & TDEC_OVNI_F_SKIP_PAYLOADS) return run_fail(r, "fragment under SKIP_PAYLOADS");
-    if (!k->pay_open) return run_fail(r, "fragment at %llu without a blob", (unsigned long long)it->offset);
-    if (f->len == 0 || f->total != k->pay_total || f->offset != k->pay_got || f->flags != flags)
-        return run_fail(r, "fragment off=%llu len=%zu total=%llu flags=%u does not tile (at %llu of %llu)",
-                        (unsigned long long)f->offset, f->len, (unsigned long long)f->total, (unsigned)f->flags,
-                        (unsigned long long)k->pay_got, (unsigned long long)k->pay_total);
-    if (r->cfg.max_fragment && f->len > r->cfg.max_fragment) return run_fail(r, "fragment above max_fragment");
-    if (it->offset != k->pay_base + f->offset) return run_fail(r, "fragment item offset %llu", (unsigned long long)it->offset);
-    if (chunk == NULL || f->data < chunk || f->data + f->len > chunk + clen)
-        return run_fail(r, "fragment data outside the current chunk");
-    if (it->offset + f->len > len || memcmp(f->data, in + it->offset, f->len) != 0)
-        return run_fail(r, "fragment bytes differ from the input");
-    k->pay_got += f->len;
-    if (k->pay_got == k->pay_total) k->pay_open = 0;
-    if (r->blob_n + f->len > r->blob_cap) {
-        r->blob_cap = 2 * (r->blob_n + f->len);
-        r->blob = (uint8_t *)realloc(r->blob, r->blob_cap);
-    }
-    memcpy(r->blob + r->blob_n, f->data, f->len);
-    r->blob_n += f->len;
-    r->nfrag++;
-    return 1;
-}
-
-static uint8_t *scratch;
-static size_t scratch_cap;
-
-/* Decodes in[0..len) with the canonical loop (DESIGN.md), in one chunk
-   (s == NULL, fed in place) or as `s` says (each chunk copied to a scratch
-   buffer that is poisoned once the decoder says NEED_INPUT, when the
-   caller may reuse it). Then checks that an error is sticky and that END
-   stays END. */
-static void run_decode(run *r, const uint8_t *in, size_t len, const tl_sched *s)
-{
-    tdec_ovni_decoder d;
-    tdec_ovni_item it;
-    tdec_status st;
-    chk k;
-    size_t fed = 0, ci = 0, n, clen = 0, items = 0, limit = 2 * len + 64;
-    unsigned rng = s ? s->seed : 0;
-    const uint8_t *chunk = NULL;
-    uint64_t eo;
-
+    const char *bad;
     r->n = r->blob_n = r->nfrag = 0;
-    r->bad = 0;
-    r->why[0] = 0;
-    r->err_offset = 0;
-    r->err_reason = 0;
-    memset(&k, 0, sizeof k);
-    if (s && len > scratch_cap) {
-        free(scratch);
-        scratch_cap = len;
-        scratch = (uint8_t *)malloc(scratch_cap);
-    }
-    st = tdec_ovni_init(&d, &r->cfg);
-    while (st >= 0 && !r->bad) {
-        st = tdec_ovni_next(&d, &it);
-        if (st == TDEC_OK) {
-            if (++items > limit) run_fail(r, "more items than input bytes");
-            else if (it.kind == TDEC_ITEM_RECORD) on_record(r, &k, &it, in, len);
-            else if (it.kind == TDEC_ITEM_FRAGMENT) on_frag(r, &k, &it, in, len, chunk, clen);
-            else run_fail(r, "item kind %u", (unsigned)it.kind);
-            continue;
-        }
-        if (st != TDEC_NEED_INPUT) break;
-        if (s && clen) memset(scratch, 0xA5, clen);
-        if (fed == len) {
-            st = tdec_ovni_finish(&d);
-            continue;
-        }
-        n = s ? tl_next_chunk(s, fed, len, &rng, &ci) : len;
-        if (s) {
-            memcpy(scratch, in + fed, n);
-            chunk = scratch;
-        } else {
-            chunk = in;
-        }
-        clen = n;
-        fed += n;
-        if ((st = tdec_ovni_feed(&d, chunk, n)) != TDEC_NEED_INPUT) run_fail(r, "feed() gave %d", st);
-    }
-    r->st = st;
-    if (r->bad) return;
-    if (st < 0) {
-        r->err_offset = eo = d.st.err_offset;
-        r->err_reason = d.st.err_reason;
-        /* DESIGN: errors are sticky, the offset stays */
-        if (tdec_ovni_next(&d, &it) != st || tdec_ovni_finish(&d) != st || tdec_ovni_feed(&d, in, 0) != st ||
-            d.st.err_offset != eo || d.st.err_reason != r->err_reason)
-            run_fail(r, "error %d not sticky", st);
-    } else if (st == TDEC_END) {
-        if (k.pay_open) run_fail(r, "END inside a blob");
-        else if (tdec_ovni_finish(&d) != TDEC_END || tdec_ovni_next(&d, &it) != TDEC_END ||
-                 tdec_ovni_feed(&d, in, 0) != TDEC_E_SEQUENCE)
-            run_fail(r, "END not stable (finish/next/feed after it)");
-    } else {
-        run_fail(r, "loop ended with status %d", st);
-    }
+    r->o.on_item = collect;
+    r->o.ctx = r;
+    bad = oc_decode(in, len, &r->o.cc);
+    r->bad = bad != NULL;
+    snprintf(r->why, sizeof r->why, "%s", bad ? bad : "");
+    r->st = r->o.cc.status;
+    r->err_offset = r->o.cc.err_offset;
+    r->err_reason = r->o.cc.err_reason;
 }
 
 static int ev_same(const tdec_ovni_item *a, const tdec_ovni_item *b)
@@ -511,7 +359,7 @@ static int same_run(tl_case *c, const run *ref, const run *r, const char *what, 
 static int decode_whole(tl_case *c, run *r, const uint8_t *in, size_t len)
 {
     run_cfg(r, 0, 0, 0);
-    run_decode(r, in, len, NULL);
+    run_decode(r, in, len);
     return TL_TRUE(c, !r->bad && r->st == TDEC_END, "whole decode: status %d at %llu: %s", r->st,
                    (unsigned long long)r->err_offset, r->why);
 }
@@ -547,7 +395,7 @@ static void test_ending(void)
     tl_begin(&c, "ovni Ending: the canonical loop drains next() after finish(), which repeats END or the error");
     for (i = 0; i < nobs; i++) {
         for (len = obs[i].len; len + 1 >= obs[i].len && len > 0; len--) {
-            run_decode(&r, obs[i].data, len, NULL);
+            run_decode(&r, obs[i].data, len);
             if (r.st != TDEC_END && (len == obs[i].len || r.st != TDEC_E_TRUNCATED)) break;
             for (k = 0; k < (len > 65536 ? 1u : sizeof chunks / sizeof chunks[0]); k++, runs++)
                 tl_ending_ovni(&c, NULL, obs[i].data, len, chunks[k], r.st);
@@ -820,57 +668,47 @@ static size_t split_points(const run *ref, size_t len, size_t **out)
     return n;
 }
 
+static char log_a[LOG_CAP], log_b[LOG_CAP];
+
 /* One input under one config: whole buffer vs one byte at a time, every
-   split of split_points(), seeded random schedules; the records must also
-   equal the default config's and (max_fragment) the blobs too. */
+   split of split_points(), seeded random schedules (the oracle's logs); the
+   records must also equal the default config's and (max_fragment) the
+   blobs too. */
 static void test_invariance(const char *label, const uint8_t *in, size_t len, const struct cfg_row *cfg,
                             size_t nseeds)
 {
     tl_case c;
-    run ref, r, dflt;
-    tl_sched s;
-    size_t *pts = NULL, npts, i, runs = 0;
-    char what[96];
+    run ref, dflt;
+    oc_run r;
+    cc_plan plan;
+    size_t *pts = NULL, runs = 0;
+    const char *bad;
     int ok;
 
     tl_begin(&c, "ovni chunk invariance %s [%s]", label, cfg->tag);
     memset(&ref, 0, sizeof ref);
-    memset(&r, 0, sizeof r);
     memset(&dflt, 0, sizeof dflt);
     run_cfg(&ref, cfg->flags, cfg->max_fragment, 0);
-    run_cfg(&r, cfg->flags, cfg->max_fragment, 0);
     run_cfg(&dflt, 0, 0, 0);
-    run_decode(&ref, in, len, NULL);
+    ref.o.cc.log = log_a;
+    ref.o.cc.log_cap = LOG_CAP;
+    run_decode(&ref, in, len);
     ok = TL_TRUE(&c, !ref.bad, "whole: %s", ref.why);
     if (ok && (cfg->flags || cfg->max_fragment)) {
-        run_decode(&dflt, in, len, NULL);
+        run_decode(&dflt, in, len);
         ok = same_run(&c, &dflt, &ref, "against the default config", cfg->flags != 0);
     }
-    memset(&s, 0, sizeof s);
     if (ok) {
-        s.step = 1;
-        run_decode(&r, in, len, &s);
-        ok = same_run(&c, &ref, &r, "one byte at a time", 0);
-        runs++;
-        s.step = 0;
-    }
-    npts = ok ? split_points(&ref, len, &pts) : 0;
-    s.ncuts = 1;
-    for (i = 0; ok && i < npts; i++) {
-        s.cuts = &pts[i];
-        snprintf(what, sizeof what, "split at %zu", pts[i]);
-        run_decode(&r, in, len, &s);
-        ok = same_run(&c, &ref, &r, what, 0);
-        runs++;
-    }
-    s.ncuts = 0;
-    s.cuts = NULL;
-    for (i = 1; ok && i <= nseeds; i++) {
-        s.seed = (unsigned)(i * 2654435761u);
-        snprintf(what, sizeof what, "random schedule seed %u", (unsigned)s.seed);
-        run_decode(&r, in, len, &s);
-        ok = same_run(&c, &ref, &r, what, 0);
-        runs++;
+        memset(&plan, 0, sizeof plan);
+        plan.bytewise = 1;
+        plan.nsplits = split_points(&ref, len, &pts);
+        plan.splits = pts;
+        plan.nseeds = nseeds;
+        r = ref.o;
+        r.on_item = NULL;
+        r.cc.log = log_b;
+        bad = cc_schedules(oc_decode, &ref.o.cc, &r.cc, in, len, &plan, stdout, &runs);
+        ok = TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
     }
     if (ok) {
         snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), " (%zu schedules, %zu records, %zu blob bytes)",
@@ -878,7 +716,6 @@ static void test_invariance(const char *label, const uint8_t *in, size_t len, co
     }
     free(pts);
     run_free(&ref);
-    run_free(&r);
     run_free(&dflt);
     tl_end(&c);
 }
@@ -944,69 +781,51 @@ static void prefix_expect(const run *ref, uint64_t l, tdec_status *st, uint64_t 
     }
 }
 
+/* The verdict and the records and blob bytes out after l bytes, as
+   prefix_expect() says. */
+static const char *prefix_judge(const void *ctx, size_t l, const cc_verdict *v)
+{
+    static char why[200];
+    tdec_status st;
+    uint64_t off, fb;
+    uint32_t reason;
+    size_t recs;
+    prefix_expect((const run *)ctx, l, &st, &off, &reason, &recs, &fb);
+    if (v->st != st || (st != TDEC_END && (v->err_offset != off || v->err_reason != reason)))
+        snprintf(why, sizeof why, "finish gave %d at %llu reason %u, expected %d at %llu reason %u", v->st,
+                 (unsigned long long)v->err_offset, (unsigned)v->err_reason, st, (unsigned long long)off,
+                 (unsigned)reason);
+    else if (v->records != recs || v->frag_bytes != fb)
+        snprintf(why, sizeof why, "%zu records and %llu blob bytes out, expected %zu and %llu", v->records,
+                 (unsigned long long)v->frag_bytes, recs, (unsigned long long)fb);
+    else
+        return NULL;
+    return why;
+}
+
 static void test_prefixes(const sfile *f)
 {
     tl_case c;
-    run ref, r;
-    tdec_ovni_decoder d, e;
-    tdec_ovni_item it;
-    tdec_status st, xst;
-    uint64_t xoff, xfb, fb = 0;
-    uint32_t xreason;
-    size_t l, recs = 0, xrecs, direct = 0, len = f->len;
+    run ref;
+    oc_run r;
+    size_t direct = 0, len = f->len;
+    const char *bad;
 
     tl_begin(&c, "ovni every prefix of %s: END at event ends, else E_TRUNCATED at the cut event", short_name(f));
     memset(&ref, 0, sizeof ref);
-    memset(&r, 0, sizeof r);
-    if (!decode_whole(&c, &ref, f->data, len)) goto out;
-    /* Byte by byte; at each length, finish a copy (the decoder is
-       memcpy-able: DESIGN, State). */
-    tdec_ovni_init(&d, NULL);
-    for (l = 0; l <= len && !c.bad; l++) {
-        while ((st = tdec_ovni_next(&d, &it)) == TDEC_OK) {
-            if (it.kind == TDEC_ITEM_FRAGMENT) {
-                fb += it.u.frag.len;
-            } else if (!TL_TRUE(&c, recs < ref.n && ev_same(&it, &ref.rec[recs]), "prefix %zu: record %zu differs",
-                                l, recs)) {
-                break;
-            } else {
-                recs++;
-            }
-        }
-        if (!TL_TRUE(&c, st == TDEC_NEED_INPUT || st == TDEC_OK, "prefix %zu: next gave %d", l, st)) break;
-        prefix_expect(&ref, l, &xst, &xoff, &xreason, &xrecs, &xfb);
-        TL_TRUE(&c, recs == xrecs && fb == xfb, "prefix %zu: %zu records and %llu blob bytes out, expected %zu and %llu",
-                l, recs, (unsigned long long)fb, xrecs, (unsigned long long)xfb);
-        memcpy(&e, &d, sizeof d);
-        st = tdec_ovni_finish(&e);
-        TL_TRUE(&c, st == xst && (st == TDEC_END || (e.st.err_offset == xoff && e.st.err_reason == xreason)),
-                "prefix %zu: finish gave %d at %llu reason %u, expected %d at %llu reason %u", l, st,
-                (unsigned long long)e.st.err_offset, (unsigned)e.st.err_reason, xst, (unsigned long long)xoff,
-                (unsigned)xreason);
-        TL_TRUE(&c, tdec_ovni_next(&e, &it) == st, "prefix %zu: next after finish differs", l);
-        if (l < len) TL_EQI(&c, tdec_ovni_feed(&d, f->data + l, 1), TDEC_NEED_INPUT);
-    }
-    /* Independent whole-buffer decodes of prefixes: same verdict, the
-       records and blob bytes a prefix of the whole decode's. */
-    for (l = 0; !c.bad && l <= len; l += quick * (len > 4096 ? 61 + len / 256 : 1)) {
-        run_decode(&r, f->data, l, NULL);
-        direct++;
-        prefix_expect(&ref, l, &xst, &xoff, &xreason, &xrecs, &xfb);
-        TL_TRUE(&c, !r.bad, "prefix %zu: %s", l, r.why);
-        TL_TRUE(&c, r.st == xst && r.err_offset == xoff && r.err_reason == xreason,
-                "prefix %zu decoded whole: %d at %llu reason %u", l, r.st, (unsigned long long)r.err_offset,
-                (unsigned)r.err_reason);
-        TL_TRUE(&c, r.n == xrecs && r.blob_n == xfb, "prefix %zu decoded whole: %zu records, %zu blob bytes", l, r.n,
-                r.blob_n);
-        for (recs = 0; recs < r.n && ev_same(&r.rec[recs], &ref.rec[recs]); recs++) {}
-        TL_TRUE(&c, recs == r.n && (r.blob_n == 0 || memcmp(r.blob, ref.blob, r.blob_n) == 0),
-                "prefix %zu: items not a prefix of the whole decode", l);
+    ref.o.cc.log = log_a;
+    ref.o.cc.log_cap = LOG_CAP;
+    if (decode_whole(&c, &ref, f->data, len)) {
+        r = ref.o;
+        r.on_item = NULL;
+        r.cc.log = log_b;
+        bad = cc_prefixes(oc_decode, &ref.o.cc, &r.cc, f->data, len, quick * (len > 4096 ? 61 + len / 256 : 1),
+                          prefix_judge, &ref, &direct);
+        TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
     }
     snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), " (%zu prefixes, %zu decoded whole)", len + 1,
              direct);
-out:
     run_free(&ref);
-    run_free(&r);
     tl_end(&c);
 }
 
@@ -1233,21 +1052,26 @@ static void build(bld *b, void (*fn)(bld *))
    config and with max_fragment 1). */
 static void test_hostile_table(void)
 {
-    size_t i, j, k;
+    size_t i, k, runs = 0;
     tl_case c;
     bld b;
-    run ref, r;
-    tl_sched s;
-    char what[64];
+    run ref;
+    oc_run r;
+    cc_plan plan;
+    const char *bad;
     memset(&ref, 0, sizeof ref);
-    memset(&r, 0, sizeof r);
+    memset(&plan, 0, sizeof plan);
+    plan.bytewise = 1;
+    plan.split_stride = 1;
+    ref.o.cc.log = log_a;
+    ref.o.cc.log_cap = LOG_CAP;
     for (i = 0; i < sizeof hrows / sizeof hrows[0]; i++) {
         const struct hrow *h = &hrows[i];
         build(&b, h->build);
         tl_begin(&c, "ovni hand-made: %s -> %s%s%s", h->name, tdec_status_str(h->st), h->st < 0 ? ", " : "",
                  h->st < 0 ? tdec_ovni_reason_str(h->reason) : "");
         run_cfg(&ref, h->flags, 0, h->max_jumbo);
-        run_decode(&ref, b.n ? b.b : NULL, b.n, NULL);
+        run_decode(&ref, b.n ? b.b : NULL, b.n);
         TL_TRUE(&c, !ref.bad, "%s", ref.why);
         TL_EQI(&c, ref.st, h->st);
         if (h->st < 0) {
@@ -1256,25 +1080,16 @@ static void test_hostile_table(void)
         }
         TL_EQU(&c, count_events(&ref), h->events);
         for (k = 0; k < 2 && !c.bad; k++) {
-            r.cfg = ref.cfg;
+            r = ref.o;
+            r.on_item = NULL;
+            r.cc.log = log_b;
             r.cfg.max_fragment = (uint32_t)k;
-            memset(&s, 0, sizeof s);
-            s.step = 1;
-            run_decode(&r, b.b, b.n, &s);
-            same_run(&c, &ref, &r, "one byte at a time", 0);
-            s.step = 0;
-            s.ncuts = 1;
-            for (j = 1; j < b.n && !c.bad; j++) {
-                s.cuts = &j;
-                snprintf(what, sizeof what, "split at %zu (max_fragment %zu)", j, k);
-                run_decode(&r, b.b, b.n, &s);
-                same_run(&c, &ref, &r, what, 0);
-            }
+            bad = cc_schedules(oc_decode, &ref.o.cc, &r.cc, b.b, b.n, &plan, stdout, &runs);
+            TL_TRUE(&c, bad == NULL, "max_fragment %zu: %s", k, bad ? bad : "");
         }
         tl_end(&c);
     }
     run_free(&ref);
-    run_free(&r);
 }
 
 /* The i-th event record of a run, or NULL. */
@@ -1300,7 +1115,7 @@ static void test_hostile_fields(void)
     tl_begin(&c, "ovni big-endian stream (version bytes 00 00 00 01): big_endian=1, fields byte-swapped");
     build(&b, h_be);
     run_cfg(&r, 0, 0, 0);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     TL_EQI(&c, tdec_ovni_parse_header(b.b, b.n, &be, NULL), TDEC_OK);
     TL_EQI(&c, be, 1);
     TL_TRUE(&c, r.n == 4 && r.rec[0].u.rec.type == TDEC_OVNI_REC_HEADER && r.rec[0].u.rec.big_endian == 1 &&
@@ -1321,7 +1136,7 @@ static void test_hostile_fields(void)
 
     tl_begin(&c, "ovni reserved flag bits 0xe0: kept in flags, no payload, 12 bytes");
     build(&b, h_reserved);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     e = nth_event(&r, 0);
     e2 = nth_event(&r, 1);
     if (TL_TRUE(&c, e && e2, "events missing")) {
@@ -1337,7 +1152,7 @@ static void test_hostile_fields(void)
 
     tl_begin(&c, "ovni jumbo with size nibble 0x0 and 0xf: nibble ignored, size_code reports it");
     build(&b, h_nibbles);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     e = nth_event(&r, 0);
     e2 = nth_event(&r, 1);
     if (TL_TRUE(&c, e && e2, "events missing")) {
@@ -1354,7 +1169,7 @@ static void test_hostile_fields(void)
 
     tl_begin(&c, "ovni size codes: 0 -> no payload, v -> v + 1 bytes (code 1 = 2 bytes)");
     build(&b, h_all_codes);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     for (i = 0; i < 16; i++) {
         e = nth_event(&r, i);
         if (!TL_TRUE(&c, e != NULL, "event %zu missing", i)) break;
@@ -1366,7 +1181,7 @@ static void test_hostile_fields(void)
 
     tl_begin(&c, "ovni jumbo length 0: no fragments, 16 bytes, next event right after");
     build(&b, h_jumbo0);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     e = nth_event(&r, 0);
     if (TL_TRUE(&c, e && r.n == 3, "events missing")) {
         TL_TRUE(&c, e->jumbo && e->jumbo_len == 0 && e->size == 16, "jumbo %u len %u", e->jumbo, e->jumbo_len);
@@ -1377,14 +1192,14 @@ static void test_hostile_fields(void)
 
     tl_begin(&c, "ovni MCV bytes 00 01 7f are returned raw");
     build(&b, h_mcv_raw);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     e = nth_event(&r, 0);
     TL_TRUE(&c, e && e->mcv[0] == 0 && e->mcv[1] == 1 && e->mcv[2] == 0x7f, "mcv");
     tl_end(&c);
 
     tl_begin(&c, "ovni clock going backwards (100 200 150 170): tolerant mode flags the third event only");
     build(&b, h_backwards);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     for (i = 0; i < 4; i++) {
         e = nth_event(&r, i);
         if (!TL_TRUE(&c, e != NULL, "event %zu missing", i)) break;
@@ -1395,7 +1210,7 @@ static void test_hostile_fields(void)
     tl_begin(&c, "ovni first clock with bit 63 set counts as backwards (int64 against 0)");
     build(&b, h_bit63);
     run_cfg(&r, 0, 0, 0);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     e = nth_event(&r, 0);
     e2 = nth_event(&r, 1);
     TL_TRUE(&c, e && e2 && e->clock_backwards == 1 && e2->clock_backwards == 0 && e->clock == 0x8000000000000000ull,
@@ -1404,7 +1219,7 @@ static void test_hostile_fields(void)
 
     tl_begin(&c, "ovni equal clocks are not backwards");
     build(&b, h_equal);
-    run_decode(&r, b.b, b.n, NULL);
+    run_decode(&r, b.b, b.n);
     for (i = 0; i < 3; i++) TL_TRUE(&c, (e = nth_event(&r, i)) != NULL && e->clock_backwards == 0, "event %zu", i);
     tl_end(&c);
     run_free(&r);
@@ -2460,7 +2275,6 @@ int main(void)
         free(dumps[i].text);
         free(dumps[i].line);
     }
-    free(scratch);
     printf("%d passed, %d failed\n", tl_passed, tl_failed);
     return tl_exit_code();
 }

@@ -1,4 +1,4 @@
-/* test_uftrace.c - unit tests of single/tdec_uftrace.h. Run from the
+/* uftrace.c - unit tests of single/tdec_uftrace.h. Run from the
    repository root (make test does): reads the recordings in
    tests/data/uftrace/<sample>/uftrace.data and uftrace 0.13's own
    `uftrace dump` output beside them (ref/dump.txt).
@@ -9,10 +9,12 @@
    included, specs resolved from info/.dbg as uftrace does); the args
    sample's `mixed` block with a hand-written spec; chunk invariance and
    every prefix; big-endian copies; a synthesized 32-bit block; hostile
-   inputs; API misuse. */
+   inputs; API misuse. Every decode of a .dat or perf file goes through the
+   oracle, tests/lib/uftrace_check.h, shared with fuzz/fuzz_uftrace.c; chunk
+   invariance and every prefix are its runners (tests/lib/check_common.h). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_UFTRACE_IMPLEMENTATION
-#include "single/tdec_uftrace.h"
+#include "tests/lib/uftrace_check.h"
 #include "tests/lib/testlib.h"
 
 #include <dirent.h>
@@ -20,6 +22,7 @@
 #include <stdint.h>
 
 #define DATA_DIR "tests/data/uftrace"
+#define LOG_CAP  (1u << 20)
 
 /* ------------------------------------------------------------------ */
 /* small helpers                                                       */
@@ -83,15 +86,6 @@ static int ends_with(const char *name, const char *suffix)
 {
     size_t n = strlen(name), m = strlen(suffix);
     return n >= m && strcmp(name + n - m, suffix) == 0;
-}
-
-static uint64_t rng_state = 1;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
 }
 
 /* ------------------------------------------------------------------ */
@@ -344,43 +338,35 @@ static void build_specs(sample *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* the decode driver: any chunking, specs handed out in order, a log   */
+/* decoding: the oracle (tests/lib/uftrace_check.h), specs handed out */
+/* in order, the items also as this test's text                        */
 
 typedef struct spec_seq {
-    const tdec_uftrace_argspec **v;
-    size_t                       n, cap;
+    uc_spec *v;
+    size_t   n, cap;
 } spec_seq;
 
-static void seq_push(spec_seq *q, const tdec_uftrace_argspec *sp)
+static void seq_push(spec_seq *q, const tdec_uftrace_argspec *sp, int valid)
 {
     if (q->n == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 16;
-        q->v = (const tdec_uftrace_argspec **)realloc((void *)q->v, q->cap * sizeof *q->v);
+        q->v = (uc_spec *)realloc(q->v, q->cap * sizeof *q->v);
         if (q->v == NULL) abort();
     }
-    q->v[q->n++] = sp;
+    q->v[q->n].spec = sp;
+    q->v[q->n].valid = valid;
+    q->n++;
 }
 
 typedef struct run_res {
     tdec_status st; /* TDEC_END or the error */
     uint64_t    err_offset;
     uint32_t    err_reason;
-    size_t      nitems;
     int         bad; /* broken invariant: why[] */
-    char        why[200];
-    uint64_t   *starts; /* record start offsets (optional) */
+    char        why[CC_MSG];
+    uint64_t   *starts; /* record start offsets */
     size_t      nstarts, cap_starts;
 } run_res;
-
-static void res_bad(run_res *r, const char *fmt, ...)
-{
-    va_list ap;
-    if (r->bad) return;
-    r->bad = 1;
-    va_start(ap, fmt);
-    vsnprintf(r->why, sizeof r->why, fmt, ap);
-    va_end(ap);
-}
 
 static void res_start(run_res *r, uint64_t off)
 {
@@ -392,33 +378,11 @@ static void res_start(run_res *r, uint64_t off)
     r->starts[r->nstarts++] = off;
 }
 
-typedef struct frag_state {
-    uint64_t next;   /* expected frag offset in the payload */
-    int      open;
-} frag_state;
-
-static void log_frag(buf *log, run_res *res, frag_state *fst, uint64_t item_off, const tdec_frag *f,
-                     const unsigned char *win, size_t win_len)
+static void log_frag(buf *log, uint64_t item_off, const tdec_frag *f)
 {
-    if ((f->flags & TDEC_FRAG_FIRST) != (f->offset == 0 ? TDEC_FRAG_FIRST : 0u))
-        res_bad(res, "FIRST flag wrong at %" PRIu64, item_off);
-    if ((f->flags & TDEC_FRAG_LAST) != (f->offset + f->len == f->total ? TDEC_FRAG_LAST : 0u))
-        res_bad(res, "LAST flag wrong at %" PRIu64, item_off);
-    if (f->offset == 0) {
-        if (fst->open) res_bad(res, "payload restarted at %" PRIu64, item_off);
-        buf_printf(log, "F o=%" PRIu64 " n=%" PRIu64 ":", item_off, f->total);
-        fst->open = 1;
-        fst->next = 0;
-    }
-    if (!fst->open || f->offset != fst->next) res_bad(res, "fragments do not tile at %" PRIu64, item_off);
-    if (f->len == 0 || (const unsigned char *)f->data < win || (const unsigned char *)f->data + f->len > win + win_len)
-        res_bad(res, "fragment outside the window at %" PRIu64, item_off);
+    if (f->offset == 0) buf_printf(log, "F o=%" PRIu64 " n=%" PRIu64 ":", item_off, f->total);
     buf_add(log, f->data, f->len);
-    fst->next = f->offset + f->len;
-    if (f->flags & TDEC_FRAG_LAST) {
-        buf_add(log, "\n", 1);
-        fst->open = 0;
-    }
+    if (f->flags & TDEC_FRAG_LAST) buf_add(log, "\n", 1);
 }
 
 static void log_dat_rec(buf *log, uint64_t off, const tdec_uftrace_record *r)
@@ -451,124 +415,67 @@ typedef struct run_cfg {
     const spec_seq     *seq;
 } run_cfg;
 
-/* Feeds data[0, len) in chunks of the given sizes (the rest as one last
-   chunk), each copied to its own buffer that is poisoned once the decoder
-   said NEED_INPUT; finish() at the end if do_finish. */
-static void run(const run_cfg *rc, const unsigned char *data, size_t len, const size_t *chunks, size_t nchunks,
-                int do_finish, buf *log, run_res *res)
+/* An oracle run of the config (whole input; log kept in `log`, or hash
+   only with NULL). */
+static void oracle_run(uc_run *r, const run_cfg *rc, char *log)
 {
-    tdec_uftrace_decoder d;
-    tdec_uftrace_perf_decoder pd;
-    tdec_uftrace_item it;
-    tdec_uftrace_perf_item pit;
-    tdec_status st;
-    tdec_stream *sst = rc->perf ? &pd.st : &d.st;
-    size_t done = 0, ci = 0, k = 0, n;
-    unsigned char *win = NULL;
-    uint64_t last_off = 0;
-    frag_state fst;
-    int fed_all = 0;
+    memset(r, 0, sizeof *r);
+    r->perf = rc->perf;
+    r->cfg = rc->cfg;
+    if (rc->seq) {
+        r->specs = rc->seq->v;
+        r->nspecs = rc->seq->n;
+    }
+    r->specs_in_order = 1;
+    r->cc.log = log;
+    r->cc.log_cap = log ? LOG_CAP : 0;
+}
 
-    memset(&fst, 0, sizeof fst);
-    res->st = TDEC_OK;
-    res->err_offset = 0;
-    res->err_reason = 0;
-    res->nitems = 0;
+typedef struct collect {
+    buf     *log;
+    run_res *res;
+} collect;
+
+static void collect_item(void *ctx, const tdec_uftrace_item *it, const tdec_uftrace_perf_item *pit)
+{
+    collect *k = (collect *)ctx;
+    if (pit && pit->kind == TDEC_ITEM_FRAGMENT) {
+        log_frag(k->log, pit->offset - pit->u.frag.offset, &pit->u.frag);
+    } else if (pit) {
+        res_start(k->res, pit->offset);
+        log_perf_rec(k->log, pit->offset, &pit->u.rec);
+    } else if (it->kind == TDEC_ITEM_FRAGMENT) {
+        log_frag(k->log, it->offset - it->u.frag.offset, &it->u.frag);
+    } else {
+        if (it->u.rec.type <= TDEC_UFTRACE_REC_EVENT) res_start(k->res, it->offset);
+        log_dat_rec(k->log, it->offset, &it->u.rec);
+    }
+}
+
+/* Decodes data[0, len) whole through the oracle, which checks every
+   invariant on the way; the items go to log as this test's text, the
+   outcome and the record starts to res. */
+static void run_whole(const run_cfg *rc, const unsigned char *data, size_t len, buf *log, run_res *res)
+{
+    static uc_run r;
+    collect k;
+    const char *bad;
+    k.log = log;
+    k.res = res;
+    oracle_run(&r, rc, NULL);
+    r.on_item = collect_item;
+    r.ctx = &k;
     res->bad = 0;
     res->why[0] = 0;
     res->nstarts = 0;
-    st = rc->perf ? tdec_uftrace_perf_init(&pd, &rc->cfg) : tdec_uftrace_init(&d, &rc->cfg);
-    if (st != TDEC_NEED_INPUT) res_bad(res, "init: %d", st);
-    n = 0;
-    for (;;) {
-        if (rc->perf) {
-            st = tdec_uftrace_perf_next(&pd, &pit);
-            if (st == TDEC_OK) {
-                res->nitems++;
-                if (pit.offset < last_off) res_bad(res, "offsets go back at %" PRIu64, pit.offset);
-                last_off = pit.offset;
-                if (pit.kind == TDEC_ITEM_RECORD) {
-                    if (fst.open) res_bad(res, "record inside a payload at %" PRIu64, pit.offset);
-                    res_start(res, pit.offset);
-                    log_perf_rec(log, pit.offset, &pit.u.rec);
-                } else if (pit.kind == TDEC_ITEM_FRAGMENT) {
-                    log_frag(log, res, &fst, pit.offset - pit.u.frag.offset, &pit.u.frag, win, n);
-                } else {
-                    res_bad(res, "unknown item kind %u", pit.kind);
-                }
-                continue;
-            }
-        } else {
-            st = tdec_uftrace_next(&d, &it);
-            if (st == TDEC_OK) {
-                res->nitems++;
-                if (it.offset < last_off) res_bad(res, "offsets go back at %" PRIu64, it.offset);
-                last_off = it.offset;
-                if (it.kind == TDEC_ITEM_RECORD) {
-                    if (fst.open) res_bad(res, "record inside a payload at %" PRIu64, it.offset);
-                    if (it.u.rec.type <= TDEC_UFTRACE_REC_EVENT) res_start(res, it.offset);
-                    log_dat_rec(log, it.offset, &it.u.rec);
-                    if (tdec_uftrace_needs_spec(&d)) {
-                        const tdec_uftrace_argspec *sp = rc->seq && k < rc->seq->n ? rc->seq->v[k] : NULL;
-                        k++;
-                        st = tdec_uftrace_set_spec(&d, sp);
-                        if (st < 0) break;
-                        if (st != TDEC_NEED_INPUT) res_bad(res, "set_spec: %d", st);
-                    } else if (it.u.rec.more && (it.u.rec.type == TDEC_UFTRACE_REC_ENTRY || it.u.rec.type == TDEC_UFTRACE_REC_EXIT)) {
-                        res_bad(res, "no spec asked for at %" PRIu64, it.offset);
-                    }
-                } else if (it.kind == TDEC_ITEM_FRAGMENT) {
-                    log_frag(log, res, &fst, it.offset - it.u.frag.offset, &it.u.frag, win, n);
-                } else {
-                    res_bad(res, "unknown item kind %u", it.kind);
-                }
-                continue;
-            }
-        }
-        if (st != TDEC_NEED_INPUT) break;
-        if (win) {
-            memset(win, 0xA5, n);
-            free(win);
-            win = NULL;
-        }
-        if (done < len) {
-            n = ci < nchunks ? chunks[ci++] : len - done;
-            if (n > len - done) n = len - done;
-            if (n == 0) n = len - done;
-            win = (unsigned char *)malloc(n);
-            if (win == NULL) abort();
-            memcpy(win, data + done, n);
-            done += n;
-            st = rc->perf ? tdec_uftrace_perf_feed(&pd, win, n) : tdec_uftrace_feed(&d, win, n);
-            if (st != TDEC_NEED_INPUT) break;
-            continue;
-        }
-        if (fed_all || !do_finish) {
-            st = TDEC_NEED_INPUT;
-            break;
-        }
-        fed_all = 1;
-        st = rc->perf ? tdec_uftrace_perf_finish(&pd) : tdec_uftrace_finish(&d);
-        if (st == TDEC_END) {
-            /* next() after END is END */
-            tdec_status s2 = rc->perf ? tdec_uftrace_perf_next(&pd, &pit) : tdec_uftrace_next(&d, &it);
-            if (s2 != TDEC_END) res_bad(res, "next after END: %d", s2);
-        }
-        break;
+    bad = uc_decode(data, len, &r.cc);
+    if (bad) {
+        res->bad = 1;
+        snprintf(res->why, sizeof res->why, "%s", bad);
     }
-    free(win);
-    if (st < 0) {
-        res->err_offset = sst->err_offset;
-        res->err_reason = sst->err_reason;
-        if (st != TDEC_E_SEQUENCE && st != TDEC_E_ARG && sst->err != st) res_bad(res, "error not sticky");
-    }
-    res->st = st;
-    if (st == TDEC_END && fst.open) res_bad(res, "END inside a payload");
-}
-
-static void run_whole(const run_cfg *rc, const unsigned char *data, size_t len, buf *log, run_res *res)
-{
-    run(rc, data, len, NULL, 0, 1, log, res);
+    res->st = r.cc.status;
+    res->err_offset = r.cc.err_offset;
+    res->err_reason = r.cc.err_reason;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1434,7 +1341,7 @@ static void golden_dat(sample *s, const char *file, spec_seq *seq, tl_case *c)
                 size_t nl = ll - strlen(pre) - strlen(suf);
                 fspec *f = fs_find(s, nm, nl, r->type == TDEC_UFTRACE_REC_EXIT);
                 TL_TRUE(c, f != NULL, "%s: no spec for %.*s", file, (int)nl, nm);
-                seq_push(seq, f ? &f->spec : NULL);
+                seq_push(seq, f ? &f->spec : NULL, 1);
                 if (!TL_EQI(c, tdec_uftrace_set_spec(&d, f ? &f->spec : NULL), TDEC_NEED_INPUT)) break;
                 cur_type = r->type;
                 cur_time = r->time;
@@ -2149,6 +2056,27 @@ static int same_run(const buf *la, const run_res *ra, const buf *lb, const run_r
            ra->err_offset == rb->err_offset && ra->err_reason == rb->err_reason && !rb->bad;
 }
 
+/* The whole decode of an input: where its records start, its length. */
+typedef struct whole_of {
+    run_res res;
+    size_t  len;
+} whole_of;
+
+/* END exactly at record starts (and at the ends), else E_TRUNCATED inside a
+   record or a payload. */
+static const char *prefix_judge(const void *ctx, size_t l, const cc_verdict *v)
+{
+    const whole_of *w = (const whole_of *)ctx;
+    size_t i;
+    int boundary = l == 0 || l == w->len;
+    for (i = 0; i < w->res.nstarts && !boundary; i++) boundary = w->res.starts[i] == l;
+    if (v->st == TDEC_END && !boundary) return "END inside a record";
+    if (v->st == TDEC_E_TRUNCATED && boundary) return "E_TRUNCATED at a record start";
+    if (v->st == TDEC_E_TRUNCATED && v->err_reason != TDEC_UFTRACE_R_RECORD && v->err_reason != TDEC_UFTRACE_R_PAYLOAD)
+        return "E_TRUNCATED for another reason";
+    return NULL;
+}
+
 /* Whole input vs byte-at-a-time, every 2-way split (inputs <= 4 KiB) and
    20 seeded random schedules, under three configs derived from `base`
    (as is, max_fragment 1, skip payloads); then every prefix under `base`
@@ -2157,73 +2085,41 @@ static int same_run(const buf *la, const run_res *ra, const buf *lb, const run_r
 static void invariance(tl_case *c, const char *label, const run_cfg *base, const unsigned char *data, size_t len,
                        int prefixes)
 {
+    static char log_a[LOG_CAP], log_b[LOG_CAP];
+    static uc_run ref, r;
     run_cfg rc;
-    buf full = { NULL, 0, 0 }, lg = { NULL, 0, 0 };
-    run_res rf, r;
-    size_t *ones = (size_t *)malloc((len ? len : 1) * sizeof *ones), chunks[2048], k, i;
-    int cfgi, seed;
-    memset(&rf, 0, sizeof rf);
-    memset(&r, 0, sizeof r);
-    for (k = 0; k < len; k++) ones[k] = 1;
-    for (cfgi = 0; cfgi < 3 && !c->bad; cfgi++) {
+    cc_plan plan;
+    whole_of full;
+    buf text = { NULL, 0, 0 };
+    size_t runs = 0, direct = 0;
+    const char *bad = NULL;
+    int cfgi;
+    memset(&plan, 0, sizeof plan);
+    plan.bytewise = 1;
+    plan.split_stride = len <= 4096 ? 1 : 0;
+    plan.nseeds = 20;
+    for (cfgi = 0; cfgi < 3 && bad == NULL; cfgi++) {
         rc = *base;
         if (cfgi == 1) rc.cfg.max_fragment = 1;
         if (cfgi == 2) rc.cfg.flags |= TDEC_UFTRACE_F_SKIP_PAYLOADS;
-        full.len = 0;
-        run_whole(&rc, data, len, &full, &rf);
-        if (!TL_TRUE(c, !rf.bad, "%s cfg %d whole: %s", label, cfgi, rf.why)) break;
-        lg.len = 0;
-        run(&rc, data, len, ones, len, 1, &lg, &r);
-        if (!TL_TRUE(c, same_run(&full, &rf, &lg, &r), "%s cfg %d byte-at-a-time differs (%s)", label, cfgi, r.why))
-            break;
-        if (len <= 4096) {
-            for (k = 1; k < len; k++) {
-                lg.len = 0;
-                chunks[0] = k;
-                run(&rc, data, len, chunks, 1, 1, &lg, &r);
-                if (!TL_TRUE(c, same_run(&full, &rf, &lg, &r), "%s cfg %d split at %zu differs (%s)", label, cfgi, k,
-                             r.why))
-                    break;
-            }
-        }
-        for (seed = 1; seed <= 20 && !c->bad; seed++) {
-            size_t sum = 0, n = 0;
-            rng_state = (uint64_t)0x9E3779B97F4A7C15ull * (uint64_t)seed;
-            while (sum < len && n < sizeof chunks / sizeof chunks[0]) {
-                uint64_t x = rng();
-                size_t sz = (size_t)(x % 8 == 0 ? x % 600 + 1 : x % 23 + 1);
-                chunks[n++] = sz;
-                sum += sz;
-            }
-            lg.len = 0;
-            run(&rc, data, len, chunks, n, 1, &lg, &r);
-            TL_TRUE(c, same_run(&full, &rf, &lg, &r), "%s cfg %d random schedule %d differs (%s)", label, cfgi, seed,
-                    r.why);
-        }
+        oracle_run(&ref, &rc, log_a);
+        oracle_run(&r, &rc, log_b);
+        if ((bad = uc_decode(data, len, &ref.cc)) == NULL)
+            bad = cc_schedules(uc_decode, &ref.cc, &r.cc, data, len, &plan, stdout, &runs);
+        TL_TRUE(c, bad == NULL, "%s cfg %d: %s", label, cfgi, bad ? bad : "");
     }
-    if (prefixes && !c->bad) {
-        full.len = 0;
-        run_whole(base, data, len, &full, &rf);
-        TL_EQI(c, rf.st, TDEC_END);
-        for (k = 0; k <= len && !c->bad; k++) {
-            int boundary = k == len;
-            for (i = 0; i < rf.nstarts && !boundary; i++) boundary = rf.starts[i] == k;
-            if (k == 0) boundary = 1;
-            lg.len = 0;
-            run_whole(base, data, k, &lg, &r);
-            TL_TRUE(c, r.st == (boundary ? TDEC_END : TDEC_E_TRUNCATED), "%s prefix %zu: status %d", label, k, r.st);
-            TL_TRUE(c, !r.bad, "%s prefix %zu: %s", label, k, r.why);
-            TL_TRUE(c, lg.len <= full.len && (lg.len == 0 || memcmp(lg.p, full.p, lg.len) == 0),
-                    "%s prefix %zu: items are not a prefix", label, k);
-            if (r.st == TDEC_E_TRUNCATED)
-                TL_TRUE(c, r.err_reason == TDEC_UFTRACE_R_RECORD || r.err_reason == TDEC_UFTRACE_R_PAYLOAD, "reason");
-        }
+    if (prefixes && bad == NULL) {
+        memset(&full, 0, sizeof full);
+        full.len = len;
+        run_whole(base, data, len, &text, &full.res);
+        oracle_run(&ref, base, log_a);
+        oracle_run(&r, base, log_b);
+        if ((bad = uc_decode(data, len, &ref.cc)) == NULL)
+            bad = cc_prefixes(uc_decode, &ref.cc, &r.cc, data, len, 1, prefix_judge, &full, &direct);
+        TL_TRUE(c, bad == NULL, "%s: %s", label, bad ? bad : "");
+        free(full.res.starts);
+        buf_free(&text);
     }
-    free(ones);
-    free(rf.starts);
-    free(r.starts);
-    buf_free(&full);
-    buf_free(&lg);
 }
 
 static void test_invariance(void)
@@ -2293,7 +2189,7 @@ static unsigned char *dat_to_be(const unsigned char *data, size_t len, const spe
             swap_bytes(be + o, 8);
             swap_bytes(be + o + 8, 8);
             if (r->type == TDEC_UFTRACE_REC_EVENT && r->more) swap_bytes(be + o + 16, 2);
-            if (tdec_uftrace_needs_spec(&d)) tdec_uftrace_set_spec(&d, k < seq->n ? seq->v[k++] : NULL);
+            if (tdec_uftrace_needs_spec(&d)) tdec_uftrace_set_spec(&d, k < seq->n ? seq->v[k++].spec : NULL);
         } else if (r->type == TDEC_UFTRACE_REC_ARG) {
             if (r->arg.kind == TDEC_UFTRACE_V_INT || r->arg.kind == TDEC_UFTRACE_V_CHAR) swap_bytes(be + o, r->arg.size);
             if (r->arg.kind == TDEC_UFTRACE_V_STRING || r->arg.kind == TDEC_UFTRACE_V_STDSTRING) swap_bytes(be + o, 2);
@@ -2434,11 +2330,11 @@ static void test_32bit(void)
     put_le(b + o, 16, 4);
     o += 8;
     o = put_rec(b, o, 1005, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x8048480));
-    seq_push(&seq, &ne->spec);
-    seq_push(&seq, &nx->spec);
-    seq_push(&seq, &gr->spec);
-    seq_push(&seq, &sp->spec);
-    seq_push(&seq, &sl->spec);
+    seq_push(&seq, &ne->spec, 1);
+    seq_push(&seq, &nx->spec, 1);
+    seq_push(&seq, &gr->spec, 1);
+    seq_push(&seq, &sp->spec, 1);
+    seq_push(&seq, &sl->spec, 1);
     memset(&rc, 0, sizeof rc);
     memset(&res, 0, sizeof res);
     rc.seq = &seq;
@@ -2466,13 +2362,15 @@ static void test_32bit(void)
 /* ------------------------------------------------------------------ */
 /* hostile input                                                       */
 
-static void one(const unsigned char *b, size_t len, const tdec_uftrace_argspec *sp, run_res *res, buf *lg)
+/* Decodes b whole, every record that asks for a spec given sp (valid: as
+   its maker made it). */
+static void one(const unsigned char *b, size_t len, const tdec_uftrace_argspec *sp, int valid, run_res *res, buf *lg)
 {
     spec_seq seq = { NULL, 0, 0 };
     run_cfg rc;
     int i;
     memset(&rc, 0, sizeof rc);
-    for (i = 0; i < 8; i++) seq_push(&seq, sp);
+    for (i = 0; i < 8; i++) seq_push(&seq, sp, valid);
     rc.seq = &seq;
     lg->len = 0;
     run_whole(&rc, b, len, lg, res);
@@ -2495,17 +2393,17 @@ static void test_hostile(void)
     memset(b, 'a', sizeof b);
     o = put_rec(b, 0, 1, word(TDEC_UFTRACE_REC_ENTRY, 1, 5, 0, 0x1000));
     put_le(b + o, 1019, 2);
-    one(b, 16 + 1024 + 16, &sp, &res, &lg);
+    one(b, 16 + 1024 + 16, &sp, 1, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_BLOCK);
     put_le(b + o, 1018, 2);
     put_rec(b, 16 + 1024, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
-    one(b, 16 + 1024 + 16, &sp, &res, &lg);
+    one(b, 16 + 1024 + 16, &sp, 1, &res, &lg);
     TL_EQI(&c, res.st, TDEC_END);
     TL_TRUE(&c, strstr(lg.p, "ps=1018") && strstr(lg.p, "bl=1020\n") && strstr(lg.p, "R o=1040 t=1 "), "1018 fits");
     put_le(b + o, 65535, 2);
-    one(b, 16 + 1024 + 16, &sp, &res, &lg);
+    one(b, 16 + 1024 + 16, &sp, 1, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_BLOCK);
     tl_end(&c);
@@ -2514,13 +2412,13 @@ static void test_hostile(void)
     sp.count = 2;
     sp.args[0] = mkarg(TDEC_UFTRACE_V_STRUCT, 't', 1020);
     sp.args[1] = mkarg(TDEC_UFTRACE_V_INT, 'd', 4);
-    one(b, 16 + 1024 + 16, &sp, &res, &lg);
+    one(b, 16 + 1024 + 16, &sp, 1, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16 + 1020);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_BLOCK);
     sp.args[0] = mkarg(TDEC_UFTRACE_V_STRUCT, 't', 1017); /* 1020 with its padding */
     sp.args[1] = mkarg(TDEC_UFTRACE_V_CHAR, 'c', 1);
-    one(b, 16 + 1024 + 16, &sp, &res, &lg);
+    one(b, 16 + 1024 + 16, &sp, 1, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16 + 1020);
     sp.count = 4;
@@ -2530,7 +2428,7 @@ static void test_hostile(void)
         put_le(b + o, 253, 2);
         o += 256;
     }
-    one(b, sizeof b, &sp, &res, &lg);
+    one(b, sizeof b, &sp, 1, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16 + 768);
     tl_end(&c);
@@ -2546,17 +2444,17 @@ static void test_hostile(void)
         put_rec(b, o + 512, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
         big.count = 64;
         for (i = 0; i < 64; i++) big.args[i] = mkarg(TDEC_UFTRACE_V_INT, 'x', 8);
-        one(b, 16 + 512 + 16, &big, &res, &lg);
+        one(b, 16 + 512 + 16, &big, 1, &res, &lg);
         TL_EQI(&c, res.st, TDEC_END);
         TL_TRUE(&c, strstr(lg.p, "R o=520 t=4 m=0 d=0 g=0 time=1 a=0 i=63 k=1 f=120 s=8 v=427 ") != NULL, "arg 63");
         TL_TRUE(&c, strstr(lg.p, "bl=512\nR o=528 t=1 ") != NULL, "block end");
         big.count = 65;
-        one(b, 16 + 512 + 16, &big, &res, &lg);
+        one(b, 16 + 512 + 16, &big, 0, &res, &lg);
         TL_EQI(&c, res.st, TDEC_E_LIMIT);
         TL_EQU(&c, res.err_offset, 0);
         TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_BAD_SPEC);
         big.count = UINT32_MAX;
-        one(b, 16 + 512 + 16, &big, &res, &lg);
+        one(b, 16 + 512 + 16, &big, 0, &res, &lg);
         TL_EQI(&c, res.st, TDEC_E_LIMIT);
         {
             static const tdec_uftrace_arg bad[] = { { 0, 'd', 4 },  { 9, 'd', 4 }, { TDEC_UFTRACE_V_INT, 'd', 3 },
@@ -2584,7 +2482,7 @@ static void test_hostile(void)
     o = put_rec(b, o, 6, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 1023, 0xFFFFFFFFFFFFull));
     o = put_rec(b, o, 0, word(TDEC_UFTRACE_REC_LOST, 0, 5, 0, 12345));
     o = put_rec(b, o, UINT64_MAX, word(TDEC_UFTRACE_REC_EVENT, 0, 5, 0, 1000000));
-    one(b, o, NULL, &res, &lg);
+    one(b, o, NULL, 0, &res, &lg);
     TL_EQI(&c, res.st, TDEC_END);
     TL_TRUE(&c, strstr(lg.p, "R o=0 t=0 m=0 d=1023 g=5 time=5 a=0 ") != NULL, "depth 1023, addr 0");
     TL_TRUE(&c, strstr(lg.p, "R o=16 t=1 m=0 d=1023 g=5 time=6 a=ffffffffffff ") != NULL, "addr 2^48-1");
@@ -2593,13 +2491,13 @@ static void test_hostile(void)
     for (i = 0; i < 8; i++) {
         if (i == 5) continue;
         put_rec(b, 16, 6, word(TDEC_UFTRACE_REC_EXIT, 0, (unsigned)i, 1, 0x1000));
-        one(b, o, NULL, &res, &lg);
+        one(b, o, NULL, 0, &res, &lg);
         TL_EQI(&c, res.st, TDEC_E_CORRUPT);
         TL_EQU(&c, res.err_offset, 16);
         TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_MAGIC);
     }
     put_rec(b, 16, 6, word(TDEC_UFTRACE_REC_LOST, 1, 5, 0, 3));
-    one(b, o, NULL, &res, &lg);
+    one(b, o, NULL, 0, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_CORRUPT);
     TL_EQU(&c, res.err_offset, 16);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_LOST_MORE);
@@ -2615,17 +2513,17 @@ static void test_hostile(void)
     memcpy(b + o + 2, "hello", 5);
     o += 8;
     o = put_rec(b, o, 3, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
-    one(b, o, NULL, &res, &lg);
+    one(b, o, NULL, 0, &res, &lg);
     TL_EQI(&c, res.st, TDEC_END);
     TL_TRUE(&c, strstr(lg.p, "R o=24 t=3 m=1 ") && strstr(lg.p, "ps=5 bl=0\nF o=42 n=5:hello\nR o=48 t=1 "),
             "event data and padding");
-    one(b, 20, NULL, &res, &lg);
+    one(b, 20, NULL, 0, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_TRUNCATED);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_PAYLOAD);
-    one(b, 44, NULL, &res, &lg);
+    one(b, 44, NULL, 0, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_TRUNCATED);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_PAYLOAD);
-    one(b, 30, NULL, &res, &lg);
+    one(b, 30, NULL, 0, &res, &lg);
     TL_EQI(&c, res.st, TDEC_E_TRUNCATED);
     TL_EQU(&c, res.err_reason, TDEC_UFTRACE_R_RECORD);
     TL_EQU(&c, res.err_offset, 24);
@@ -2637,7 +2535,7 @@ static void test_hostile(void)
         put_le(big + n, 65535, 2);
         n += 2 + 65535 + 7; /* 65537 padded to 65544 */
         n = put_rec(big, n, 2, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
-        one(big, n, NULL, &res, &lg);
+        one(big, n, NULL, 0, &res, &lg);
         TL_EQI(&c, res.st, TDEC_END);
         TL_TRUE(&c, strstr(lg.p, "ps=65535") && strstr(lg.p, "\nR o=65560 t=1 "), "65535-byte event");
     }

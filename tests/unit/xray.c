@@ -1,11 +1,12 @@
-/* test_xray.c - unit tests of single/tdec_xray.h. Run from the repository
+/* xray.c - unit tests of single/tdec_xray.h. Run from the repository
    root (make test does): reads tests/data/xray/<sample>/<sample>.xray and the
    LLVM reference outputs beside them.
 
    Sections: sizeof; chunk invariance (samples and hand-made inputs, four
    configs); every prefix; decoded content against the format facts and
-   llvm-xray's YAML; hostile inputs; API misuse. The decode loop and its
-   invariant checks live in tests/lib/xray_check.h, shared with the fuzzer. */
+   llvm-xray's YAML; hostile inputs; API misuse. Every decode goes through
+   the oracle, tests/lib/xray_check.h, shared with fuzz/fuzz_xray.c; chunk
+   invariance and every prefix are its runners (tests/lib/check_common.h). */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_XRAY_IMPLEMENTATION
 #include "tests/lib/xray_check.h"
@@ -275,9 +276,9 @@ static const char *decode(const uint8_t *in, size_t len, uint32_t flags, coll *c
     r->cfg.flags = flags;
     r->on_item = coll_item;
     r->ctx = c;
-    r->log = log_a;
-    r->log_cap = LOG_CAP;
-    return xc_decode(in, len, r);
+    r->cc.log = log_a;
+    r->cc.log_cap = LOG_CAP;
+    return xc_decode(in, len, &r->cc);
 }
 
 static size_t count_rec(const coll *c, uint32_t type)
@@ -324,10 +325,10 @@ static void test_ending(void)
     for (i = 0; i < ninputs; i++) {
         for (len = inputs[i].len; len + 1 >= inputs[i].len && len > 0; len--) {
             memset(&r, 0, sizeof r);
-            xc_decode(inputs[i].data, len, &r);
-            if (r.status != TDEC_END && (len == inputs[i].len || r.status != TDEC_E_TRUNCATED)) break;
+            xc_decode(inputs[i].data, len, &r.cc);
+            if (r.cc.status != TDEC_END && (len == inputs[i].len || r.cc.status != TDEC_E_TRUNCATED)) break;
             for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++, runs++)
-                tl_ending_xray(&c, NULL, inputs[i].data, len, chunks[k], r.status);
+                tl_ending_xray(&c, NULL, inputs[i].data, len, chunks[k], r.cc.status);
         }
     }
     tl_ending_xray(&c, NULL, NULL, 0, 1, TDEC_E_TRUNCATED);
@@ -368,22 +369,6 @@ static void offs_item(void *ctx, const tdec_xray_item *it, const tdec_xray_decod
     o->v[o->n++] = (size_t)it->offset;
 }
 
-/* One schedule against the reference log; records the first mismatch. */
-static int same_as_ref(tl_case *c, const input *in, const xc_run *ref, xc_run *r, const char *what)
-{
-    const char *bad;
-    r->log = log_b;
-    r->log_cap = LOG_CAP;
-    bad = xc_decode(in->data, in->len, r);
-    if (!TL_TRUE(c, bad == NULL, "%s: %s", what, bad ? bad : "")) return 0;
-    if (!xc_same_log(ref, r)) {
-        TL_TRUE(c, 0, "%s: log differs from the whole-buffer decode", what);
-        xc_print_diff(stdout, ref, r);
-        return 0;
-    }
-    return 1;
-}
-
 /* TDEC_TEST_QUICK=N multiplies the split and prefix strides by N (pick one
    coprime to 8 and 16, e.g. 13): the same checks over fewer cuts, for slow
    hosts such as the big-endian run under qemu. */
@@ -395,88 +380,60 @@ static size_t split_stride(size_t len, size_t at, int dflt)
     return quick * (len <= 1024 ? 1 : len <= 4096 ? 5 : 61);
 }
 
+/* 2-way splits. Default config: all of them up to 4 KiB; beyond, a stride
+   of 7 over the first 4 KiB (it visits every residue mod 8 and 16), then of
+   61, plus both sides of every metadata record. Other configs: all up to
+   1 KiB, a stride of 5 (coprime to 8 and 16) up to 4 KiB, else of 61. 3-way
+   splits of tiny inputs (default and strict). */
 static void test_chunk_invariance(const input *in, const struct cfg_row *cfg)
 {
     tl_case c;
     xc_run ref, r;
     offs o;
-    char what[96];
-    size_t cut[2], i, j, k, runs = 0;
+    cc_plan plan;
+    size_t *cuts = NULL, n = 0, i, j, k, runs = 0;
     const char *bad;
-    int big = in->len > 4096, ok = 1, dflt = cfg->flags == 0 && cfg->max_fragment == 0;
+    int big = in->len > 4096, dflt = cfg->flags == 0 && cfg->max_fragment == 0;
 
     tl_begin(&c, "xray chunk invariance %s [%s]", in->name, cfg->tag);
     memset(&ref, 0, sizeof ref);
     memset(&o, 0, sizeof o);
     ref.cfg.flags = cfg->flags;
     ref.cfg.max_fragment = cfg->max_fragment;
-    ref.log = log_a;
-    ref.log_cap = LOG_CAP;
+    ref.cc.log = log_a;
+    ref.cc.log_cap = LOG_CAP;
     ref.on_item = offs_item;
     ref.ctx = &o;
-    bad = xc_decode(in->data, in->len, &ref);
+    bad = xc_decode(in->data, in->len, &ref.cc);
     if (!TL_TRUE(&c, bad == NULL, "whole: %s", bad ? bad : "")) goto done;
-    if (!TL_TRUE(&c, ref.log_len < LOG_CAP, "log longer than the test's buffer")) goto done;
+    if (!TL_TRUE(&c, ref.cc.log_len < LOG_CAP, "log longer than the test's buffer")) goto done;
 
+    cuts = (size_t *)malloc((in->len + 3 * o.n + 1) * sizeof *cuts);
+    for (i = 1; i < in->len; i += split_stride(in->len, i, dflt)) cuts[n++] = i;
+    for (j = 0; big && dflt && j < o.n; j++)
+        for (k = 0; k < 3; k++)
+            if (o.v[j] + k > 1 && o.v[j] + k - 1 < in->len) cuts[n++] = o.v[j] + k - 1;
+    memset(&plan, 0, sizeof plan);
+    plan.bytewise = 1;
+    plan.splits = cuts;
+    plan.nsplits = n;
+    plan.triples_below = dflt || cfg->flags == TDEC_XRAY_F_STRICT ? 300 : 0;
+    plan.nseeds = 20;
     r = ref;
     r.on_item = NULL;
-    r.step = 1;
-    ok = same_as_ref(&c, in, &ref, &r, "one byte at a time");
-    runs++;
-    r.step = 0;
-
-    /* 2-way splits. Default config: all of them up to 4 KiB; beyond, a
-       stride of 7 over the first 4 KiB (it visits every residue mod 8 and
-       16), then of 61, plus both sides of every metadata record. Other
-       configs: all up to 1 KiB, a stride of 5 (coprime to 8 and 16) up to
-       4 KiB, else of 61. */
-    r.cuts = cut;
-    r.ncuts = 1;
-    for (i = 1; ok && i < in->len; i += split_stride(in->len, i, dflt)) {
-        cut[0] = i;
-        snprintf(what, sizeof what, "split at %zu", i);
-        ok = same_as_ref(&c, in, &ref, &r, what);
-        runs++;
-    }
-    for (j = 0; ok && big && dflt && j < o.n; j++) {
-        for (k = 0; ok && k < 3; k++) {
-            cut[0] = o.v[j] + k - 1;
-            if (cut[0] == 0 || cut[0] >= in->len) continue;
-            snprintf(what, sizeof what, "split at %zu", cut[0]);
-            ok = same_as_ref(&c, in, &ref, &r, what);
-            runs++;
-        }
-    }
-    /* 3-way splits of tiny inputs (default and strict) */
-    r.ncuts = 2;
-    for (i = 1; ok && in->len < 300 && (dflt || cfg->flags == TDEC_XRAY_F_STRICT) && i < in->len; i++) {
-        for (j = i + 1; ok && j < in->len; j++) {
-            cut[0] = i;
-            cut[1] = j;
-            snprintf(what, sizeof what, "splits at %zu,%zu", i, j);
-            ok = same_as_ref(&c, in, &ref, &r, what);
-            runs++;
-        }
-    }
-    r.ncuts = 0;
-    r.cuts = NULL;
-    for (i = 1; ok && i <= 20; i++) {
-        r.seed = (uint32_t)(i * 2654435761u);
-        snprintf(what, sizeof what, "random schedule seed %u", (unsigned)r.seed);
-        ok = same_as_ref(&c, in, &ref, &r, what);
-        runs++;
-    }
+    r.cc.log = log_b;
+    bad = cc_schedules(xc_decode, &ref.cc, &r.cc, in->data, in->len, &plan, stdout, &runs);
     /* max_fragment changes only how payloads are cut: the log must equal the
        default config's */
-    if (ok && cfg->max_fragment) {
-        r = ref;
-        r.on_item = NULL;
+    if (bad == NULL && cfg->max_fragment) {
         r.cfg.max_fragment = 0;
-        r.seed = 7;
-        ok = same_as_ref(&c, in, &ref, &r, "max_fragment=0 vs 1");
+        r.cc.sched.seed = 7;
+        bad = cc_same_as(xc_decode, &ref.cc, &r.cc, in->data, in->len, "max_fragment=0 vs 1", stdout);
     }
-    if (ok) snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), " (%zu schedules)", runs);
+    if (TL_TRUE(&c, bad == NULL, "%s", bad ? bad : ""))
+        snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), " (%zu schedules)", runs);
 done:
+    free(cuts);
     free(o.v);
     tl_end(&c);
 }
@@ -504,98 +461,41 @@ static int clean_cut(const coll *full, size_t l)
     return 0;
 }
 
-/* Strips the last line ("E ...") of a log and a trailing " cut" marker;
-   returns the remaining length and whether a payload was cut. */
-static size_t log_body(const char *log, size_t len, int *cut)
+/* What finish() may say after l bytes: END exactly at a clean cut, else
+   E_TRUNCATED, at the cut itself for a cut payload or buffer, within 32
+   bytes before it for a cut record. */
+static const char *prefix_judge(const void *ctx, size_t l, const cc_verdict *v)
 {
-    size_t n = len;
-    if (n > 0) n--; /* the final '\n' */
-    while (n > 0 && log[n - 1] != '\n') n--;
-    *cut = n >= 5 && memcmp(log + n - 5, " cut\n", 5) == 0;
-    return *cut ? n - 5 : n;
+    const coll *full = (const coll *)ctx;
+    if (v->st == TDEC_END) return clean_cut(full, l) ? NULL : "ends cleanly inside a record or buffer";
+    if (clean_cut(full, l)) return "E_TRUNCATED at a clean boundary";
+    if ((v->err_reason == TDEC_XRAY_R_PAYLOAD || v->err_reason == TDEC_XRAY_R_BUFFER) && v->err_offset != l)
+        return "a cut payload or buffer not reported at the cut";
+    if (v->err_reason == TDEC_XRAY_R_RECORD && !(v->err_offset < l && l - v->err_offset < 32))
+        return "a cut record not reported at its start";
+    return NULL;
 }
-
-typedef struct prefix_state {
-    tdec_status st;
-    uint64_t    err_offset;
-    uint32_t    err_reason;
-} prefix_state;
 
 static void test_prefixes(const input *in)
 {
     tl_case c;
     coll full;
     xc_run ref, r;
-    tdec_xray_decoder d, e;
-    tdec_xray_item it;
-    prefix_state *ps;
-    tdec_status st;
-    size_t l, fb, pb, direct = 0;
-    int cut;
+    size_t direct = 0;
     const char *bad;
 
     tl_begin(&c, "xray every prefix of %s ends in END or E_TRUNCATED, items a prefix of the whole", in->name);
     bad = decode(in->data, in->len, 0, &full, &ref);
-    if (!TL_TRUE(&c, bad == NULL && ref.status == TDEC_END, "whole decode: %s status %d", bad ? bad : "",
-                 ref.status))
-        goto out;
-    fb = log_body(log_a, ref.log_len, &cut);
-    ps = (prefix_state *)calloc(in->len + 1, sizeof *ps);
-
-    /* Every prefix in O(n): feed one byte at a time; at each length finish a
-       copy of the decoder (the struct is memcpy-able). */
-    tdec_xray_init(&d, NULL);
-    for (l = 0; l <= in->len; l++) {
-        while ((st = tdec_xray_next(&d, &it)) == TDEC_OK) {}
-        if (!TL_TRUE(&c, st == TDEC_NEED_INPUT, "prefix %zu: next gave %d", l, st)) break;
-        memcpy(&e, &d, sizeof d);
-        ps[l].st = tdec_xray_finish(&e);
-        ps[l].err_offset = e.st.err_offset;
-        ps[l].err_reason = e.st.err_reason;
-        if (!TL_TRUE(&c, tdec_xray_next(&e, &it) == ps[l].st, "prefix %zu: next after finish differs", l)) break;
-        if (ps[l].st == TDEC_END) {
-            if (!TL_TRUE(&c, clean_cut(&full, l), "prefix %zu ends cleanly inside a record or buffer", l)) break;
-        } else {
-            if (!TL_TRUE(&c, ps[l].st == TDEC_E_TRUNCATED, "prefix %zu: finish gave %d", l, ps[l].st)) break;
-            if (!TL_TRUE(&c, !clean_cut(&full, l), "prefix %zu: E_TRUNCATED at a clean boundary", l)) break;
-            if (!TL_TRUE(&c, ps[l].err_offset <= l, "prefix %zu: err_offset %llu", l,
-                         (unsigned long long)ps[l].err_offset))
-                break;
-            if (ps[l].err_reason == TDEC_XRAY_R_PAYLOAD || ps[l].err_reason == TDEC_XRAY_R_BUFFER)
-                if (!TL_EQU(&c, ps[l].err_offset, l)) break;
-            if (ps[l].err_reason == TDEC_XRAY_R_RECORD)
-                if (!TL_TRUE(&c, ps[l].err_offset < l && l - ps[l].err_offset < 32,
-                             "prefix %zu: cut record at %llu", l, (unsigned long long)ps[l].err_offset))
-                    break;
-        }
-        if (l < in->len && tdec_xray_feed(&d, in->data + l, 1) != TDEC_NEED_INPUT) break;
-    }
-    TL_TRUE(&c, l == in->len + 1, "stopped at prefix %zu", l);
-
-    /* Independent whole-buffer decodes of each prefix (every one for small
-       samples, a stride for big ones): same status, and the log a prefix of
-       the full log (a cut payload's bytes a prefix of its bytes). */
-    memset(&r, 0, sizeof r);
-    r.log = log_b;
-    r.log_cap = LOG_CAP;
-    for (l = 0; !c.bad && l <= in->len; l += quick * (in->len > 4096 ? 61 : 1)) {
-        bad = xc_decode(in->data, l, &r);
-        direct++;
-        if (!TL_TRUE(&c, bad == NULL, "prefix %zu: %s", l, bad ? bad : "")) break;
-        {
-            char want[96];
-            snprintf(want, sizeof want, "E st=%d off=%llu reason=%u ", ps[l].st,
-                     (unsigned long long)ps[l].err_offset, (unsigned)ps[l].err_reason);
-            TL_TRUE(&c, r.status == ps[l].st && strstr(log_b, want) != NULL,
-                    "prefix %zu: status %d, byte-wise %d; expected \"%s\"", l, r.status, ps[l].st, want);
-        }
-        pb = log_body(log_b, r.log_len, &cut);
-        TL_TRUE(&c, pb <= fb && memcmp(log_a, log_b, pb) == 0, "prefix %zu: items are not a prefix", l);
+    if (TL_TRUE(&c, bad == NULL, "whole decode: %s", bad ? bad : "")) {
+        memset(&r, 0, sizeof r);
+        r.cc.log = log_b;
+        r.cc.log_cap = LOG_CAP;
+        bad = cc_prefixes(xc_decode, &ref.cc, &r.cc, in->data, in->len, quick * (in->len > 4096 ? 61 : 1), prefix_judge,
+                          &full, &direct);
+        TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
     }
     snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), " (%zu prefixes, %zu decoded whole)",
              in->len + 1, direct);
-    free(ps);
-out:
     coll_free(&full);
     tl_end(&c);
 }
@@ -639,7 +539,7 @@ static void test_prefix_by_hand(void)
         in = find_input(rows[i].sample);
         if (TL_TRUE(&c, in != NULL && rows[i].len <= in->len, "sample missing or too short")) {
             decode(in->data, rows[i].len, 0, &col, &r);
-            TL_EQI(&c, r.status, rows[i].st);
+            TL_EQI(&c, r.cc.status, rows[i].st);
             /* the decoder itself, for err_offset/err_reason */
             tdec_xray_init(&d, NULL);
             {
@@ -830,7 +730,7 @@ static void test_basic_yaml(void)
     tl_begin(&c, "xray basic-mode records equal llvm-xray's ref.unsorted.yaml per thread in order");
     if (TL_TRUE(&c, in && yaml_load(DATA_DIR "/basic-mode/ref.unsorted.yaml", &ref), "missing files")) {
         decode(in->data, in->len, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         ours_load(&col, &ours);
         TL_EQU(&c, ours.n, ref.n);
         for (i = 0; !c.bad && i < ref.n; i++) {
@@ -874,7 +774,7 @@ static void test_content(void)
         uint64_t want[] = {42, 0xfffffffbu, UINT64_MAX, 0x123456789abcdefu, 94059868871528u,
                            0xfedcba9876543210u, 7, 1000, 2000};
         decode(in->data, in->len, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_CALL_ARG), 9);
         for (i = 0; i < 9 && (t = nth_rec(&col, TDEC_XRAY_REC_CALL_ARG, i)) != NULL; i++) {
             TL_EQU(&c, t->it.u.rec.value, want[i]);
@@ -891,7 +791,7 @@ static void test_content(void)
         static const char *const text[] = {"start", "even step", "even step", NULL, NULL,
                                            "a slightly longer custom event payload, 64 bytes long........!", "end"};
         decode(in->data, in->len, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_CUSTOM_EVENT), 7);
         for (i = 0; i < 7 && (t = nth_rec(&col, TDEC_XRAY_REC_CUSTOM_EVENT, i)) != NULL; i++) {
             TL_EQU(&c, t->it.u.rec.payload_size, sizes[i]);
@@ -911,7 +811,7 @@ static void test_content(void)
     tl_begin(&c, "xray fdr-emulated-tsc: cycle frequency 1e9 and a TSC_WRAP record");
     if (TL_TRUE(&c, (in = find_input("fdr-emulated-tsc")) != NULL, "missing")) {
         decode(in->data, in->len, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, col.hdr.cycle_frequency, 1000000000u);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_TSC_WRAP), 1);
         t = nth_rec(&col, TDEC_XRAY_REC_TSC_WRAP, 0);
@@ -923,7 +823,7 @@ static void test_content(void)
     tl_begin(&c, "xray fdr-typed-events: one OVERRUN gap at 230 (24 bytes); strict: E_CORRUPT at 230");
     if (TL_TRUE(&c, (in = find_input("fdr-typed-events")) != NULL, "missing")) {
         decode(in->data, in->len, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         k = 0;
         for (i = 0; i < col.n; i++) {
             if (col.v[i].it.kind != TDEC_ITEM_GAP) continue;
@@ -939,7 +839,7 @@ static void test_content(void)
                 "typed event 'type-one'");
         coll_free(&col);
         decode(in->data, in->len, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_E_CORRUPT);
+        TL_EQI(&c, r.cc.status, TDEC_E_CORRUPT);
         TL_TRUE(&c, strstr(log_a, "E st=-6 off=230 reason=9 ") != NULL, "strict error not at 230 (R_OVERRUN)");
         coll_free(&col);
     }
@@ -948,7 +848,7 @@ static void test_content(void)
     tl_begin(&c, "xray fdr-custom-event-zero-size: a custom event of size 0 and no fragment after it");
     if (TL_TRUE(&c, (in = find_input("fdr-custom-event-zero-size")) != NULL, "missing")) {
         decode(in->data, in->len, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         k = 0;
         for (i = 0; (t = nth_rec(&col, TDEC_XRAY_REC_CUSTOM_EVENT, i)) != NULL; i++)
             if (t->it.u.rec.payload_size == 0) {
@@ -963,7 +863,7 @@ static void test_content(void)
     tl_begin(&c, "xray fdr-v1-synthetic: 5 PADDING records of zero bytes, END");
     if (TL_TRUE(&c, (in = find_input("fdr-v1-synthetic")) != NULL, "missing")) {
         decode(in->data, in->len, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_PADDING), 5);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_END_OF_BUFFER), 5);
         for (i = 0; (t = nth_rec(&col, TDEC_XRAY_REC_PADDING, i)) != NULL; i++) {
@@ -980,7 +880,7 @@ static void test_content(void)
     tl_begin(&c, "xray fdr-v1-synthetic-oddpad: END with a PADDING record of 15908 bytes (not a multiple of 8)");
     if (TL_TRUE(&c, (in = find_input("fdr-v1-synthetic-oddpad")) != NULL, "missing")) {
         decode(in->data, in->len, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         k = 0;
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_PADDING), 1);
         t = nth_rec(&col, TDEC_XRAY_REC_PADDING, 0);
@@ -996,7 +896,7 @@ static void test_content(void)
         bld *b = (bld *)calloc(1, sizeof *b);
         mk_v4_event(b);
         decode(b->b, b->n, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         t = nth_rec(&col, TDEC_XRAY_REC_CUSTOM_EVENT, 0);
         TL_TRUE(&c, t != NULL, "no custom event");
         if (t) {
@@ -1022,7 +922,7 @@ static void test_content(void)
     tl_begin(&c, "xray fdr-v2-synthetic: no PID records and pid 0 on every record");
     if (TL_TRUE(&c, (in = find_input("fdr-v2-synthetic")) != NULL, "missing")) {
         decode(in->data, in->len, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, col.hdr.version, 2);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_PID), 0);
         for (i = 0; i < col.n; i++)
@@ -1037,7 +937,7 @@ static void test_content(void)
         bld *b = (bld *)calloc(1, sizeof *b);
         mk_v5_all(b);
         decode(b->b, b->n, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_BUFFER_EXTENTS), 2);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_FUNCTION), 5);
         t = nth_rec(&col, TDEC_XRAY_REC_CUSTOM_EVENT, 0);
@@ -1281,34 +1181,27 @@ static tdec_status drain(tdec_xray_decoder *d, size_t *items)
     return st;
 }
 
-/* Runs one hand-made input whole and in every split; 1 if all agree. */
+/* Runs one hand-made input whole, one byte at a time and in every split;
+   1 if all agree. */
 static int chunk_invariant(tl_case *c, const uint8_t *data, size_t len, const tdec_xray_config *cfg)
 {
     xc_run ref, r;
-    input in;
-    size_t i, cut[1];
-    char what[64];
+    cc_plan plan;
+    size_t runs = 0;
     const char *bad;
     memset(&ref, 0, sizeof ref);
     ref.cfg = *cfg;
-    ref.log = log_a;
-    ref.log_cap = LOG_CAP;
-    bad = xc_decode(data, len, &ref);
+    ref.cc.log = log_a;
+    ref.cc.log_cap = LOG_CAP;
+    bad = xc_decode(data, len, &ref.cc);
     if (!TL_TRUE(c, bad == NULL, "whole: %s", bad ? bad : "")) return 0;
-    in.data = (unsigned char *)(uintptr_t)data;
-    in.len = len;
     r = ref;
-    r.step = 1;
-    if (!same_as_ref(c, &in, &ref, &r, "one byte at a time")) return 0;
-    r.step = 0;
-    r.cuts = cut;
-    r.ncuts = 1;
-    for (i = 1; i < len; i++) {
-        cut[0] = i;
-        snprintf(what, sizeof what, "split at %zu", i);
-        if (!same_as_ref(c, &in, &ref, &r, what)) return 0;
-    }
-    return 1;
+    r.cc.log = log_b;
+    memset(&plan, 0, sizeof plan);
+    plan.bytewise = 1;
+    plan.split_stride = 1;
+    bad = cc_schedules(xc_decode, &ref.cc, &r.cc, data, len, &plan, stdout, &runs);
+    return TL_TRUE(c, bad == NULL, "%s", bad ? bad : "");
 }
 
 static void test_hostile(void)
@@ -1335,11 +1228,11 @@ static void test_hostile(void)
         r.cfg.max_payload = h->max_payload;
         r.on_item = coll_item;
         r.ctx = &col;
-        r.log = log_a;
-        r.log_cap = LOG_CAP;
-        bad = xc_decode(b->b, b->n, &r);
+        r.cc.log = log_a;
+        r.cc.log_cap = LOG_CAP;
+        bad = xc_decode(b->b, b->n, &r.cc);
         TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
-        TL_EQI(&c, r.status, h->st);
+        TL_EQI(&c, r.cc.status, h->st);
         /* err_offset/err_reason from the log's last line ("E st= off= reason=") */
         if (h->st < 0) {
             char want[96];
@@ -1378,7 +1271,7 @@ static void test_hostile(void)
         b_fn(b, 0, 1, 0);
         b_ext_end(b);
         decode(b->b, b->n, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         {
             const titem *t = nth_rec(&col, TDEC_XRAY_REC_UNKNOWN, 0);
             TL_TRUE(&c, t && t->it.offset == b->mark && (size_t)t->it.u.rec.meta_kind == i && t->it.u.rec.raw_len == 16 &&
@@ -1388,7 +1281,7 @@ static void test_hostile(void)
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_FUNCTION), 1);
         coll_free(&col);
         decode(b->b, b->n, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_E_CORRUPT);
+        TL_EQI(&c, r.cc.status, TDEC_E_CORRUPT);
         coll_free(&col);
         cfg.flags = TDEC_XRAY_F_STRICT;
         cfg.max_fragment = 0;
@@ -1419,7 +1312,7 @@ static void test_hostile(void)
         b_fn(b, (unsigned)i, 9, 5);
         b_ext_end(b);
         decode(b->b, b->n, 0, &col, &r);
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         {
             const titem *t = nth_rec(&col, TDEC_XRAY_REC_FUNCTION, 0);
             TL_TRUE(&c, t && t->it.u.rec.action == i && t->it.u.rec.fid == 9 && t->it.u.rec.tsc == 105,
@@ -1427,7 +1320,7 @@ static void test_hostile(void)
         }
         coll_free(&col);
         decode(b->b, b->n, TDEC_XRAY_F_STRICT, &col, &r);
-        TL_EQI(&c, r.status, TDEC_E_CORRUPT);
+        TL_EQI(&c, r.cc.status, TDEC_E_CORRUPT);
         {
             char want[64];
             snprintf(want, sizeof want, "E st=-6 off=%zu reason=%u ", b->mark, (unsigned)TDEC_XRAY_R_ACTION);
@@ -1527,11 +1420,11 @@ static void test_hostile(void)
         r.resync = 1;
         r.on_item = coll_item;
         r.ctx = &col;
-        r.log = log_a;
-        r.log_cap = LOG_CAP;
-        bad = xc_decode(b->b, b->n, &r);
+        r.cc.log = log_a;
+        r.cc.log_cap = LOG_CAP;
+        bad = xc_decode(b->b, b->n, &r.cc);
         TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
-        TL_EQI(&c, r.status, TDEC_END);
+        TL_EQI(&c, r.cc.status, TDEC_END);
         TL_EQU(&c, count_gaps(&col, TDEC_XRAY_R_RESYNC), 1);
         TL_EQU(&c, count_rec(&col, TDEC_XRAY_REC_BUFFER_EXTENTS), 3);
         TL_TRUE(&c, nth_rec(&col, TDEC_XRAY_REC_BUFFER_EXTENTS, 1) &&
@@ -1542,20 +1435,17 @@ static void test_hostile(void)
         coll_free(&col);
         {
             xc_run ref, rr;
-            input in;
-            size_t k, cut[1];
+            cc_plan plan;
+            size_t runs = 0;
             ref = r;
             ref.on_item = NULL;
-            xc_decode(b->b, b->n, &ref);
-            in.data = b->b;
-            in.len = b->n;
+            bad = xc_decode(b->b, b->n, &ref.cc);
             rr = ref;
-            rr.cuts = cut;
-            rr.ncuts = 1;
-            for (k = 1; k < b->n && !c.bad; k++) {
-                cut[0] = k;
-                same_as_ref(&c, &in, &ref, &rr, "resync with a split");
-            }
+            rr.cc.log = log_b;
+            memset(&plan, 0, sizeof plan);
+            plan.split_stride = 1;
+            if (bad == NULL) bad = cc_schedules(xc_decode, &ref.cc, &rr.cc, b->b, b->n, &plan, stdout, &runs);
+            TL_TRUE(&c, bad == NULL, "resync with a split: %s", bad ? bad : "");
         }
     }
     tl_end(&c);

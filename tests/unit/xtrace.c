@@ -1,6 +1,6 @@
-/* test_xtrace.c - unit tests of single/tdec_xtrace.h. SPEC = docs/xtrace.md
-   (the format, byte by byte, as tracedec reads it); the API contract is the
-   header's top comment and declarations.
+/* xtrace.c - unit tests of single/tdec_xtrace.h. SPEC =
+   ../shared/formats/xtrace/SPEC.md (the format, byte by byte); the API
+   contract is the header's top comment and declarations.
 
    Sections:
      1. hand-written vectors: literal bytes derived from SPEC's tables, with
@@ -12,15 +12,14 @@
      4. chunk invariance; 5. every prefix; 6. hostile and edge inputs, API
         misuse; 7. file names.
 
-   Every decode goes through run_decode(), which checks each item against
-   the input as it goes: offsets never go back, a record's payload follows
-   it as fragments that tile [0, data_len) with the right FIRST/LAST flags,
-   point into the current chunk and hold the input's bytes; errors are
-   sticky and END stays END. Expected records come from a model (struct
+   Every decode goes through the oracle, tests/lib/xtrace_check.h, which
+   checks each item against its own reference walk of the input as it goes
+   (chunk invariance and every prefix are its runners, in
+   tests/lib/check_common.h). Expected records come from a model (struct
    model) that encodes a stream through the encoder and writes down, from
    SPEC, what a reader must report for it. */
 #define TDEC_XTRACE_IMPLEMENTATION
-#include "single/tdec_xtrace.h"
+#include "tests/lib/xtrace_check.h"
 #include "tests/lib/testlib.h"
 #include "tests/gen/xtrace_encoder.h"
 
@@ -88,31 +87,6 @@ static uint64_t rec_hash(uint64_t h, uint64_t off, const tdec_xtrace_record *r)
     h = fnv(h, r->value3);
     h = fnv(h, r->data_len);
     return h;
-}
-
-/* Compares two records field by field; returns the name of the first field
-   that differs, or NULL. */
-static const char *rec_diff(const tdec_xtrace_record *a, const tdec_xtrace_record *b)
-{
-    if (a->type != b->type) return "type";
-    if (a->token != b->token) return "token";
-    if (a->flags != b->flags) return "flags";
-    if (a->el != b->el) return "el";
-    if (a->index != b->index) return "index";
-    if (a->pc != b->pc) return "pc";
-    if (a->insn != b->insn) return "insn";
-    if (a->addr != b->addr) return "addr";
-    if (a->value != b->value) return "value";
-    if (a->value2 != b->value2) return "value2";
-    if (a->value3 != b->value3) return "value3";
-    if (a->size_log2 != b->size_log2) return "size_log2";
-    if (a->val_kind != b->val_kind) return "val_kind";
-    if (a->reg != b->reg) return "reg";
-    if (a->snap_split != b->snap_split) return "snap_split";
-    if (a->snap_stream != b->snap_stream) return "snap_stream";
-    if (a->snap_time != b->snap_time) return "snap_time";
-    if (a->data_len != b->data_len) return "data_len";
-    return NULL;
 }
 
 static void rec_str(char *s, size_t cap, uint64_t off, const tdec_xtrace_record *r)
@@ -545,8 +519,10 @@ static void snap_fill(xe_snap *s, uint64_t seed)
 }
 
 /* ------------------------------------------------------------------ */
-/* decoding with the invariants checked                                */
+/* decoding through the oracle                                         */
 
+/* The outcome of one decode: the records (or their hash), the payload
+   bytes (or their hash), the final status. */
 typedef struct run {
     tdec_xtrace_config cfg;
     int                hash_only;
@@ -561,7 +537,7 @@ typedef struct run {
     uint32_t           err_reason;
     uint8_t            bad_token;
     int                bad;
-    char               why[300];
+    char               why[CC_MSG];
 } run;
 
 static void run_free(run *r)
@@ -571,182 +547,57 @@ static void run_free(run *r)
     memset(r, 0, sizeof *r);
 }
 
-static int run_fail(run *r, const char *fmt, ...)
+static void collect(void *ctx, const tdec_xtrace_item *it, const tdec_xtrace_decoder *d)
 {
-    va_list ap;
-    if (r->bad) return 0;
-    r->bad = 1;
-    va_start(ap, fmt);
-    vsnprintf(r->why, sizeof r->why, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-typedef struct chk {
-    uint64_t last_off;
-    int      pay_open;
-    uint64_t pay_total, pay_got, pay_base;
-} chk;
-
-/* Where a record's payload bytes start in the stream. */
-static uint64_t payload_base(const tdec_xtrace_item *it)
-{
-    switch (it->u.rec.type) {
-    case TDEC_XTRACE_REC_LOAD: case TDEC_XTRACE_REC_STORE: return it->offset + 9;
-    case TDEC_XTRACE_REC_IOVEC: return it->offset + 16;
-    case TDEC_XTRACE_REC_UNKNOWN: return it->offset + 1;
-    case TDEC_XTRACE_REC_VREG: return it->offset;
-    default: return NOFF;
-    }
-}
-
-static int on_record(run *r, chk *k, const tdec_xtrace_item *it)
-{
-    const tdec_xtrace_record *e = &it->u.rec;
-    if (k->pay_open)
-        return run_fail(r, "record at %llu inside the previous record's payload (%llu of %llu)",
-                        (unsigned long long)it->offset, (unsigned long long)k->pay_got,
-                        (unsigned long long)k->pay_total);
-    if (it->offset < k->last_off)
-        return run_fail(r, "record offset %llu after %llu", (unsigned long long)it->offset,
-                        (unsigned long long)k->last_off);
-    k->last_off = it->offset;
-    if (e->data_len > 0) {
-        if (payload_base(it) == NOFF)
-            return run_fail(r, "%s record at %llu with data_len %llu", tdec_xtrace_type_str(e->type),
-                            (unsigned long long)it->offset, (unsigned long long)e->data_len);
-        if (!(r->cfg.flags & TDEC_XTRACE_F_SKIP_PAYLOADS)) {
-            k->pay_open = 1;
-            k->pay_total = e->data_len;
-            k->pay_got = 0;
-            k->pay_base = payload_base(it);
-        }
-    }
-    if (r->hash_only) {
-        r->hash = rec_hash(r->hash, it->offset, e);
-        r->n++;
-        return 1;
-    }
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 256;
-        r->rec = (tdec_xtrace_item *)xrealloc(r->rec, r->cap * sizeof *r->rec);
-    }
-    r->rec[r->n++] = *it;
-    return 1;
-}
-
-static int on_frag(run *r, chk *k, const tdec_xtrace_item *it, const uint8_t *in, size_t len, const uint8_t *chunk,
-                   size_t clen)
-{
+    run *r = (run *)ctx;
     const tdec_frag *f = &it->u.frag;
-    uint32_t flags = (f->offset == 0 ? TDEC_FRAG_FIRST : 0u) | (f->offset + f->len == f->total ? TDEC_FRAG_LAST : 0u);
-    if (r->cfg.flags & TDEC_XTRACE_F_SKIP_PAYLOADS) return run_fail(r, "fragment under SKIP_PAYLOADS");
-    if (!k->pay_open) return run_fail(r, "fragment at %llu without a payload", (unsigned long long)it->offset);
-    if (f->len == 0 || f->total != k->pay_total || f->offset != k->pay_got || f->flags != flags)
-        return run_fail(r, "fragment off=%llu len=%zu total=%llu flags=%u does not tile (at %llu of %llu)",
-                        (unsigned long long)f->offset, f->len, (unsigned long long)f->total, (unsigned)f->flags,
-                        (unsigned long long)k->pay_got, (unsigned long long)k->pay_total);
-    if (r->cfg.max_fragment && f->len > r->cfg.max_fragment) return run_fail(r, "fragment above max_fragment");
-    if (it->offset != k->pay_base + f->offset)
-        return run_fail(r, "fragment item offset %llu, expected %llu", (unsigned long long)it->offset,
-                        (unsigned long long)(k->pay_base + f->offset));
-    if (chunk == NULL || f->data < chunk || f->data + f->len > chunk + clen)
-        return run_fail(r, "fragment data outside the current chunk");
-    if (it->offset + f->len > len || memcmp(f->data, in + it->offset, f->len) != 0)
-        return run_fail(r, "fragment bytes differ from the input at %llu", (unsigned long long)it->offset);
-    k->last_off = it->offset;
-    k->pay_got += f->len;
-    if (k->pay_got == k->pay_total) k->pay_open = 0;
-    r->nfrag++;
-    if (r->hash_only) {
+    (void)d;
+    if (it->kind == TDEC_ITEM_RECORD && r->hash_only) {
+        r->hash = rec_hash(r->hash, it->offset, &it->u.rec);
+        r->n++;
+    } else if (it->kind == TDEC_ITEM_RECORD) {
+        if (r->n == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 256;
+            r->rec = (tdec_xtrace_item *)xrealloc(r->rec, r->cap * sizeof *r->rec);
+        }
+        r->rec[r->n++] = *it;
+    } else if (r->hash_only) {
         r->bhash = fnv_bytes(r->bhash, f->data, f->len);
         r->blob_n += f->len;
-        return 1;
+        r->nfrag++;
+    } else {
+        if (r->blob_n + f->len > r->blob_cap) {
+            r->blob_cap = 2 * (r->blob_n + f->len);
+            r->blob = (uint8_t *)xrealloc(r->blob, r->blob_cap);
+        }
+        memcpy(r->blob + r->blob_n, f->data, f->len);
+        r->blob_n += f->len;
+        r->nfrag++;
     }
-    if (r->blob_n + f->len > r->blob_cap) {
-        r->blob_cap = 2 * (r->blob_n + f->len);
-        r->blob = (uint8_t *)xrealloc(r->blob, r->blob_cap);
-    }
-    memcpy(r->blob + r->blob_n, f->data, f->len);
-    r->blob_n += f->len;
-    return 1;
 }
 
-static uint8_t *scratch;
-static size_t scratch_cap;
-
-/* Decodes in[0..len) with the canonical loop, in one chunk (s == NULL, fed
-   in place) or as `s` says (each chunk copied to a scratch buffer that is
-   poisoned once the decoder says NEED_INPUT). Then checks that an error is
-   sticky and that END stays END. */
-static void run_decode(run *r, const uint8_t *in, size_t len, const tl_sched *s)
+/* Decodes in[0..len) through the oracle (tests/lib/xtrace_check.h), which
+   checks every item against its reference walk of the input as it goes,
+   whole (s == NULL) or in the schedule s; r gets the records, the payload
+   bytes and the outcome. */
+static void run_decode(run *r, const uint8_t *in, size_t len, const cc_sched *s)
 {
-    tdec_xtrace_decoder d;
-    tdec_xtrace_item it;
-    tdec_status st;
-    chk k;
-    size_t fed = 0, ci = 0, n, clen = 0, items = 0, limit = 2 * len + 64;
-    unsigned rng = s ? s->seed : 0;
-    const uint8_t *chunk = NULL;
-    uint64_t eo;
-
+    static xtc_run o;
+    const char *bad;
+    memset(&o, 0, sizeof o);
+    o.cfg = r->cfg;
+    if (s) o.cc.sched = *s;
+    o.on_item = collect;
+    o.ctx = r;
     r->n = r->blob_n = r->nfrag = 0;
     r->hash = r->bhash = FNV0;
-    r->bad = 0;
-    r->why[0] = 0;
-    r->err_offset = 0;
-    r->err_reason = 0;
-    r->bad_token = 0;
-    memset(&k, 0, sizeof k);
-    if (s && len > scratch_cap) {
-        free(scratch);
-        scratch_cap = len;
-        scratch = (uint8_t *)xrealloc(NULL, scratch_cap);
-    }
-    st = tdec_xtrace_init(&d, &r->cfg);
-    while (st >= 0 && !r->bad) {
-        st = tdec_xtrace_next(&d, &it);
-        if (st == TDEC_OK) {
-            if (++items > limit) run_fail(r, "more items than input bytes");
-            else if (it.kind == TDEC_ITEM_RECORD) on_record(r, &k, &it);
-            else if (it.kind == TDEC_ITEM_FRAGMENT) on_frag(r, &k, &it, in, len, chunk, clen);
-            else run_fail(r, "item kind %u", (unsigned)it.kind);
-            continue;
-        }
-        if (st != TDEC_NEED_INPUT) break;
-        if (s && clen) memset(scratch, 0xA5, clen);
-        if (fed == len) {
-            st = tdec_xtrace_finish(&d);
-            continue;
-        }
-        n = s ? tl_next_chunk(s, fed, len, &rng, &ci) : len;
-        if (s) {
-            memcpy(scratch, in + fed, n);
-            chunk = scratch;
-        } else {
-            chunk = in;
-        }
-        clen = n;
-        fed += n;
-        if ((st = tdec_xtrace_feed(&d, chunk, n)) != TDEC_NEED_INPUT) run_fail(r, "feed() gave %d", st);
-    }
-    r->st = st;
-    if (r->bad) return;
-    if (st < 0) {
-        r->err_offset = eo = d.st.err_offset;
-        r->err_reason = d.st.err_reason;
-        r->bad_token = d.bad_token;
-        if (tdec_xtrace_next(&d, &it) != st || tdec_xtrace_finish(&d) != st || tdec_xtrace_feed(&d, in, 0) != st ||
-            d.st.err_offset != eo || d.st.err_reason != r->err_reason)
-            run_fail(r, "error %d not sticky", st);
-    } else if (st == TDEC_END) {
-        if (k.pay_open) run_fail(r, "END inside a payload");
-        else if (tdec_xtrace_finish(&d) != TDEC_END || tdec_xtrace_next(&d, &it) != TDEC_END ||
-                 tdec_xtrace_feed(&d, in, 0) != TDEC_E_SEQUENCE)
-            run_fail(r, "END not stable (finish/next/feed after it)");
-    } else {
-        run_fail(r, "loop ended with status %d", st);
-    }
+    bad = xtc_decode(in, len, &o.cc);
+    r->bad = bad != NULL;
+    snprintf(r->why, sizeof r->why, "%s", bad ? bad : "");
+    r->st = o.cc.status;
+    r->err_offset = o.cc.err_offset;
+    r->err_reason = o.cc.err_reason;
+    r->bad_token = o.bad_token;
 }
 
 /* r against the model: END (or the given error), the same records, the
@@ -768,7 +619,7 @@ static int same_as_model(tl_case *c, const model *m, const run *r, const char *w
                        what, r->blob_n, m->blob_n);
     }
     for (i = 0; i < r->n; i++) {
-        f = rec_diff(&r->rec[i].u.rec, &m->rec[i].r);
+        f = xtc_rec_diff(&r->rec[i].u.rec, &m->rec[i].r);
         if (f || r->rec[i].offset != m->rec[i].off) break;
     }
     if (i < r->n) {
@@ -798,7 +649,7 @@ static int same_run(tl_case *c, const run *ref, const run *r, const char *what, 
         if (!TL_TRUE(c, r->hash == ref->hash, "%s: record hash differs", what)) return 0;
     } else {
         for (i = 0; i < r->n; i++)
-            if (r->rec[i].offset != ref->rec[i].offset || rec_diff(&r->rec[i].u.rec, &ref->rec[i].u.rec)) break;
+            if (r->rec[i].offset != ref->rec[i].offset || xtc_rec_diff(&r->rec[i].u.rec, &ref->rec[i].u.rec)) break;
         if (!TL_TRUE(c, i == r->n, "%s: record %zu (offset %llu) differs", what, i,
                      (unsigned long long)(i < r->n ? r->rec[i].offset : 0)))
             return 0;
@@ -814,7 +665,7 @@ static int same_run(tl_case *c, const run *ref, const run *r, const char *what, 
 static int check_model(tl_case *c, const model *m, uint32_t extra_flags, const char *what)
 {
     run r;
-    tl_sched s;
+    cc_sched s;
     char w[160];
     int ok;
     memset(&r, 0, sizeof r);
@@ -826,7 +677,7 @@ static int check_model(tl_case *c, const model *m, uint32_t extra_flags, const c
     ok = same_as_model(c, m, &r, w, (extra_flags & TDEC_XTRACE_F_SKIP_PAYLOADS) != 0);
     if (ok) {
         memset(&s, 0, sizeof s);
-        s.seed = 0x9E3779B9u ^ (unsigned)m->b.len;
+        s.seed = 0x9E3779B9u ^ (uint32_t)m->b.len;
         run_decode(&r, m->b.p, m->b.len, &s);
         snprintf(w, sizeof w, "%s, random chunks", what);
         ok = same_as_model(c, m, &r, w, (extra_flags & TDEC_XTRACE_F_SKIP_PAYLOADS) != 0);
@@ -891,7 +742,7 @@ static int check_vector(tl_case *c, const uint8_t *in, size_t len, const tdec_xt
                         size_t nx, const uint8_t *blob, size_t blob_n)
 {
     run r;
-    tl_sched s;
+    cc_sched s;
     size_t i, pass;
     const char *f = NULL;
     char a[400], b[400];
@@ -908,7 +759,7 @@ static int check_vector(tl_case *c, const uint8_t *in, size_t len, const tdec_xt
              TL_TRUE(c, r.n == nx, "%zu records, expected %zu", r.n, nx);
         for (i = 0; ok && i < nx; i++) {
             tdec_xtrace_record e = xv_rec(&x[i]);
-            f = rec_diff(&r.rec[i].u.rec, &e);
+            f = xtc_rec_diff(&r.rec[i].u.rec, &e);
             if (f || r.rec[i].offset != x[i].off) {
                 rec_str(a, sizeof a, r.rec[i].offset, &r.rec[i].u.rec);
                 rec_str(b, sizeof b, x[i].off, &e);
@@ -1714,7 +1565,7 @@ static void test_roundtrip_million(void)
     tl_case c;
     model m;
     run r;
-    tl_sched s;
+    cc_sched s;
     size_t ntok = 1000000 / quick;
     tl_begin(&c, "xtrace round trip: one stream of %zu tokens (record and payload hashes, whole and random chunks)", ntok);
     m_init(&m, 0);
@@ -1847,38 +1698,41 @@ static const struct cfg_row {
     {"max_fragment=7", 0, 7},
 };
 
-/* Cuts for the 2-way splits: every offset up to 4 KiB (stride quick), else
-   400 spread over the input. */
-static size_t split_points(size_t len, size_t **out)
+#define LOG_CAP (4u << 20)
+
+static char log_a[LOG_CAP], log_b[LOG_CAP];
+
+/* An oracle run of cfg, logging into log. */
+static void oracle_run(xtc_run *o, const tdec_xtrace_config *cfg, char *log)
 {
-    size_t n = 0, i, stride = len <= 4096 ? quick : len / (400 / quick + 1) + 1;
-    size_t *v = (size_t *)xrealloc(NULL, (len / stride + 2) * sizeof *v);
-    for (i = 1; i < len; i += stride) v[n++] = i;
-    *out = v;
-    return n;
+    memset(o, 0, sizeof *o);
+    o->cfg = *cfg;
+    o->cc.log = log;
+    o->cc.log_cap = LOG_CAP;
 }
 
-/* One input under one config row: whole vs one byte at a time, every split
-   of split_points(), seeded random schedules; the records must also equal
-   the base config's and (max_fragment) the payload bytes too. */
+/* One input under one config row: whole vs one byte at a time, 2-way
+   splits (at every offset up to 4 KiB, stride quick; else 400 spread over
+   the input), seeded random schedules (the oracle's logs); the records
+   must also equal the base config's and (max_fragment) the payload bytes
+   too. */
 static void test_invariance(const char *label, const uint8_t *in, size_t len, const tdec_xtrace_config *base,
                             const struct cfg_row *cfg, size_t nseeds)
 {
+    static xtc_run w, r;
     tl_case c;
-    run ref, r, dflt;
-    tl_sched s;
-    size_t *pts = NULL, npts, i, runs = 0;
-    char what[96];
+    run ref, dflt;
+    cc_plan plan;
+    size_t runs = 0;
+    const char *bad;
     int ok;
 
     tl_begin(&c, "xtrace chunk invariance %s [%s]", label, cfg->tag);
     memset(&ref, 0, sizeof ref);
-    memset(&r, 0, sizeof r);
     memset(&dflt, 0, sizeof dflt);
     ref.cfg = *base;
     ref.cfg.flags |= cfg->flags;
     ref.cfg.max_fragment = cfg->max_fragment;
-    r.cfg = ref.cfg;
     dflt.cfg = *base;
     run_decode(&ref, in, len, NULL);
     ok = TL_TRUE(&c, !ref.bad, "whole: %s", ref.why);
@@ -1886,39 +1740,22 @@ static void test_invariance(const char *label, const uint8_t *in, size_t len, co
         run_decode(&dflt, in, len, NULL);
         ok = same_run(&c, &dflt, &ref, "against the base config", cfg->flags != 0);
     }
-    memset(&s, 0, sizeof s);
     if (ok) {
-        s.step = 1;
-        run_decode(&r, in, len, &s);
-        ok = same_run(&c, &ref, &r, "one byte at a time", 0);
-        runs++;
-        s.step = 0;
-    }
-    npts = ok ? split_points(len, &pts) : 0;
-    s.ncuts = 1;
-    for (i = 0; ok && i < npts; i++) {
-        s.cuts = &pts[i];
-        snprintf(what, sizeof what, "split at %zu", pts[i]);
-        run_decode(&r, in, len, &s);
-        ok = same_run(&c, &ref, &r, what, 0);
-        runs++;
-    }
-    s.ncuts = 0;
-    s.cuts = NULL;
-    for (i = 1; ok && i <= nseeds; i++) {
-        s.seed = (unsigned)(i * 2654435761u);
-        snprintf(what, sizeof what, "random schedule seed %u", s.seed);
-        run_decode(&r, in, len, &s);
-        ok = same_run(&c, &ref, &r, what, 0);
-        runs++;
+        oracle_run(&w, &ref.cfg, log_a);
+        oracle_run(&r, &ref.cfg, log_b);
+        memset(&plan, 0, sizeof plan);
+        plan.bytewise = 1;
+        plan.split_stride = len <= 4096 ? quick : len / (400 / quick + 1) + 1;
+        plan.nseeds = nseeds;
+        if ((bad = xtc_decode(in, len, &w.cc)) == NULL)
+            bad = cc_schedules(xtc_decode, &w.cc, &r.cc, in, len, &plan, stdout, &runs);
+        ok = TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
     }
     if (ok)
         snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name),
                  " (%zu bytes, %zu schedules, %zu records, %zu payload bytes, status %d)", len, runs, ref.n, ref.blob_n,
                  ref.st);
-    free(pts);
     run_free(&ref);
-    run_free(&r);
     run_free(&dflt);
     tl_end(&c);
 }
@@ -2034,22 +1871,41 @@ static void prefix_verdict(const model *m, uint64_t l, verdict *v)
     }
 }
 
-/* Every prefix of m's stream, byte by byte (finishing a copy of the decoder
-   at each length: it is memcpy-able) and decoded whole at a stride. The
-   error offset must be the cut token's start, its ALLGPR registers, iovec
+/* What finish() says after l bytes of the model's stream, and the records
+   and payload bytes out by then, as prefix_verdict() says. */
+static const char *prefix_judge(const void *ctx, size_t l, const cc_verdict *v)
+{
+    static char why[300];
+    const model *m = (const model *)ctx;
+    verdict pv;
+    uint64_t want;
+    prefix_verdict(m, l, &pv);
+    want = m->kind ? pv.part : pv.tok;
+    if (v->st != pv.st ||
+        (v->st != TDEC_END && (v->err_offset != want || (v->err_reason != pv.reason && v->err_reason != pv.reason2))))
+        snprintf(why, sizeof why, "finish gave %d at %llu reason %u, expected %d at %llu (part %llu) reason %u", v->st,
+                 (unsigned long long)v->err_offset, (unsigned)v->err_reason, pv.st, (unsigned long long)want,
+                 (unsigned long long)pv.part, (unsigned)pv.reason);
+    else if (v->records < pv.recs_lo || v->records > pv.recs_hi || v->frag_bytes != pv.fbytes)
+        snprintf(why, sizeof why, "%zu records and %llu payload bytes out, expected %zu..%zu and %llu", v->records,
+                 (unsigned long long)v->frag_bytes, pv.recs_lo, pv.recs_hi, (unsigned long long)pv.fbytes);
+    else
+        return NULL;
+    return why;
+}
+
+/* Every prefix of m's stream (cc_prefixes: byte by byte, finishing a copy
+   of the decoder at each length, and decoded whole at a stride). The error
+   offset must be the cut token's start, its ALLGPR registers, iovec
    entries and data included (snapshots: the cut part's). */
 static void test_prefixes(const char *label, const model *m)
 {
+    static xtc_run w, r;
     tl_case c;
-    run r;
-    tdec_xtrace_decoder d, e;
-    tdec_xtrace_item it;
+    run whole;
     tdec_xtrace_config cfg = m_cfg(m);
-    tdec_status st;
-    verdict v;
-    uint64_t fb = 0, want;
-    size_t l, recs = 0, direct = 0, len = m->b.len, i;
-    const char *f;
+    size_t direct = 0, len = m->b.len;
+    const char *bad;
 
     tl_begin(&c, "xtrace every prefix of %s: END at %s ends, else E_TRUNCATED at the cut %s with its reason", label,
              m->kind ? "snapshot" : "token", m->kind ? "part" : "token");
@@ -2057,52 +1913,20 @@ static void test_prefixes(const char *label, const model *m)
         cfg.snap_header = m->hdr ? TDEC_XTRACE_HDR_PRESENT : TDEC_XTRACE_HDR_ABSENT;
         cfg.file_size = 0;
     }
-    memset(&r, 0, sizeof r);
-    r.cfg = cfg;
-    tdec_xtrace_init(&d, &cfg);
-    for (l = 0; l <= len && !c.bad; l++) {
-        while ((st = tdec_xtrace_next(&d, &it)) == TDEC_OK) {
-            if (it.kind == TDEC_ITEM_FRAGMENT) {
-                fb += it.u.frag.len;
-                continue;
-            }
-            f = recs < m->n ? rec_diff(&it.u.rec, &m->rec[recs].r) : "count";
-            if (!TL_TRUE(&c, !f && it.offset == m->rec[recs].off, "prefix %zu: record %zu differs (%s)", l, recs,
-                         f ? f : "offset"))
-                break;
-            recs++;
-        }
-        if (!TL_TRUE(&c, st == TDEC_NEED_INPUT || st == TDEC_OK, "prefix %zu: next gave %d", l, st)) break;
-        prefix_verdict(m, l, &v);
-        TL_TRUE(&c, recs >= v.recs_lo && recs <= v.recs_hi && fb == v.fbytes,
-                "prefix %zu: %zu records and %llu payload bytes out, expected %zu..%zu and %llu", l, recs,
-                (unsigned long long)fb, v.recs_lo, v.recs_hi, (unsigned long long)v.fbytes);
-        memcpy(&e, &d, sizeof d);
-        st = tdec_xtrace_finish(&e);
-        want = m->kind ? v.part : v.tok;
-        TL_TRUE(&c,
-                st == v.st && (st == TDEC_END || (e.st.err_offset == want && (e.st.err_reason == v.reason ||
-                                                                             e.st.err_reason == v.reason2))),
-                "prefix %zu: finish gave %d at %llu reason %u, expected %d at %llu (part %llu) reason %u", l, st,
-                (unsigned long long)e.st.err_offset, (unsigned)e.st.err_reason, v.st, (unsigned long long)want,
-                (unsigned long long)v.part, (unsigned)v.reason);
-        TL_TRUE(&c, tdec_xtrace_next(&e, &it) == st && tdec_xtrace_finish(&e) == st, "prefix %zu: not sticky", l);
-        if (l < len) TL_EQI(&c, tdec_xtrace_feed(&d, m->b.p + l, 1), TDEC_NEED_INPUT);
-    }
-    for (l = 0; !c.bad && l <= len; l += quick * (len > 4096 ? 37 : 3)) {
-        run_decode(&r, m->b.p, l, NULL);
-        direct++;
-        prefix_verdict(m, l, &v);
-        TL_TRUE(&c, !r.bad, "prefix %zu: %s", l, r.why);
-        TL_TRUE(&c, r.st == v.st && r.n >= v.recs_lo && r.n <= v.recs_hi && r.blob_n == v.fbytes,
-                "prefix %zu decoded whole: %d, %zu records, %zu payload bytes", l, r.st, r.n, r.blob_n);
-        for (i = 0; i < r.n && !rec_diff(&r.rec[i].u.rec, &m->rec[i].r) && r.rec[i].offset == m->rec[i].off; i++) {}
-        TL_TRUE(&c, i == r.n && (r.blob_n == 0 || memcmp(r.blob, m->blob, r.blob_n) == 0),
-                "prefix %zu: items not a prefix of the model's", l);
+    memset(&whole, 0, sizeof whole);
+    whole.cfg = cfg;
+    run_decode(&whole, m->b.p, len, NULL);
+    if (same_as_model(&c, m, &whole, "whole", 0)) {
+        oracle_run(&w, &cfg, log_a);
+        oracle_run(&r, &cfg, log_b);
+        if ((bad = xtc_decode(m->b.p, len, &w.cc)) == NULL)
+            bad = cc_prefixes(xtc_decode, &w.cc, &r.cc, m->b.p, len, quick * (len > 4096 ? 37 : 3), prefix_judge,
+                              m, &direct);
+        TL_TRUE(&c, bad == NULL, "%s", bad ? bad : "");
     }
     snprintf(c.name + strlen(c.name), sizeof c.name - strlen(c.name), " (%zu prefixes, %zu decoded whole)", len + 1,
              direct);
-    run_free(&r);
+    run_free(&whole);
     tl_end(&c);
 }
 
@@ -3127,7 +2951,6 @@ int main(void)
     tl_sizeof_tdec_xtrace_item();
     tl_sizeof_tdec_xtrace_snapshot();
     test_names();
-    free(scratch);
     /* No timing here: the big-endian run's output is compared with this one. */
     printf("%d passed, %d failed\n", tl_passed, tl_failed);
     return tl_exit_code();
