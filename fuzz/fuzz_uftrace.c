@@ -119,5 +119,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((bad = cc_same_as(uc_decode, &whole.cc, &chunked.cc, data + PREFIX, size - PREFIX, "chunked", stderr)) != NULL ||
         (bad = cc_fuzz_prefixes(uc_decode, &whole.cc, &chunked.cc, data + PREFIX, size - PREFIX)) != NULL)
         cc_abort("fuzz_uftrace", bad);
+#ifdef UC_PRINT_HASH /* one line of hashes per input: tests/matrix/matrix.sh compares them across hosts */
+    printf("log %zu %016llx status %d\n", whole.cc.log_len, (unsigned long long)cc_log_hash(&whole.cc),
+           (int)whole.cc.status);
+#endif
     return 0;
 }

@@ -13,7 +13,8 @@
    max_fragment), both with the same flags; the logs must be identical and
    every invariant of tests/lib/xray_check.h must hold; when the whole
    decode ends cleanly, so must every prefix (cc_fuzz_prefixes). Anything
-   else abort()s. */
+   else abort()s. With -DXC_PRINT_HASH each input prints one line of hashes
+   (tests/matrix/matrix.sh compares them across hosts). */
 #define TDEC_XRAY_IMPLEMENTATION
 #include "tests/lib/xray_check.h"
 
@@ -46,5 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((bad = cc_same_as(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8, "chunked", stderr)) != NULL ||
         (bad = cc_fuzz_prefixes(xc_decode, &whole.cc, &chunked.cc, data + 8, size - 8)) != NULL)
         cc_abort("fuzz_xray", bad);
+#ifdef XC_PRINT_HASH
+    printf("log %zu %016llx status %d\n", whole.cc.log_len, (unsigned long long)cc_log_hash(&whole.cc),
+           (int)whole.cc.status);
+#endif
     return 0;
 }

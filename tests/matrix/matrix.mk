@@ -21,8 +21,7 @@
 #       checked at compile time on x86_64 and on the Cortex-M4
 #   build/matrix/replay/FMT-{native,m32,s390x}
 #       the fuzz harness with its hash macro over the corpus: one line of
-#       hashes per input, compared across hosts (xray: be_check.c, until
-#       fuzz/fuzz_xray.c prints hash lines)
+#       hashes per input, compared across hosts
 #   build/matrix/unit/FMT-s390x   the unit test for the big-endian host
 #   build/matrix/includes/PATH.i  a header without its comments
 #   build/matrix/m32-probe        does $(CC) -m32 build and run programs?
@@ -171,11 +170,13 @@ $(MX)/sizedoc/%-cm4.o: $(MX)/sizedoc/%.h $(MX_DEPS)
 
 # ---- the same decoding on other hosts ----------------------------------------------
 # fuzz/fuzz_FMT.c with its hash macro prints one line of hashes per input.
+mx_hash_xray   := XC_PRINT_HASH
+mx_hash_uftrace := UC_PRINT_HASH
 mx_hash_ovni   := OC_PRINT_HASH
 mx_hash_xtrace := XTC_PRINT_HASH
 mx_hash_ipt    := IPC_PRINT_HASH
-mx_replay_src   = $(if $(filter xray,$*),tests/matrix/be_check.c,-D$(mx_hash_$*) fuzz/standalone_main.c fuzz/fuzz_$*.c)
-MX_REPLAY_DEPS := tests/matrix/be_check.c fuzz/standalone_main.c $(wildcard fuzz/fuzz_*.c) $(TESTLIB) $(HEADERS)
+mx_replay_src   = -D$(mx_hash_$*) fuzz/standalone_main.c fuzz/fuzz_$*.c
+MX_REPLAY_DEPS := fuzz/standalone_main.c $(wildcard fuzz/fuzz_*.c) $(TESTLIB) $(HEADERS)
 
 $(MX)/replay/%-native: $(MX_REPLAY_DEPS)
 	$(mx_fresh)

@@ -54,10 +54,7 @@ pair() { cell pair - "$4" "$MX/pair/$1/$2/$3"; }
 
 # corpus FMT: the inputs of the cross-host replay.
 corpus() {
-    case $1 in
-    xray) ls tests/data/xray/*/*.xray fuzz/corpus/xray/* fuzz/regressions/xray/* ;;
-    *) ls fuzz/corpus/"$1"/* fuzz/regressions/"$1"/* ;;
-    esac 2>/dev/null | grep -v README
+    ls fuzz/corpus/"$1"/* fuzz/regressions/"$1"/* 2>/dev/null | grep -v README
 }
 
 upper() { echo "$1" | tr a-z A-Z; }
@@ -122,24 +119,18 @@ for f in $FORMATS; do
     have g++ && pair "$f" no g++-c++17 "tracedec.h TDEC_NO_$U as C++ (g++)"
     have gcc && have g++ && pair "$f" cxx-caller g++-c++17 "C-compiled implementation called from C++ ($S, gcc + g++)"
 
-    # The same decoding on other hosts: the fuzz harness's hash lines (xray:
-    # tests/matrix/be_check.c; uftrace's harness prints none), the unit test.
-    hashes=yes
-    [ "$f" = uftrace ] && hashes=""
-    [ -n "$hashes" ] &&
-        cell replay "$f" "$f replay native" "$MX/replay/$f-native" "$MX/sizeof/$f-native.o"
+    # The same decoding on other hosts: the fuzz harness's hash lines, the unit test.
+    cell replay "$f" "$f replay native" "$MX/replay/$f-native" "$MX/sizeof/$f-native.o"
     if [ -n "$M32" ]; then
         pair "$f" m32 cc-c99 "-m32 $CC $S (impl TU + decl TU)"
         [ "$f" = xray ] && # the amalgamation's implementation, once
             pair "$f" m32-amal cc-c99 "-m32 $CC tracedec.h (impl TU + decl TU)"
-        [ -n "$hashes" ] &&
-            cell m32 "$f" "-m32 $CC $S" "$MX/replay/$f-m32" "$MX/sizeof/$f-m32.o"
+        cell m32 "$f" "-m32 $CC $S" "$MX/replay/$f-m32" "$MX/sizeof/$f-m32.o"
     else
         cell skip - "-m32 $S (no 32-bit multilib for $CC: apt-get install gcc-12-multilib; not gcc-multilib, which conflicts with gcc-s390x-linux-gnu)"
     fi
     if [ -n "$S390X" ]; then
-        [ -n "$hashes" ] &&
-            cell s390x "$f" "big-endian s390x (qemu-user): $S" "$MX/replay/$f-s390x" "$MX/sizeof/$f-s390x.o"
+        cell s390x "$f" "big-endian s390x (qemu-user): $S" "$MX/replay/$f-s390x" "$MX/sizeof/$f-s390x.o"
         cell s390x_unit "$f" "big-endian s390x (qemu-user): tests/unit/$f.c" "$MX/unit/$f-s390x" "build/unit/$f"
     else
         cell skip - "big-endian s390x (qemu-user): $S (s390x-linux-gnu-gcc or qemu-s390x not found)"
