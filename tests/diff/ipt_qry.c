@@ -131,6 +131,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
+#include "tests/gen/ipt_gen.h"
 
 #include <intel-pt.h>
 
@@ -260,18 +261,10 @@ static void put_ip(gen *g, enum pt_packet_type t, int ipc)
     enum pt_ip_compression c;
     if (ipc >= 0) c = (enum pt_ip_compression)ipc;
     else c = ipc == -2 ? all[1 + below(&g->rng, 5)] : all[below(&g->rng, 6)];
-    switch (c) {
-    case pt_ipc_suppressed: ip = 0; break;
-    case pt_ipc_update_16: ip &= 0xffffull; break;
-    case pt_ipc_update_32: ip &= 0xffffffffull; break;
-    case pt_ipc_sext_48:
-    case pt_ipc_update_48: ip &= 0xffffffffffffull; break;
-    case pt_ipc_full: break;
-    }
     memset(&p, 0, sizeof p);
     p.type = t;
     p.payload.ip.ipc = c;
-    p.payload.ip.ip = ip;
+    p.payload.ip.ip = ipt_gen_ip_bits(c, ip);
     put(g, &p);
 }
 

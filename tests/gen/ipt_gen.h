@@ -110,22 +110,27 @@ IPT_GEN_FN enum pt_ip_compression ipt_gen_ipc(ipt_gen *g, int pgd)
     return pt_ipc_full;
 }
 
-IPT_GEN_FN void ipt_gen_ip(ipt_gen *g, struct pt_packet *p, enum pt_packet_type type, enum pt_ip_compression ipc)
+/* The bytes of ip that a packet with compression ipc carries: the encoder
+   writes only those, so the rest is kept zero and the packet says exactly
+   what was asked for. */
+IPT_GEN_FN uint64_t ipt_gen_ip_bits(enum pt_ip_compression ipc, uint64_t ip)
 {
-    uint64_t ip = ipt_gen_rand(g);
-    p->type = type;
-    p->payload.ip.ipc = ipc;
-    /* The encoder writes the low bytes the compression carries; keep the
-       rest zero so that the packet says exactly what was asked for. */
     switch (ipc) {
-    case pt_ipc_suppressed: ip = 0; break;
-    case pt_ipc_update_16: ip &= 0xffffull; break;
-    case pt_ipc_update_32: ip &= 0xffffffffull; break;
+    case pt_ipc_suppressed: return 0;
+    case pt_ipc_update_16: return ip & 0xffffull;
+    case pt_ipc_update_32: return ip & 0xffffffffull;
     case pt_ipc_sext_48:
-    case pt_ipc_update_48: ip &= 0xffffffffffffull; break;
+    case pt_ipc_update_48: return ip & 0xffffffffffffull;
     case pt_ipc_full: break;
     }
-    p->payload.ip.ip = ip;
+    return ip;
+}
+
+IPT_GEN_FN void ipt_gen_ip(ipt_gen *g, struct pt_packet *p, enum pt_packet_type type, enum pt_ip_compression ipc)
+{
+    p->type = type;
+    p->payload.ip.ipc = ipc;
+    p->payload.ip.ip = ipt_gen_ip_bits(ipc, ipt_gen_rand(g));
 }
 
 /* A CYC value: MIX_ALL spreads the bit length 0..61 (every packet size);
