@@ -18,6 +18,16 @@ fail() {
     return 0
 }
 
+# out_dir NAME: T, the script's output folder build/NAME (build/NAME-TAG
+# with TDEC_TAG), made empty; X, the CLI to test ($TRACEDEC, default
+# build/tracedec: make check also names the sanitized one).
+out_dir() {
+    T=build/$1${TDEC_TAG:+-$TDEC_TAG}
+    X=${TRACEDEC:-build/tracedec}
+    rm -rf "$T"
+    mkdir -p "$T"
+}
+
 # need BINARY NAME: fails NAME unless the Makefile built BINARY.
 need() {
     [ -x "$1" ] && return 0

@@ -14,15 +14,13 @@ cd "$(dirname "$0")/../.." || exit 2
 O=build/ipt-diff
 mkdir -p "$O"
 rm -f "$O"/fail-*.pt
-have() { command -v "$1" >/dev/null 2>&1; }
-skip() {
-    echo "SKIP ipt diff: tdec_ipt == libipt 2.0.5 packet decoder ($1)"
+. tests/run-lib.sh
+if ! [ -f /usr/include/intel-pt.h ]; then
+    skip "ipt diff: tdec_ipt == libipt 2.0.5 packet decoder (no /usr/include/intel-pt.h: apt-get install libipt-dev)"
     exit 0
-}
-[ -f /usr/include/intel-pt.h ] || skip "no /usr/include/intel-pt.h: apt-get install libipt-dev"
-[ -x build/diff/ipt ] || { echo "FAIL ipt diff: build/diff/ipt is not built (make it first)"; exit 1; }
+fi
+need build/diff/ipt "ipt diff" || exit 1
 [ $# -gt 0 ] || set -- ${IPT_DIFF_ARGS:-}
-status=0
 build/diff/ipt -o $O "$@" || status=1
 
 # clang: a shorter run (one seed) of the same program.

@@ -22,16 +22,13 @@ cd "$(dirname "$0")/../.." || exit 2
 O=build/diff-qry
 mkdir -p "$O"
 rm -f "$O"/fail-*.pt
-have() { command -v "$1" >/dev/null 2>&1; }
-skip() {
-    echo "SKIP ipt-qry diff: tdec_ipt queries == libipt 2.0.5 query decoder ($1)"
+. tests/run-lib.sh
+if ! [ -f /usr/include/intel-pt.h ]; then
+    skip "ipt-qry diff: tdec_ipt queries == libipt 2.0.5 query decoder (no /usr/include/intel-pt.h: apt-get install libipt-dev)"
     exit 0
-}
-[ -f /usr/include/intel-pt.h ] || skip "no /usr/include/intel-pt.h: apt-get install libipt-dev"
-# need BINARY: make builds it (the libipt version decides the filters at run time)
-need() { [ -x "$1" ] || { echo "FAIL ipt-qry diff: $1 is not built (make it first)"; exit 1; }; }
-need build/diff/ipt_qry
-status=0
+fi
+# The libipt version decides the filters at run time.
+need build/diff/ipt_qry "ipt-qry diff" || exit 1
 [ $# -gt 0 ] || set -- ${IPT_QRY_DIFF_ARGS:-}
 if [ $# -gt 0 ]; then
     build/diff/ipt_qry -o $O "$@" || status=1

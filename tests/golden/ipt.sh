@@ -14,11 +14,9 @@
 #    --quiet, detection, ptdump's error messages and exit statuses;
 #  - dump --json (tests/golden/ipt_json.py, needs python3) and info.
 cd "$(dirname "$0")/../.." || exit 2
-T=build/golden-ipt${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+out_dir golden-ipt
 D=tests/data/ipt
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$T"
-mkdir -p "$T"
 
 pass() { echo "PASS ipt $*"; }
 fail() { echo "FAIL ipt $*"; }

@@ -10,11 +10,9 @@
 #    one (every vector, both commands, text and --json);
 #  - --json: every line is a JSON object and there is one per text line.
 cd "$(dirname "$0")/../.." || exit 2
-T=build/golden-ipt-evq${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+out_dir golden-ipt-evq
 D=tests/data/ipt
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$T"
-mkdir -p "$T"
 TAB=$(printf '\t')
 
 pass() { echo "PASS ipt-evq $*"; }

@@ -11,11 +11,9 @@
 #  - `dump --json`: every line checked against the text and hex dumps
 #    (tests/golden/ovni_json.py; needs python3).
 cd "$(dirname "$0")/../.." || exit 2
-T=build/golden-ovni${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+out_dir golden-ovni
 D=tests/data/ovni
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$T"
-mkdir -p "$T"
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }

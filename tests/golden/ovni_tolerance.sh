@@ -52,12 +52,10 @@
 # extra: top on a cut stream  | partial table, exit 1              | same
 # extra: dump --json          | -                                  | one stream line + one line per event
 cd "$(dirname "$0")/../.." || exit 2
-T=build/tolerance-ovni${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+out_dir tolerance-ovni
 S01=tests/data/ovni/s01-minimal
 REL=loom.node0/proc.4311/thread.4311
-X=${TRACEDEC:-build/tracedec} # TRACEDEC: another build of the CLI (make check: the sanitized one)
-rm -rf "$T"
-mkdir -p "$T"
 
 pass() { echo "PASS ovni tolerance $*"; }
 fail() { echo "FAIL ovni tolerance $*"; }

@@ -7,11 +7,9 @@
 # sample, its values (tests/golden/uftrace_json.py), and the reviewed
 # args/ref/tracedec.dump.json byte for byte.
 cd "$(dirname "$0")/../.." || exit 2
-T=build/golden-uftrace${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+out_dir golden-uftrace
 D=tests/data/uftrace
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$T"
-mkdir -p "$T"
 for dir in "$D"/*/; do
     n=$(basename "$dir")
     [ -f "$dir/ref/dump.txt" ] || continue

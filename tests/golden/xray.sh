@@ -9,11 +9,9 @@
 #  - JSON and info output against golden files; error exit with offset.
 # UPDATE=1 rewrites our own golden files (never the llvm-xray references).
 cd "$(dirname "$0")/../.." || exit 2
-T=build/golden-xray${TDEC_TAG:+-$TDEC_TAG}
+. tests/run-lib.sh
+out_dir golden-xray
 D=tests/data/xray
-rm -rf "$T"
-mkdir -p "$T"
-X=${TRACEDEC:-build/tracedec}
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }

@@ -9,10 +9,8 @@
 #  - options: --vl (wrong: error), --format on a renamed file, unknown tokens
 #    (error with offset and token; --token-size passes them), truncation.
 cd "$(dirname "$0")/../.." || exit 2
-T=build/cli-xtrace${TDEC_TAG:+-$TDEC_TAG}
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$T"
-mkdir -p "$T"
+. tests/run-lib.sh
+out_dir cli-xtrace
 
 pass() { echo "PASS xtrace cli $*"; }
 fail() { echo "FAIL xtrace cli $*"; }
