@@ -19,11 +19,9 @@
 # go to build/live/uftrace/ (build/live/uftrace-TAG/ with TDEC_TAG).
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
-O=build/live/uftrace${TDEC_TAG:+-$TDEC_TAG}
+out_dir live/uftrace
+O=$T
 P=build/live/uftrace_prog
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$O"
-mkdir -p "$O"
 
 if ! have uftrace; then
     for r in spec auto; do

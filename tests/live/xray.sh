@@ -17,11 +17,9 @@
 # (build/live/xray-TAG/ with TDEC_TAG).
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
-O=build/live/xray${TDEC_TAG:+-$TDEC_TAG}
+out_dir live/xray
+O=$T
 P=build/live/xray_prog
-X=${TRACEDEC:-build/tracedec}
-rm -rf "$O"
-mkdir -p "$O"
 
 # ---- tools ---------------------------------------------------------------
 XRAY=""
