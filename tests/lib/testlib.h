@@ -128,6 +128,24 @@ static inline unsigned char *tl_read_file(const char *path, size_t *len)
     return p;
 }
 
+/* Where a test finds its data when it is given no directory: the first of
+   the n directories that holds the file `marker` (such as an index), else
+   the last one. */
+static inline const char *tl_find_dir(const char *const *dirs, size_t n, const char *marker)
+{
+    char path[256];
+    FILE *f;
+    size_t i;
+    for (i = 0; i + 1 < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dirs[i], marker);
+        if ((f = fopen(path, "r")) != NULL) {
+            fclose(f);
+            return dirs[i];
+        }
+    }
+    return dirs[n - 1];
+}
+
 /* The sizes a header's MEMORY section states for `type`, from its line
    "sizeof(TYPE) = N on LP64, M on ILP32 (Cortex-M)" (the header is read
    from the repository root, where tests run). Returns 1 with *lp64 and

@@ -1638,25 +1638,18 @@ static void test_last_ip(void)
 
 /* ------------------------------------------------------------------ */
 
+/* The repository's copy of the ptt vectors if it has INDEX.tsv, else the
+   shared set. */
+static const char *const vector_dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
+                                           "../shared/formats/ipt/vectors/ptt"};
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
     tl_case c;
     unsigned i;
     quick = tl_quick();
-    if (dir == NULL) {
-        static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt", "../shared/formats/ipt/vectors/ptt"};
-        char path[256];
-        FILE *f;
-        for (i = 0; i < 3 && dir == NULL; i++) {
-            snprintf(path, sizeof path, "%s/INDEX.tsv", dirs[i]);
-            if ((f = fopen(path, "r")) != NULL) {
-                fclose(f);
-                dir = dirs[i];
-            }
-        }
-        if (dir == NULL) dir = dirs[2];
-    }
+    if (dir == NULL) dir = tl_find_dir(vector_dirs, 3, "INDEX.tsv");
     test_basics();
     test_misuse();
     tl_begin(&c, "vectors: load %s", dir);

@@ -2078,24 +2078,16 @@ static void test_api(void)
            sizeof(tdec_ipt_evt_item));
 }
 
+/* As in tests/unit/ipt.c: the repository's copy of the ptt vectors if it
+   has INDEX.tsv, else the shared set. */
+static const char *const vector_dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
+                                           "../shared/formats/ipt/vectors/ptt"};
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
     unsigned i;
-    if (dir == NULL) { /* as tests/unit/ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
-        static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
-                                            "../shared/formats/ipt/vectors/ptt"};
-        char path[256];
-        FILE *f;
-        for (i = 0; i < 3 && dir == NULL; i++) {
-            snprintf(path, sizeof path, "%s/INDEX.tsv", dirs[i]);
-            if ((f = fopen(path, "r")) != NULL) {
-                fclose(f);
-                dir = dirs[i];
-            }
-        }
-        if (dir == NULL) dir = dirs[2];
-    }
+    if (dir == NULL) dir = tl_find_dir(vector_dirs, 3, "INDEX.tsv");
     test_api();
     load_vectors(dir);
     test_transcripts();
