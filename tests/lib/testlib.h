@@ -18,6 +18,7 @@
 #define TESTLIB_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,13 @@ typedef struct tl_case {
 } tl_case;
 
 static int tl_passed, tl_failed;
+
+/* One decoder configuration a chunk-invariance test runs under: a tag for
+   the case names, the decoder's flags and its max_fragment. */
+typedef struct tl_cfg_row {
+    const char *tag;
+    uint32_t    flags, max_fragment;
+} tl_cfg_row;
 
 static void tl_begin(tl_case *c, const char *fmt, ...)
 {

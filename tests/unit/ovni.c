@@ -623,10 +623,7 @@ static void test_content_coverage(void)
 /* ------------------------------------------------------------------ */
 /* chunk invariance                                                    */
 
-static const struct cfg_row {
-    const char *tag;
-    uint32_t    flags, max_fragment;
-} cfgs[] = {
+static const tl_cfg_row cfgs[] = {
     {"default", 0, 0},
     {"skip-payloads", TDEC_OVNI_F_SKIP_PAYLOADS, 0},
     {"max_fragment=7", 0, 7},
@@ -674,7 +671,7 @@ static char log_a[LOG_CAP], log_b[LOG_CAP];
    split of split_points(), seeded random schedules (the oracle's logs); the
    records must also equal the default config's and (max_fragment) the
    blobs too. */
-static void test_invariance(const char *label, const uint8_t *in, size_t len, const struct cfg_row *cfg,
+static void test_invariance(const char *label, const uint8_t *in, size_t len, const tl_cfg_row *cfg,
                             size_t nseeds)
 {
     tl_case c;

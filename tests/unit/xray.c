@@ -351,11 +351,7 @@ static void test_ending(void)
 /* ------------------------------------------------------------------ */
 /* chunk invariance                                                    */
 
-static const struct cfg_row {
-    const char *tag;
-    uint32_t    flags;
-    uint32_t    max_fragment;
-} cfgs[] = {
+static const tl_cfg_row cfgs[] = {
     {"default", 0, 0},
     {"strict", TDEC_XRAY_F_STRICT, 0},
     {"skip-payloads", TDEC_XRAY_F_SKIP_PAYLOADS, 0},
@@ -397,7 +393,7 @@ static size_t split_stride(size_t len, size_t at, int dflt)
    61, plus both sides of every metadata record. Other configs: all up to
    1 KiB, a stride of 5 (coprime to 8 and 16) up to 4 KiB, else of 61. 3-way
    splits of tiny inputs (default and strict). */
-static void test_chunk_invariance(const input *in, const struct cfg_row *cfg)
+static void test_chunk_invariance(const input *in, const tl_cfg_row *cfg)
 {
     tl_case c;
     xc_run ref, r;

@@ -1704,10 +1704,7 @@ static void test_roundtrip_snapshots(void)
 /* ------------------------------------------------------------------ */
 /* 4. chunk invariance                                                 */
 
-static const struct cfg_row {
-    const char *tag;
-    uint32_t    flags, max_fragment;
-} cfgs[] = {
+static const tl_cfg_row cfgs[] = {
     {"default", 0, 0},
     {"skip-payloads", TDEC_XTRACE_F_SKIP_PAYLOADS, 0},
     {"max_fragment=7", 0, 7},
@@ -1732,7 +1729,7 @@ static void oracle_run(xtc_run *o, const tdec_xtrace_config *cfg, char *log)
    must also equal the base config's and (max_fragment) the payload bytes
    too. */
 static void test_invariance(const char *label, const uint8_t *in, size_t len, const tdec_xtrace_config *base,
-                            const struct cfg_row *cfg, size_t nseeds)
+                            const tl_cfg_row *cfg, size_t nseeds)
 {
     static xtc_run w, r;
     tl_case c;
@@ -1788,7 +1785,7 @@ static void test_invariance_all(void)
     memcpy(mem, vec_mem_head, sizeof vec_mem_head);
     for (i = 0; i < 1024; i++) mem[sizeof vec_mem_head + i] = (uint8_t)(i * 7 + 3);
     for (ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
-        const struct cfg_row *row = &cfgs[ci];
+        const tl_cfg_row *row = &cfgs[ci];
         cfg = cfg_of(0, 0);
         test_invariance("vector insn", vec_insn, sizeof vec_insn, &cfg, row, nseeds);
         test_invariance("vector mem", mem, sizeof vec_mem_head + 1024, &cfg, row, nseeds);
