@@ -18,6 +18,7 @@
 #define TESTLIB_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,13 @@ typedef struct tl_case {
 } tl_case;
 
 static int tl_passed, tl_failed;
+
+/* One decoder configuration a chunk-invariance test runs under: a tag for
+   the case names, the decoder's flags and its max_fragment. */
+typedef struct tl_cfg_row {
+    const char *tag;
+    uint32_t    flags, max_fragment;
+} tl_cfg_row;
 
 static void tl_begin(tl_case *c, const char *fmt, ...)
 {
@@ -126,6 +134,24 @@ static inline unsigned char *tl_read_file(const char *path, size_t *len)
         *len = (size_t)n;
     }
     return p;
+}
+
+/* Where a test finds its data when it is given no directory: the first of
+   the n directories that holds the file `marker` (such as an index), else
+   the last one. */
+static inline const char *tl_find_dir(const char *const *dirs, size_t n, const char *marker)
+{
+    char path[256];
+    FILE *f;
+    size_t i;
+    for (i = 0; i + 1 < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dirs[i], marker);
+        if ((f = fopen(path, "r")) != NULL) {
+            fclose(f);
+            return dirs[i];
+        }
+    }
+    return dirs[n - 1];
 }
 
 /* The sizes a header's MEMORY section states for `type`, from its line

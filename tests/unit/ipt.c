@@ -963,13 +963,7 @@ static const hcase hostile[] = {
     {"TNT-64 stop bit 47", "02 a3 00 00 00 00 00 80", NS, 0, 0, "tnt.64@0/8 sub=47 END"},
     {"TNT-64 all ones", "02 a3 ff ff ff ff ff ff", NS, 0, 0, "tnt.64@0/8 pl=7fffffffffff sub=47 END"},
     {"TNT-64 cut", "02 a3 00", NS, 0, 0, "TRUNC@0"},
-    /* --- MODE leaves (pt_pkt_read_mode: leaf 0 exec, 1 tsx, else bad) --- */
-    {"MODE leaf 2", "99 40", NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END"},
-    {"MODE leaf 3", "99 7f", NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END"},
-    {"MODE leaf 4", "99 80", NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END"},
-    {"MODE leaf 5", "99 a0", NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END"},
-    {"MODE leaf 6", "99 c0", NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END"},
-    {"MODE leaf 7", "99 ff", NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END"},
+    /* --- MODE leaves (pt_pkt_read_mode: leaf 0 exec, 1 tsx, else bad: test_hostile) --- */
     {"MODE leaves 0 and 1, all bits", "99 1f 99 3f", NS, 0, 0, "mode.exec@0/2 sub=31 mode.tsx@2/2 sub=31 END"},
     {"MODE cut", "99", NS, 0, 0, "TRUNC@0"},
     /* --- TMA (pt_pkt_read_tma: byte 4 and bits 15:9 of the FC reserved;
@@ -991,15 +985,8 @@ static const hcase hostile[] = {
     {"PTW 4 and 8 bytes", "02 12 01 02 03 04 02 b2 01 02 03 04 05 06 07 08", NS, 0, 0,
      "ptw@0/6 pl=4030201 ptw@6/10 pl=807060504030201 sub=1 fl=1 END"},
     {"PTW cut", "02 32 01 02 03 04 05 06 07", NS, 0, 0, "TRUNC@0"},
-    /* --- unknown opcodes without a hook (pt_pkt_read_unknown: -pte_bad_opc) --- */
-    {"unknown 05", "05", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown 09", "09", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown 15", "15", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown 39", "39", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown 79", "79", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown b9", "b9", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown c9 (libipt's pt_opc_bad)", "c9", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
-    {"unknown f9", "f9", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END"},
+    /* --- unknown opcodes without a hook (pt_pkt_read_unknown: -pte_bad_opc; one-byte
+       ones: test_hostile) --- */
     {"unknown 02 c9", "02 c9", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+2 END"},
     {"unknown ext2 02 c3 00", "02 c3 00", NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+3 END"},
     {"ext2 cut", "02 c3", NS, 0, 0, "TRUNC@0"},
@@ -1089,6 +1076,9 @@ static const hcase hostile[] = {
      "cfe@80/4 pl=e sub=14 fl=1 evd@84/11 pl=807060504030201 sub=2 trig@95/5 pl=a1 aux=17 fl=19 trig@100/3 pl=5 END"},
 };
 
+/* One-byte opcodes no packet has (0xc9 is libipt's pt_opc_bad). */
+static const uint8_t unknown_opcodes[] = {0x05, 0x09, 0x15, 0x39, 0x79, 0xb9, 0xc9, 0xf9};
+
 static void test_hostile(void)
 {
     static uint8_t buf[4096];
@@ -1099,6 +1089,21 @@ static void test_hostile(void)
         n = hexin(buf, sizeof buf, h->hex);
         tl_begin(&c, "hostile: %s", h->name);
         expect(&c, buf, n, h->flags, h->errata, h->hook, h->want);
+        tl_end(&c);
+    }
+    /* MODE leaves 2..7 are bad packets, with the low bits clear or all set */
+    for (i = 2; i < 8; i++) {
+        tl_begin(&c, "hostile: MODE leaf %zu", i);
+        buf[0] = 0x99;
+        buf[1] = (uint8_t)(i << 5);
+        expect(&c, buf, 2, NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END");
+        buf[1] = (uint8_t)(i << 5 | 0x1f);
+        expect(&c, buf, 2, NS, 0, 0, "CORRUPT@0" BAD_PKT " rgap@0+2 END");
+        tl_end(&c);
+    }
+    for (i = 0; i < sizeof unknown_opcodes; i++) {
+        tl_begin(&c, "hostile: unknown %02x", unknown_opcodes[i]);
+        expect(&c, &unknown_opcodes[i], 1, NS, 0, 0, "CORRUPT@0" BAD_OPC " rgap@0+1 END");
         tl_end(&c);
     }
 }
@@ -1633,25 +1638,18 @@ static void test_last_ip(void)
 
 /* ------------------------------------------------------------------ */
 
+/* The repository's copy of the ptt vectors if it has INDEX.tsv, else the
+   shared set. */
+static const char *const vector_dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
+                                           "../shared/formats/ipt/vectors/ptt"};
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
     tl_case c;
     unsigned i;
     quick = tl_quick();
-    if (dir == NULL) {
-        static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt", "../shared/formats/ipt/vectors/ptt"};
-        char path[256];
-        FILE *f;
-        for (i = 0; i < 3 && dir == NULL; i++) {
-            snprintf(path, sizeof path, "%s/INDEX.tsv", dirs[i]);
-            if ((f = fopen(path, "r")) != NULL) {
-                fclose(f);
-                dir = dirs[i];
-            }
-        }
-        if (dir == NULL) dir = dirs[2];
-    }
+    if (dir == NULL) dir = tl_find_dir(vector_dirs, 3, "INDEX.tsv");
     test_basics();
     test_misuse();
     tl_begin(&c, "vectors: load %s", dir);

@@ -723,6 +723,13 @@ static const char *prefix_cut_rule(const run *p, const run *f, size_t c, int que
     return NULL;
 }
 
+/* The prefix length after k of a len-byte trace, stride bytes on, the
+   whole trace last: 0, stride, 2 * stride, ..., len. */
+static size_t next_prefix(size_t k, size_t len, size_t stride)
+{
+    return k + stride > len && k < len ? len : k + stride;
+}
+
 static void test_prefixes(const char *what, int queries)
 {
     tl_case c;
@@ -737,7 +744,7 @@ static void test_prefixes(const char *what, int queries)
         cc_sched whole = {NULL, 0, 0, 0};
         run full = run0;
         run_layer(&full, queries, v->pt, v->len, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
-        for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
+        for (k = 0; k <= v->len && !c.bad; k = next_prefix(k, v->len, stride)) {
             run w = run0;
             size_t j, last_sync = (size_t)-1, upto;
             run_layer(&w, queries, v->pt, k, &v->cfg, &v->facts, &whole, CC_FEED_REUSED);
@@ -887,7 +894,7 @@ static void test_ending(void)
     tl_begin(&c, "Ending: events and queries of every prefix of every vector: finish(), then drained to a repeated END");
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
-        for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
+        for (k = 0; k <= v->len && !c.bad; k = next_prefix(k, v->len, stride)) {
             const char *why = ending_run(0, v->pt, k, &v->cfg);
             TL_TRUE(&c, why == NULL, "%s: prefix %zu, events: %s", v->name, k, why);
             why = ending_run(1, v->pt, k, &v->cfg);
@@ -910,7 +917,7 @@ static void test_layers_agree(void)
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
         cc_sched whole = {NULL, 0, 0, 0};
-        for (k = 0; k <= v->len && !c.bad; k += k + stride > v->len && k < v->len ? v->len - k : stride) {
+        for (k = 0; k <= v->len && !c.bad; k = next_prefix(k, v->len, stride)) {
             run e = run0, q = run0;
             const char *why;
             run_layer(&e, 0, v->pt, k, &v->cfg, &v->facts, &whole, CC_FEED_FRESH);
@@ -2071,24 +2078,16 @@ static void test_api(void)
            sizeof(tdec_ipt_evt_item));
 }
 
+/* As in tests/unit/ipt.c: the repository's copy of the ptt vectors if it
+   has INDEX.tsv, else the shared set. */
+static const char *const vector_dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
+                                           "../shared/formats/ipt/vectors/ptt"};
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : NULL;
     unsigned i;
-    if (dir == NULL) { /* as tests/unit/ipt.c: the repository's copy if it has INDEX.tsv, else the shared set */
-        static const char *const dirs[3] = {"tests/data/ipt", "tests/data/ipt/ptt",
-                                            "../shared/formats/ipt/vectors/ptt"};
-        char path[256];
-        FILE *f;
-        for (i = 0; i < 3 && dir == NULL; i++) {
-            snprintf(path, sizeof path, "%s/INDEX.tsv", dirs[i]);
-            if ((f = fopen(path, "r")) != NULL) {
-                fclose(f);
-                dir = dirs[i];
-            }
-        }
-        if (dir == NULL) dir = dirs[2];
-    }
+    if (dir == NULL) dir = tl_find_dir(vector_dirs, 3, "INDEX.tsv");
     test_api();
     load_vectors(dir);
     test_transcripts();

@@ -25,13 +25,14 @@
 /* ------------------------------------------------------------------ */
 /* helpers                                                             */
 
-static tdec_ipt_packet pk(unsigned kind, uint64_t payload, uint32_t aux)
+/* Sets *p to a packet of the kind, payload and aux; returns p, to be passed
+   on in the same line. */
+static const tdec_ipt_packet *pk(tdec_ipt_packet *p, unsigned kind, uint64_t payload, uint32_t aux)
 {
-    tdec_ipt_packet p;
-    memset(&p, 0, sizeof p);
-    p.kind = (uint8_t)kind;
-    p.payload = payload;
-    p.aux = aux;
+    memset(p, 0, sizeof *p);
+    p->kind = (uint8_t)kind;
+    p->payload = payload;
+    p->aux = aux;
     return p;
 }
 
@@ -203,7 +204,7 @@ static void test_basics(void)
     tl_end(&c);
 
     tl_begin(&c, "time: NULL arguments are internal errors, wrong kinds invalid");
-    p = pk(TDEC_IPT_TSC, 5, 0);
+    pk(&p, TDEC_IPT_TSC, 5, 0);
     TL_EQI(&c, RC(tdec_ipt_time_query_tsc, NULL, &v, NULL, NULL), -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_time_query_tsc, &t, NULL, NULL, NULL), -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_time_query_cbr, NULL, &cbr), -TDEC_IPT_ERR_INTERNAL);
@@ -220,8 +221,8 @@ static void test_basics(void)
     TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
     TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), -TDEC_IPT_ERR_INVALID);
     TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
-    p = pk(TDEC_IPT_MTC, 5, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, pk(&p, TDEC_IPT_MTC, 5, 0), &cfg),
+           -TDEC_IPT_ERR_INVALID);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "state changed");
     tl_end(&c);
 
@@ -234,24 +235,24 @@ static void test_basics(void)
         uint32_t why = 77;
         tdec_ipt_time_init(&t);
         tdec_ipt_last_ip_init(&l);
-        p = pk(TDEC_IPT_TSC, 0x1000, 0);
-        TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, NULL, &why), TDEC_OK);
+        TL_EQI(&c, tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), NULL, &why),
+               TDEC_OK);
         TL_EQU(&c, why, 0);
         TL_EQI(&c, tdec_ipt_time_update_tsc(&t, &p, NULL, NULL), TDEC_OK);
         TL_EQI(&c, tdec_ipt_time_query_tsc(NULL, &v, NULL, NULL, &why), TDEC_E_ARG);
         TL_EQU(&c, why, TDEC_IPT_ERR_INTERNAL);
         TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL, &why), TDEC_E_ARG);
         TL_EQU(&c, why, TDEC_IPT_ERR_INVALID);
-        p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-        TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &nocfg, NULL), TDEC_OK);
-        p = pk(TDEC_IPT_MTC, 0x13, 0);
-        TL_EQI(&c, tdec_ipt_time_update_mtc(&t, &p, &nocfg, &why), TDEC_E_ARG);
+        TL_EQI(&c, tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x1234, 0x10), &nocfg, NULL),
+               TDEC_OK);
+        TL_EQI(&c, tdec_ipt_time_update_mtc(&t, pk(&p, TDEC_IPT_MTC, 0x13, 0), &nocfg, &why),
+               TDEC_E_ARG);
         TL_EQU(&c, why, TDEC_IPT_ERR_BAD_CONFIG);
-        p = pk(TDEC_IPT_CBR, 0, 0);
-        TL_EQI(&c, tdec_ipt_time_update_cbr(&t, &p, NULL, &why), TDEC_E_CORRUPT);
+        TL_EQI(&c, tdec_ipt_time_update_cbr(&t, pk(&p, TDEC_IPT_CBR, 0, 0), NULL, &why),
+               TDEC_E_CORRUPT);
         TL_EQU(&c, why, TDEC_IPT_ERR_BAD_PACKET);
-        p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-        TL_EQI(&c, tdec_ipt_time_update_tma(&t, &p, &nocfg, &why), TDEC_E_CORRUPT);
+        TL_EQI(&c, tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x1234, 0x10), &nocfg, &why),
+               TDEC_E_CORRUPT);
         TL_EQU(&c, why, TDEC_IPT_ERR_BAD_CONTEXT);
         TL_EQI(&c, tdec_ipt_time_query_cbr(&t, &cbr, &why), TDEC_E_SEQUENCE);
         TL_EQU(&c, why, TDEC_IPT_ERR_NO_CBR);
@@ -260,7 +261,7 @@ static void test_basics(void)
         TL_EQU(&c, why, TDEC_IPT_ERR_NO_TIME);
         TL_EQI(&c, tdec_ipt_last_ip_query(&l, &v, &why), TDEC_E_SEQUENCE);
         TL_EQU(&c, why, TDEC_IPT_ERR_NOIP);
-        p = pk(TDEC_IPT_TIP, 0x1000, 0);
+        pk(&p, TDEC_IPT_TIP, 0x1000, 0);
         p.sub = TDEC_IPT_IPC_FULL;
         TL_EQI(&c, tdec_ipt_last_ip_update(&l, &p, &why), TDEC_OK);
         p.sub = TDEC_IPT_IPC_SUPPRESSED;
@@ -275,13 +276,12 @@ static void test_basics(void)
 
     tl_begin(&c, "time: TSC sets the time and clears the loss counters (cfg unused)");
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_CYC, 10, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0); /* no fcr: lost */
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, pk(&p, TDEC_IPT_CYC, 10, 0), &cfg, 0),
+           0); /* no fcr: lost */
     TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0);
     tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lc, 2);
-    p = pk(TDEC_IPT_TSC, 0xdedededeull, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, pk(&p, TDEC_IPT_TSC, 0xdedededeull, 0), NULL), 0);
     TL_EQI(&c, RC(tdec_ipt_time_query_tsc, &t, &v, &lm, &lc), 0);
     TL_EQU(&c, v, 0xdedededeull);
     TL_EQU(&c, lm, 0);
@@ -290,20 +290,18 @@ static void test_basics(void)
 
     tl_begin(&c, "time: CBR 0 is a bad packet, CBR payload used as 8 bits");
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_CBR, 0, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, pk(&p, TDEC_IPT_CBR, 0, 0), NULL),
+           -TDEC_IPT_ERR_BAD_PACKET);
     TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), -TDEC_IPT_ERR_NO_CBR);
-    p = pk(TDEC_IPT_CBR, 0x38, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, pk(&p, TDEC_IPT_CBR, 0x38, 0), NULL), 0);
     TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), 0);
     TL_EQU(&c, cbr, 0x38);
     /* libipt's ratio is a uint8_t: 0x100 is 0 there, 0x142 is 0x42 */
-    p = pk(TDEC_IPT_CBR, 0x100, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, pk(&p, TDEC_IPT_CBR, 0x100, 0), NULL),
+           -TDEC_IPT_ERR_BAD_PACKET);
     TL_EQI(&c, RC(tdec_ipt_time_query_cbr, &t, &cbr), 0);
     TL_EQU(&c, cbr, 0x38); /* kept */
-    p = pk(TDEC_IPT_CBR, 0x142, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cbr, &t, pk(&p, TDEC_IPT_CBR, 0x142, 0), NULL), 0);
     tdec_ipt_time_query_cbr(&t, &cbr, NULL);
     TL_EQU(&c, cbr, 0x42);
     tl_end(&c);
@@ -326,8 +324,8 @@ static void test_basics(void)
     TL_EQI(&c, RC(tdec_ipt_tcal_query_fcr, NULL, &v), -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_tcal_query_fcr, &k, NULL), -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_tcal_set_fcr, NULL, 1), -TDEC_IPT_ERR_INTERNAL);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 1, 0), NULL),
+           -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, NULL, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_tcal_update_cyc, &k, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
     TL_EQI(&c, RC(tdec_ipt_tcal_update_tsc, &k, NULL, &cfg), -TDEC_IPT_ERR_INTERNAL);
@@ -359,23 +357,20 @@ static void test_time(void)
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
     t0 = t;
-    p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONTEXT);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, pk(&p, TDEC_IPT_TMA, 0x1234, 0x10), &cfg),
+           -TDEC_IPT_ERR_BAD_CONTEXT);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), 0);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, pk(&p, TDEC_IPT_TMA, 0x1234, 0x10), &cfg), 0);
     t0 = t;
     TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONTEXT);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     /* an MTC state only a caller can make: have_mtc without the TMA */
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
     t.have_mtc = 1;
-    p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, pk(&p, TDEC_IPT_TMA, 0x1234, 0x10), &cfg),
+           -TDEC_IPT_ERR_INTERNAL);
     tl_end(&c);
 
     /* mtc_freq 8, ratio ebx/eax = 4. TSC 0x1000; TMA ctc 0x1234 fc 0x10:
@@ -386,17 +381,14 @@ static void test_time(void)
     tl_begin(&c, "time: TSC, TMA, MTC with the TMA as the MTC reference (mtc_freq 8)");
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, &p, &cfg), 0);
-    p = pk(TDEC_IPT_TMA, 0x1234, 0x10);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tsc, &t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, pk(&p, TDEC_IPT_TMA, 0x1234, 0x10), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     TL_EQU(&c, t.base, 0xff0);
     TL_EQU(&c, t.fc, 0x10);
     TL_EQU(&c, t.have_mtc, 1);
     t0 = t;
-    p = pk(TDEC_IPT_MTC, 0x13, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x13, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1320);
     TL_EQI(&c, st, 0);
     TL_EQU(&c, t.fc, 0);
@@ -405,8 +397,7 @@ static void test_time(void)
        0x3db20. (Had the TMA not counted as an MTC, the high-bit rebuild
        would give last 0xff34 and a delta of 0x5cc.) */
     t = t0;
-    p = pk(TDEC_IPT_MTC, 0x05, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x05, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x3db20);
     tl_end(&c);
 
@@ -414,11 +405,9 @@ static void test_time(void)
     tl_begin(&c, "time: MTC between TSC and TMA is ignored");
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
     t0 = t;
-    p = pk(TDEC_IPT_MTC, 0x99, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x99, 0), &cfg), 0);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     tl_end(&c);
 
@@ -429,13 +418,10 @@ static void test_time(void)
     tl_begin(&c, "time: first MTC after a short TMA rebuilds the high CTC bits");
     cfg = mkcfg(12, 0, 2, 1);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x0500, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, &p, &cfg), 0);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_tma, &t, pk(&p, TDEC_IPT_TMA, 0x0500, 0), &cfg), 0);
     TL_EQU(&c, t.have_mtc, 0);
-    p = pk(TDEC_IPT_MTC, 0x11, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x11, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1580);
     tl_end(&c);
 
@@ -447,27 +433,20 @@ static void test_time(void)
     tl_begin(&c, "time: rebuilt CTC one MTC period back, and its underflow masked");
     cfg = mkcfg(12, 0, 2, 1);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0xf000, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0xf000, 0), &cfg, NULL);
     t0 = t;
-    p = pk(TDEC_IPT_MTC, 0x10, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x10, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1800);
     t = t0;
-    p = pk(TDEC_IPT_MTC, 0x00, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x00, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1800);
     /* TMA ctc 0x1000, MTC 0x11: lo 0x1000 is not below 0x1000, so hi stays
        0x10000, last = 0x11000 = ctc: delta 0, time = base = 0x1000. */
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x1000, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 0x11, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x1000, 0), &cfg, NULL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x11, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     tl_end(&c);
 
@@ -478,16 +457,13 @@ static void test_time(void)
     tl_begin(&c, "time: MTC wrap without TSC, relative time (--no-wall-clock)");
     cfg = mkcfg(0, 0, 2, 1);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_MTC, 0xf0, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0xf0, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    p = pk(TDEC_IPT_MTC, 0x10, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x10, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x10);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    p = pk(TDEC_IPT_MTC, 0x30, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x30, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x20);
     tl_end(&c);
 
@@ -499,13 +475,11 @@ static void test_time(void)
     tl_begin(&c, "time: MTC with a zero cpuid 0x15 value is a bad config");
     cfg = mkcfg(0, 0, 0, 4);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x10, 4);
-    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x10, 4), &cfg, NULL);
     t0 = t;
-    p = pk(TDEC_IPT_MTC, 0x20, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x20, 0), &cfg),
+           -TDEC_IPT_ERR_BAD_CONFIG);
     TL_EQU(&c, qtsc(&t, &st), 0x1000);
     TL_EQU(&c, t.fc, 0);
     TL_EQU(&c, t.ctc, 0x20);
@@ -525,18 +499,16 @@ static void test_time(void)
     tl_begin(&c, "time: lost MTC is counted (out-of-range mtc_freq, x86 shifts)");
     cfg = mkcfg(24, 0, 1, 1);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg), 0);
     TL_EQU(&c, t.ctc, 0x1000000u);
-    p = pk(TDEC_IPT_MTC, 0, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0, 0), &cfg),
+           -TDEC_IPT_ERR_BAD_PACKET);
     tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lm, 1);
     TL_EQU(&c, t.ctc, 0);
     TL_EQU(&c, v, 0);
     /* a TSC recovers */
-    p = pk(TDEC_IPT_TSC, 5, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 5, 0), &cfg, NULL);
     tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, lm, 0);
     tl_end(&c);
@@ -546,18 +518,15 @@ static void test_time(void)
     tl_begin(&c, "time: CYC without calibration is lost until the next MTC");
     cfg = mkcfg(0, 0, 1, 1);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x10, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x40, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x10, 0), &cfg, NULL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, pk(&p, TDEC_IPT_CYC, 0x40, 0), &cfg, 0), 0);
     TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0), 0);
     tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, v, 0x1000);
     TL_EQU(&c, lc, 2);
-    p = pk(TDEC_IPT_MTC, 0x11, 0); /* delta 1 -> 1 tick */
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    /* delta 1 -> 1 tick */
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x11, 0), &cfg), 0);
     tdec_ipt_time_query_tsc(&t, &v, &lm, &lc, NULL);
     TL_EQU(&c, v, 0x1001);
     TL_EQU(&c, lc, 0);
@@ -570,12 +539,9 @@ static void test_time(void)
     tl_begin(&c, "time: CYC scaled by the fcr");
     cfg = mkcfg(8, 0, 1, 4);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x100, 0x20);
-    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x40, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x180), 0);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x100, 0x20), &cfg, NULL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, pk(&p, TDEC_IPT_CYC, 0x40, 0), &cfg, 0x180), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1060);
     TL_EQI(&c, st, 0);
     tl_end(&c);
@@ -591,28 +557,23 @@ static void test_time(void)
     tl_begin(&c, "time: CYC spanning MTC periods is adjusted (and clamped at 0)");
     cfg = mkcfg(0, 0, 1, 4);
     tdec_ipt_time_init(&t);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_time_update_tsc(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TMA, 0x10, 0);
-    tdec_ipt_time_update_tma(&t, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 0x12, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, &p, &cfg), 0);
+    tdec_ipt_time_update_tsc(&t, pk(&p, TDEC_IPT_TSC, 0x1000, 0), &cfg, NULL);
+    tdec_ipt_time_update_tma(&t, pk(&p, TDEC_IPT_TMA, 0x10, 0), &cfg, NULL);
+    TL_EQI(&c, RC(tdec_ipt_time_update_mtc, &t, pk(&p, TDEC_IPT_MTC, 0x12, 0), &cfg), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1008);
     TL_EQU(&c, t.ctc_cyc, 0x10);
     t0 = t;
-    p = pk(TDEC_IPT_CYC, 100, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x100), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, pk(&p, TDEC_IPT_CYC, 100, 0), &cfg, 0x100), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1064);
     t = t0;
-    p = pk(TDEC_IPT_CYC, 5, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x100), 0);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, pk(&p, TDEC_IPT_CYC, 5, 0), &cfg, 0x100), 0);
     TL_EQU(&c, qtsc(&t, &st), 0x1008);
     TL_EQU(&c, t.fc, 0);
     /* the adjustment needs the cpuid values: bad config, nothing changed */
     t = t0;
     cfg.cpuid_0x15_ebx = 0;
-    p = pk(TDEC_IPT_CYC, 100, 0);
-    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, &p, &cfg, 0x100), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_time_update_cyc, &t, pk(&p, TDEC_IPT_CYC, 100, 0), &cfg, 0x100),
+           -TDEC_IPT_ERR_BAD_CONFIG);
     TL_TRUE(&c, memcmp(&t, &t0, sizeof t) == 0, "changed");
     tl_end(&c);
 }
@@ -632,31 +593,24 @@ static void test_tcal(void)
     tl_begin(&c, "tcal: calibration from MTC, periods without cycles merged");
     cfg = mkcfg(4, 0, 1, 4);
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_cyc, &k, &p, NULL), 0);
-    p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cyc, &k, pk(&p, TDEC_IPT_CYC, 0x100, 0), NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 2, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     TL_EQI(&c, st, 0);
-    p = pk(TDEC_IPT_MTC, 3, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 3, 0), &cfg), 0);
     TL_EQU(&c, k.ctc, 0x20);
-    p = pk(TDEC_IPT_CYC, 0x80, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_MTC, 5, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x80, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 5, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 384);
     TL_EQU(&c, k.lost_mtc, 0);
     /* bad config: recorded (ctc, cycles reset), counted lost, fcr kept */
-    p = pk(TDEC_IPT_CYC, 0x80, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x80, 0), NULL, NULL);
     cfg.cpuid_0x15_eax = 0;
-    p = pk(TDEC_IPT_MTC, 6, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), -TDEC_IPT_ERR_BAD_CONFIG);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 6, 0), &cfg),
+           -TDEC_IPT_ERR_BAD_CONFIG);
     TL_EQU(&c, qfcr(&k, &st), 384);
     TL_EQU(&c, k.lost_mtc, 1);
     TL_EQU(&c, k.ctc, 0x60);
@@ -668,12 +622,10 @@ static void test_tcal(void)
     cfg = mkcfg(20, 0, 1, 0xffffffffu);
     tdec_ipt_tcal_init(&k);
     tdec_ipt_tcal_set_fcr(&k, 7, NULL);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
-    p = pk(TDEC_IPT_CYC, 1, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_MTC, 0x41, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), -TDEC_IPT_ERR_INTERNAL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg), 0);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 1, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 0x41, 0), &cfg),
+           -TDEC_IPT_ERR_INTERNAL);
     TL_EQU(&c, qfcr(&k, &st), 7);
     TL_EQU(&c, k.ctc, 0x4100000u);
     TL_EQU(&c, k.lost_mtc, 1);
@@ -687,36 +639,27 @@ static void test_tcal(void)
     cfg = mkcfg(0, 0, 0, 0);
     tdec_ipt_tcal_init(&k);
     /* cycles but no previous TSC (0): nothing */
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 0x500, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0x500, 0), NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     TL_EQU(&c, k.cyc_tsc, 0);
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_TSC, 0xa0000, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0xa0000, 0), NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 0xa0300, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0xa0300, 0), NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 768);
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_TSC, 0xa0000, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_tsc, &k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_tsc, &k, pk(&p, TDEC_IPT_TSC, 0xa0000, 0), NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 0xa0200, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0xa0200, 0), NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 512);
     /* no cycles since the last TSC: nothing */
-    p = pk(TDEC_IPT_TSC, 0xa0900, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0xa0900, 0), NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 512);
     tl_end(&c);
 
@@ -726,39 +669,29 @@ static void test_tcal(void)
        internal, stored. MTC seen: TSCs do not calibrate. */
     tl_begin(&c, "tcal: header_tsc wrap, bad packet, overflow, MTC preferred");
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_TSC, 0xffffffffffff00ull, 0);
-    tdec_ipt_tcal_header_tsc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_CYC, 0x200, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 0x100, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    tdec_ipt_tcal_header_tsc(&k, pk(&p, TDEC_IPT_TSC, 0xffffffffffff00ull, 0), NULL, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x200, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0x100, 0), NULL), 0);
     TL_EQU(&c, qfcr(&k, &st), 256);
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_TSC, 1ull << 60, 0);
-    tdec_ipt_tcal_header_tsc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_CYC, 0x200, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 1, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), -TDEC_IPT_ERR_BAD_PACKET);
+    tdec_ipt_tcal_header_tsc(&k, pk(&p, TDEC_IPT_TSC, 1ull << 60, 0), NULL, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x200, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 1, 0), NULL),
+           -TDEC_IPT_ERR_BAD_PACKET);
     TL_EQU(&c, k.tsc, 1);
     TL_EQU(&c, k.cyc_tsc, 0);
-    p = pk(TDEC_IPT_CYC, 0x200, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 1ull << 57, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x200, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 1ull << 57, 0), NULL),
+           -TDEC_IPT_ERR_INTERNAL);
     TL_EQU(&c, k.tsc, 1ull << 57);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     tdec_ipt_tcal_init(&k);
     cfg = mkcfg(0, 0, 1, 1);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_TSC, 0x1000, 0);
-    tdec_ipt_tcal_header_tsc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, NULL, NULL);
-    p = pk(TDEC_IPT_TSC, 0x2000, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, &p, NULL), 0);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg, NULL);
+    tdec_ipt_tcal_header_tsc(&k, pk(&p, TDEC_IPT_TSC, 0x1000, 0), NULL, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), NULL, NULL);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_tsc, &k, pk(&p, TDEC_IPT_TSC, 0x2000, 0), NULL), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     tl_end(&c);
@@ -769,21 +702,18 @@ static void test_tcal(void)
     tl_begin(&c, "tcal: calibration from CBR and nom_freq (header_cbr)");
     tdec_ipt_tcal_init(&k);
     cfg = mkcfg(0, 4, 0, 0);
-    p = pk(TDEC_IPT_CBR, 0x10, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, pk(&p, TDEC_IPT_CBR, 0x10, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     cfg = mkcfg(0, 3, 0, 0);
-    p = pk(TDEC_IPT_CBR, 7, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, pk(&p, TDEC_IPT_CBR, 7, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 109);
-    p = pk(TDEC_IPT_CBR, 0, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), -TDEC_IPT_ERR_BAD_PACKET);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, pk(&p, TDEC_IPT_CBR, 0, 0), &cfg),
+           -TDEC_IPT_ERR_BAD_PACKET);
     TL_EQU(&c, qfcr(&k, &st), 109);
     cfg = mkcfg(0, 0, 0, 0);
     tdec_ipt_tcal_init(&k);
     TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
-    p = pk(TDEC_IPT_CBR, 9, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, pk(&p, TDEC_IPT_CBR, 9, 0), &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     TL_EQI(&c, RC(tdec_ipt_tcal_header_cbr, &k, &p, NULL), -TDEC_IPT_ERR_INTERNAL);
@@ -797,8 +727,7 @@ static void test_tcal(void)
     tdec_ipt_tcal_init(&k);
     tdec_ipt_tcal_set_fcr(&k, 1000, NULL);
     cfg = mkcfg(0, 0, 0, 0);
-    p = pk(TDEC_IPT_CBR, 0x20, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, pk(&p, TDEC_IPT_CBR, 0x20, 0), &cfg), 0);
     qfcr(&k, &st);
     TL_EQI(&c, st, -TDEC_IPT_ERR_NO_TIME);
     tdec_ipt_tcal_set_fcr(&k, 1000, NULL);
@@ -812,8 +741,8 @@ static void test_tcal(void)
     TL_EQU(&c, k.min_fcr, 16);
     TL_EQU(&c, k.max_fcr, 16);
     k0 = k;
-    p = pk(TDEC_IPT_TMA, 0x20, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, &p, &cfg), -TDEC_IPT_ERR_INVALID);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_cbr, &k, pk(&p, TDEC_IPT_TMA, 0x20, 0), &cfg),
+           -TDEC_IPT_ERR_INVALID);
     TL_TRUE(&c, memcmp(&k, &k0, sizeof k) == 0, "changed");
     tl_end(&c);
 
@@ -829,21 +758,15 @@ static void test_tcal(void)
             cfg = mkcfg(4, 0, 1, 4);
             cfg.errata = pass == 0 ? TDEC_IPT_ERRATUM_SKL168 : 0;
             tdec_ipt_tcal_init(&k);
-            p = pk(TDEC_IPT_MTC, 1, 0);
-            tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-            p = pk(TDEC_IPT_CYC, 0x100, 0);
-            tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
-            p = pk(TDEC_IPT_MTC, 2, 0);
-            tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
+            tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg, NULL);
+            tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), &cfg, NULL);
+            tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 2, 0), &cfg, NULL);
             TL_EQU(&c, qfcr(&k, &st), 64);
-            p = pk(TDEC_IPT_CYC, 0x80, 0);
-            tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+            tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x80, 0), &cfg, NULL);
             TL_EQI(&c, RC(tdec_ipt_tcal_update_psb, &k, &cfg), 0);
             TL_EQU(&c, k.check_skl168, pass == 0 ? 1 : 0);
-            p = pk(TDEC_IPT_CYC, 0x100, 0);
-            tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
-            p = pk(TDEC_IPT_MTC, 4, 0);
-            TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+            tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), &cfg, NULL);
+            TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 4, 0), &cfg), 0);
             TL_EQU(&c, qfcr(&k, &st), pass == 0 ? 64 : 85);
             TL_EQU(&c, k.lost_mtc, pass == 0 ? 1 : 0);
             TL_EQU(&c, k.check_skl168, 0);
@@ -862,14 +785,11 @@ static void test_tcal(void)
     cfg.errata = TDEC_IPT_ERRATUM_SKL168;
     tdec_ipt_tcal_init(&k);
     tdec_ipt_tcal_set_fcr(&k, 64, NULL);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), &cfg, NULL);
     k0 = k;
     tdec_ipt_tcal_update_psb(&k, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 2, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 64);
     TL_EQU(&c, k.lost_mtc, 1);
     k = k0; /* no PSB: calibrates */
@@ -878,23 +798,17 @@ static void test_tcal(void)
     cfg.mtc_freq = 10;
     tdec_ipt_tcal_init(&k);
     tdec_ipt_tcal_set_fcr(&k, 64, NULL);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), &cfg, NULL);
     tdec_ipt_tcal_update_psb(&k, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 2, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 1024000);
     cfg.mtc_freq = 4;
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), &cfg, NULL);
     tdec_ipt_tcal_update_psb(&k, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 2, 0);
-    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, &p, &cfg), 0);
+    TL_EQI(&c, RC(tdec_ipt_tcal_update_mtc, &k, pk(&p, TDEC_IPT_MTC, 2, 0), &cfg), 0);
     TL_EQU(&c, qfcr(&k, &st), 16000);
     tl_end(&c);
 
@@ -905,16 +819,11 @@ static void test_tcal(void)
     tl_begin(&c, "tcal: OVF keeps the fcr only with TDEC_IPT_F_KEEP_TCAL_OVF");
     cfg = mkcfg(4, 0, 1, 4);
     tdec_ipt_tcal_init(&k);
-    p = pk(TDEC_IPT_TSC, 0x777, 0);
-    tdec_ipt_tcal_update_tsc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 1, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x100, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_MTC, 2, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
-    p = pk(TDEC_IPT_CYC, 0x40, 0);
-    tdec_ipt_tcal_update_cyc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_tsc(&k, pk(&p, TDEC_IPT_TSC, 0x777, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 1, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x100, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 2, 0), &cfg, NULL);
+    tdec_ipt_tcal_update_cyc(&k, pk(&p, TDEC_IPT_CYC, 0x40, 0), &cfg, NULL);
     TL_EQU(&c, qfcr(&k, &st), 64);
     k0 = k;
     cfg.flags = TDEC_IPT_F_KEEP_TCAL_OVF;
@@ -926,8 +835,7 @@ static void test_tcal(void)
     TL_EQU(&c, k.cyc_mtc, 0);
     TL_EQU(&c, k.cyc_tsc, 0);
     TL_EQU(&c, k.min_fcr, 64);
-    p = pk(TDEC_IPT_MTC, 9, 0);
-    tdec_ipt_tcal_update_mtc(&k, &p, &cfg, NULL);
+    tdec_ipt_tcal_update_mtc(&k, pk(&p, TDEC_IPT_MTC, 9, 0), &cfg, NULL);
     TL_EQU(&c, qfcr(&k, &st), 64);
     k = k0;
     cfg.flags = 0;
@@ -1002,7 +910,8 @@ static long parse_errata(const char *s, size_t n)
         j = i;
         while (j < n && s[j] != ',') j++;
         for (k = 0; k < 10; k++)
-            if (strlen(erratum_names[k]) == j - i && memcmp(erratum_names[k], s + i, j - i) == 0) break;
+            if (strlen(erratum_names[k]) == j - i && memcmp(erratum_names[k], s + i, j - i) == 0)
+                break;
         if (k == 10) return -1;
         bits |= 1L << k;
         i = j + 1;

@@ -623,10 +623,7 @@ static void test_content_coverage(void)
 /* ------------------------------------------------------------------ */
 /* chunk invariance                                                    */
 
-static const struct cfg_row {
-    const char *tag;
-    uint32_t    flags, max_fragment;
-} cfgs[] = {
+static const tl_cfg_row cfgs[] = {
     {"default", 0, 0},
     {"skip-payloads", TDEC_OVNI_F_SKIP_PAYLOADS, 0},
     {"max_fragment=7", 0, 7},
@@ -674,7 +671,7 @@ static char log_a[LOG_CAP], log_b[LOG_CAP];
    split of split_points(), seeded random schedules (the oracle's logs); the
    records must also equal the default config's and (max_fragment) the
    blobs too. */
-static void test_invariance(const char *label, const uint8_t *in, size_t len, const struct cfg_row *cfg,
+static void test_invariance(const char *label, const uint8_t *in, size_t len, const tl_cfg_row *cfg,
                             size_t nseeds)
 {
     tl_case c;
@@ -1047,6 +1044,13 @@ static void build(bld *b, void (*fn)(bld *))
     fn(b);
 }
 
+/* Builds a hand-made stream with fn and decodes it whole into r. */
+static void decode_built(run *r, bld *b, void (*fn)(bld *))
+{
+    build(b, fn);
+    run_decode(r, b->b, b->n);
+}
+
 /* Each row decoded whole: status, err_offset, reason, event count; then
    every 2-way split and one byte at a time give the same (under the row's
    config and with max_fragment 1). */
@@ -1101,6 +1105,14 @@ static const tdec_ovni_record *nth_event(const run *r, size_t i)
     return NULL;
 }
 
+/* The first two events of r into *e and *e2; checks that both exist. */
+static int two_events(tl_case *c, const run *r, const tdec_ovni_record **e, const tdec_ovni_record **e2)
+{
+    *e = nth_event(r, 0);
+    *e2 = nth_event(r, 1);
+    return TL_TRUE(c, *e && *e2, "events missing");
+}
+
 /* Field values of hand-made events. */
 static void test_hostile_fields(void)
 {
@@ -1113,15 +1125,14 @@ static void test_hostile_fields(void)
     memset(&r, 0, sizeof r);
 
     tl_begin(&c, "ovni big-endian stream (version bytes 00 00 00 01): big_endian=1, fields byte-swapped");
-    build(&b, h_be);
     run_cfg(&r, 0, 0, 0);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_be);
     TL_EQI(&c, tdec_ovni_parse_header(b.b, b.n, &be, NULL), TDEC_OK);
     TL_EQI(&c, be, 1);
     TL_TRUE(&c, r.n == 4 && r.rec[0].u.rec.type == TDEC_OVNI_REC_HEADER && r.rec[0].u.rec.big_endian == 1 &&
                     r.rec[0].u.rec.version == 1,
             "header record");
-    if ((e = nth_event(&r, 0)) != NULL && (e2 = nth_event(&r, 1)) != NULL) {
+    if (two_events(&c, &r, &e, &e2)) {
         TL_EQU(&c, e->big_endian, 1);
         TL_EQU(&c, e->clock, 0x0102030405060708ull);
         TL_TRUE(&c, e->payload_len == 16 && e->payload[0] == 1 && e->payload[15] == 16, "payload as stored");
@@ -1129,17 +1140,12 @@ static void test_hostile_fields(void)
         TL_EQU(&c, e2->jumbo_len, 5);
         TL_TRUE(&c, e2->payload_len == 4 && e2->payload[0] == 0 && e2->payload[3] == 5, "jumbo length bytes as stored");
         TL_TRUE(&c, r.blob_n == 5 && r.blob[0] == 0x40 && r.blob[4] == 0x44, "blob");
-    } else {
-        TL_TRUE(&c, 0, "events missing");
     }
     tl_end(&c);
 
     tl_begin(&c, "ovni reserved flag bits 0xe0: kept in flags, no payload, 12 bytes");
-    build(&b, h_reserved);
-    run_decode(&r, b.b, b.n);
-    e = nth_event(&r, 0);
-    e2 = nth_event(&r, 1);
-    if (TL_TRUE(&c, e && e2, "events missing")) {
+    decode_built(&r, &b, h_reserved);
+    if (two_events(&c, &r, &e, &e2)) {
         TL_EQU(&c, e->flags, 0xe0);
         TL_EQU(&c, e->size_code, 0);
         TL_EQU(&c, e->jumbo, 0);
@@ -1151,11 +1157,8 @@ static void test_hostile_fields(void)
     tl_end(&c);
 
     tl_begin(&c, "ovni jumbo with size nibble 0x0 and 0xf: nibble ignored, size_code reports it");
-    build(&b, h_nibbles);
-    run_decode(&r, b.b, b.n);
-    e = nth_event(&r, 0);
-    e2 = nth_event(&r, 1);
-    if (TL_TRUE(&c, e && e2, "events missing")) {
+    decode_built(&r, &b, h_nibbles);
+    if (two_events(&c, &r, &e, &e2)) {
         TL_TRUE(&c, e->jumbo && e->size_code == 0 && e->flags == 0x10 && e->payload_len == 4 && e->jumbo_len == 3 &&
                         e->size == 19,
                 "nibble 0: jumbo %u code %u len %u size %llu", e->jumbo, e->size_code, e->jumbo_len,
@@ -1168,8 +1171,7 @@ static void test_hostile_fields(void)
     tl_end(&c);
 
     tl_begin(&c, "ovni size codes: 0 -> no payload, v -> v + 1 bytes (code 1 = 2 bytes)");
-    build(&b, h_all_codes);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_all_codes);
     for (i = 0; i < 16; i++) {
         e = nth_event(&r, i);
         if (!TL_TRUE(&c, e != NULL, "event %zu missing", i)) break;
@@ -1180,8 +1182,7 @@ static void test_hostile_fields(void)
     tl_end(&c);
 
     tl_begin(&c, "ovni jumbo length 0: no fragments, 16 bytes, next event right after");
-    build(&b, h_jumbo0);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_jumbo0);
     e = nth_event(&r, 0);
     if (TL_TRUE(&c, e && r.n == 3, "events missing")) {
         TL_TRUE(&c, e->jumbo && e->jumbo_len == 0 && e->size == 16, "jumbo %u len %u", e->jumbo, e->jumbo_len);
@@ -1191,15 +1192,13 @@ static void test_hostile_fields(void)
     tl_end(&c);
 
     tl_begin(&c, "ovni MCV bytes 00 01 7f are returned raw");
-    build(&b, h_mcv_raw);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_mcv_raw);
     e = nth_event(&r, 0);
     TL_TRUE(&c, e && e->mcv[0] == 0 && e->mcv[1] == 1 && e->mcv[2] == 0x7f, "mcv");
     tl_end(&c);
 
     tl_begin(&c, "ovni clock going backwards (100 200 150 170): tolerant mode flags the third event only");
-    build(&b, h_backwards);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_backwards);
     for (i = 0; i < 4; i++) {
         e = nth_event(&r, i);
         if (!TL_TRUE(&c, e != NULL, "event %zu missing", i)) break;
@@ -1208,9 +1207,8 @@ static void test_hostile_fields(void)
     tl_end(&c);
 
     tl_begin(&c, "ovni first clock with bit 63 set counts as backwards (int64 against 0)");
-    build(&b, h_bit63);
     run_cfg(&r, 0, 0, 0);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_bit63);
     e = nth_event(&r, 0);
     e2 = nth_event(&r, 1);
     TL_TRUE(&c, e && e2 && e->clock_backwards == 1 && e2->clock_backwards == 0 && e->clock == 0x8000000000000000ull,
@@ -1218,8 +1216,7 @@ static void test_hostile_fields(void)
     tl_end(&c);
 
     tl_begin(&c, "ovni equal clocks are not backwards");
-    build(&b, h_equal);
-    run_decode(&r, b.b, b.n);
+    decode_built(&r, &b, h_equal);
     for (i = 0; i < 3; i++) TL_TRUE(&c, (e = nth_event(&r, i)) != NULL && e->clock_backwards == 0, "event %zu", i);
     tl_end(&c);
     run_free(&r);

@@ -126,6 +126,18 @@ static void b_block(bld *b, uint32_t tid, unsigned cpu, uint64_t tsc)
     b_meta32(b, 9, 4242);
     b_cpu(b, cpu, tsc);
 }
+/* The start of most hand-made files: a v5 FDR header and one block (tid
+   1, cpu 0, tsc 0), open; b_v5_entry adds an entry into function 1. */
+static void b_v5_block(bld *b)
+{
+    b_hdr(b, 5, 1, 16384);
+    b_block(b, 1, 0, 0);
+}
+static void b_v5_entry(bld *b)
+{
+    b_v5_block(b);
+    b_fn(b, 0, 1, 0);
+}
 static void b_basic(bld *b, unsigned kind, uint32_t fid, uint64_t tsc, uint32_t tid)
 {
     b_u16(b, 0); b_u8(b, 3); b_u8(b, kind); b_u32(b, fid); b_u64(b, tsc); b_u32(b, tid); b_u32(b, 77); b_u64(b, 0);
@@ -339,11 +351,7 @@ static void test_ending(void)
 /* ------------------------------------------------------------------ */
 /* chunk invariance                                                    */
 
-static const struct cfg_row {
-    const char *tag;
-    uint32_t    flags;
-    uint32_t    max_fragment;
-} cfgs[] = {
+static const tl_cfg_row cfgs[] = {
     {"default", 0, 0},
     {"strict", TDEC_XRAY_F_STRICT, 0},
     {"skip-payloads", TDEC_XRAY_F_SKIP_PAYLOADS, 0},
@@ -385,7 +393,7 @@ static size_t split_stride(size_t len, size_t at, int dflt)
    61, plus both sides of every metadata record. Other configs: all up to
    1 KiB, a stride of 5 (coprime to 8 and 16) up to 4 KiB, else of 61. 3-way
    splits of tiny inputs (default and strict). */
-static void test_chunk_invariance(const input *in, const struct cfg_row *cfg)
+static void test_chunk_invariance(const input *in, const tl_cfg_row *cfg)
 {
     tl_case c;
     xc_run ref, r;
@@ -965,9 +973,7 @@ static void test_content(void)
 
 static void h_custom_huge_small(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_mark(b);
     b_custom5(b, 0x7FFFFFFFu, 1);
     b_str(b, "payload!");
@@ -987,9 +993,7 @@ static void h_custom_huge_extents(bld *b)
 }
 static void h_event_size(bld *b, unsigned kind, uint32_t size)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_mark(b);
     if (kind == 5) b_custom5(b, size, 1); else b_typed(b, size, 1, 3);
     b_fill(b, 'y', 8);
@@ -1001,9 +1005,7 @@ static void h_typed_m1(bld *b) { h_event_size(b, 8, 0xFFFFFFFFu); }
 static void h_typed_min(bld *b) { h_event_size(b, 8, 0x80000000u); }
 static void h_extents_past_eof(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_ext_end(b);
     b->b[b->ext + 1] = (uint8_t)(b->b[b->ext + 1] + 100);
 }
@@ -1037,9 +1039,7 @@ static void h_swapped_sample(bld *b)
 }
 static void h_eob_v5(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_mark(b);
     b_meta0(b, 1);
     b_fn(b, 1, 1, 5);
@@ -1047,9 +1047,7 @@ static void h_eob_v5(bld *b)
 }
 static void h_junk_between(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_ext_end(b);
     b_mark(b);
     b_str(b, "\xaa\xbb");
@@ -1060,17 +1058,14 @@ static void h_junk_between(bld *b)
 }
 static void h_trailing_junk(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_ext_end(b);
     b_mark(b);
     b_fill(b, 0xEE, 5);
 }
 static void h_event10(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
+    b_v5_block(b);
     b_mark(b);
     b_custom5(b, 10, 1);
     b_str(b, "0123456789");
@@ -1081,9 +1076,7 @@ static void h_basic_only(bld *b) { b_hdr(b, 3, 0, 0); }
 static void h_empty(bld *b) { (void)b; }
 static void h_fn_past_buffer(bld *b)
 {
-    b_hdr(b, 5, 1, 16384);
-    b_block(b, 1, 0, 0);
-    b_fn(b, 0, 1, 0);
+    b_v5_entry(b);
     b_ext_end(b);
     b->b[b->ext + 1] = (uint8_t)(b->b[b->ext + 1] - 4); /* the buffer ends inside the last record */
     b->n -= 4;
@@ -1262,8 +1255,7 @@ static void test_hostile(void)
     tl_begin(&c, "xray hostile: metadata kinds 10..127 (lenient UNKNOWN with raw bytes, strict E_CORRUPT)");
     for (i = 10; i <= 127 && !c.bad; i++) {
         memset(b, 0, sizeof *b);
-        b_hdr(b, 5, 1, 16384);
-        b_block(b, 1, 0, 0);
+        b_v5_block(b);
         b_mark(b);
         j = b_meta(b, (unsigned)i);
         b_str(b, "raw-bytes-here");
@@ -1366,8 +1358,7 @@ static void test_hostile(void)
         tdec_xray_item it;
         size_t second_ext, items = 0;
         memset(b, 0, sizeof *b);
-        b_hdr(b, 5, 1, 16384);
-        b_block(b, 1, 0, 0);
+        b_v5_block(b);
         b_mark(b);
         b_meta0(b, 12); /* unknown kind: the strict error */
         b_fn(b, 0, 1, 0);
@@ -1401,8 +1392,7 @@ static void test_hostile(void)
            extents (size 0) end 5 bytes after the record; the real second
            buffer follows. */
         memset(b, 0, sizeof *b);
-        b_hdr(b, 5, 1, 16384);
-        b_block(b, 1, 0, 0);
+        b_v5_block(b);
         b_mark(b);
         b_u8(b, 12u << 1 | 1u);
         b_fill(b, 0, 4);

@@ -172,6 +172,14 @@ static void m_init(model *m, int be)
     m->bhash = FNV0;
 }
 
+/* An empty snapshot file of vector length vl. */
+static void m_init_snapshot(model *m, int be, uint32_t vl)
+{
+    m_init(m, be);
+    m->kind = TDEC_XTRACE_KIND_SNAPSHOT;
+    m->vl = vl;
+}
+
 static void m_free(model *m)
 {
     xe_free(&m->b);
@@ -194,6 +202,16 @@ static tdec_xtrace_config m_cfg(const model *m)
     c.vl = m->vl;
     c.snap_header = m->kind == TDEC_XTRACE_KIND_SNAPSHOT ? TDEC_XTRACE_HDR_AUTO : 0u;
     c.file_size = m->b.len;
+    return c;
+}
+
+/* The decoder config of a snapshot file of vector length vl, the rest 0. */
+static tdec_xtrace_config snapshot_cfg(uint32_t vl)
+{
+    tdec_xtrace_config c;
+    memset(&c, 0, sizeof c);
+    c.kind = TDEC_XTRACE_KIND_SNAPSHOT;
+    c.vl = vl;
     return c;
 }
 
@@ -1262,8 +1280,7 @@ static void test_snapshot_vectors(void)
             s = buf + base;
             lit_snapshot(s, L, fill);
             memset(&r, 0, sizeof r);
-            r.cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-            r.cfg.vl = L->vl;
+            r.cfg = snapshot_cfg(L->vl);
             r.cfg.snap_header = hdr ? TDEC_XTRACE_HDR_PRESENT : TDEC_XTRACE_HDR_ABSENT;
             run_decode(&r, buf, len, NULL);
             ok = TL_TRUE(&c, !r.bad, "%s", r.why) && TL_EQI(&c, r.st, TDEC_END) &&
@@ -1628,9 +1645,7 @@ static void test_roundtrip_snapshots(void)
                  hdr ? "with" : "without");
         for (vl = 128; vl <= 2048 && !c.bad; vl += 128) {
             be = vl % 512u == 0;
-            m_init(&m, be);
-            m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-            m.vl = vl;
+            m_init_snapshot(&m, be, vl);
             if (hdr) m_snap_header(&m, 0xA1B2C3D4u, vl, 1, 0, 1, 1);
             for (i = 0; i < nsnap; i++) {
                 snap_fill(&s[i], vl * 10u + i);
@@ -1689,10 +1704,7 @@ static void test_roundtrip_snapshots(void)
 /* ------------------------------------------------------------------ */
 /* 4. chunk invariance                                                 */
 
-static const struct cfg_row {
-    const char *tag;
-    uint32_t    flags, max_fragment;
-} cfgs[] = {
+static const tl_cfg_row cfgs[] = {
     {"default", 0, 0},
     {"skip-payloads", TDEC_XTRACE_F_SKIP_PAYLOADS, 0},
     {"max_fragment=7", 0, 7},
@@ -1717,7 +1729,7 @@ static void oracle_run(xtc_run *o, const tdec_xtrace_config *cfg, char *log)
    must also equal the base config's and (max_fragment) the payload bytes
    too. */
 static void test_invariance(const char *label, const uint8_t *in, size_t len, const tdec_xtrace_config *base,
-                            const struct cfg_row *cfg, size_t nseeds)
+                            const tl_cfg_row *cfg, size_t nseeds)
 {
     static xtc_run w, r;
     tl_case c;
@@ -1773,7 +1785,7 @@ static void test_invariance_all(void)
     memcpy(mem, vec_mem_head, sizeof vec_mem_head);
     for (i = 0; i < 1024; i++) mem[sizeof vec_mem_head + i] = (uint8_t)(i * 7 + 3);
     for (ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
-        const struct cfg_row *row = &cfgs[ci];
+        const tl_cfg_row *row = &cfgs[ci];
         cfg = cfg_of(0, 0);
         test_invariance("vector insn", vec_insn, sizeof vec_insn, &cfg, row, nseeds);
         test_invariance("vector mem", mem, sizeof vec_mem_head + 1024, &cfg, row, nseeds);
@@ -1794,9 +1806,7 @@ static void test_invariance_all(void)
                         row, nseeds);
         m_free(&m);
 
-        m_init(&m, 0);
-        m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-        m.vl = 128;
+        m_init_snapshot(&m, 0, 128);
         m_snap_header(&m, 1, 2, 3, 4, 5, 6);
         snap_fill(&s, 1);
         m_snapshot(&m, &s, 128);
@@ -1976,9 +1986,7 @@ static void test_prefixes_all(void)
     test_prefixes("60 random tokens", &m);
     m_free(&m);
 
-    m_init(&m, 0);
-    m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    m.vl = 128;
+    m_init_snapshot(&m, 0, 128);
     m_snap_header(&m, 9, 8, 7, 6, 5, 4);
     snap_fill(&s, 5);
     m_snapshot(&m, &s, 128);
@@ -1987,9 +1995,7 @@ static void test_prefixes_all(void)
     test_prefixes("a snapshot file (VL 128, header, 2 snapshots)", &m);
     m_free(&m);
 
-    m_init(&m, 1);
-    m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    m.vl = 256;
+    m_init_snapshot(&m, 1, 256);
     m_bound(&m);
     snap_fill(&s, 7);
     m_snapshot(&m, &s, 256);
@@ -2347,9 +2353,7 @@ static void test_snapshot_hostile(void)
     {
         static const uint64_t bad_vl[] = {256, 0, 127, UINT64_MAX};
         for (i = 0; i < 4; i++) {
-            m_init(&m, 0);
-            m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-            m.vl = 128;
+            m_init_snapshot(&m, 0, 128);
             if (i & 1u) m_snap_header(&m, 1, 1, 1, 1, 1, 1);
             if (i >= 2) m_snapshot(&m, &s, 128);
             m_snapshot(&m, &s, bad_vl[i]);
@@ -2372,13 +2376,9 @@ static void test_snapshot_hostile(void)
 
     tl_begin(&c, "xtrace snapshot: finish inside a snapshot is E_TRUNCATED at the cut part (R_SNAPSHOT; in a "
                  "vector register's bytes R_PAYLOAD or R_SNAPSHOT)");
-    m_init(&m, 0);
-    m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    m.vl = 128;
+    m_init_snapshot(&m, 0, 128);
     m_snapshot(&m, &s, 128);
-    memset(&cfg, 0, sizeof cfg);
-    cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    cfg.vl = 128;
+    cfg = snapshot_cfg(128);
     cfg.snap_header = TDEC_XTRACE_HDR_ABSENT;
     decode(&r, m.b.p, 1424 - 4, &cfg);
     TL_TRUE(&c, r.st == TDEC_E_TRUNCATED && r.err_reason == TDEC_XTRACE_R_SNAPSHOT && r.err_offset == 1416,
@@ -2401,9 +2401,7 @@ static void test_snapshot_hostile(void)
     tl_begin(&c, "xtrace snapshot HDR_AUTO: a file size that fits neither reading is E_FORMAT R_SNAP_SIZE; 0 and "
                  "24 bytes are an empty file and a header alone");
     for (i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
-        memset(&cfg, 0, sizeof cfg);
-        cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-        cfg.vl = 128;
+        cfg = snapshot_cfg(128);
         cfg.file_size = bad_sizes[i];
         st = tdec_xtrace_init(&d, &cfg);
         if (st == TDEC_NEED_INPUT) {
@@ -2417,9 +2415,7 @@ static void test_snapshot_hostile(void)
                 "file size %llu: status %d reason %u", (unsigned long long)bad_sizes[i], st, d.st.err_reason);
         TL_TRUE(&c, tdec_xtrace_next(&d, &it) == TDEC_E_FORMAT, "file size %llu: sticky", (unsigned long long)bad_sizes[i]);
     }
-    memset(&cfg, 0, sizeof cfg);
-    cfg.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    cfg.vl = 128;
+    cfg = snapshot_cfg(128);
     decode(&r, m.b.p, 0, &cfg);
     TL_TRUE(&c, r.st == TDEC_END && r.n == 0, "file size 0: %d, %zu records", r.st, r.n);
     cfg.file_size = 24;
@@ -2435,9 +2431,7 @@ static void test_snapshot_hostile(void)
 
     tl_begin(&c, "xtrace snap_detect: E_FORMAT when no VL fits (size, VL field, short head, empty file), E_CORRUPT "
                  "when two do, E_ARG for NULL");
-    m_init(&m, 0);
-    m.kind = TDEC_XTRACE_KIND_SNAPSHOT;
-    m.vl = 128;
+    m_init_snapshot(&m, 0, 128);
     m_snapshot(&m, &s, 128);
     m_snapshot(&m, &s, 128);
     TL_EQI(&c, tdec_xtrace_snap_detect(m.b.p, m.b.len, m.b.len, TDEC_XTRACE_HDR_AUTO, 0, &vl, &hh), TDEC_OK);
