@@ -15,8 +15,6 @@ cd "$(dirname "$0")/../.." || exit 2
 out_dir golden-ovni
 D=tests/data/ovni
 
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
 
 # ref FILE: a reference output, gunzipped when stored as FILE.gz.
 ref() {

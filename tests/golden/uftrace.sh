@@ -10,28 +10,22 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
 out_dir golden-uftrace
 D=tests/data/uftrace
-for dir in "$D"/*/; do
-    n=$(basename "$dir")
-    [ -f "$dir/ref/dump.txt" ] || continue
-    "$X" dump "$dir/uftrace.data" > "$T/$n.dump" 2> "$T/$n.err"
-    rc=$?
-    if [ $rc -eq 0 ] && cmp -s "$T/$n.dump" "$dir/ref/dump.txt"; then
-        echo "PASS uftrace dump $n == uftrace dump"
-    else
-        echo "FAIL uftrace dump $n != uftrace dump (exit $rc; diff $T/$n.dump $dir/ref/dump.txt; $(head -c 200 "$T/$n.err"))"
-    fi
-done
-for dir in "$D"/*/; do
-    n=$(basename "$dir")
-    [ -f "$dir/ref/replay.txt" ] || continue
-    "$X" replay "$dir/uftrace.data" > "$T/$n.replay" 2> "$T/$n.replay.err"
-    rc=$?
-    if [ $rc -eq 0 ] && cmp -s "$T/$n.replay" "$dir/ref/replay.txt"; then
-        echo "PASS uftrace replay $n == uftrace replay"
-    else
-        echo "FAIL uftrace replay $n != uftrace replay (exit $rc; diff $T/$n.replay $dir/ref/replay.txt; $(head -c 200 "$T/$n.replay.err"))"
-    fi
-done
+# cmd_vs_ref CMD: `tracedec CMD DIR` == ref/CMD.txt, on every sample that has it.
+cmd_vs_ref() {
+    for dir in "$D"/*/; do
+        n=$(basename "$dir")
+        [ -f "$dir/ref/$1.txt" ] || continue
+        "$X" "$1" "$dir/uftrace.data" > "$T/$n.$1" 2> "$T/$n.$1.err"
+        rc=$?
+        if [ $rc -eq 0 ] && cmp -s "$T/$n.$1" "$dir/ref/$1.txt"; then
+            echo "PASS uftrace $1 $n == uftrace $1"
+        else
+            echo "FAIL uftrace $1 $n != uftrace $1 (exit $rc; diff $T/$n.$1 $dir/ref/$1.txt; $(head -c 200 "$T/$n.$1.err"))"
+        fi
+    done
+}
+cmd_vs_ref dump
+cmd_vs_ref replay
 PY=$(command -v python3)
 for dir in "$D"/*/; do
     n=$(basename "$dir")

@@ -13,8 +13,6 @@ cd "$(dirname "$0")/../.." || exit 2
 out_dir golden-xray
 D=tests/data/xray
 
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
 
 # same NAME EXPECTED ACTUAL: exact comparison, or rewrite EXPECTED under UPDATE=1.
 same() {
