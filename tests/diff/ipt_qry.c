@@ -145,7 +145,7 @@
    libipt.so) the program compares with master itself: no filter at all.
    main() sets it from pt_library_version(); a tool to tell our bugs from
    2.0.5-vs-master differences. */
-static int DIFF_VS_MASTER;
+static int diff_vs_master;
 
 /* ---- random numbers: splitmix64 ----------------------------------------------- */
 
@@ -1321,7 +1321,7 @@ static void filter_pwre(list *l)
 static int time_exempt(const rec *x, const rec *y, int inner_timing)
 {
     int status = (x->flags & TDEC_IPT_EVF_STATUS) != 0;
-    if (DIFF_VS_MASTER) return 0;
+    if (diff_vs_master) return 0;
     switch (x->type) {
     case TDEC_IPT_EV_PWRE:
     case TDEC_IPT_EV_PWRX:
@@ -1367,7 +1367,7 @@ static int rec_diff(const rec *x, const rec *y, int inner_timing, char *why, siz
                 x->lost_cyc != y->lost_cyc;
         if (d && e) tx = e;
     }
-    if (x->kind == R_EVENT && x->type == TDEC_IPT_EV_PWRE && inner_timing && !DIFF_VS_MASTER) qx = D2;
+    if (x->kind == R_EVENT && x->type == TDEC_IPT_EV_PWRE && inner_timing && !diff_vs_master) qx = D2;
     DIFF(x->type != y->type, "type");
     DIFF(x->status != y->status, "status");
     DIFF(x->taken != y->taken, "taken");
@@ -1570,7 +1570,7 @@ static int run_stream(uint8_t *buf, size_t len, const tcfg *t, int inner_timing,
         dump("lib ", &L_lib);
     }
     tot->lib_items += L_lib.n;
-    if (!DIFF_VS_MASTER) {
+    if (!diff_vs_master) {
         filter_ours(&L_ours);
         filter_lib(&L_lib, buf, len);
         filter_pwre(&L_lib);
@@ -1645,9 +1645,9 @@ int main(int argc, char **argv)
                ver.major, ver.minor);
         return 0;
     }
-    DIFF_VS_MASTER = ver.major > 2 || ver.minor >= 2;
+    diff_vs_master = ver.major > 2 || ver.minor >= 2;
     printf("libipt %d.%d.%d (query decoder and encoder)%s\n", ver.major, ver.minor, ver.patch,
-           DIFF_VS_MASTER ? ", compared as master: no filters" : "");
+           diff_vs_master ? ", compared as master: no filters" : "");
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) seeds = argv[++i];
         else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) mib = atof(argv[++i]);
