@@ -37,6 +37,7 @@
 # M/C/V bytes 00 01 7f        | ok, raw bytes, UNKNOWN             | ok, raw bytes, UNKNOWN, note counting UNKNOWN events
 # unknown model / unknown MCV | ok, UNKNOWN + one error per event  | ok, UNKNOWN + one note with the count
 # stream.json missing         | stream silently skipped            | stream skipped with a warning naming its stream.obs (exit 0)
+# loom.L/proc.P, no streams   | ok ("loaded 0 streams")            | ok, nothing printed, warning "DIR: no stream, only loom.* directories ..."
 # stream.obs missing          | reject                             | reject, exit 1, "FILE: No such file or directory"
 # JSON version 2 or missing   | reject                             | reject, exit 1, "JSONFILE: metadata version ..."
 # JSON syntax error           | reject                             | reject, exit 1, "offset N: JSONFILE: JSON syntax error" (N = text offset)
@@ -509,6 +510,17 @@ cp "$S01/ovni/$REL/stream.obs" "$S01/ovni/$REL/stream.json" "$DIR/loom.node0/pro
 run dump
 expect_rc 0; ref 1 2 3 4 | sed "s|$REL|loom.node0/proc.4311/thread.4312|" | expect_stdout; expect_stderr "$ORPHAN"
 verdict "stream.json missing beside another stream: that stream skipped with a warning, the other printed"
+
+# libovni's ovni_proc_init makes loom.L/proc.P, ovni_thread_init the stream
+# below it: a process that ends between the two leaves a trace of no stream.
+make_trace proc-dir-only
+rm -r "${SD:?}"
+NOSTREAM="tracedec: warning: $DIR: no stream, only loom.* directories (a process ended before ovni_thread_init?): nothing to print, as ovni's tools load 0 streams"
+for cmd in dump "dump --hex" top info; do
+    run $cmd
+    expect_rc 0; expect_stdout_empty; expect_stderr "$NOSTREAM"
+done
+verdict "loom.L/proc.P without streams: nothing printed, exit 0 (as ovnidump and ovnitop: loaded 0 streams), a warning"
 
 make_trace obs-missing
 rm "$OBS"

@@ -60,6 +60,7 @@ typedef struct ovni_trace {
     size_t       n, cap;
     char        *orphan;   /* the first stream.obs without stream.json      */
     size_t       norphans; /* how many (skipped, as ovni's tools skip them) */
+    size_t       nlooms;   /* loom.L directories (ovni_proc_init makes them) */
 } ovni_trace;
 
 typedef struct ovni_run {
@@ -156,6 +157,7 @@ static int walk_visit(const char *path, const struct stat *sb, int type, struct 
     struct stat mb;
     int rc = 0;
     (void)sb;
+    if (type == FTW_D && strncmp(name, "loom.", 5) == 0) t->nlooms++;
     if (type != FTW_F) return 0;
     dlen = (size_t)ftw->base > 0 ? (size_t)ftw->base - 1 : 0;
     dir = strndup(path, dlen);
@@ -247,11 +249,12 @@ static void trace_free(ovni_trace *t)
     free(t->orphan);
 }
 
-/* A directory holding at least one stream of any layout. */
+/* A directory holding at least one stream of any layout, or a loom.L
+   directory (a trace whose processes ended before their first stream). */
 static cli_match ovni_detect(const cli_args *a, const cli_probe *p)
 {
     ovni_trace t;
-    int found = discover(&t, a->path) == 0 && (t.n > 0 || t.norphans > 0);
+    int found = discover(&t, a->path) == 0 && (t.n > 0 || t.norphans > 0 || t.nlooms > 0);
     (void)p;
     trace_free(&t);
     return found ? CLI_YES : CLI_NO;
@@ -862,6 +865,10 @@ static int ovni_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
             snprintf(msg, sizeof msg, "%zu stream.obs file(s) without stream.json beside skipped, as ovni's tools do",
                      r->t.norphans);
             diag(r, "warning", -1, r->t.orphan, msg);
+        } else if (r->t.n == 0) {
+            diag(r, "warning", -1, a->path,
+                 "no stream, only loom.* directories (a process ended before ovni_thread_init?): nothing to print, "
+                 "as ovni's tools load 0 streams");
         }
         rc = load(r) != 0 ? 1 : a->command == CLI_INFO ? run_info(r) : run_merge(r);
     }
