@@ -197,9 +197,10 @@ static int uft_sym_line(void *ctx, const char *line, size_t len)
     sym->addr = s.addr;
     sym->size = s.has_size ? s.size : 0;
     sym->type = s.type;
-    /* names are stored mangled; uftrace shows them demangled ("simple") */
+    /* names are stored mangled; uftrace shows them demangled ("simple"):
+       "_Z..." and static initialisers "_GLOBAL__sub_I__Z..." */
     sym->name = xstrndup(s.name.ptr, s.name.len);
-    if (sym->name[0] == '_' && sym->name[1] == 'Z') {
+    if (sym->name[0] == '_') {
         char buf[4096];
         uft_demangle_simple(sym->name, buf, sizeof buf);
         free(sym->name);
