@@ -629,6 +629,16 @@ void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t va
     }
 }
 
+int uft_func_enum_text(uft_dir *d, const uft_task *t, uint64_t time, uint64_t func, const char *name, int32_t val,
+                       char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    if (uft_task_session(d, t, time) != NULL) uft_find_sym_map(d, t, time, func, &map);
+    if (map == NULL) return 0;
+    uft_enum_text(d, map->mod, name, val, buf, len);
+    return 1;
+}
+
 /* ---- argument specs ------------------------------------------------------------ */
 
 static int uft_has_meta(const char *p, size_t n)

@@ -880,16 +880,10 @@ static void rp_value(rp *e, rp_task *t, const rp_view *r, const uft_val *v, rp_t
         return;
     }
     if (a->format == 'e') {
-        const uft_map *map = NULL;
         char text[1024];
-        if (rp_session(e, t, r->time) != NULL) uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
-        if (map == NULL) {
-            rp_printf(s, "<ENUM?> %x", (unsigned)(int32_t)x);
-            return;
-        }
         uft_val_type_name(u, v, name, sizeof name);
-        uft_enum_text(e->dir, map->mod, name, (int32_t)x, text, sizeof text);
-        rp_puts(s, text);
+        if (uft_func_enum_text(e->dir, t->t, r->time, r->addr, name, (int32_t)x, text, sizeof text)) rp_puts(s, text);
+        else rp_printf(s, "<ENUM?> %x", (unsigned)(int32_t)x);
         return;
     }
     if (a->format == 'd') {
