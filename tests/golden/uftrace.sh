@@ -62,4 +62,17 @@ for cmd in dump replay; do
         echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
     fi
 done
+# default.opts: beside the time filter tracedec applies (the timefilter
+# sample), options it does not implement yet get a note on stderr, and the
+# filter still holds.
+M=$T/opts
+cp -rL "$D/timefilter/uftrace.data" "$M" && chmod -R u+w "$M"
+echo "-D 2 -t 50us --no-libcall" > "$M/default.opts"
+"$X" replay "$M" > "$T/opts.out" 2> "$T/opts.err"
+if cmp -s "$T/opts.out" "$D/timefilter/ref/replay.txt" &&
+    grep -q "^tracedec: note: .*default.opts: options not applied .*: -D 2 --no-libcall\$" "$T/opts.err"; then
+    pass "uftrace replay: default.opts -t applied, other options noted on stderr"
+else
+    fail "uftrace replay: default.opts -t applied, other options noted on stderr" "$T/opts.err"
+fi
 exit 0
