@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TDEC_UFTRACE_IMPLEMENTATION
 #include "single/tdec_uftrace.h"
@@ -977,6 +978,19 @@ int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
         uft_each_line(text, n, uft_event_line, d);
         free(text);
     }
+    d->tid_dat = (unsigned char *)xrealloc(NULL, d->ntids + 1);
+    for (n = 0; n < d->ntids; n++) {
+        snprintf(file, sizeof file, "%s/%d.dat", path, d->tids[n]);
+        d->tid_dat[n] = access(file, F_OK) == 0;
+    }
     uft_list_perf(d);
+    return 0;
+}
+
+int uft_tid_recorded(const uft_dir *d, int32_t tid)
+{
+    size_t i;
+    for (i = 0; i < d->ntids; i++)
+        if (d->tids[i] == tid) return d->tid_dat[i];
     return 0;
 }

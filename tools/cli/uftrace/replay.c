@@ -367,7 +367,7 @@ static int rp_perf_ahead(rp *e, rp_perf *p)
             uft_fail(e->out, e->err, p->rd.path, p->rd.err.offset, p->rd.err.what, p->rd.err.detail);
             e->failed = 1;
             p->done = 1;
-        } else if (rp_task_by_tid(e, (int32_t)p->head.tid) != NULL) {
+        } else if (uft_tid_recorded(e->dir, (int32_t)p->head.tid)) {
             p->valid = 1; /* records of untraced tasks are passed over */
         }
     }
