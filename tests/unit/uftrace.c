@@ -164,8 +164,14 @@ static void load_samples(void)
         snprintf(s->dir, sizeof s->dir, DATA_DIR "/%s/uftrace.data", e->d_name);
         snprintf(path, sizeof path, "%s/info", s->dir);
         if ((s->info = tl_read_file(path, &s->info_len)) == NULL) continue;
-        snprintf(path, sizeof path, DATA_DIR "/%s/ref/dump.txt", e->d_name);
-        s->dump = (char *)tl_read_file(path, &n);
+        /* where uftrace dump aborts, its output stops early: the whole
+           dump is then our reviewed one, which tests/golden/uftrace.sh
+           checks against what uftrace printed */
+        snprintf(path, sizeof path, DATA_DIR "/%s/ref/tracedec.dump.txt", e->d_name);
+        if ((s->dump = (char *)tl_read_file(path, &n)) == NULL) {
+            snprintf(path, sizeof path, DATA_DIR "/%s/ref/dump.txt", e->d_name);
+            s->dump = (char *)tl_read_file(path, &n);
+        }
         s->dump_len = s->dump ? n : 0;
         s->long_size = s->info_len > 15 && s->info[15] == 1 ? 4 : 8;
         if ((sub = opendir(s->dir)) == NULL) continue;
@@ -1272,8 +1278,11 @@ static int check_arg_line(cursor *cu, int is_ret, int idx, const dec_arg *a, cha
         return take_line(cu, &ls, &ll);
     case TDEC_UFTRACE_V_FLOAT:
         v = 0;
-        for (i = r->arg.size; i > 0 && i <= 8; i--) v = v << 8 | r->raw[i - 1];
-        snprintf(exp, sizeof exp, "%sf%u: 0x%0*" PRIx64 "\n", label, r->arg.size * 8u, r->arg.size * 2, v);
+        for (i = r->arg.size < 8 ? r->arg.size : 8; i > 0; i--) v = v << 8 | r->raw[i - 1];
+        if (r->arg.size == 10) /* all 80 bits (uftrace 0.13 aborts: docs/uftrace.md) */
+            snprintf(exp, sizeof exp, "%sf80: 0x%02x%02x%016" PRIx64 "\n", label, r->raw[9], r->raw[8], v);
+        else
+            snprintf(exp, sizeof exp, "%sf%u: 0x%0*" PRIx64 "\n", label, r->arg.size * 8u, r->arg.size * 2, v);
         break;
     default:
         /* enum arguments only: uftrace 0.13 prints enum return values raw */
@@ -1544,8 +1553,9 @@ static void test_golden(void)
             total += n;
             if (strcmp(samples[i].name, "args") == 0) TL_EQU(&c, n, 26); /* "length =" lines of its dump */
         }
-        TL_TRUE(&c, with >= 6, "%d samples with payloads", with); /* args, cxx, forkexec, libcall, enums, stackspec */
-        TL_EQU(&c, total, 26 + 6 + 2 + 24 + 11 + 3); /* the same */
+        /* args, cxx, forkexec, libcall, enums, stackspec, longdouble */
+        TL_TRUE(&c, with >= 7, "%d samples with payloads", with);
+        TL_EQU(&c, total, 26 + 6 + 2 + 24 + 11 + 3 + 5);
     }
     tl_end(&c);
 }

@@ -90,6 +90,14 @@ static void uft_value_line(uft_printer *p, const uft_rec *rec, unsigned k)
         /* printed as raw bits, like every other number */
         v = 0;
         for (i = a->size < 8 ? a->size : 8; i > 0; i--) v = (v << 8) | val->raw[i - 1];
+        if (a->size == 10) {
+            /* x87 long double: uftrace 0.13 aborts here (it copies the 10
+               bytes into an 8-byte integer); we print all 80 bits */
+            snprintf(line, sizeof line, "%s f80: 0x%02x%02x%016llx\n", label, val->raw[9], val->raw[8],
+                     (unsigned long long)v);
+            out_str(p->out, line);
+            return;
+        }
     }
     if (a->format == 'p') {
         sym = uft_find_sym(p->dir, p->task, rec->rec.time, v);
