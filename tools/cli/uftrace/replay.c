@@ -608,7 +608,9 @@ static UFT_COLD rp_task *rp_view_perf(rp *e, long p)
     v->comm[sizeof v->comm - 1] = '\0';
     t->cur = *v;
     t->cur_src = RP_PERF;
-    if (rp_is_sched(v->addr) && e->estimate && t->nstack > 0) rp_estimate_after_sched(e, t);
+    /* (with a time filter, uftrace reads perf records as task events and
+       does not estimate after them) */
+    if (rp_is_sched(v->addr) && e->estimate && !e->time_filter && t->nstack > 0) rp_estimate_after_sched(e, t);
     return t;
 }
 
