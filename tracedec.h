@@ -1782,8 +1782,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const
                                     /* trigger action (depth=2, read=..., backtrace,  */
                                     /* trace_on...): not an argument                  */
 
-/* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack+N],
-   FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. */
+/* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack[+]N],
+   FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. Numbers are read
+   as uftrace 0.13's parse_argspec() reads them (strtol): N of argN, fpargN
+   and tN in C syntax (decimal, 0x hex, 0 octal), SIZE in decimal. */
 typedef struct tdec_uftrace_spec_item {
     uint32_t          kind;         /* TDEC_UFTRACE_ITEM_*                           */
     uint32_t          index;        /* N of argN/fpargN (1-based), 0 for retval      */
@@ -1793,7 +1795,7 @@ typedef struct tdec_uftrace_spec_item {
     tdec_uftrace_text type_name;    /* e:NAME / tN:NAME (len 0 if none)              */
     tdec_uftrace_text reg;          /* %REG without the '%' ("RDI", or "RDI+RSI" for */
                                     /* a struct in registers); len 0 if none         */
-    uint32_t          stack_offset; /* %stack+N -> N (has_stack set)                 */
+    uint32_t          stack_offset; /* %stack+N, %stackN -> N as an int (has_stack)  */
     uint32_t          has_stack;
 } tdec_uftrace_spec_item;
 
@@ -1803,8 +1805,11 @@ typedef struct tdec_uftrace_spec_item {
    TDEC_E_FORMAT for a malformed argument item: no index or index 0
    ("arg", "arg0": indexes start at 1), an index over 2^32-1, an unknown
    format letter, a size other than 8/16/32/64 (80 for floats only: "/i7",
-   "/x80"), "/e" without ":NAME", junk after the item, an empty %REG or a
-   %stack without "+N". TDEC_E_ARG for NULL. */
+   "/x80"), "/e" without ":NAME", junk after the item or an empty or
+   non-alphanumeric %REG. As in uftrace, what follows "%stack" is read as
+   a number if it can be (else the offset is 0) and then ignored, and what
+   follows a struct's "tN[:NAME]" is ignored unless it is "%stack+N" or a
+   register list ("%RDI+RSI", set as reg). TDEC_E_ARG for NULL. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out);
 
 /* The payload layout of an item for the decoder's spec, as uftrace's
@@ -2751,6 +2756,46 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const
     return TDEC_OK;
 }
 
+static const char *tdec_uftrace__skip_space(const char *p, const char *e)
+{
+    while (p < e && tdec_uftrace__space(*p)) p++;
+    return p;
+}
+
+/* A C integer constant (strtol base 0 syntax, optional sign) that fits
+   int64_t, at *p; advances *p. */
+static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
+{
+    const char *q = *p;
+    uint64_t v = 0, lim;
+    unsigned base = 10, n = 0;
+    int neg = 0, x;
+    if (q < e && (*q == '+' || *q == '-')) neg = *q++ == '-';
+    if (q + 1 < e && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+        base = 16;
+        q += 2;
+    } else if (q < e && q[0] == '0') {
+        base = 8;
+    }
+    lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    for (; q < e; q++, n++) {
+        x = tdec_uftrace__xval(*q);
+        if (x < 0 || (unsigned)x >= base) break;
+        /* v * base + x <= lim, without a 64-bit division */
+        if (v > (base == 16 ? UINT64_MAX >> 4 : base == 8 ? UINT64_MAX >> 3 : UINT64_MAX / 10u)) return 0;
+        v *= base;
+        if (v > lim - (uint64_t)x) return 0;
+        v += (uint64_t)x;
+    }
+    if (n == 0) return 0;
+    *p = q;
+    if (neg)
+        *out = v == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)v;
+    else
+        *out = (int64_t)v;
+    return 1;
+}
+
 /* The end of a type name: the next '%' or e. */
 static const char *tdec_uftrace__name_end(const char *p, const char *e)
 {
@@ -2762,6 +2807,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
 {
     const char *p, *e, *q;
     uint64_t v;
+    int64_t sv;
     int sized = 0;
     if (out == NULL || !tdec_uftrace__line(s, len, &p, &e)) return TDEC_E_ARG;
     out->kind = TDEC_UFTRACE_ITEM_OTHER;
@@ -2788,8 +2834,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
         return TDEC_OK;
     }
     if (out->kind != TDEC_UFTRACE_ITEM_RETVAL) {
-        if (!tdec_uftrace__dec(&p, e, 0xFFFFFFFFu, &v) || v == 0) return TDEC_E_FORMAT;
-        out->index = (uint32_t)v;
+        /* a digit, then strtol(.., 0): "arg0x2" is arg2, "arg010" arg8 */
+        if (p >= e || !tdec_uftrace__digit(*p) || !tdec_uftrace__c_int(&p, e, &sv) || sv == 0 || sv > 0xFFFFFFFF)
+            return TDEC_E_FORMAT;
+        out->index = (uint32_t)sv;
     }
     if (p < e && *p == '/') {
         p++;
@@ -2808,16 +2856,23 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             p = q;
             break;
         case 't':
+            /* tSIZE[:NAME], SIZE as strtol(.., 0); uftrace ignores what
+               follows unless it is %stack+N or a register list */
             out->format = 't';
             p++;
             if (p < e && tdec_uftrace__digit(*p)) {
-                if (!tdec_uftrace__dec(&p, e, 0xFFFFFFFFu, &v)) return TDEC_E_FORMAT;
-                out->struct_size = (uint32_t)v;
+                if (!tdec_uftrace__c_int(&p, e, &sv) || sv > 0xFFFFFFFF) return TDEC_E_FORMAT;
+                out->struct_size = (uint32_t)sv;
             }
             if (p < e && *p == ':') {
                 q = tdec_uftrace__name_end(p + 1, e);
                 out->type_name = tdec_uftrace__text(p + 1, q);
                 p = q;
+            }
+            if (p == e || *p != '%') return TDEC_OK;
+            if (!tdec_uftrace__prefix(p + 1, e, "stack+", 0)) {
+                out->reg = tdec_uftrace__text(p + 1, e);
+                return TDEC_OK;
             }
             break;
         default:
@@ -2826,7 +2881,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             sized = 1;
             break;
         }
-        if (sized && p < e && tdec_uftrace__digit(*p)) {
+        if (sized && p < e && *p != '%') {
+            /* strtol(.., 10): spaces and a '+' may come first */
+            p = tdec_uftrace__skip_space(p, e);
+            if (p < e && *p == '+') p++;
             if (!tdec_uftrace__dec(&p, e, 1000u, &v)) return TDEC_E_FORMAT;
             if (v == 80) {
                 if (out->format != 'f' && !(out->format == 0 && out->kind == TDEC_UFTRACE_ITEM_FPARG))
@@ -2840,18 +2898,17 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
     if (p == e) return TDEC_OK;
     if (*p++ != '%') return TDEC_E_FORMAT;
     if (tdec_uftrace__prefix(p, e, "stack", 0)) {
-        p += 5;
-        if (p >= e || *p++ != '+') return TDEC_E_FORMAT;
-        if (!tdec_uftrace__dec(&p, e, 0xFFFFFFFFu, &v) || p != e) return TDEC_E_FORMAT;
-        out->stack_offset = (uint32_t)v;
+        /* "%stack+N", "%stackN", "%stack": the offset is strtol(.., 0) of
+           what follows, kept as an int; the rest of the item is ignored */
+        p = tdec_uftrace__skip_space(p + 5, e);
+        out->stack_offset = tdec_uftrace__c_int(&p, e, &sv) ? (uint32_t)(uint64_t)sv : 0;
         out->has_stack = 1;
         return TDEC_OK;
     }
     /* a register name; a struct may sit in several: "RDI+RSI" */
     if (p == e) return TDEC_E_FORMAT;
     for (q = p; q < e; q++) {
-        if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q) && !(*q == '+' && out->format == 't'))
-            return TDEC_E_FORMAT;
+        if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q)) return TDEC_E_FORMAT;
     }
     out->reg = tdec_uftrace__text(p, e);
     return TDEC_OK;
@@ -2916,11 +2973,6 @@ static const char *tdec_uftrace__enum_token(const char *p, const char *e)
     return p;
 }
 
-static const char *tdec_uftrace__skip_space(const char *p, const char *e)
-{
-    while (p < e && tdec_uftrace__space(*p)) p++;
-    return p;
-}
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char *end, tdec_uftrace_text *name)
 {
@@ -2940,40 +2992,6 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum(const char **pos, const char
     if (p >= end || *p != '{') return TDEC_E_FORMAT;
     *pos = p + 1;
     return TDEC_OK;
-}
-
-/* A C integer constant (strtol base 0 syntax, optional sign) that fits
-   int64_t, at *p; advances *p. */
-static int tdec_uftrace__c_int(const char **p, const char *e, int64_t *out)
-{
-    const char *q = *p;
-    uint64_t v = 0, lim;
-    unsigned base = 10, n = 0;
-    int neg = 0, x;
-    if (q < e && (*q == '+' || *q == '-')) neg = *q++ == '-';
-    if (q + 1 < e && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
-        base = 16;
-        q += 2;
-    } else if (q < e && q[0] == '0') {
-        base = 8;
-    }
-    lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
-    for (; q < e; q++, n++) {
-        x = tdec_uftrace__xval(*q);
-        if (x < 0 || (unsigned)x >= base) break;
-        /* v * base + x <= lim, without a 64-bit division */
-        if (v > (base == 16 ? UINT64_MAX >> 4 : base == 8 ? UINT64_MAX >> 3 : UINT64_MAX / 10u)) return 0;
-        v *= base;
-        if (v > lim - (uint64_t)x) return 0;
-        v += (uint64_t)x;
-    }
-    if (n == 0) return 0;
-    *p = q;
-    if (neg)
-        *out = v == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)v;
-    else
-        *out = (int64_t)v;
-    return 1;
 }
 
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_enum_value(const char **pos, const char *end, int64_t *next,

@@ -11,13 +11,23 @@ cd "$(dirname "$0")/../.." || exit 2
 out_dir golden-uftrace
 D=tests/data/uftrace
 # cmd_vs_ref CMD: `tracedec CMD DIR` == ref/CMD.txt, on every sample that has it.
+# Where uftrace aborts (ref/tracedec.CMD.txt exists; tests/data/uftrace/README.md
+# says why), ref/CMD.txt is what it printed before: it must begin our output,
+# which must be ref/tracedec.CMD.txt.
 cmd_vs_ref() {
     for dir in "$D"/*/; do
         n=$(basename "$dir")
         [ -f "$dir/ref/$1.txt" ] || continue
         "$X" "$1" "$dir/uftrace.data" > "$T/$n.$1" 2> "$T/$n.$1.err"
         rc=$?
-        if [ $rc -eq 0 ] && cmp -s "$T/$n.$1" "$dir/ref/$1.txt"; then
+        if [ -f "$dir/ref/tracedec.$1.txt" ]; then
+            head -c "$(wc -c < "$dir/ref/$1.txt")" "$T/$n.$1" > "$T/$n.$1.head"
+            if [ $rc -eq 0 ] && cmp -s "$T/$n.$1.head" "$dir/ref/$1.txt" && cmp -s "$T/$n.$1" "$dir/ref/tracedec.$1.txt"; then
+                echo "PASS uftrace $1 $n: what uftrace $1 prints before it aborts begins ours, ours == ref/tracedec.$1.txt"
+            else
+                echo "FAIL uftrace $1 $n: uftrace's output before its abort does not begin ours, or ours != ref/tracedec.$1.txt (exit $rc; $T/$n.$1)"
+            fi
+        elif [ $rc -eq 0 ] && cmp -s "$T/$n.$1" "$dir/ref/$1.txt"; then
             echo "PASS uftrace $1 $n == uftrace $1"
         else
             echo "FAIL uftrace $1 $n != uftrace $1 (exit $rc; diff $T/$n.$1 $dir/ref/$1.txt; $(head -c 200 "$T/$n.$1.err"))"
@@ -30,13 +40,15 @@ PY=$(command -v python3)
 for dir in "$D"/*/; do
     n=$(basename "$dir")
     [ -f "$dir/ref/dump.txt" ] || continue
+    ref=$dir/ref/dump.txt
+    [ -f "$dir/ref/tracedec.dump.txt" ] && ref=$dir/ref/tracedec.dump.txt # (uftrace aborts)
     "$X" dump --json "$dir/uftrace.data" > "$T/$n.json" 2> "$T/$n.json.err"
     rc=$?
     if [ $rc -ne 0 ]; then
         echo "FAIL uftrace dump --json $n (exit $rc; $(head -c 200 "$T/$n.json.err"))"
     elif [ -z "$PY" ]; then
         echo "SKIP uftrace dump --json $n == dump.txt records (python3 not found)"
-    elif msg=$("$PY" tests/golden/uftrace_json.py "$T/$n.json" "$dir/ref/dump.txt" "$n" 2>&1); then
+    elif msg=$("$PY" tests/golden/uftrace_json.py "$T/$n.json" "$ref" "$n" 2>&1); then
         echo "PASS uftrace dump --json $n: JSON lines, records == dump.txt ($msg)"
     else
         echo "FAIL uftrace dump --json $n: $msg"
@@ -62,4 +74,17 @@ for cmd in dump replay; do
         echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
     fi
 done
+# default.opts: beside the time filter tracedec applies (the timefilter
+# sample), options it does not implement yet get a note on stderr, and the
+# filter still holds.
+M=$T/opts
+cp -rL "$D/timefilter/uftrace.data" "$M" && chmod -R u+w "$M"
+echo "-D 2 -t 50us --no-libcall" > "$M/default.opts"
+"$X" replay "$M" > "$T/opts.out" 2> "$T/opts.err"
+if cmp -s "$T/opts.out" "$D/timefilter/ref/replay.txt" &&
+    grep -q "^tracedec: note: .*default.opts: options not applied .*: -D 2 --no-libcall\$" "$T/opts.err"; then
+    pass "uftrace replay: default.opts -t applied, other options noted on stderr"
+else
+    fail "uftrace replay: default.opts -t applied, other options noted on stderr" "$T/opts.err"
+fi
 exit 0

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TDEC_UFTRACE_IMPLEMENTATION
 #include "single/tdec_uftrace.h"
@@ -197,9 +198,10 @@ static int uft_sym_line(void *ctx, const char *line, size_t len)
     sym->addr = s.addr;
     sym->size = s.has_size ? s.size : 0;
     sym->type = s.type;
-    /* names are stored mangled; uftrace shows them demangled ("simple") */
+    /* names are stored mangled; uftrace shows them demangled ("simple"):
+       "_Z..." and static initialisers "_GLOBAL__sub_I__Z..." */
     sym->name = xstrndup(s.name.ptr, s.name.len);
-    if (sym->name[0] == '_' && sym->name[1] == 'Z') {
+    if (sym->name[0] == '_') {
         char buf[4096];
         uft_demangle_simple(sym->name, buf, sizeof buf);
         free(sym->name);
@@ -628,6 +630,16 @@ void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t va
     }
 }
 
+int uft_func_enum_text(uft_dir *d, const uft_task *t, uint64_t time, uint64_t func, const char *name, int32_t val,
+                       char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    if (uft_task_session(d, t, time) != NULL) uft_find_sym_map(d, t, time, func, &map);
+    if (map == NULL) return 0;
+    uft_enum_text(d, map->mod, name, val, buf, len);
+    return 1;
+}
+
 /* ---- argument specs ------------------------------------------------------------ */
 
 static int uft_has_meta(const char *p, size_t n)
@@ -966,6 +978,19 @@ int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
         uft_each_line(text, n, uft_event_line, d);
         free(text);
     }
+    d->tid_dat = (unsigned char *)xrealloc(NULL, d->ntids + 1);
+    for (n = 0; n < d->ntids; n++) {
+        snprintf(file, sizeof file, "%s/%d.dat", path, d->tids[n]);
+        d->tid_dat[n] = access(file, F_OK) == 0;
+    }
     uft_list_perf(d);
+    return 0;
+}
+
+int uft_tid_recorded(const uft_dir *d, int32_t tid)
+{
+    size_t i;
+    for (i = 0; i < d->ntids; i++)
+        if (d->tids[i] == tid) return d->tid_dat[i];
     return 0;
 }

@@ -111,6 +111,7 @@ typedef struct uft_dir {
     tdec_uftrace_config      cfg;       /* byte order for the decoders            */
     int32_t                 *tids;      /* taskinfo:tids, in that order            */
     size_t                   ntids;
+    unsigned char           *tid_dat;   /* per tids[i]: 1 if <tid>.dat exists       */
     char                    *exename;
     char                    *argspec, *retspec, *argauto, *retauto;
     char                    *enumauto;  /* info enumauto: (applies with FEAT_AUTO_ARGS) */
@@ -193,10 +194,23 @@ static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_
    "+0x.." for what is left), else the number. */
 void uft_enum_text(const uft_dir *d, uft_module *m, const char *name, int32_t val, char *buf, size_t len);
 
+/* uft_enum_text() of an enum argument or return value of the function at
+   address func, called by task t at time: the definitions are those of the
+   function's module, as in uftrace 0.13's dump and replay. Returns 1, or 0
+   (buf untouched) when func is in no map of the task's session (uftrace
+   then prints a fallback). */
+int uft_func_enum_text(uft_dir *d, const uft_task *t, uint64_t time, uint64_t func, const char *name, int32_t val,
+                       char *buf, size_t len);
+
 /* Resolves the argument (is_exit == 0) or return-value spec of the
    function at addr. Returns 1 with *out filled, 0 when no spec applies. */
 int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, int is_exit,
                      uft_spec *out);
+
+/* 1 if tid is in taskinfo:tids and wrote its <tid>.dat. uftrace 0.13
+   skips a listed task without one (a shell under `record --force` with
+   nothing to record) and its perf records. */
+int uft_tid_recorded(const uft_dir *d, int32_t tid);
 
 /* Event name as uftrace prints it, into buf. */
 const char *uft_event_name(const uft_dir *d, uint64_t id, char *buf, size_t len);

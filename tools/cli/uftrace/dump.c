@@ -55,7 +55,7 @@ static void uft_value_line(uft_printer *p, const uft_rec *rec, unsigned k)
     const tdec_uftrace_arg *a = &val->arg;
     const uint8_t *bytes = rec->bytes + val->off;
     int is_exit = rec->rec.type == TDEC_UFTRACE_REC_EXIT;
-    char label[32], line[512], tname[40];
+    char label[32], line[512], tname[40], text[1024];
     uint64_t v = val->value;
     const uft_sym *sym;
     unsigned i;
@@ -90,12 +90,31 @@ static void uft_value_line(uft_printer *p, const uft_rec *rec, unsigned k)
         /* printed as raw bits, like every other number */
         v = 0;
         for (i = a->size < 8 ? a->size : 8; i > 0; i--) v = (v << 8) | val->raw[i - 1];
+        if (a->size == 10) {
+            /* x87 long double: uftrace 0.13 aborts here (it copies the 10
+               bytes into an 8-byte integer); we print all 80 bits */
+            snprintf(line, sizeof line, "%s f80: 0x%02x%02x%016llx\n", label, val->raw[9], val->raw[8],
+                     (unsigned long long)v);
+            out_str(p->out, line);
+            return;
+        }
     }
     if (a->format == 'p') {
         sym = uft_find_sym(p->dir, p->task, rec->rec.time, v);
         if (sym) snprintf(line, sizeof line, "%s p: %llx (&%s)\n", label, (unsigned long long)v, sym->name);
         else if (v) snprintf(line, sizeof line, "%s p: 0x%llx\n", label, (unsigned long long)v);
         else snprintf(line, sizeof line, "%s p: %s\n", label, is_exit ? "(nil)" : "0");
+        out_str(p->out, line);
+        return;
+    }
+    if (a->format == 'e' && !is_exit &&
+        uft_func_enum_text(p->dir, p->task, rec->rec.time, rec->rec.addr, uft_val_type_name(rec, val, tname, sizeof tname),
+                           (int32_t)v, text, sizeof text)) {
+        /* return values are printed raw (pr_retval has no enum case) */
+        snprintf(line, sizeof line, "%s enum %s: ", label, tname);
+        out_str(p->out, line);
+        out_str(p->out, text);
+        snprintf(line, sizeof line, " (%lld)\n", (long long)v);
         out_str(p->out, line);
         return;
     }

@@ -194,19 +194,14 @@ static void uj_value(uj_printer *p, const uft_rec *rec, const uft_val *val)
             out_json_u64(o, "value", v);
             if (sym) uj_str(o, "symbol", sym->name);
         } else if (a->format == 'e') {
-            const uft_map *map = NULL;
             char text[1024];
             uj_str(o, "type", "enum");
             out_json_i64(o, "value", (int32_t)sv);
             uft_val_type_name(rec, val, tname, sizeof tname);
             uj_str(o, "enum", tname);
-            /* as replay: the module of the function holds the definitions */
-            if (uft_task_session(p->dir, p->task, rec->rec.time) != NULL)
-                uft_find_sym_map(p->dir, p->task, rec->rec.time, rec->rec.addr, &map);
-            if (map != NULL) {
-                uft_enum_text(p->dir, map->mod, tname, (int32_t)sv, text, sizeof text);
+            if (uft_func_enum_text(p->dir, p->task, rec->rec.time, rec->rec.addr, tname, (int32_t)sv, text,
+                                   sizeof text))
                 uj_str(o, "text", text);
-            }
         } else {
             snprintf(type, sizeof type, "%c%u", a->format, bits);
             uj_str(o, "type", type);

@@ -67,6 +67,10 @@ int uft_task_open(uft_task_reader *r, uft_dir *dir, int32_t tid)
     r->fd = -1;
     snprintf(r->path, sizeof r->path, "%s/%d.dat", dir->path, tid);
     r->fd = open(r->path, O_RDONLY);
+    if (r->fd < 0 && !uft_tid_recorded(dir, tid)) {
+        r->state = 3; /* a listed task that wrote no file: no records (uft_tid_recorded) */
+        return 0;
+    }
     if (r->fd < 0) {
         uft_set_error(&r->err, 0, "cannot open", strerror(errno));
         r->state = 2;
@@ -293,8 +297,8 @@ int uft_dump_dir(const char *dir_path, const uft_dump_printer *p, out_buf *out, 
     tdec_uftrace_perf_record r;
     char path[4096];
     struct stat sb;
-    size_t i, k;
-    int rc, traced;
+    size_t i;
+    int rc;
     if (uft_open_dir(dir, dir_path, err)) return 1;
     p->start(p->ctx, dir, out);
     for (i = 0; i < dir->ntids; i++) {
@@ -312,9 +316,8 @@ int uft_dump_dir(const char *dir_path, const uft_dump_printer *p, out_buf *out, 
         if (uft_perf_open(&perf, dir, path) < 0)
             return uft_fail(out, err, path, perf.err.offset, perf.err.what, perf.err.detail);
         while ((rc = uft_perf_next(&perf, &r)) > 0) {
-            /* uftrace shows events of the traced tasks only */
-            for (k = 0, traced = 0; k < dir->ntids; k++) traced |= dir->tids[k] == (int32_t)r.tid;
-            if (traced) p->perf_record(p->ctx, &r, perf.offset);
+            /* uftrace shows events of the recorded tasks only */
+            if (uft_tid_recorded(dir, (int32_t)r.tid)) p->perf_record(p->ctx, &r, perf.offset);
         }
         uft_perf_close(&perf);
         if (rc < 0) return uft_fail(out, err, path, perf.err.offset, perf.err.what, perf.err.detail);

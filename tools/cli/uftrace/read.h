@@ -62,7 +62,8 @@ typedef struct uft_task_reader {
     uft_error            err;
 } uft_task_reader;
 
-/* Opens DIR/<tid>.dat. 0, or -1 with r->err set (offset 0). */
+/* Opens DIR/<tid>.dat. 0, or -1 with r->err set (offset 0). A task of
+   taskinfo without a file (uft_tid_recorded() 0) reads as empty. */
 int uft_task_open(uft_task_reader *r, uft_dir *dir, int32_t tid);
 /* The next record: 1 (*out filled), 0 at the clean end of the file, -1 on
    an error (r->err). A record whose payload an error cut short comes out

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* event ids of the perf scheduler records */
@@ -80,6 +81,10 @@ typedef struct rp_task {
     uft_task_reader rd;
     uft_rec        *slot[2]; /* [0] the record ahead, [1] the last one taken     */
     int             ahead;   /* slot[0] holds a record not taken yet            */
+    uft_rec       **held;    /* time filter: records read, not yet passed on     */
+    size_t          nheld, held_from, held_cap;
+    uft_rec       **spare;   /* time filter: record buffers free for reuse       */
+    size_t          nspare;
     int             ended;
     rp_view         cur;     /* the task's current record (uftrace's rstack)    */
     int             cur_src; /* RP_USER or RP_PERF                              */
@@ -164,6 +169,10 @@ typedef struct rp {
     long     max_stack;
     long     setjmp_disp, setjmp_nstack;
     int      estimate;
+    uint64_t time_filter; /* default.opts -t: shorter calls are hidden (ns), 0 if none */
+    tdec_uftrace_perf_record *perf_kept; /* with a time filter: the perf records */
+    size_t   nperf_kept, perf_next;      /* left by rp_perf_preload(), in order */
+    int      perf_preloaded;
     int      failed;    /* a file could not be read: error reported, output stops */
     rp_text  args, ret; /* pieces of the line being printed */
     rp_tail  tails[RP_TAILS]; /* rp_fline_print()'s kept texts */
@@ -171,13 +180,23 @@ typedef struct rp {
     char           special_kind[RP_SPECIALS];
 } rp;
 
+static UFT_COLD void rp_out_of_memory(void)
+{
+    fputs("tracedec: out of memory\n", stderr);
+    exit(2);
+}
+
 static void *rp_alloc(size_t n)
 {
     void *p = calloc(1, n ? n : 1);
-    if (p == NULL) {
-        fputs("tracedec: out of memory\n", stderr);
-        exit(2);
-    }
+    if (p == NULL) rp_out_of_memory();
+    return p;
+}
+
+static void *rp_realloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (p == NULL) rp_out_of_memory();
     return p;
 }
 
@@ -189,11 +208,7 @@ static rp_frame *rp_frame_grow(const rp *e, rp_task *t, long idx)
     if (idx >= t->nframes) {
         n = t->nframes * 2 > idx + 1 ? t->nframes * 2 : idx + 1 + 64;
         if (n > e->max_stack) n = e->max_stack;
-        t->frames = (rp_frame *)realloc(t->frames, (size_t)n * sizeof *t->frames);
-        if (t->frames == NULL) {
-            fputs("tracedec: out of memory\n", stderr);
-            exit(2);
-        }
+        t->frames = (rp_frame *)rp_realloc(t->frames, (size_t)n * sizeof *t->frames);
         for (i = t->nframes; i < n; i++) {
             memset(&t->frames[i], 0, sizeof t->frames[i]);
             t->frames[i].orig_depth = RP_DEPTH_DEFAULT;
@@ -247,22 +262,88 @@ static UFT_COLD void rp_task_error(rp *e, rp_task *t)
     e->failed = 1;
 }
 
+/* The next complete record of the task's file into *out: 1, 0 at its end,
+   -1 after an error (reported). */
+static int rp_task_read(rp *e, rp_task *t, uft_rec *out)
+{
+    int rc = uft_task_next(&t->rd, out);
+    if (rc > 0 && out->incomplete) rc = uft_task_next(&t->rd, out);
+    if (rc < 0) rp_task_error(e, t);
+    return rc;
+}
+
+static uft_rec *rp_spare_rec(rp_task *t)
+{
+    return t->nspare > 0 ? t->spare[--t->nspare] : (uft_rec *)rp_alloc(sizeof(uft_rec));
+}
+
+/* Drops the held records from index `from` on (their buffers are reused). */
+static void rp_held_drop(rp_task *t, size_t from)
+{
+    while (t->nheld > from) t->spare[t->nspare++] = t->held[--t->nheld];
+}
+
+/* rp_task_ahead() under a time filter, as uftrace 0.13's get_task_ustack()
+   reads a task: records are held until the exit of the innermost held
+   entry decides. An exit shorter than the filter drops itself and
+   everything held from its entry on; one that is not (or an exit with no
+   held entry) releases all that is held, as do user events (id 1000000
+   and up) and LOST records. Held records come out one by one; the file is
+   read again only when none is left. */
+static int rp_task_ahead_filtered(rp *e, rp_task *t)
+{
+    uft_rec *r, *old;
+    size_t i;
+    int rc, release = 0;
+    /* read only when nothing held is left to pass on (then nheld is 0) */
+    if (t->nheld == 0 && !t->ended && !e->failed) {
+        do {
+            if (t->nheld == t->held_cap) {
+                t->held_cap = t->held_cap * 2 + 16;
+                t->held = (uft_rec **)rp_realloc(t->held, t->held_cap * sizeof *t->held);
+                t->spare = (uft_rec **)rp_realloc(t->spare, t->held_cap * sizeof *t->spare);
+            }
+            r = rp_spare_rec(t);
+            rc = rp_task_read(e, t, r);
+            if (rc <= 0) {
+                t->spare[t->nspare++] = r;
+                if (rc == 0) t->ended = 1; /* entries still held come out at the end */
+                break;
+            }
+            t->held[t->nheld++] = r;
+            if (r->rec.type == TDEC_UFTRACE_REC_EVENT) {
+                release = r->rec.addr >= 1000000u;
+            } else if (r->rec.type == TDEC_UFTRACE_REC_EXIT) {
+                for (i = t->nheld - 1; i > 0 && t->held[i - 1]->rec.type != TDEC_UFTRACE_REC_ENTRY; i--) {}
+                if (i == 0 || r->rec.time - t->held[i - 1]->rec.time >= e->time_filter) release = 1;
+                else rp_held_drop(t, i - 1);
+            } else if (r->rec.type != TDEC_UFTRACE_REC_ENTRY) {
+                release = 1;
+            }
+        } while (!release);
+    }
+    if (t->held_from == t->nheld || e->failed) return 0;
+    old = t->slot[0];
+    t->slot[0] = t->held[t->held_from];
+    t->held[t->held_from++] = old; /* slot[0]'s old buffer, reused once all are out */
+    if (t->held_from == t->nheld) {
+        for (i = 0; i < t->nheld; i++) t->spare[t->nspare++] = t->held[i];
+        t->held_from = t->nheld = 0;
+    }
+    t->ahead = 1;
+    return 1;
+}
+
 /* Makes sure the task has its next record in slot[0]; 0 when it has none. */
 static int rp_task_ahead(rp *e, rp_task *t)
 {
     int rc;
     if (t->ahead) return 1;
+    if (e->time_filter) return rp_task_ahead_filtered(e, t);
     if (t->ended || e->failed) return 0;
-    rc = uft_task_next(&t->rd, t->slot[0]);
-    if (rc > 0 && t->slot[0]->incomplete) rc = uft_task_next(&t->rd, t->slot[0]);
-    if (rc == 0) {
-        t->ended = 1;
-        return 0;
-    }
-    if (rc < 0) {
-        rp_task_error(e, t);
-        return 0;
-    }
+    rc = rp_task_read(e, t, t->slot[0]);
+    if (rc == 0) t->ended = 1;
+    if (rc <= 0) return 0;
     t->ahead = 1;
     return 1;
 }
@@ -270,6 +351,14 @@ static int rp_task_ahead(rp *e, rp_task *t)
 static int rp_perf_ahead(rp *e, rp_perf *p)
 {
     int rc;
+    if (e->perf_preloaded) { /* one source: what rp_perf_preload() kept */
+        if (!p->valid && e->perf_next < e->nperf_kept) {
+            p->head = e->perf_kept[e->perf_next++];
+            p->valid = 1;
+        }
+        p->done = !p->valid;
+        return p->valid;
+    }
     while (!p->valid && !p->done && !e->failed) {
         rc = uft_perf_next(&p->rd, &p->head);
         if (rc == 0) {
@@ -278,7 +367,7 @@ static int rp_perf_ahead(rp *e, rp_perf *p)
             uft_fail(e->out, e->err, p->rd.path, p->rd.err.offset, p->rd.err.what, p->rd.err.detail);
             e->failed = 1;
             p->done = 1;
-        } else if (rp_task_by_tid(e, (int32_t)p->head.tid) != NULL) {
+        } else if (uft_tid_recorded(e->dir, (int32_t)p->head.tid)) {
             p->valid = 1; /* records of untraced tasks are passed over */
         }
     }
@@ -519,7 +608,9 @@ static UFT_COLD rp_task *rp_view_perf(rp *e, long p)
     v->comm[sizeof v->comm - 1] = '\0';
     t->cur = *v;
     t->cur_src = RP_PERF;
-    if (rp_is_sched(v->addr) && e->estimate && t->nstack > 0) rp_estimate_after_sched(e, t);
+    /* (with a time filter, uftrace reads perf records as task events and
+       does not estimate after them) */
+    if (rp_is_sched(v->addr) && e->estimate && !e->time_filter && t->nstack > 0) rp_estimate_after_sched(e, t);
     return t;
 }
 
@@ -880,16 +971,10 @@ static void rp_value(rp *e, rp_task *t, const rp_view *r, const uft_val *v, rp_t
         return;
     }
     if (a->format == 'e') {
-        const uft_map *map = NULL;
         char text[1024];
-        if (rp_session(e, t, r->time) != NULL) uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
-        if (map == NULL) {
-            rp_printf(s, "<ENUM?> %x", (unsigned)(int32_t)x);
-            return;
-        }
         uft_val_type_name(u, v, name, sizeof name);
-        uft_enum_text(e->dir, map->mod, name, (int32_t)x, text, sizeof text);
-        rp_puts(s, text);
+        if (uft_func_enum_text(e->dir, t->t, r->time, r->addr, name, (int32_t)x, text, sizeof text)) rp_puts(s, text);
+        else rp_printf(s, "<ENUM?> %x", (unsigned)(int32_t)x);
         return;
     }
     if (a->format == 'd') {
@@ -1321,6 +1406,149 @@ static int rp_open_perf(rp *e)
     return 0;
 }
 
+/* uftrace 0.13's parse_time(arg, 3) of a -t value, in ns: NUMBER[.DIGITS]
+   [UNIT], the unit ns (also without one), us, ms, s or m (and nsec ...
+   min), any case, the fraction added as uftrace adds it; an unknown unit
+   counts as ns (*unknown_unit set; uftrace warns). 0 when uftrace refuses
+   the value (3 digits at most before the point). */
+static int rp_parse_time(const char *arg, uint64_t *ns, int *unknown_unit)
+{
+    static const struct { const char *name, *alt; int exp; } units[] = {
+        {"ns", "nsec", 0}, {"us", "usec", 3}, {"ms", "msec", 6}, {"s", "sec", 9}, {"m", "min", -1},
+    };
+    char *unit;
+    const char *pos;
+    unsigned long long val = strtoull(arg, &unit, 10), decimal = 0, digits;
+    int i, places = 0, exp = 0;
+    pos = strchr(arg, '.');
+    if (pos != NULL) {
+        while (*++pos == '0') places++;
+        decimal = strtoull(pos, &unit, 10);
+    }
+    if (val >= 1000) return 0;
+    while (decimal >= 1000) decimal /= 10;
+    *unknown_unit = 0;
+    if (*unit == '\0') {
+        *ns = val;
+        return 1;
+    }
+    for (i = 0; i < (int)(sizeof units / sizeof units[0]); i++)
+        if (strcasecmp(unit, units[i].name) == 0 || strcasecmp(unit, units[i].alt) == 0) break;
+    if (i < (int)(sizeof units / sizeof units[0])) exp = units[i].exp;
+    else *unknown_unit = 1;
+    for (digits = decimal; digits > 0; digits /= 10) places++;
+    if (exp < 0) { /* minutes: the fraction in seconds or ms by its places */
+        *ns = val * 60u * 1000000000u;
+        if (decimal && places == 1) *ns += decimal * 6u * 1000000000u;
+        if (decimal && (places == 2 || places == 3)) *ns += decimal * 6u * (places == 2 ? 100u : 10u) * 1000000u;
+        return 1;
+    }
+    for (i = 0; i < exp; i++) val *= 10u;
+    if (decimal) {
+        for (i = places; i < exp; i++) decimal *= 10u;
+        val += decimal;
+    }
+    *ns = val;
+    return 1;
+}
+
+/* The recording's default.opts, which uftrace 0.13 applies to replay: its
+   time filter (-t, the one option `uftrace record` writes there) is
+   honoured; anything else is reported on stderr as not applied. */
+static void rp_default_opts(rp *e)
+{
+    char path[4096], msg[8192], rest[4096] = "", *text, *tok, *save = NULL;
+    const char *val;
+    size_t len;
+    int unknown_unit;
+    snprintf(path, sizeof path, "%s/default.opts", e->dir->path);
+    if ((text = uft_read_file(path, &len)) == NULL) return;
+    for (tok = strtok_r(text, " \t\r\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\r\n", &save)) {
+        val = NULL;
+        if (strcmp(tok, "-t") == 0 || strcmp(tok, "--time-filter") == 0) val = strtok_r(NULL, " \t\r\n", &save);
+        else if (strncmp(tok, "-t", 2) == 0) val = tok + 2;
+        else if (strncmp(tok, "--time-filter=", 14) == 0) val = tok + 14;
+        if (val == NULL) {
+            snprintf(rest + strlen(rest), sizeof rest - strlen(rest), "%s%s", rest[0] ? " " : "", tok);
+        } else if (e->time_filter != 0) {
+            continue; /* as in uftrace, the first time filter holds */
+        } else if (!rp_parse_time(val, &e->time_filter, &unknown_unit)) {
+            snprintf(msg, sizeof msg, "%s: time filter '%s' not applied", path, val);
+            cli_diag(e->err, "note", -1, msg, "uftrace 0.13 refuses it (3 digits at most before the point)");
+        } else if (unknown_unit) {
+            snprintf(msg, sizeof msg, "%s: time filter '%s': unknown unit read as ns, as uftrace 0.13 does", path, val);
+            cli_diag(e->err, "note", -1, msg, NULL);
+        }
+    }
+    if (rest[0]) {
+        snprintf(msg, sizeof msg, "%s: options not applied (uftrace replay applies them, tracedec does not yet)", path);
+        cli_diag(e->err, "note", -1, msg, rest);
+    }
+    free(text);
+}
+
+/* With a time filter uftrace 0.13 reads all perf records first
+   (process_perf_event()): per task, a sched-in less than the filter after
+   the task's latest sched-out kept drops that sched-out and every record
+   of the task since. The records kept then come in the merged order. */
+static void rp_perf_preload(rp *e)
+{
+    size_t n = 0, cap = 0, i, k, **held, *nheld, *capheld;
+    long p;
+    rp_task *t;
+    unsigned char *dropped = NULL;
+    held = (size_t **)rp_alloc(e->ntasks * sizeof *held);
+    nheld = (size_t *)rp_alloc(e->ntasks * sizeof *nheld);
+    capheld = (size_t *)rp_alloc(e->ntasks * sizeof *capheld);
+    while ((p = rp_perf_pick(e)) >= 0) {
+        const tdec_uftrace_perf_record *h = &e->perf[p].head;
+        uint32_t id = uft_perf_event_id(h);
+        rp_take_perf(e);
+        if (n == cap) {
+            cap = cap * 2 + 256;
+            e->perf_kept = (tdec_uftrace_perf_record *)rp_realloc(e->perf_kept, cap * sizeof *e->perf_kept);
+            dropped = (unsigned char *)rp_realloc(dropped, cap);
+        }
+        t = rp_task_by_tid(e, (int32_t)h->tid);
+        k = (size_t)(t - e->tasks);
+        dropped[n] = 0;
+        e->perf_kept[n] = *h;
+        if (id == EV_SCHED_IN) {
+            for (i = nheld[k]; i > 0; i--) {
+                uint32_t was = uft_perf_event_id(&e->perf_kept[held[k][i - 1]]);
+                if (was == EV_SCHED_OUT || was == EV_SCHED_OUT_PRE) break;
+            }
+            if (i > 0 && h->time - e->perf_kept[held[k][i - 1]].time < e->time_filter) {
+                for (; nheld[k] >= i; nheld[k]--) dropped[held[k][nheld[k] - 1]] = 1;
+                dropped[n++] = 1;
+                continue;
+            }
+        }
+        if (nheld[k] == capheld[k]) {
+            capheld[k] = capheld[k] * 2 + 64;
+            held[k] = (size_t *)rp_realloc(held[k], capheld[k] * sizeof **held);
+        }
+        held[k][nheld[k]++] = n++;
+    }
+    for (i = k = 0; i < n; i++)
+        if (!dropped[i]) e->perf_kept[k++] = e->perf_kept[i];
+    e->nperf_kept = k;
+    for (i = 0; i < e->nperf; i++) {
+        uft_perf_close(&e->perf[i].rd);
+        e->perf[i].valid = 0;
+        e->perf[i].done = 1;
+    }
+    e->nperf = 1;
+    e->perf[0].done = 0;
+    e->perf_picked = 0;
+    e->perf_preloaded = 1;
+    for (i = 0; i < e->ntasks; i++) free(held[i]);
+    free(held);
+    free(nheld);
+    free(capheld);
+    free(dropped);
+}
+
 int uft_replay(const char *path, out_buf *out, out_buf *err)
 {
     static uft_dir dir;
@@ -1356,7 +1584,9 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
         t->budget = RP_DEPTH_DEFAULT;
         t->disp_set = 1;
     }
+    rp_default_opts(&e);
     if ((dir.hdr.feat_mask & TDEC_UFTRACE_FEAT_PERF_EVENT) && rp_open_perf(&e) < 0) return 1;
+    if (e.time_filter && e.nperf > 0) rp_perf_preload(&e);
 
     /* the header only when there is a record at all */
     if (rp_next(&e, 0) != NULL) out_lit(out, "# DURATION     TID     FUNCTION");

@@ -1,0 +1,2 @@
+#!/bin/sh
+./prog; ./prog
