@@ -12,6 +12,8 @@
 #                    tracedec replay == uftrace replay -d DIR, byte for byte
 #   extern:          the spec recording with an extern.dat (external data,
 #                    see extern_data below): replay, byte for byte
+#   replace:         specs replacing earlier ones (same register, argN/f
+#                    after fpargN, same stack offset): dump and replay
 #
 # Each comparison is made twice: with the program binary still in place
 # (uftrace may read it) and after deleting it (as the references under
@@ -131,5 +133,10 @@ else
     fail "live uftrace extern: extern.dat from the spec recording's times"
 fi
 run auto -a
+# specs that replace earlier ones as uftrace's add_arg_spec() decides: the
+# same register (any case, whatever the index), argN/f after fpargN, the
+# same stack offset; the replaced item keeps its place.
+run replace -A 'greet@arg1/s%rdi,arg2/x%RDI,arg2' -A 'scale@fparg1/32,arg1/f,fparg2' \
+            -A 'fib@arg1/x%stack+1,arg2/i32%stack+1' -A 'middle@arg1/x32%RDI' -A 'middle@arg2/u%rdi'
 
 exit $status
