@@ -9,7 +9,7 @@
    taskinfo order wins a tie, among the perf files the first by name, and
    a task record wins over a perf record of the same time. The lines of
    DIR/extern.dat (external data) come in by time too, after everything of
-   the same time (rp_extern_next()).
+   the same time (rp_extern_ahead()).
 
    Replaying: uftrace's output is the product of a small state machine per
    task (a stack of frames with start times and durations, the display
