@@ -10,6 +10,10 @@
 #   auto recording:  uftrace record -a (auto-args: DWARF and libc prototypes)
 #   for each:        tracedec dump   == uftrace dump -d DIR,   byte for byte
 #                    tracedec replay == uftrace replay -d DIR, byte for byte
+#   extern:          the spec recording with an extern.dat (external data,
+#                    see extern_data below): replay, byte for byte
+#   replace:         specs replacing earlier ones (same register, argN/f
+#                    after fpargN, same stack offset): dump and replay
 #
 # Each comparison is made twice: with the program binary still in place
 # (uftrace may read it) and after deleting it (as the references under
@@ -85,6 +89,54 @@ run spec -A 'greet@arg1/s,arg2' -R 'greet@retval/u' \
          -A 'scale@fparg1,fparg2' -R 'scale@retval/f64' \
          -R 'pick@retval/s' -A 'sum_loop@arg1' -R 'sum_loop@retval' \
          -A 'outer@arg1/x32' -R 'middle@retval/d32'
+
+# extern_data: $O/extern/uftrace.data, the spec recording with an
+# extern.dat made from its record times: a comment, blank lines, lines
+# without a message, a tie with a record, a nanosecond after one, short and
+# long fractions, a line longer than uftrace's read buffer (1087 bytes: the
+# rest is read as a line of its own), a line out of order, lines before,
+# among (on whichever task was read last) and after every record.
+extern_data() {
+    rm -rf $O/extern
+    mkdir -p $O/extern
+    cp -r $O/spec/uftrace.data $O/extern/ || return 1
+    uftrace dump -d $O/extern/uftrace.data 2> /dev/null | awk '
+        function ns(s,  a) { split(s, a, "."); return a[1] * 1000000000 + a[2] }
+        function ts(v) { return sprintf("%d.%09d", int(v / 1000000000), v % 1000000000) }
+        /^[0-9]+\.[0-9]+ +[0-9]+: \[(entry|exit )\]/ { t[++n] = $1 }
+        END {
+            if (n < 8) exit 1
+            long = ""
+            for (i = 0; i < 1100; i++) long = long "x"
+            print "# TIMESTAMP MESSAGE"
+            print ""
+            print "   "
+            print ts(ns(t[1]) - 1) " before every record"
+            print t[3] "\ttie with a record"
+            print "  " ts(ns(t[3]) + 1) "   a nanosecond later "
+            print t[4]
+            print t[4] " "
+            split(t[5], a, ".")
+            print a[1] "." substr(a[2], 1, 3) " a three-digit fraction"
+            print t[6] "123 a twelve-digit fraction"
+            print ts(ns(t[7]) + 1) " " long " the rest"
+            print ts(ns(t[2]) + 1) " out of order"
+            print t[8] " #not a comment"
+            print ts(ns(t[int(n / 2)]) + 1) " halfway"
+            print ts(ns(t[int(n * 3 / 4)]) + 1) " three quarters"
+            print ts(ns(t[n]) + 1) " after every record"
+        }' > $O/extern/uftrace.data/extern.dat
+}
+if extern_data; then
+    compare extern replay absent
+else
+    fail "live uftrace extern: extern.dat from the spec recording's times"
+fi
 run auto -a
+# specs that replace earlier ones as uftrace's add_arg_spec() decides: the
+# same register (any case, whatever the index), argN/f after fpargN, the
+# same stack offset; the replaced item keeps its place.
+run replace -A 'greet@arg1/s%rdi,arg2/x%RDI,arg2' -A 'scale@fparg1/32,arg1/f,fparg2' \
+            -A 'fib@arg1/x%stack+1,arg2/i32%stack+1' -A 'middle@arg1/x32%RDI' -A 'middle@arg2/u%rdi'
 
 exit $status

@@ -4,6 +4,7 @@
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/demangle.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fnmatch.h>
 #include <regex.h>
@@ -681,6 +682,7 @@ typedef struct uft_item {
     tdec_uftrace_arg       layout;
     int                    exact; /* set by an exact-name pattern */
     char                   type_name[32];
+    char                   reg[8]; /* its register (a struct's: the last), lower case */
 } uft_item;
 
 typedef struct uft_items {
@@ -689,11 +691,40 @@ typedef struct uft_items {
     int      has_args, has_retval; /* explicit items of each kind set */
 } uft_items;
 
-static int uft_same_identity(const tdec_uftrace_spec_item *a, const tdec_uftrace_spec_item *b)
+/* How uftrace's add_arg_spec() tells items apart (a later item replaces
+   an earlier one of the same identity in its place): items at a stack
+   offset by the offset, items in a register by the register (whatever
+   their index or kind), others by index, integer and floating-point items
+   apart ("argN/f" is "fpargN"). */
+enum { UFT_BY_INDEX, UFT_BY_FLOAT, UFT_BY_REG, UFT_BY_STACK };
+
+static int uft_item_class(const uft_item *x)
 {
-    if (a->kind != b->kind || a->index != b->index) return 0;
-    if (a->has_stack != b->has_stack || a->stack_offset != b->stack_offset) return 0;
-    return a->reg.len == b->reg.len && (a->reg.len == 0 || memcmp(a->reg.ptr, b->reg.ptr, a->reg.len) == 0);
+    if (x->item.has_stack) return UFT_BY_STACK;
+    if (x->reg[0] != '\0') return UFT_BY_REG;
+    if (x->item.kind == TDEC_UFTRACE_ITEM_FPARG || x->item.format == 'f') return UFT_BY_FLOAT;
+    return UFT_BY_INDEX;
+}
+
+static int uft_same_identity(const uft_item *a, const uft_item *b)
+{
+    int c = uft_item_class(a);
+    if (c != uft_item_class(b)) return 0;
+    if (c == UFT_BY_STACK) return a->item.stack_offset == b->item.stack_offset;
+    if (c == UFT_BY_REG) return strcmp(a->reg, b->reg) == 0;
+    return a->item.index == b->item.index;
+}
+
+/* The register of item x into x->reg: the last of "RDX+RCX", lower case
+   (uftrace matches register names case-insensitively). */
+static void uft_item_reg(uft_item *x)
+{
+    const char *p = x->item.reg.ptr, *e = p + x->item.reg.len, *last = p;
+    size_t i;
+    for (; p < e; p++)
+        if (*p == '+') last = p + 1;
+    for (i = 0; last + i < e && i < sizeof x->reg - 1; i++) x->reg[i] = (char)tolower((unsigned char)last[i]);
+    x->reg[i] = '\0';
 }
 
 /* Adds one item string under the de-duplication rule. */
@@ -710,11 +741,17 @@ static void uft_add_item(const uft_dir *d, uft_items *it, const char *s, size_t 
         size_t n = x.item.type_name.len < sizeof x.type_name - 1 ? x.item.type_name.len : sizeof x.type_name - 1;
         memcpy(x.type_name, x.item.type_name.ptr, n);
     }
+    uft_item_reg(&x);
     x.item.type_name.ptr = NULL; /* points into a string we do not keep */
     x.item.reg.ptr = NULL;
     for (i = 0; i < it->n; i++) {
-        if (uft_same_identity(&it->v[i].item, &x.item)) {
-            if (exact || !it->v[i].exact) it->v[i] = x;
+        if (uft_same_identity(&it->v[i], &x)) {
+            /* uftrace keeps the first item's index: an argument stays one */
+            if (exact || !it->v[i].exact) {
+                x.item.kind = it->v[i].item.kind;
+                x.item.index = it->v[i].item.index;
+                it->v[i] = x;
+            }
             return;
         }
     }

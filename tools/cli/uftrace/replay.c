@@ -7,7 +7,9 @@
    own CLI_CHUNK buffer; every reader holds one record ahead. The next
    record is always the earliest one: among the tasks the first in
    taskinfo order wins a tie, among the perf files the first by name, and
-   a task record wins over a perf record of the same time.
+   a task record wins over a perf record of the same time. The lines of
+   DIR/extern.dat (external data) come in by time too, after everything of
+   the same time (rp_extern_ahead()).
 
    Replaying: uftrace's output is the product of a small state machine per
    task (a stack of frames with start times and durations, the display
@@ -30,6 +32,7 @@
 #include "tools/cli/uftrace/read.h"
 #include "tools/cli/uftrace/uftrace.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +48,10 @@
 #define EV_TASK_NAME       200006u
 #define EV_SCHED_OUT_PRE   200007u
 #define EV_SCHEDULE_PRE    200008u
+#define EV_EXTERN_DATA     2000000u
+
+/* uftrace's EXTERN_DATA_MAX: room for an external-data message and its NUL */
+#define RP_EXTERN_MAX 1024
 
 /* rp_special() answers kept */
 #define RP_SPECIALS 256
@@ -57,7 +64,7 @@
 #define RP_FL_LONGJMP  2u /* a longjmp(): back to the setjmp() depth           */
 #define RP_FL_NORECORD 4u /* entered beyond the depth limit: never printed     */
 
-enum { RP_NONE, RP_USER, RP_PERF };
+enum { RP_NONE, RP_USER, RP_PERF, RP_EXTERN };
 
 typedef struct rp_frame {
     uint64_t addr;
@@ -87,7 +94,7 @@ typedef struct rp_task {
     size_t          nspare;
     int             ended;
     rp_view         cur;     /* the task's current record (uftrace's rstack)    */
-    int             cur_src; /* RP_USER or RP_PERF                              */
+    int             cur_src; /* RP_USER, RP_PERF or RP_EXTERN                   */
     rp_frame       *frames;      /* grown on use, up to max_stack              */
     long            nframes;
     long            nstack;      /* frames in use                               */
@@ -111,6 +118,15 @@ typedef struct rp_perf {
     tdec_uftrace_perf_record head;
     int                      valid, done;
 } rp_perf;
+
+/* DIR/extern.dat: lines "SEC.NSEC message", read one ahead. */
+typedef struct rp_extern {
+    char    *text; /* the whole file; NULL without one */
+    size_t   len, pos;
+    int      valid; /* time and msg hold the next line   */
+    uint64_t time;
+    char     msg[RP_EXTERN_MAX];
+} rp_extern;
 
 /* A line being built (argument lists can be long). */
 typedef struct rp_text {
@@ -166,6 +182,8 @@ typedef struct rp {
     rp_task *lead;        /* the task of the latest full pick, NULL if none:     */
     uint64_t lead_until;  /* its records before this time come next (see rp_earliest) */
     rp_view  perf_cur;  /* the latest perf record picked, shared by all tasks */
+    rp_extern ext;
+    rp_task *last_read; /* the task of the latest record read: external data goes there */
     long     max_stack;
     long     setjmp_disp, setjmp_nstack;
     int      estimate;
@@ -400,6 +418,54 @@ static long rp_perf_pick(rp *e)
     return e->perf_picked ? e->last_perf : rp_perf_repick(e);
 }
 
+/* uftrace's parse_timestamp(): "SEC[.FRACTION]" in nanoseconds, the
+   fraction scaled to 9 digits. */
+static uint64_t rp_parse_timestamp(const char *s)
+{
+    char *end;
+    const char *frac;
+    uint64_t ns = (uint64_t)strtoull(s, &end, 10) * 1000000000u, f;
+    int digits = 0;
+    if (*end != '.') return ns;
+    frac = end + 1;
+    f = (uint64_t)strtoull(frac, NULL, 10);
+    while (isdigit((unsigned char)frac[digits])) digits++;
+    for (; digits < 9; digits++) f *= 10;
+    for (; digits > 9; digits--) f /= 10;
+    return ns + f;
+}
+
+/* Makes sure the next external-data line is in e->ext; 0 when there is
+   none. As uftrace reads extern.dat: by fgets() into RP_EXTERN_MAX + 64
+   bytes (a longer line comes in pieces), leading blanks skipped, blank and
+   '#' lines passed over, the time up to the first space or tab, then the
+   message after the blanks that follow (none: passed over), without its
+   newline, cut to RP_EXTERN_MAX - 1 bytes. */
+static int rp_extern_ahead(rp *e)
+{
+    rp_extern *x = &e->ext;
+    char line[RP_EXTERN_MAX + 64], *p;
+    size_t n, len;
+    while (!x->valid) {
+        if (x->pos >= x->len) return 0;
+        for (n = 0; n < sizeof line - 1 && x->pos < x->len;)
+            if ((line[n++] = x->text[x->pos++]) == '\n') break;
+        line[n] = '\0';
+        for (p = line; isspace((unsigned char)*p); p++) continue;
+        if (*p == '#' || *p == '\0') continue;
+        x->time = rp_parse_timestamp(p);
+        if ((p = strpbrk(p, " \t")) == NULL) continue;
+        while (isspace((unsigned char)*p)) p++;
+        if ((len = strlen(p)) == 0) continue;
+        if (p[len - 1] == '\n') p[len - 1] = '\0';
+        if (len >= sizeof x->msg) len = sizeof x->msg - 1;
+        memcpy(x->msg, p, len);
+        x->msg[len] = '\0';
+        x->valid = 1;
+    }
+    return 1;
+}
+
 /* ---- the stack model ------------------------------------------------------------ */
 
 /* -e data: delays the exit that follows a sched-out until the sched-in,
@@ -554,8 +620,10 @@ static void rp_take(rp *e, rp_task *t)
         t->slot[0] = t->slot[1];
         t->slot[1] = s;
         t->ahead = 0;
-    } else {
+    } else if (t->cur_src == RP_PERF) {
         rp_take_perf(e);
+    } else {
+        e->ext.valid = 0;
     }
     e->peeked = NULL;
     if (type < 0) return; /* events other than sched-in/out */
@@ -614,7 +682,22 @@ static UFT_COLD rp_task *rp_view_perf(rp *e, long p)
     return t;
 }
 
-/* rp_earliest() by looking at every task and perf file. */
+/* The external-data line ahead becomes the current record of the task
+   read last (the first task before any record), as in uftrace; returns
+   the task. */
+static UFT_COLD rp_task *rp_view_extern(rp *e)
+{
+    rp_task *t = e->last_read != NULL ? e->last_read : &e->tasks[0];
+    memset(&t->cur, 0, sizeof t->cur);
+    t->cur.type = TDEC_UFTRACE_REC_EVENT;
+    t->cur.addr = EV_EXTERN_DATA;
+    t->cur.more = 1;
+    t->cur.time = e->ext.time;
+    t->cur_src = RP_EXTERN;
+    return t;
+}
+
+/* rp_earliest() by looking at every task, perf file and extern.dat. */
 static rp_task *rp_earliest_of_all(rp *e)
 {
     rp_task *best = NULL, *t;
@@ -639,8 +722,15 @@ static rp_task *rp_earliest_of_all(rp *e)
     if (e->nperf > 0) {
         p = rp_perf_pick(e);
         if (e->failed) return NULL;
-        if (p >= 0 && e->perf[p].head.time < min) return rp_view_perf(e, p);
+        if (p >= 0 && e->perf[p].head.time < min) {
+            if (rp_extern_ahead(e) && e->ext.time < e->perf[p].head.time) return rp_view_extern(e);
+            return rp_view_perf(e, p);
+        }
         if (p >= 0 && e->perf[p].head.time < until) until = e->perf[p].head.time;
+    }
+    if (rp_extern_ahead(e)) {
+        if (e->ext.time < min) return rp_view_extern(e);
+        if (e->ext.time < until) until = e->ext.time;
     }
     if (best == NULL) return NULL;
     rp_view_user(e, best);
@@ -654,7 +744,7 @@ static rp_task *rp_earliest_of_all(rp *e)
 /* The task with the earliest next record, which becomes its current
    record; NULL at the end (or after an error). Ties go to the first task
    in taskinfo order, then to the first perf file; a task's record wins
-   over a perf record of the same time. */
+   over a perf record of the same time, both over external data. */
 static rp_task *rp_earliest(rp *e)
 {
     rp_task *t = e->lead;
@@ -679,7 +769,10 @@ static rp_task *rp_next(rp *e, int take)
         if ((t = rp_earliest(e)) == NULL) return NULL;
         if (!take && !e->estimate) e->peeked = t; /* -e estimates are redone on every call */
     }
-    if (take) rp_take(e, t);
+    if (take) {
+        e->last_read = t;
+        rp_take(e, t);
+    }
     return t;
 }
 
@@ -1209,6 +1302,11 @@ static void rp_event_text(rp *e, const rp_view *r, rp_text *s)
     uint32_t id = (uint32_t)r->addr;
     char name[256], data[256];
     rp_puts(s, rp_event_name(e, id, name, sizeof name));
+    if (id == EV_EXTERN_DATA) {
+        rp_puts(s, ": ");
+        rp_puts(s, e->ext.msg);
+        return;
+    }
     if (id >= 1000000u) return; /* user events: the name only */
     data[0] = '\0';
     if (id == EV_TASK_NAME) {
@@ -1309,6 +1407,7 @@ static void rp_show_event(rp *e, rp_task *t, const rp_view *r)
             id = EV_SCHED_IN;
         }
     }
+    if (id == EV_EXTERN_DATA) depth = 0; /* external data: at any display depth */
     f = rp_frame_at(e, t, t->nstack);
     if (f == NULL || (f->flags & RP_FL_NORECORD)) return;
     rp_columns(e, t, id == EV_SCHED_IN && f->time ? f : NULL);
@@ -1556,6 +1655,7 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
     rp_task *t;
     uint64_t prev_time = 0;
     size_t i;
+    char file[4096];
 
     if (uft_open_dir(&dir, path, err)) return 1;
     if (dir.ntids == 0) {
@@ -1587,6 +1687,8 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
     rp_default_opts(&e);
     if ((dir.hdr.feat_mask & TDEC_UFTRACE_FEAT_PERF_EVENT) && rp_open_perf(&e) < 0) return 1;
     if (e.time_filter && e.nperf > 0) rp_perf_preload(&e);
+    snprintf(file, sizeof file, "%s/extern.dat", path);
+    e.ext.text = uft_read_file(file, &e.ext.len); /* none: no external data */
 
     /* the header only when there is a record at all */
     if (rp_next(&e, 0) != NULL) out_lit(out, "# DURATION     TID     FUNCTION");
@@ -1610,6 +1712,7 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
     rp_show_remaining(&e);
     for (i = 0; i < e.ntasks; i++) uft_task_close(&e.tasks[i].rd);
     for (i = 0; i < e.nperf; i++) uft_perf_close(&e.perf[i].rd);
+    free(e.ext.text);
     out_flush(out);
     return 0;
 }
