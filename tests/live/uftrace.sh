@@ -12,6 +12,8 @@
 #                    tracedec replay == uftrace replay -d DIR, byte for byte
 #   extern:          the spec recording with an extern.dat (external data,
 #                    see extern_data below): replay, byte for byte
+#   nodata-*:        the spec recording with its <tid>.dat files emptied or
+#                    removed: both tools refuse it, same (empty) stdout
 #   replace:         specs replacing earlier ones (same register, argN/f
 #                    after fpargN, same stack offset): dump and replay
 #
@@ -133,6 +135,30 @@ else
     fail "live uftrace extern: extern.dat from the spec recording's times"
 fi
 run auto -a
+# no_task_data HOW: the spec recording with every <tid>.dat emptied or
+# removed. uftrace 0.13 refuses such a directory ("cannot open record data:
+# No data available", nothing on stdout); tracedec must refuse it too.
+no_task_data() {
+    r=nodata-$1
+    d=$O/$r/uftrace.data
+    rm -rf $O/$r && mkdir -p $O/$r && cp -r $O/spec/uftrace.data $d || return
+    for f in $d/[0-9]*.dat; do
+        if [ $1 = emptied ]; then : > $f; else rm -f $f; fi
+    done
+    for c in dump replay; do
+        uftrace $c -d $d > $O/$r/$c.ref 2> /dev/null
+        rr=$?
+        "$X" $c $d > $O/$r/$c.ours 2> $O/$r/$c.err
+        ro=$?
+        if [ $rr -ne 0 ] && [ $ro -ne 0 ] && cmp -s $O/$r/$c.ref $O/$r/$c.ours && grep -q "no task data" $O/$r/$c.err; then
+            pass "live uftrace $r: tracedec $c refuses the directory as uftrace $c does (exit $ro, uftrace $rr, same stdout)"
+        else
+            fail "live uftrace $r: tracedec $c refuses the directory as uftrace $c does (exit: tracedec $ro, uftrace $rr; $O/$r)" $O/$r/$c.err
+        fi
+    done
+}
+no_task_data emptied
+no_task_data removed
 # specs that replace earlier ones as uftrace's add_arg_spec() decides: the
 # same register (any case, whatever the index), argN/f after fpargN, the
 # same stack offset; the replaced item keeps its place.

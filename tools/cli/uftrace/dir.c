@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <fnmatch.h>
 #include <regex.h>
 #include <stdio.h>
@@ -993,6 +994,28 @@ static void uft_list_perf(uft_dir *d)
     if (d->nperf_files > 1) qsort(d->perf_files, d->nperf_files, sizeof *d->perf_files, uft_name_cmp);
 }
 
+/* 1 if the directory holds a non-empty file matching uftrace's glob
+   "[0-9]*.dat": without one uftrace 0.13 refuses the directory. */
+static int uft_has_task_data(const char *path)
+{
+    DIR *dp = opendir(path);
+    struct dirent *de;
+    char file[4096];
+    struct stat sb;
+    size_t len;
+    int found = 0;
+    if (dp == NULL) return 0;
+    while (!found && (de = readdir(dp)) != NULL) {
+        len = strlen(de->d_name);
+        if (len < 5 || de->d_name[0] < '0' || de->d_name[0] > '9' || strcmp(de->d_name + len - 4, ".dat") != 0)
+            continue;
+        snprintf(file, sizeof file, "%s/%s", path, de->d_name);
+        found = stat(file, &sb) == 0 && sb.st_size > 0;
+    }
+    closedir(dp);
+    return found;
+}
+
 int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
 {
     char file[4096];
@@ -1019,6 +1042,11 @@ int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
     for (n = 0; n < d->ntids; n++) {
         snprintf(file, sizeof file, "%s/%d.dat", path, d->tids[n]);
         d->tid_dat[n] = access(file, F_OK) == 0;
+    }
+    if (d->ntids == 0 || !uft_has_task_data(path)) {
+        /* uftrace 0.13: "cannot open record data: DIR: No data available" */
+        snprintf(err, errlen, "%s: no task data (no non-empty <tid>.dat)", path);
+        return -1;
     }
     uft_list_perf(d);
     return 0;
