@@ -51,6 +51,7 @@ BENCH    := xray uftrace ovni xtrace
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 HAVE_CLANG   := $(call have,clang)
 HAVE_LIBIPT  := $(shell test -f /usr/include/intel-pt.h && echo yes)
+HAVE_ZYDIS   := $(shell test -f /usr/include/Zydis/Zydis.h && echo yes)
 HAVE_UFTRACE := $(call have,uftrace)
 # XRay needs clang's runtime too (libclang-rt-*-dev).
 HAVE_XRAY    := $(if $(HAVE_CLANG),$(wildcard $(shell clang -print-runtime-dir 2>/dev/null)/libclang_rt.xray*.a))
@@ -159,8 +160,14 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
+# The x86 length decoder against Zydis (libzydis-dev).
+$(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< -lZydis
+
 DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
-               $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang))
+               $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang)) \
+             $(if $(HAVE_ZYDIS),$(B)/diff/ipt_ild)
 
 # ---- live tests: the programs the real producers record ----------------------
 $(B)/live/xray_prog: tests/live/xray_prog.c

@@ -40,6 +40,7 @@ test|check)
     done
     section "diff: ipt" sh tests/diff/ipt.sh
     section "diff: ipt queries" sh tests/diff/ipt_qry.sh
+    section "diff: ipt x86 length decoder" sh tests/diff/ipt_ild.sh
     section "live: xray" sh tests/live/xray.sh
     section "live: uftrace" sh tests/live/uftrace.sh
     ;;
