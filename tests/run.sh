@@ -32,7 +32,7 @@ section() {
 
 case "$mode" in
 test|check)
-    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt demangle; do
+    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild demangle; do
         section "unit: $t" build/unit/$t
     done
     for t in xray uftrace ovni ovni_tolerance xtrace ipt ipt_evq; do
