@@ -161,9 +161,9 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
 # The x86 length decoder against Zydis (libzydis-dev).
-$(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(HEADERS)
+$(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(TESTLIB) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -D_DEFAULT_SOURCE -o $@ $< -lZydis
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lZydis
 
 DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
                $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang)) \

@@ -58,15 +58,13 @@
    Options: -s SEED, -n RANDOM (strings per mode), -f MAX (instructions per
    file), -b MAX (binaries: no file of a mode is started once MAX of its
    instructions are checked; 0: no limit). */
+#define _DEFAULT_SOURCE
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
 
+#include "tests/lib/elf_code.h"
+
 #include <Zydis/Zydis.h>
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 /* ---- the differences, counted by name ---------------------------------- */
 
@@ -305,118 +303,49 @@ static int run_random(unsigned long long count, uint32_t mode)
 
 /* ---- real binaries ------------------------------------------------------- */
 
-typedef struct paths {
-    char **v;
-    size_t n, cap;
-} paths;
+typedef struct sweep {
+    tally              t[4]; /* by mode */
+    unsigned long long per_file, done; /* instructions: the limit, this file's */
+} sweep;
 
-static void add_path(paths *p, const char *s)
+/* A linear sweep over one executable section. */
+static void sweep_section(void *ctx, const uint8_t *code, size_t size, uint32_t mode)
 {
-    if (p->n == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 1024;
-        p->v = (char **)realloc(p->v, p->cap * sizeof *p->v);
-        if (!p->v) exit(2);
-    }
-    p->v[p->n++] = strdup(s);
-}
-
-/* Regular files under dir (recursively, no symlinks followed). */
-static void list_files(paths *p, const char *dir, int depth)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096];
-    struct stat st;
-    if (!d) return;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode) && depth < 4)
-            list_files(p, path, depth + 1);
-        else if (S_ISREG(st.st_mode) && st.st_size > 64)
-            add_path(p, path);
-    }
-    closedir(d);
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static uint64_t rd(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    while (n--) v = v << 8 | p[n];
-    return v;
-}
-
-/* Sweeps the executable sections of one ELF file (elf[0, size)) into the
-   tally of its mode. */
-static void sweep_elf(tally *t64, tally *t32, const uint8_t *elf, size_t size, unsigned long long per_file)
-{
-    int is64;
-    unsigned machine, shnum, shentsize, k;
-    uint64_t shoff;
-    unsigned long long done = 0;
-    if (size < 64 || memcmp(elf, "\177ELF", 4) != 0 || elf[5] != 1) return;
-    is64 = elf[4] == 2;
-    machine = (unsigned)rd(elf + 18, 2);
-    if (!(is64 && machine == 62) && !(!is64 && machine == 3)) return;
-    shoff = rd(elf + (is64 ? 40 : 32), is64 ? 8 : 4);
-    shentsize = (unsigned)rd(elf + (is64 ? 58 : 46), 2);
-    shnum = (unsigned)rd(elf + (is64 ? 60 : 48), 2);
-    for (k = 0; k < shnum && done < per_file; k++) {
-        const uint8_t *sh;
-        uint64_t type, flags, off, len, pos;
-        if (shoff + (uint64_t)(k + 1) * shentsize > size || shentsize < (is64 ? 64u : 40u)) return;
-        sh = elf + shoff + (uint64_t)k * shentsize;
-        type = rd(sh + 4, 4);
-        flags = rd(sh + 8, is64 ? 8 : 4);
-        off = rd(sh + (is64 ? 24 : 16), is64 ? 8 : 4);
-        len = rd(sh + (is64 ? 32 : 20), is64 ? 8 : 4);
-        if (type != 1 || !(flags & 4) || off > size || len > size - off) continue; /* PROGBITS, EXECINSTR */
-        for (pos = 0; pos < len && done < per_file; done++) {
-            size_t n = len - pos < 15 ? (size_t)(len - pos) : 15;
-            size_t step = check_one(is64 ? t64 : t32, elf + off + pos, n, is64 ? TDEC_IPT_MODE_64 : TDEC_IPT_MODE_32);
-            pos += step ? step : 1;
-        }
+    sweep *w = (sweep *)ctx;
+    size_t pos = 0;
+    for (; pos < size && w->done < w->per_file; w->done++) {
+        size_t step = check_one(&w->t[mode], code + pos, size - pos < 15 ? size - pos : 15, mode);
+        pos += step ? step : 1;
     }
 }
 
 static int run_binaries(unsigned long long per_file, unsigned long long per_mode)
 {
     static const char *const roots[] = {"/usr/bin", "/usr/lib", "/usr/lib32"};
-    paths p = {NULL, 0, 0};
-    tally t64, t32;
+    ec_paths p = {NULL, 0, 0};
+    sweep w;
     size_t k;
     int bad;
-    memset(&t64, 0, sizeof t64);
-    memset(&t32, 0, sizeof t32);
-    for (k = 0; k < sizeof roots / sizeof roots[0]; k++) list_files(&p, roots[k], 0);
-    qsort(p.v, p.n, sizeof *p.v, cmp_str);
+    memset(&w, 0, sizeof w);
+    w.per_file = per_file;
+    for (k = 0; k < sizeof roots / sizeof roots[0]; k++) ec_list(&p, roots[k]);
+    ec_sort(&p);
     for (k = 0; k < p.n; k++) {
-        FILE *f;
-        long len;
+        size_t len;
         uint8_t *buf;
-        int full64 = per_mode && t64.n >= per_mode, full32 = per_mode && t32.n >= per_mode;
-        if (full64 && full32) break;
-        f = fopen(p.v[k], "rb");
-        if (!f) continue;
-        if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 64 && fseek(f, 0, SEEK_SET) == 0) {
-            uint8_t head[5];
-            if (fread(head, 1, 5, f) == 5 && memcmp(head, "\177ELF", 4) == 0 &&
-                !(head[4] == 2 ? full64 : full32) && fseek(f, 0, SEEK_SET) == 0 &&
-                (buf = (uint8_t *)malloc((size_t)len)) != NULL) {
-                if (fread(buf, 1, (size_t)len, f) == (size_t)len) sweep_elf(&t64, &t32, buf, (size_t)len, per_file);
-                free(buf);
-            }
-        }
-        fclose(f);
+        /* a mode that has its count starts no new file */
+        int want64 = !per_mode || w.t[TDEC_IPT_MODE_64].n < per_mode;
+        int want32 = !per_mode || w.t[TDEC_IPT_MODE_32].n < per_mode;
+        if (!want64 && !want32) break;
+        if ((buf = ec_read(p.v[k], &len, want64 && want32 ? 0 : want64 ? 2 : 1)) == NULL) continue;
+        w.done = 0;
+        ec_sections(buf, len, sweep_section, &w);
+        free(buf);
     }
-    for (k = 0; k < p.n; k++) free(p.v[k]);
-    free(p.v);
-    bad = report("binaries", TDEC_IPT_MODE_64, &t64);
-    if (t32.n)
-        bad |= report("binaries", TDEC_IPT_MODE_32, &t32);
+    ec_free(&p);
+    bad = report("binaries", TDEC_IPT_MODE_64, &w.t[TDEC_IPT_MODE_64]);
+    if (w.t[TDEC_IPT_MODE_32].n)
+        bad |= report("binaries", TDEC_IPT_MODE_32, &w.t[TDEC_IPT_MODE_32]);
     else
         printf("SKIP ipt-ild binaries 32-bit (no i386 ELF files under /usr/lib32: apt-get install gcc-12-multilib)\n");
     return bad;
