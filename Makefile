@@ -208,7 +208,12 @@ $(B)/bench/libipt-flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(LIBIPT_FLAGS)' | cmp -s - $@ || echo '$(LIBIPT_FLAGS)' > $@
 
-BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_BENCH)
+# The x86 length decoder against Zydis (libzydis-dev).
+ILD_BENCH := $(if $(HAVE_ZYDIS),$(B)/bench/ipt_ild)
+$(ILD_BENCH): BENCH_LIBS = -lZydis
+$(ILD_BENCH): tests/lib/elf_code.h
+
+BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_BENCH) $(ILD_BENCH)
 
 bench: $(B)/tracedec $(BENCH_BINS)
 	@sh tools/bench/bench.sh
