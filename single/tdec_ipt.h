@@ -5118,17 +5118,19 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
 #define TDEC_IPT__ILD_MODRM_ANY 3u
 #define TDEC_IPT__ILD_OP(r)     ((r) >> 2)
 enum tdec_ipt__ild_operand {
+    /* fixed sizes (tdec_ipt__ild_fixed) */
     TDEC_IPT__O_NONE = 0,
     TDEC_IPT__O_IMM8,
     TDEC_IPT__O_IMM16,
     TDEC_IPT__O_IMM32,
+    TDEC_IPT__O_ENTER,  /* imm16, imm8                                     */
+    TDEC_IPT__O_REL8,   /* a branch displacement                           */
+    /* sizes by mode, prefixes or ModRM */
     TDEC_IPT__O_IMMZ,   /* 2 bytes at operand size 16, else 4              */
     TDEC_IPT__O_IMMV,   /* 2, 4 or 8 bytes: the operand size               */
-    TDEC_IPT__O_REL8,   /* a branch displacement                           */
     TDEC_IPT__O_RELZ,   /* z; always 4 bytes in 64-bit mode                */
     TDEC_IPT__O_FAR,    /* ptr16:z: z-byte offset, 2-byte selector         */
     TDEC_IPT__O_MOFFS,  /* an offset of the address size                   */
-    TDEC_IPT__O_ENTER,  /* imm16, imm8                                     */
     TDEC_IPT__O_GRP_F6, /* imm8 when ModRM.reg < 2 (TEST)                  */
     TDEC_IPT__O_GRP_F7, /* imm z when ModRM.reg < 2 (TEST)                 */
     TDEC_IPT__O_GRP_C7, /* reg 0: imm z (MOV); reg 7 without a ModRM       */
@@ -5138,6 +5140,19 @@ enum tdec_ipt__ild_operand {
 };
 #define TDEC_IPT__ILD_RULE(modrm, op) ((uint8_t)((modrm) | (TDEC_IPT__O_##op << 2)))
 #define TDEC_IPT__ILD_INVALID 0xffu
+static const uint8_t tdec_ipt__ild_fixed[TDEC_IPT__O_IMMZ] = {0, 1, 2, 4, 3, 1};
+
+/* Per byte, as a prefix:  .  none: the opcode      o  66      a  67
+     2  F2     3  F3       s  segment override or LOCK
+     r  REX in 64-bit mode (else INC/DEC)
+     v  C4, C5, 62: VEX, EVEX (outside 64-bit mode only if the next byte
+        has 11 in bits 7:6, else LES, LDS, BOUND)
+     x  D5: REX2 in 64-bit mode (else AAD) */
+static const char tdec_ipt__ild_prefix[257] =
+    "................" "................" "......s.......s." "......s.......s."  /* 0x..3x */
+    "rrrrrrrrrrrrrrrr" "................" "..v.ssoa........" "................"  /* 4x..7x */
+    "................" "................" "................" "................"  /* 8x..Bx */
+    "....vv.........." ".....x.........." "................" "s.23............"; /* Cx..Fx */
 
 /* The opcode tables below hold one letter per opcode, 16 to a row; this key
    (indexed by the letter's low 5 bits) turns a letter into its rule. */
@@ -5182,6 +5197,8 @@ static const uint8_t tdec_ipt__ild_key[32] = {
                 j  rel8         l  rel z (64-bit: rel32)
                 f  ptr16:z      o  moffs        e  imm16 imm8 (ENTER)
                 g, h, c, x: F6, F7, C7 and 0F 78 (see the operand kinds)
+   Upper case (legacy maps 0 and 1 only): the same rule, and the opcode may
+   have a class (tdec_ipt__ild_kind looks closer; N is '.' with a class).
    Legacy prefixes, 0F and 40..4F (REX in 64-bit mode) never reach map 0's
    table as prefixes; outside 64-bit mode 40..4F are INC/DEC, D5 is AAD
    imm8, 62/C4/C5 without 11 in bits 7:6 of the next byte BOUND/LES/LDS. */
@@ -5189,14 +5206,14 @@ enum { TDEC_IPT__T_MAP0, TDEC_IPT__T_MAP1, TDEC_IPT__T_VEX1, TDEC_IPT__T_EVEX4 }
 static const char tdec_ipt__ild_op_rule[4][257] = {
     /* legacy map 0 (one-byte opcodes), also REX2 map 0 */
     "mmmmbz..mmmmbz.." "mmmmbz..mmmmbz.." "mmmmbz..mmmmbz.." "mmmmbz..mmmmbz.."  /* 0x..3x */
-    "................" "................" "..mm....zkbi...." "jjjjjjjjjjjjjjjj"  /* 4x..7x */
-    "ikiimmmmmmmmmmmm" "..........f....." "oooo....bz......" "bbbbbbbbvvvvvvvv"  /* 8x..Bx */
-    "iiw.mmice.w..b.." "mmmmbb..mmmmmmmm" "jjjjbbbbllfj...." "......gh......mm", /* Cx..Fx */
+    "................" "................" "..mm....zkbi...." "JJJJJJJJJJJJJJJJ"  /* 4x..7x */
+    "ikiimmmmmmmmmmmm" "..........F....." "oOoo....bz......" "bbbbbbbbvvvvvvvv"  /* 8x..Bx */
+    "iiWNmmice.WNNBNN" "mmmmbb..mmmmmmmm" "JJJJbbbbLLFJ...." ".N....gh......mM", /* Cx..Fx */
     /* legacy map 1 (0F xx), also REX2 map 1 (where 38..3F are not escapes) */
-    "mmmm.........m.." "mmmmmmmmmmmmmmmm" "rrrr....mmmmmmmm" "................"  /* 0x..3x */
+    "mMmm.N.N.....m.." "mmmmmmmmmmmmmmmm" "rrRr....mmmmmmmm" "....NN.........."  /* 0x..3x */
     "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "iiiimmm.xm..mmmm"  /* 4x..7x */
-    "llllllllllllllll" "mmmmmmmmmmmmmmmm" "...mimrr...mimmm" "mmmmmmmmmmimmmmm"  /* 8x..Bx */
-    "mmimiiim........" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm", /* Cx..Fx */
+    "LLLLLLLLLLLLLLLL" "mmmmmmmmmmmmmmmm" "...mimrr...mimMm" "mmmmmmmmmmimmmmm"  /* 8x..Bx */
+    "mmimiiiM........" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm", /* Cx..Fx */
     /* VEX map 1; EVEX map 1 takes its immediates (every EVEX opcode has a ModRM) */
     "mmmm.........m.." "mmmmmmmmmmmmmmmm" "rrrr....mmmmmmmm" "................"  /* 0x..3x */
     "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "iiiimmm.mm..mmmm"  /* 4x..7x */
@@ -5329,20 +5346,18 @@ static tdec_status tdec_ipt__ild_prefixes(const uint8_t *p, size_t n, size_t siz
         uint8_t b, p1, p2;
         if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
         b = p[i];
-        switch (b) {
-        case 0x66: x->osz = 1; rex = 0; continue;
-        case 0x67: x->asz = 1; rex = 0; continue;
-        case 0xF2: x->last_f2f3 = 2; rex = 0; continue;
-        case 0xF3: x->f3 = 1; x->last_f2f3 = 3; rex = 0; continue;
-        case 0x26: case 0x2E: case 0x36: case 0x3E: case 0x64: case 0x65: case 0xF0:
-            rex = 0;
-            continue;
-        case 0x40: case 0x41: case 0x42: case 0x43: case 0x44: case 0x45: case 0x46: case 0x47:
-        case 0x48: case 0x49: case 0x4A: case 0x4B: case 0x4C: case 0x4D: case 0x4E: case 0x4F:
+        if (tdec_ipt__ild_prefix[b] == '.') break; /* the opcode: the common case first */
+        switch (tdec_ipt__ild_prefix[b]) {
+        case 'r':
             if (mode != TDEC_IPT_MODE_64) break; /* INC/DEC */
             rex = b;
             continue;
-        case 0xC4: case 0xC5: case 0x62:
+        case 'o': x->osz = 1; rex = 0; continue;
+        case 'a': x->asz = 1; rex = 0; continue;
+        case '2': x->last_f2f3 = 2; rex = 0; continue;
+        case '3': x->f3 = 1; x->last_f2f3 = 3; rex = 0; continue;
+        case 's': rex = 0; continue;
+        case 'v':
             if (i + 1 >= n) return tdec_ipt__ild_short(i + 2, size, reason);
             p1 = p[i + 1];
             if (mode != TDEC_IPT_MODE_64 && (p1 & 0xC0) != 0xC0) break; /* LES, LDS, BOUND */
@@ -5369,7 +5384,7 @@ static tdec_status tdec_ipt__ild_prefixes(const uint8_t *p, size_t n, size_t siz
             }
             *at = i;
             return TDEC_OK;
-        case 0xD5:
+        case 'x':
             if (mode != TDEC_IPT_MODE_64) break; /* AAD */
             if (i + 1 >= n) return tdec_ipt__ild_short(i + 2, size, reason);
             p1 = p[i + 1];
@@ -5454,8 +5469,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
 {
     tdec_ipt__ild x = {0, 0, 0, 0, 0, 0, 0, TDEC_IPT__ENC_LEGACY, 0};
     size_t n = size < TDEC_IPT_INSN_MAX ? size : TDEC_IPT_INSN_MAX;
-    size_t i, at_disp, len;
-    unsigned disp = 0, imm = 0, osize, reg;
+    size_t i, len;
+    unsigned disp = 0, tail, op_kind, reg;
     uint8_t op, rule, modrm = 0, kind = TDEC_IPT_INSN_OTHER;
     char c;
     tdec_status st;
@@ -5508,33 +5523,30 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
     }
     reg = (modrm >> 3) & 7u;
 
-    /* What follows. */
-    at_disp = i;
-    osize = tdec_ipt__ild_osize(&x, mode);
-    switch (TDEC_IPT__ILD_OP(rule)) {
-    case TDEC_IPT__O_IMM8: imm = 1; break;
-    case TDEC_IPT__O_IMM16: imm = 2; break;
-    case TDEC_IPT__O_IMM32: imm = 4; break;
-    case TDEC_IPT__O_IMMZ: imm = osize == 2 ? 2u : 4u; break;
-    case TDEC_IPT__O_IMMV: imm = osize; break;
-    case TDEC_IPT__O_REL8: disp = 1; break;
-    case TDEC_IPT__O_RELZ: disp = mode == TDEC_IPT_MODE_64 || osize != 2 ? 4u : 2u; break;
-    case TDEC_IPT__O_FAR: disp = osize == 2 ? 2u : 4u; imm = 2; break;
-    case TDEC_IPT__O_MOFFS: disp = tdec_ipt__ild_asize(&x, mode); break;
-    case TDEC_IPT__O_ENTER: imm = 3; break;
-    case TDEC_IPT__O_GRP_F6: imm = reg < 2 ? 1u : 0u; break;
-    case TDEC_IPT__O_GRP_F7: imm = reg < 2 ? (osize == 2 ? 2u : 4u) : 0u; break;
-    case TDEC_IPT__O_GRP_C7:
-        if (reg == 0) imm = osize == 2 ? 2u : 4u;
-        if (reg == 7 && disp == 0) disp = osize == 2 ? 2u : 4u;
-        break;
-    case TDEC_IPT__O_0F78: imm = x.osz || x.last_f2f3 == 2 ? 2u : 0u; break;
-    default: break;
+    /* What follows: immediates, or a branch's displacement or offset (the
+       ModRM's displacement is in disp). */
+    op_kind = TDEC_IPT__ILD_OP(rule);
+    if (op_kind < TDEC_IPT__O_IMMZ) {
+        tail = tdec_ipt__ild_fixed[op_kind];
+    } else {
+        unsigned z = tdec_ipt__ild_osize(&x, mode) == 2 ? 2u : 4u;
+        switch (op_kind) {
+        case TDEC_IPT__O_IMMZ: tail = z; break;
+        case TDEC_IPT__O_IMMV: tail = tdec_ipt__ild_osize(&x, mode); break;
+        case TDEC_IPT__O_RELZ: tail = mode == TDEC_IPT_MODE_64 ? 4u : z; break;
+        case TDEC_IPT__O_FAR: tail = z + 2; break;
+        case TDEC_IPT__O_MOFFS: tail = tdec_ipt__ild_asize(&x, mode); break;
+        case TDEC_IPT__O_GRP_F6: tail = reg < 2 ? 1u : 0u; break;
+        case TDEC_IPT__O_GRP_F7: tail = reg < 2 ? z : 0u; break;
+        case TDEC_IPT__O_GRP_C7: tail = reg == 0 || (reg == 7 && disp == 0) ? z : 0u; break;
+        default: tail = x.osz || x.last_f2f3 == 2 ? 2u : 0u; break; /* 0F 78 */
+        }
     }
-    len = i + disp + imm;
+    len = i + disp + tail;
     if (len > n) return tdec_ipt__ild_short(len, size, reason);
 
-    if (x.enc == TDEC_IPT__ENC_LEGACY && x.map <= 1) kind = tdec_ipt__ild_kind(&x, mode, op, modrm);
+    /* The class: only legacy maps 0 and 1 have any (upper case). */
+    if ((c & 0xE0) == 0x40) kind = tdec_ipt__ild_kind(&x, mode, op, modrm);
     out->size = (uint8_t)len;
     out->iclass = tdec_ipt__insn_kinds[kind].iclass;
     out->kind = kind;
@@ -5542,9 +5554,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
     out->reserved = 0;
     out->reserved2 = 0;
     out->disp = 0;
-    if (out->flags & TDEC_IPT_INSNF_DIRECT) {
-        uint64_t v = tdec_ipt__rd_le(bytes + at_disp, disp);
-        unsigned bits = disp * 8;
+    if (out->flags & TDEC_IPT_INSNF_DIRECT) { /* no ModRM: the tail is the displacement */
+        uint64_t v = tdec_ipt__rd_le(bytes + i, tail);
+        unsigned bits = tail * 8;
         if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~(uint64_t)0 << bits;
         out->disp = (int64_t)v;
     }
