@@ -161,7 +161,7 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
 # The x86 length decoder against Zydis (libzydis-dev).
-$(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(TESTLIB) $(HEADERS)
+$(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lZydis
 
@@ -211,7 +211,6 @@ $(B)/bench/libipt-flags: FORCE
 # The x86 length decoder against Zydis (libzydis-dev).
 ILD_BENCH := $(if $(HAVE_ZYDIS),$(B)/bench/ipt_ild)
 $(ILD_BENCH): BENCH_LIBS = -lZydis
-$(ILD_BENCH): tests/lib/elf_code.h
 
 BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_BENCH) $(ILD_BENCH)
 

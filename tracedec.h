@@ -11149,7 +11149,7 @@ static const uint8_t tdec_ipt__ild_key[32] = {
     TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, IMMZ),     /* k */
     TDEC_IPT__ILD_RULE(0, RELZ),                       /* l */
     TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, NONE),     /* m */
-    TDEC_IPT__ILD_RULE(0, NONE),                       /* . */
+    TDEC_IPT__ILD_RULE(0, NONE),                       /* . and N */
     TDEC_IPT__ILD_RULE(0, MOFFS),                      /* o */
     0,
     0,
@@ -11324,8 +11324,8 @@ static tdec_status tdec_ipt__ild_prefixes(const uint8_t *p, size_t n, size_t siz
         uint8_t b, p1, p2;
         if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
         b = p[i];
+        if (tdec_ipt__ild_prefix[b] == '.') break; /* the opcode: the common case first */
         switch (tdec_ipt__ild_prefix[b]) {
-        case '.': break;
         case 'r':
             if (mode != TDEC_IPT_MODE_64) break; /* INC/DEC */
             rex = b;
@@ -11447,7 +11447,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
 {
     tdec_ipt__ild x = {0, 0, 0, 0, 0, 0, 0, TDEC_IPT__ENC_LEGACY, 0};
     size_t n = size < TDEC_IPT_INSN_MAX ? size : TDEC_IPT_INSN_MAX;
-    size_t i, len;
+    size_t i = 0, len;
     unsigned disp = 0, tail, op_kind, reg;
     uint8_t op, rule, modrm = 0, kind = TDEC_IPT_INSN_OTHER;
     char c;

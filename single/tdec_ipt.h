@@ -5171,7 +5171,7 @@ static const uint8_t tdec_ipt__ild_key[32] = {
     TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, IMMZ),     /* k */
     TDEC_IPT__ILD_RULE(0, RELZ),                       /* l */
     TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, NONE),     /* m */
-    TDEC_IPT__ILD_RULE(0, NONE),                       /* . */
+    TDEC_IPT__ILD_RULE(0, NONE),                       /* . and N */
     TDEC_IPT__ILD_RULE(0, MOFFS),                      /* o */
     0,
     0,
@@ -5469,7 +5469,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
 {
     tdec_ipt__ild x = {0, 0, 0, 0, 0, 0, 0, TDEC_IPT__ENC_LEGACY, 0};
     size_t n = size < TDEC_IPT_INSN_MAX ? size : TDEC_IPT_INSN_MAX;
-    size_t i, len;
+    size_t i = 0, len;
     unsigned disp = 0, tail, op_kind, reg;
     uint8_t op, rule, modrm = 0, kind = TDEC_IPT_INSN_OTHER;
     char c;

@@ -62,7 +62,7 @@
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
 
-#include "tests/lib/elf_code.h"
+#include "tests/gen/elf_code.h"
 
 #include <Zydis/Zydis.h>
 

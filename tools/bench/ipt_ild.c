@@ -21,7 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
-#include "tests/lib/elf_code.h"
+#include "tests/gen/elf_code.h"
 #include "tools/bench/common.h"
 
 #include <Zydis/Zydis.h>

@@ -1,7 +1,8 @@
-/* elf_code.h - the machine code of the ELF files installed on this host,
-   for the x86 length decoder's differential test (tests/diff/ipt_ild.c) and
-   benchmark (tools/bench/ipt_ild.c). Include-only (static functions);
-   POSIX (dirent, lstat): the includer defines _DEFAULT_SOURCE first.
+/* elf_code.h - the machine code of the ELF files installed on this host:
+   the inputs of the x86 length decoder's differential test
+   (tests/diff/ipt_ild.c) and benchmark (tools/bench/ipt_ild.c).
+   Include-only (static functions); POSIX (dirent, lstat): the includer
+   defines _DEFAULT_SOURCE first.
 
        ec_paths p = {0};
        ec_list(&p, "/usr/bin");  ...  ec_sort(&p);
