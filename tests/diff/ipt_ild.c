@@ -225,8 +225,7 @@ static size_t check_one(tally *t, const uint8_t *b, size_t n, uint32_t mode)
     }
     t->truncations++;
     if (in.iclass != zydis_class(&z)) {
-        if (z.mnemonic == ZYDIS_MNEMONIC_PTWRITE && b[opcode_at(b, n, mode) - 1] != 0x66 &&
-            memchr(b, 0x66, opcode_at(b, n, mode)) != NULL)
+        if (z.mnemonic == ZYDIS_MNEMONIC_PTWRITE && memchr(b, 0x66, opcode_at(b, n, mode)) != NULL)
             t->kind[DK_PTWRITE_66]++;
         else
             failure(t, "class", b, n, mode, "ours %lld, zydis %lld", in.iclass, zydis_class(&z));
