@@ -42,7 +42,7 @@ GEN     := $(wildcard tests/gen/*.h)
 CLI_SRC := $(wildcard tools/cli/*.c tools/cli/*/*.c)
 CLI_HDR := $(wildcard tools/cli/*.h tools/cli/*/*.h)
 
-UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt demangle
+UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild demangle
 EXAMPLES := $(patsubst tools/examples/%.c,%,$(wildcard tools/examples/*.c))
 BENCH    := xray uftrace ovni xtrace
 
@@ -51,6 +51,7 @@ BENCH    := xray uftrace ovni xtrace
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 HAVE_CLANG   := $(call have,clang)
 HAVE_LIBIPT  := $(shell test -f /usr/include/intel-pt.h && echo yes)
+HAVE_ZYDIS   := $(shell test -f /usr/include/Zydis/Zydis.h && echo yes)
 HAVE_UFTRACE := $(call have,uftrace)
 # XRay needs clang's runtime too (libclang-rt-*-dev).
 HAVE_XRAY    := $(if $(HAVE_CLANG),$(wildcard $(shell clang -print-runtime-dir 2>/dev/null)/libclang_rt.xray*.a))
@@ -159,8 +160,14 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
+# The x86 length decoder against Zydis (libzydis-dev).
+$(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(GEN) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lZydis
+
 DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
-               $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang))
+               $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang)) \
+             $(if $(HAVE_ZYDIS),$(B)/diff/ipt_ild)
 
 # ---- live tests: the programs the real producers record ----------------------
 $(B)/live/xray_prog: tests/live/xray_prog.c
@@ -201,7 +208,11 @@ $(B)/bench/libipt-flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(LIBIPT_FLAGS)' | cmp -s - $@ || echo '$(LIBIPT_FLAGS)' > $@
 
-BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_BENCH)
+# The x86 length decoder against Zydis (libzydis-dev).
+ILD_BENCH := $(if $(HAVE_ZYDIS),$(B)/bench/ipt_ild)
+$(ILD_BENCH): BENCH_LIBS = -lZydis
+
+BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_BENCH) $(ILD_BENCH)
 
 bench: $(B)/tracedec $(BENCH_BINS)
 	@sh tools/bench/bench.sh

@@ -15,6 +15,7 @@
        ---- timing                  tdec_ipt_time, tdec_ipt_tcal
        ---- layer 2: events         tdec_ipt_evt_*
        ---- layer 2: queries        tdec_ipt_qry_*
+       ---- x86 instructions: length and class   tdec_ipt_insn_decode, _next_ip
      ==== implementation
        ---- packet decoding         one packet from its bytes
        ---- the fast path           packets the first byte decodes
@@ -32,6 +33,7 @@
        ---- look-ahead
        ---- the event decoder's API
        ---- layer 2: queries
+       ---- x86 instructions: length and class (libipt's pt_ild)
      MIT License                    the licence text
 
    USAGE
@@ -46,7 +48,8 @@
           value types and the CPU errata table;
        2. events and queries: tdec_ipt_evt_* (libipt's pt_evt_*) and
           tdec_ipt_qry_* (pt_qry_*), on top of layer 1 (see "layer 2");
-       3. instruction flow (later).
+       3. instruction flow: so far the x86 length and class decoder,
+          tdec_ipt_insn_decode (libipt's pt_ild), usable alone; the rest later.
 
      The packet loop (the same for every tracedec format):
          tdec_ipt_decoder d;  tdec_ipt_item it;  tdec_status st;
@@ -100,8 +103,8 @@
        libipt's.
      - Every public function returns tdec_status (or void, or a plain
        value): a finer code, libipt's error number, is the decoder's
-       st.err_reason, or the *reason out-parameter of the last-IP and
-       timing value functions (see "last-IP"); the queries' libipt status
+       st.err_reason, or the *reason out-parameter of the last-IP, timing
+       and instruction value functions (see "last-IP"); the queries' libipt status
        bits are their *flags out-parameter. tdec_ipt_reason_str() gives a
        reason's text.
      - Any split of the input into chunks gives the same items (fragments
@@ -116,6 +119,7 @@
        sizeof(tdec_ipt_decoder) = 256 on LP64, 232 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
      (tdec_ipt_tcal) on every ABI.
 
@@ -124,6 +128,8 @@
      TDEC_STATIC / TDEC_IPT_STATIC                       [impl TU] internal linkage
      TDEC_IPT_DEF                                        [impl TU] decoration override
      TDEC_NO_STRINGS                                     [any TU]  *_str() return ""
+     TDEC_IPT_NO_FLOW                                    [any TU]  no instruction layer: the
+                                                                   length decoder and its tables
 
    SECURITY
      Every input byte is untrusted. The decoder never reads outside the
@@ -789,9 +795,10 @@ TDEC_IPT_DEF void tdec_ipt_last_ip_init(tdec_ipt_last_ip *l);
    its text). The error says whose it is:
      TDEC_E_ARG        the caller's: INTERNAL (a NULL argument), INVALID (a
                        packet of the wrong kind), BAD_CONFIG
-     TDEC_E_CORRUPT    the trace's: BAD_PACKET, BAD_CONTEXT
+     TDEC_E_CORRUPT    the trace's (or the code's): BAD_PACKET, BAD_CONTEXT,
+                       BAD_INSN
      TDEC_E_SEQUENCE   a value the trace has not given: NO_TIME, NO_CBR,
-                       NOIP, IP_SUPPRESSED
+                       NOIP, IP_SUPPRESSED, BAD_QUERY
    They are not sticky: the next call goes on. */
 
 /* Applies an IP packet. Reasons: BAD_PACKET (a reserved compression code,
@@ -1390,6 +1397,147 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_cbr(const tdec_ipt_qry_decoder *q, uint32_
                                           uint32_t *reason);
 /* After TDEC_E_CORRUPT: as tdec_ipt_evt_resync; then call sync(). */
 TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q);
+
+
+/* ---- x86 instructions: length and class ---------------------------------- */
+
+/* Execution modes (libipt's enum pt_exec_mode): the mode an instruction is
+   decoded in, and the `a` of a TDEC_IPT_EV_EXEC_MODE event. */
+enum tdec_ipt_exec_mode {
+    TDEC_IPT_MODE_UNKNOWN = 0,
+    TDEC_IPT_MODE_16      = 1,
+    TDEC_IPT_MODE_32      = 2,
+    TDEC_IPT_MODE_64      = 3
+};
+
+#ifndef TDEC_IPT_NO_FLOW
+/* The x86 length and class decoder, libipt's pt_ild, usable alone: the
+   length of the instruction at some bytes, what kind of control flow it is,
+   and for a direct branch its displacement (FLOW.md §1). It is a length
+   decoder, not a validator: like libipt it gives reserved and undefined
+   encodings a length, and only an invalid opcode map (0F 39, 0F 3B..3F,
+   VEX/EVEX map 0, VEX map 8..31) or an instruction longer than 15 bytes is
+   invalid. Prefixes, REX (64-bit mode), REX2 (APX, 64-bit mode), VEX and
+   EVEX are decoded; AMD's XOP (8F) and 3DNow! (0F 0F) are not: libipt
+   decodes them as POP r/m and as a 2-byte 0F 0F. Constant work, no state,
+   no allocation; compiled out with TDEC_IPT_NO_FLOW (the packet and event
+   layers do not need it). */
+
+#define TDEC_IPT_INSN_MAX 15 /* the architectural limit: longest instruction */
+
+/* The coarse class (libipt's enum pt_insn_class, same numbers). */
+enum tdec_ipt_iclass {
+    TDEC_IPT_IC_UNKNOWN = 0, /* not decoded (libipt's ptic_unknown/ptic_error) */
+    TDEC_IPT_IC_OTHER,       /* not a branch                                   */
+    TDEC_IPT_IC_CALL,        /* near call: E8 (direct), FF /2                  */
+    TDEC_IPT_IC_RETURN,      /* near return: C3, C2                            */
+    TDEC_IPT_IC_JUMP,        /* near jump: E9, EB (direct), FF /4, JMPABS      */
+    TDEC_IPT_IC_COND_JUMP,   /* Jcc, JrCXZ, LOOP, LOOPE, LOOPNE: a TNT bit     */
+    TDEC_IPT_IC_FAR_CALL,    /* call-like far transfer: far call, INT, SYSCALL */
+    TDEC_IPT_IC_FAR_RETURN,  /* return-like: far RET, IRET, SYSRET, VMLAUNCH   */
+    TDEC_IPT_IC_FAR_JUMP,    /* far jump: EA, FF /5                            */
+    TDEC_IPT_IC_PTWRITE,     /* F3 0F AE /4                                    */
+    TDEC_IPT_IC_INDIRECT     /* never from the decoder (libipt's block cache)  */
+};
+
+/* The fine class (libipt's PTI_INST_*, same order): which instruction of
+   the list; TDEC_IPT_INSN_OTHER for any other. */
+enum tdec_ipt_insn_kind {
+    TDEC_IPT_INSN_OTHER = 0,
+    TDEC_IPT_INSN_CALL_9A,   /* far call ptr16:z (not 64-bit)        */
+    TDEC_IPT_INSN_CALL_FFR3, /* far call m16:z                       */
+    TDEC_IPT_INSN_CALL_FFR2, /* near indirect call                   */
+    TDEC_IPT_INSN_CALL_E8,   /* near direct call                     */
+    TDEC_IPT_INSN_INT,       /* INT imm8 (CD)                        */
+    TDEC_IPT_INSN_INT3,      /* CC                                   */
+    TDEC_IPT_INSN_INT1,      /* F1                                   */
+    TDEC_IPT_INSN_INTO,      /* CE (not 64-bit)                      */
+    TDEC_IPT_INSN_IRET,      /* CF: IRET, IRETD, IRETQ               */
+    TDEC_IPT_INSN_JMP_E9,
+    TDEC_IPT_INSN_JMP_EB,
+    TDEC_IPT_INSN_JMP_EA,    /* far jump ptr16:z (not 64-bit)        */
+    TDEC_IPT_INSN_JMP_FFR5,  /* far jump m16:z                       */
+    TDEC_IPT_INSN_JMP_FFR4,  /* near indirect jump                   */
+    TDEC_IPT_INSN_JCC,       /* 70..7F, 0F 80..8F                    */
+    TDEC_IPT_INSN_JRCXZ,     /* E3                                   */
+    TDEC_IPT_INSN_LOOP,      /* E2                                   */
+    TDEC_IPT_INSN_LOOPE,     /* E1                                   */
+    TDEC_IPT_INSN_LOOPNE,    /* E0                                   */
+    TDEC_IPT_INSN_MOV_CR3,   /* 0F 22 /3 without REX.R (class other) */
+    TDEC_IPT_INSN_RET_C3,
+    TDEC_IPT_INSN_RET_C2,
+    TDEC_IPT_INSN_RET_CB,    /* far returns                          */
+    TDEC_IPT_INSN_RET_CA,
+    TDEC_IPT_INSN_SYSCALL,   /* 0F 05                                */
+    TDEC_IPT_INSN_SYSENTER,  /* 0F 34                                */
+    TDEC_IPT_INSN_SYSEXIT,   /* 0F 35                                */
+    TDEC_IPT_INSN_SYSRET,    /* 0F 07                                */
+    TDEC_IPT_INSN_VMLAUNCH,  /* 0F 01 C2                             */
+    TDEC_IPT_INSN_VMRESUME,  /* 0F 01 C3                             */
+    TDEC_IPT_INSN_VMCALL,    /* 0F 01 C1                             */
+    TDEC_IPT_INSN_VMPTRLD,   /* 0F C7 /6, memory (class other)       */
+    TDEC_IPT_INSN_PTWRITE,
+    TDEC_IPT_INSN_UIRET,     /* 0F 01 EC                             */
+    TDEC_IPT_INSN_ERETS,     /* F2 0F 01 CA                          */
+    TDEC_IPT_INSN_ERETU,     /* F3 0F 01 CA                          */
+    TDEC_IPT_INSN_JMPABS,    /* REX2 A1 abs64 (APX): direct, but     */
+                             /* traced with a TIP                    */
+    TDEC_IPT_INSN_KIND_COUNT
+};
+
+/* Predicates on the fine class (tdec_ipt_insn_info.flags), libipt's
+   pt_insn_* predicates that bind events to instructions. */
+#define TDEC_IPT_INSNF_DIRECT  0x001u /* disp holds the branch's displacement  */
+                                      /* (JMPABS: its absolute target)         */
+#define TDEC_IPT_INSNF_CPL     0x002u /* changes CPL: INT*, IRET, SYS*         */
+#define TDEC_IPT_INSNF_PIP     0x004u /* binds a paging event: far branches,   */
+                                      /* MOV CR3, VMLAUNCH, VMRESUME           */
+#define TDEC_IPT_INSNF_VMCS    0x008u /* binds a VMCS event: far branches,     */
+                                      /* VMPTRLD, VMLAUNCH, VMRESUME           */
+#define TDEC_IPT_INSNF_IRET    0x010u /* IRET, SYSRET, SYSEXIT, ERETS, ERETU   */
+#define TDEC_IPT_INSNF_VMENTRY 0x020u /* VMLAUNCH, VMRESUME                    */
+#define TDEC_IPT_INSNF_SWINT   0x040u /* INT n, INT3, INT1, INTO               */
+#define TDEC_IPT_INSNF_SYSCALL 0x080u /* SYSCALL, SYSENTER                     */
+#define TDEC_IPT_INSNF_UIRET   0x100u /* UIRET                                 */
+
+/* One decoded instruction. 16 bytes on every ABI. */
+typedef struct tdec_ipt_insn_info {
+    int64_t  disp;   /* with TDEC_IPT_INSNF_DIRECT: the displacement from the */
+                     /* next instruction (JMPABS: the target); else 0         */
+    uint8_t  size;   /* bytes, 1..15                                          */
+    uint8_t  iclass; /* tdec_ipt_iclass                                       */
+    uint8_t  kind;   /* tdec_ipt_insn_kind                                    */
+    uint8_t  reserved;
+    uint16_t flags;  /* TDEC_IPT_INSNF_*                                      */
+    uint16_t reserved2;
+} tdec_ipt_insn_info;
+
+/* Decodes the instruction at bytes[0, size) in `mode` (tdec_ipt_exec_mode;
+   TDEC_IPT_MODE_UNKNOWN decodes as libipt does without a mode: 16-bit
+   operand sizes, a ModRM without SIB or displacement). Only the first 15
+   bytes are read, never more than size. A value function (see "last-IP"):
+     TDEC_OK          *out filled
+     TDEC_NEED_INPUT  the bytes end before the instruction does, and it
+                      could still end within 15 bytes: decode again with
+                      more (*out untouched, *reason 0)
+     TDEC_E_CORRUPT   invalid (reason BAD_INSN): an invalid opcode map, or
+                      longer than 15 bytes
+     TDEC_E_ARG       NULL bytes or out (INTERNAL), mode above 3 (INVALID)
+   Whether an instruction is invalid or needs more bytes is decided from the
+   bytes given: a shorter input never turns a valid or invalid instruction
+   into the other answer. */
+TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size, uint32_t mode,
+                                              tdec_ipt_insn_info *out, uint32_t *reason);
+
+/* The next IP without trace (libipt's pt_insn_next_ip, FLOW.md §1.7): for
+   class OTHER and PTWRITE ip + size; for a direct CALL or JUMP (not JMPABS)
+   ip + size + disp, 64-bit wrap-around, no truncation in 16/32-bit mode.
+   Everything else needs the trace: TDEC_E_SEQUENCE, reason BAD_QUERY
+   (*next untouched). Class UNKNOWN: TDEC_E_CORRUPT, BAD_INSN; NULL:
+   TDEC_E_ARG, INTERNAL. */
+TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, uint64_t ip,
+                                               uint64_t *next, uint32_t *reason);
+#endif /* TDEC_IPT_NO_FLOW */
 
 #ifdef __cplusplus
 }
@@ -2432,11 +2580,13 @@ static tdec_status tdec_ipt__error_status(uint32_t code)
 {
     switch (code) {
     case TDEC_IPT_ERR_BAD_PACKET:
-    case TDEC_IPT_ERR_BAD_CONTEXT: return TDEC_E_CORRUPT;
+    case TDEC_IPT_ERR_BAD_CONTEXT:
+    case TDEC_IPT_ERR_BAD_INSN: return TDEC_E_CORRUPT;
     case TDEC_IPT_ERR_NO_TIME:
     case TDEC_IPT_ERR_NO_CBR:
     case TDEC_IPT_ERR_NOIP:
-    case TDEC_IPT_ERR_IP_SUPPRESSED: return TDEC_E_SEQUENCE;
+    case TDEC_IPT_ERR_IP_SUPPRESSED:
+    case TDEC_IPT_ERR_BAD_QUERY: return TDEC_E_SEQUENCE;
     default: return TDEC_E_ARG; /* INTERNAL, INVALID, BAD_CONFIG */
     }
 }
@@ -4957,6 +5107,490 @@ TDEC_IPT_DEF tdec_status tdec_ipt_qry_resync(tdec_ipt_qry_decoder *q)
     tdec_ipt__qry_clear(q);
     return st;
 }
+
+#ifndef TDEC_IPT_NO_FLOW
+/* ---- x86 instructions: length and class (libipt's pt_ild) ---------------- */
+
+/* An opcode's rule: a ModRM kind (bits 1:0) and what follows the ModRM
+   (bits 5:2). */
+#define TDEC_IPT__ILD_MODRM     1u /* a ModRM byte (SIB and displacement by mod) */
+#define TDEC_IPT__ILD_MODRM_REG 2u /* a ModRM whose mod is ignored (no SIB/disp) */
+#define TDEC_IPT__ILD_MODRM_ANY 3u
+#define TDEC_IPT__ILD_OP(r)     ((r) >> 2)
+enum tdec_ipt__ild_operand {
+    /* fixed sizes (tdec_ipt__ild_fixed) */
+    TDEC_IPT__O_NONE = 0,
+    TDEC_IPT__O_IMM8,
+    TDEC_IPT__O_IMM16,
+    TDEC_IPT__O_IMM32,
+    TDEC_IPT__O_ENTER,  /* imm16, imm8                                     */
+    TDEC_IPT__O_REL8,   /* a branch displacement                           */
+    /* sizes by mode, prefixes or ModRM */
+    TDEC_IPT__O_IMMZ,   /* 2 bytes at operand size 16, else 4              */
+    TDEC_IPT__O_IMMV,   /* 2, 4 or 8 bytes: the operand size               */
+    TDEC_IPT__O_RELZ,   /* z; always 4 bytes in 64-bit mode                */
+    TDEC_IPT__O_FAR,    /* ptr16:z: z-byte offset, 2-byte selector         */
+    TDEC_IPT__O_MOFFS,  /* an offset of the address size                   */
+    TDEC_IPT__O_GRP_F6, /* imm8 when ModRM.reg < 2 (TEST)                  */
+    TDEC_IPT__O_GRP_F7, /* imm z when ModRM.reg < 2 (TEST)                 */
+    TDEC_IPT__O_GRP_C7, /* reg 0: imm z (MOV); reg 7 without a ModRM       */
+                        /* displacement: rel z (XBEGIN)                    */
+    TDEC_IPT__O_0F78    /* with 66, or F2 as the last F2/F3: imm8, imm8    */
+                        /* (AMD EXTRQ/INSERTQ); else none (VMREAD)         */
+};
+#define TDEC_IPT__ILD_RULE(modrm, op) ((uint8_t)((modrm) | (TDEC_IPT__O_##op << 2)))
+#define TDEC_IPT__ILD_INVALID 0xffu
+static const uint8_t tdec_ipt__ild_fixed[TDEC_IPT__O_IMMZ] = {0, 1, 2, 4, 3, 1};
+
+/* Per byte, as a prefix:  .  none: the opcode      o  66      a  67
+     2  F2     3  F3       s  segment override or LOCK
+     r  REX in 64-bit mode (else INC/DEC)
+     v  C4, C5, 62: VEX, EVEX (outside 64-bit mode only if the next byte
+        has 11 in bits 7:6, else LES, LDS, BOUND)
+     x  D5: REX2 in 64-bit mode (else AAD) */
+static const char tdec_ipt__ild_prefix[257] =
+    "................" "................" "......s.......s." "......s.......s."  /* 0x..3x */
+    "rrrrrrrrrrrrrrrr" "................" "..v.ssoa........" "................"  /* 4x..7x */
+    "................" "................" "................" "................"  /* 8x..Bx */
+    "....vv.........." ".....x.........." "................" "s.23............"; /* Cx..Fx */
+
+/* The opcode tables below hold one letter per opcode, 16 to a row; this key
+   (indexed by the letter's low 5 bits) turns a letter into its rule. */
+static const uint8_t tdec_ipt__ild_key[32] = {
+    0,
+    0,
+    TDEC_IPT__ILD_RULE(0, IMM8),                       /* b */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, GRP_C7),   /* c */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, IMM32),    /* d */
+    TDEC_IPT__ILD_RULE(0, ENTER),                      /* e */
+    TDEC_IPT__ILD_RULE(0, FAR),                        /* f */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, GRP_F6),   /* g */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, GRP_F7),   /* h */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, IMM8),     /* i */
+    TDEC_IPT__ILD_RULE(0, REL8),                       /* j */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, IMMZ),     /* k */
+    TDEC_IPT__ILD_RULE(0, RELZ),                       /* l */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, NONE),     /* m */
+    TDEC_IPT__ILD_RULE(0, NONE),                       /* . and N */
+    TDEC_IPT__ILD_RULE(0, MOFFS),                      /* o */
+    0,
+    0,
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM_REG, NONE), /* r */
+    0,
+    0,
+    0,
+    TDEC_IPT__ILD_RULE(0, IMMV),                       /* v */
+    TDEC_IPT__ILD_RULE(0, IMM16),                      /* w */
+    TDEC_IPT__ILD_RULE(TDEC_IPT__ILD_MODRM, 0F78),     /* x */
+    0,
+    TDEC_IPT__ILD_RULE(0, IMMZ),                       /* z */
+    0,
+    0,
+    0,
+    0,
+    TDEC_IPT__ILD_INVALID                              /* _ (maps only) */
+};
+
+/* Per opcode:  .  nothing      m  ModRM        r  ModRM, mod ignored
+                b  imm8         w  imm16        z  imm z        v  imm v
+                i  ModRM imm8   k  ModRM imm z  d  ModRM imm32
+                j  rel8         l  rel z (64-bit: rel32)
+                f  ptr16:z      o  moffs        e  imm16 imm8 (ENTER)
+                g, h, c, x: F6, F7, C7 and 0F 78 (see the operand kinds)
+   Upper case (legacy maps 0 and 1 only): the same rule, and the opcode may
+   have a class (tdec_ipt__ild_kind looks closer; N is '.' with a class).
+   Legacy prefixes, 0F and 40..4F (REX in 64-bit mode) never reach map 0's
+   table as prefixes; outside 64-bit mode 40..4F are INC/DEC, D5 is AAD
+   imm8, 62/C4/C5 without 11 in bits 7:6 of the next byte BOUND/LES/LDS. */
+enum { TDEC_IPT__T_MAP0, TDEC_IPT__T_MAP1, TDEC_IPT__T_VEX1, TDEC_IPT__T_EVEX4 };
+static const char tdec_ipt__ild_op_rule[4][257] = {
+    /* legacy map 0 (one-byte opcodes), also REX2 map 0 */
+    "mmmmbz..mmmmbz.." "mmmmbz..mmmmbz.." "mmmmbz..mmmmbz.." "mmmmbz..mmmmbz.."  /* 0x..3x */
+    "................" "................" "..mm....zkbi...." "JJJJJJJJJJJJJJJJ"  /* 4x..7x */
+    "ikiimmmmmmmmmmmm" "..........F....." "oOoo....bz......" "bbbbbbbbvvvvvvvv"  /* 8x..Bx */
+    "iiWNmmice.WNNBNN" "mmmmbb..mmmmmmmm" "JJJJbbbbLLFJ...." ".N....gh......mM", /* Cx..Fx */
+    /* legacy map 1 (0F xx), also REX2 map 1 (where 38..3F are not escapes) */
+    "mMmm.N.N.....m.." "mmmmmmmmmmmmmmmm" "rrRr....mmmmmmmm" "....NN.........."  /* 0x..3x */
+    "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "iiiimmm.xm..mmmm"  /* 4x..7x */
+    "LLLLLLLLLLLLLLLL" "mmmmmmmmmmmmmmmm" "...mimrr...mimMm" "mmmmmmmmmmimmmmm"  /* 8x..Bx */
+    "mmimiiiM........" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm", /* Cx..Fx */
+    /* VEX map 1; EVEX map 1 takes its immediates (every EVEX opcode has a ModRM) */
+    "mmmm.........m.." "mmmmmmmmmmmmmmmm" "rrrr....mmmmmmmm" "................"  /* 0x..3x */
+    "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "iiiimmm.mm..mmmm"  /* 4x..7x */
+    "................" "mmmmmmmmmmmmmmmm" "...mmmrr...mmmmm" "mmmmmmmmmmmmmmmm"  /* 8x..Bx */
+    "mmimiiim........" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm", /* Cx..Fx */
+    /* EVEX map 4 (APX: promoted legacy instructions) */
+    "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmimmmmmmmimmm" "mmmmmmmmmmmmmmmm"  /* 0x..3x */
+    "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmkmimmmm" "mmmmmmmmmmmmmmmm"  /* 4x..7x */
+    "ikmimmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmmmmmmmmmmm"  /* 8x..Bx */
+    "iimmmmmmmmmmmmmm" "mmmmimmmmmmmmmmm" "mmmmmmmmmmmmmmmm" "mmmmmmghmmmmmmmm"  /* Cx..Fx */
+};
+
+/* Per encoding and map (0..7): the rule of every opcode of the map, or '*'
+   for the table above; '_' is invalid. Legacy maps 4..7 do not exist; VEX
+   and EVEX map 0 are invalid. */
+enum { TDEC_IPT__ENC_LEGACY, TDEC_IPT__ENC_VEX, TDEC_IPT__ENC_EVEX };
+static const char tdec_ipt__ild_map_rule[3][9] = {"**mi____", "_*mi...d", "_*mi*mmd"};
+
+/* What each fine class is: its coarse class and predicates. */
+typedef struct tdec_ipt__insn_props {
+    uint8_t  iclass;
+    uint16_t flags;
+} tdec_ipt__insn_props;
+
+#define TDEC_IPT__FAR_PIP_VMCS (TDEC_IPT_INSNF_PIP | TDEC_IPT_INSNF_VMCS)
+static const tdec_ipt__insn_props tdec_ipt__insn_kinds[TDEC_IPT_INSN_KIND_COUNT] = {
+    {TDEC_IPT_IC_OTHER, 0},                                                    /* OTHER    */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS},                            /* CALL_9A  */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS},                            /* CALL_FFR3 */
+    {TDEC_IPT_IC_CALL, 0},                                                     /* CALL_FFR2 */
+    {TDEC_IPT_IC_CALL, TDEC_IPT_INSNF_DIRECT},                                 /* CALL_E8  */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_SWINT}, /* INT */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_SWINT}, /* INT3 */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_SWINT}, /* INT1 */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_SWINT}, /* INTO */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_IRET}, /* IRET */
+    {TDEC_IPT_IC_JUMP, TDEC_IPT_INSNF_DIRECT},                                 /* JMP_E9   */
+    {TDEC_IPT_IC_JUMP, TDEC_IPT_INSNF_DIRECT},                                 /* JMP_EB   */
+    {TDEC_IPT_IC_FAR_JUMP, TDEC_IPT__FAR_PIP_VMCS},                            /* JMP_EA   */
+    {TDEC_IPT_IC_FAR_JUMP, TDEC_IPT__FAR_PIP_VMCS},                            /* JMP_FFR5 */
+    {TDEC_IPT_IC_JUMP, 0},                                                     /* JMP_FFR4 */
+    {TDEC_IPT_IC_COND_JUMP, TDEC_IPT_INSNF_DIRECT},                            /* JCC      */
+    {TDEC_IPT_IC_COND_JUMP, TDEC_IPT_INSNF_DIRECT},                            /* JRCXZ    */
+    {TDEC_IPT_IC_COND_JUMP, TDEC_IPT_INSNF_DIRECT},                            /* LOOP     */
+    {TDEC_IPT_IC_COND_JUMP, TDEC_IPT_INSNF_DIRECT},                            /* LOOPE    */
+    {TDEC_IPT_IC_COND_JUMP, TDEC_IPT_INSNF_DIRECT},                            /* LOOPNE   */
+    {TDEC_IPT_IC_OTHER, TDEC_IPT_INSNF_PIP},                                   /* MOV_CR3  */
+    {TDEC_IPT_IC_RETURN, 0},                                                   /* RET_C3   */
+    {TDEC_IPT_IC_RETURN, 0},                                                   /* RET_C2   */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS},                          /* RET_CB   */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS},                          /* RET_CA   */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_SYSCALL}, /* SYSCALL */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_SYSCALL}, /* SYSENTER */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_IRET}, /* SYSEXIT */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_CPL | TDEC_IPT_INSNF_IRET}, /* SYSRET */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_VMENTRY}, /* VMLAUNCH */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_VMENTRY}, /* VMRESUME */
+    {TDEC_IPT_IC_FAR_CALL, TDEC_IPT__FAR_PIP_VMCS},                            /* VMCALL   */
+    {TDEC_IPT_IC_OTHER, TDEC_IPT_INSNF_VMCS},                                  /* VMPTRLD  */
+    {TDEC_IPT_IC_PTWRITE, 0},                                                  /* PTWRITE  */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_UIRET},   /* UIRET    */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_IRET},    /* ERETS    */
+    {TDEC_IPT_IC_FAR_RETURN, TDEC_IPT__FAR_PIP_VMCS | TDEC_IPT_INSNF_IRET},    /* ERETU    */
+    {TDEC_IPT_IC_JUMP, TDEC_IPT_INSNF_DIRECT}                                  /* JMPABS   */
+};
+
+/* What the prefixes said. */
+typedef struct tdec_ipt__ild {
+    uint8_t osz;       /* 66, or VEX/EVEX pp = 01                         */
+    uint8_t asz;       /* 67                                              */
+    uint8_t f3;        /* any F3 (or pp = 10)                             */
+    uint8_t last_f2f3; /* 0, 2 (F2 last) or 3 (F3 last)                   */
+    uint8_t rex_w;     /* REX.W, REX2.W, VEX.W, EVEX.W                    */
+    uint8_t rex_r;     /* REX.R or REX2's R bits (legacy encodings only)  */
+    uint8_t rex2;
+    uint8_t enc;       /* TDEC_IPT__ENC_*                                 */
+    uint8_t map;
+} tdec_ipt__ild;
+
+/* The answer when the instruction needs `need` bytes and fewer were read:
+   more bytes may complete it unless it is past the 15-byte limit. */
+static tdec_status tdec_ipt__ild_short(size_t need, size_t size, uint32_t *reason)
+{
+    if (need <= TDEC_IPT_INSN_MAX && size < need) {
+        if (reason != NULL) *reason = TDEC_IPT_ERR_OK;
+        return TDEC_NEED_INPUT;
+    }
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_INSN);
+}
+
+/* The operand size in bytes (2, 4 or 8). */
+static unsigned tdec_ipt__ild_osize(const tdec_ipt__ild *x, uint32_t mode)
+{
+    if (mode == TDEC_IPT_MODE_64) return x->rex_w ? 8u : x->osz ? 2u : 4u;
+    if (mode == TDEC_IPT_MODE_32) return x->osz ? 2u : 4u;
+    return x->osz ? 4u : 2u;
+}
+
+/* The address size in bytes. */
+static unsigned tdec_ipt__ild_asize(const tdec_ipt__ild *x, uint32_t mode)
+{
+    if (mode == TDEC_IPT_MODE_64) return x->asz ? 4u : 8u;
+    if (mode == TDEC_IPT_MODE_32) return x->asz ? 2u : 4u;
+    return x->asz ? 4u : 2u;
+}
+
+/* The displacement bytes a ModRM (mod != 3) implies, and whether a SIB
+   follows, by address size: 16-bit (mode 16 and 67 in mode 32), none for
+   the unknown mode, 32/64-bit otherwise. */
+static unsigned tdec_ipt__ild_modrm_disp(uint8_t modrm, const tdec_ipt__ild *x, uint32_t mode,
+                                         int *sib)
+{
+    unsigned mod = (unsigned)modrm >> 6, rm = modrm & 7u;
+    *sib = 0;
+    if (mode == TDEC_IPT_MODE_UNKNOWN || mod == 3) return 0;
+    if (mode != TDEC_IPT_MODE_64 && tdec_ipt__ild_asize(x, mode) == 2)
+        return mod == 1 ? 1u : mod == 2 ? 2u : rm == 6 ? 2u : 0u;
+    *sib = rm == 4;
+    return mod == 1 ? 1u : mod == 2 ? 4u : rm == 5 ? 4u : 0u;
+}
+
+/* Scans the prefixes: *at is then the opcode's position (after VEX, EVEX or
+   REX2, which set x->enc and x->map). TDEC_OK, or the short/invalid answer. */
+static tdec_status tdec_ipt__ild_prefixes(const uint8_t *p, size_t n, size_t size, uint32_t mode,
+                                          tdec_ipt__ild *x, size_t *at, uint32_t *reason)
+{
+    size_t i;
+    uint8_t rex = 0; /* the REX byte, when it was the last prefix */
+    for (i = 0;; i++) {
+        uint8_t b, p1, p2;
+        if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
+        b = p[i];
+        if (tdec_ipt__ild_prefix[b] == '.') break; /* the opcode: the common case first */
+        switch (tdec_ipt__ild_prefix[b]) {
+        case 'r':
+            if (mode != TDEC_IPT_MODE_64) break; /* INC/DEC */
+            rex = b;
+            continue;
+        case 'o': x->osz = 1; rex = 0; continue;
+        case 'a': x->asz = 1; rex = 0; continue;
+        case '2': x->last_f2f3 = 2; rex = 0; continue;
+        case '3': x->f3 = 1; x->last_f2f3 = 3; rex = 0; continue;
+        case 's': rex = 0; continue;
+        case 'v':
+            if (i + 1 >= n) return tdec_ipt__ild_short(i + 2, size, reason);
+            p1 = p[i + 1];
+            if (mode != TDEC_IPT_MODE_64 && (p1 & 0xC0) != 0xC0) break; /* LES, LDS, BOUND */
+            if (b == 0xC5) {
+                x->enc = TDEC_IPT__ENC_VEX;
+                x->map = 1;
+                p2 = p1; /* pp */
+                i += 2;
+            } else {
+                x->enc = b == 0xC4 ? TDEC_IPT__ENC_VEX : TDEC_IPT__ENC_EVEX;
+                x->map = (uint8_t)(p1 & (b == 0xC4 ? 0x1F : 0x07));
+                if (x->map >= 8 || tdec_ipt__ild_map_rule[x->enc][x->map] == '_')
+                    return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_INSN);
+                if (i + 2 >= n) return tdec_ipt__ild_short(i + 3, size, reason);
+                p2 = p[i + 2];
+                x->rex_w = (uint8_t)(p2 >> 7);
+                i += b == 0xC4 ? 3u : 4u;
+            }
+            switch (p2 & 3) {
+            case 1: x->osz = 1; break;
+            case 2: x->f3 = 1; x->last_f2f3 = 3; break;
+            case 3: x->last_f2f3 = 2; break;
+            default: break;
+            }
+            *at = i;
+            return TDEC_OK;
+        case 'x':
+            if (mode != TDEC_IPT_MODE_64) break; /* AAD */
+            if (i + 1 >= n) return tdec_ipt__ild_short(i + 2, size, reason);
+            p1 = p[i + 1];
+            x->rex2 = 1;
+            x->rex_w = (uint8_t)((p1 >> 3) & 1);
+            x->rex_r = (uint8_t)(p1 & 0x44);
+            x->map = (uint8_t)(p1 >> 7);
+            *at = i + 2;
+            return TDEC_OK;
+        default: break;
+        }
+        break; /* an opcode */
+    }
+    x->rex_w = (uint8_t)((rex >> 3) & 1);
+    x->rex_r = (uint8_t)(rex & 4);
+    *at = i;
+    return TDEC_OK;
+}
+
+/* The fine class of a legacy (or REX2) instruction of map 0 or 1. */
+static uint8_t tdec_ipt__ild_kind(const tdec_ipt__ild *x, uint32_t mode, uint8_t op, uint8_t modrm)
+{
+    unsigned reg = (modrm >> 3) & 7u;
+    int m64 = mode == TDEC_IPT_MODE_64;
+    if (x->map == 1) {
+        if ((op & 0xF0) == 0x80) return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_JCC;
+        switch (op) {
+        case 0x01:
+            switch (modrm) {
+            case 0xC1: return TDEC_IPT_INSN_VMCALL;
+            case 0xC2: return TDEC_IPT_INSN_VMLAUNCH;
+            case 0xC3: return TDEC_IPT_INSN_VMRESUME;
+            case 0xEC: return TDEC_IPT_INSN_UIRET;
+            case 0xCA:
+                return x->last_f2f3 == 2 ? TDEC_IPT_INSN_ERETS
+                       : x->last_f2f3 == 3 ? TDEC_IPT_INSN_ERETU : TDEC_IPT_INSN_OTHER;
+            default: return TDEC_IPT_INSN_OTHER;
+            }
+        case 0x05: return TDEC_IPT_INSN_SYSCALL;
+        case 0x07: return TDEC_IPT_INSN_SYSRET;
+        case 0x22: return reg == 3 && !x->rex_r ? TDEC_IPT_INSN_MOV_CR3 : TDEC_IPT_INSN_OTHER;
+        case 0x34: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_SYSENTER;
+        case 0x35: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_SYSEXIT;
+        case 0xAE: return x->f3 && !x->osz && reg == 4 ? TDEC_IPT_INSN_PTWRITE : TDEC_IPT_INSN_OTHER;
+        case 0xC7: return modrm < 0xC0 && reg == 6 ? TDEC_IPT_INSN_VMPTRLD : TDEC_IPT_INSN_OTHER;
+        default: return TDEC_IPT_INSN_OTHER;
+        }
+    }
+    if ((op & 0xF0) == 0x70) return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_JCC;
+    switch (op) {
+    case 0xFF: {
+        static const uint8_t group5[8] = {0, 0, TDEC_IPT_INSN_CALL_FFR2, TDEC_IPT_INSN_CALL_FFR3,
+                                          TDEC_IPT_INSN_JMP_FFR4, TDEC_IPT_INSN_JMP_FFR5, 0, 0};
+        return group5[reg];
+    }
+    case 0x9A: return m64 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_CALL_9A;
+    case 0xA1:
+        return m64 && x->rex2 && !x->rex_w && !x->asz && !x->osz ? TDEC_IPT_INSN_JMPABS : TDEC_IPT_INSN_OTHER;
+    case 0xC2: return TDEC_IPT_INSN_RET_C2;
+    case 0xC3: return TDEC_IPT_INSN_RET_C3;
+    case 0xCA: return TDEC_IPT_INSN_RET_CA;
+    case 0xCB: return TDEC_IPT_INSN_RET_CB;
+    case 0xCC: return TDEC_IPT_INSN_INT3;
+    case 0xCD: return TDEC_IPT_INSN_INT;
+    case 0xCE: return m64 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_INTO;
+    case 0xCF: return TDEC_IPT_INSN_IRET;
+    case 0xF1: return TDEC_IPT_INSN_INT1;
+    case 0xE0: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_LOOPNE;
+    case 0xE1: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_LOOPE;
+    case 0xE2: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_LOOP;
+    case 0xE3: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_JRCXZ;
+    case 0xE8: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_CALL_E8;
+    case 0xE9: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_JMP_E9;
+    case 0xEA: return m64 || x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_JMP_EA;
+    case 0xEB: return x->rex2 ? TDEC_IPT_INSN_OTHER : TDEC_IPT_INSN_JMP_EB;
+    default: return TDEC_IPT_INSN_OTHER;
+    }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size, uint32_t mode,
+                                              tdec_ipt_insn_info *out, uint32_t *reason)
+{
+    tdec_ipt__ild x = {0, 0, 0, 0, 0, 0, 0, TDEC_IPT__ENC_LEGACY, 0};
+    size_t n = size < TDEC_IPT_INSN_MAX ? size : TDEC_IPT_INSN_MAX;
+    size_t i = 0, len;
+    unsigned disp = 0, tail, op_kind, reg;
+    uint8_t op, rule, modrm = 0, kind = TDEC_IPT_INSN_OTHER;
+    char c;
+    tdec_status st;
+    if (bytes == NULL || out == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    if (mode > TDEC_IPT_MODE_64) return tdec_ipt__result(reason, TDEC_IPT_ERR_INVALID);
+
+    st = tdec_ipt__ild_prefixes(bytes, n, size, mode, &x, &i, reason);
+    if (st != TDEC_OK) return st;
+    if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
+    op = bytes[i++];
+    if (x.enc == TDEC_IPT__ENC_LEGACY && !x.rex2 && op == 0x0F) {
+        if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
+        op = bytes[i++];
+        x.map = 1;
+        if (op == 0x38 || op == 0x3A) {
+            x.map = op == 0x38 ? 2 : 3;
+            if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
+            op = bytes[i++];
+        } else if ((op & 0xF8) == 0x38) {
+            return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_INSN); /* 0F 39, 0F 3B..3F */
+        }
+    }
+
+    /* The rule: the map's, or the opcode's. */
+    c = tdec_ipt__ild_map_rule[x.enc][x.map];
+    if (c == '*') {
+        static const uint8_t table[3][8] = {
+            {TDEC_IPT__T_MAP0, TDEC_IPT__T_MAP1},
+            {0, TDEC_IPT__T_VEX1},
+            {0, TDEC_IPT__T_VEX1, 0, 0, TDEC_IPT__T_EVEX4}};
+        c = tdec_ipt__ild_op_rule[table[x.enc][x.map]][op];
+    }
+    rule = tdec_ipt__ild_key[(unsigned char)c & 31u];
+    if (rule == TDEC_IPT__ILD_INVALID) return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_INSN);
+    if (x.enc == TDEC_IPT__ENC_EVEX) rule = (uint8_t)((rule & ~TDEC_IPT__ILD_MODRM_ANY) | TDEC_IPT__ILD_MODRM);
+
+    /* ModRM, SIB, the ModRM's displacement. */
+    if (rule & TDEC_IPT__ILD_MODRM_ANY) {
+        if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
+        modrm = bytes[i++];
+        if (rule & TDEC_IPT__ILD_MODRM) {
+            int sib;
+            disp = tdec_ipt__ild_modrm_disp(modrm, &x, mode, &sib);
+            if (sib) {
+                if (i >= n) return tdec_ipt__ild_short(i + 1, size, reason);
+                if ((bytes[i] & 7) == 5 && modrm < 0x40) disp = 4;
+                i++;
+            }
+        }
+    }
+    reg = (modrm >> 3) & 7u;
+
+    /* What follows: immediates, or a branch's displacement or offset (the
+       ModRM's displacement is in disp). */
+    op_kind = TDEC_IPT__ILD_OP(rule);
+    if (op_kind < TDEC_IPT__O_IMMZ) {
+        tail = tdec_ipt__ild_fixed[op_kind];
+    } else {
+        unsigned z = tdec_ipt__ild_osize(&x, mode) == 2 ? 2u : 4u;
+        switch (op_kind) {
+        case TDEC_IPT__O_IMMZ: tail = z; break;
+        case TDEC_IPT__O_IMMV: tail = tdec_ipt__ild_osize(&x, mode); break;
+        case TDEC_IPT__O_RELZ: tail = mode == TDEC_IPT_MODE_64 ? 4u : z; break;
+        case TDEC_IPT__O_FAR: tail = z + 2; break;
+        case TDEC_IPT__O_MOFFS: tail = tdec_ipt__ild_asize(&x, mode); break;
+        case TDEC_IPT__O_GRP_F6: tail = reg < 2 ? 1u : 0u; break;
+        case TDEC_IPT__O_GRP_F7: tail = reg < 2 ? z : 0u; break;
+        case TDEC_IPT__O_GRP_C7: tail = reg == 0 || (reg == 7 && disp == 0) ? z : 0u; break;
+        default: tail = x.osz || x.last_f2f3 == 2 ? 2u : 0u; break; /* 0F 78 */
+        }
+    }
+    len = i + disp + tail;
+    if (len > n) return tdec_ipt__ild_short(len, size, reason);
+
+    /* The class: only legacy maps 0 and 1 have any (upper case). */
+    if ((c & 0xE0) == 0x40) kind = tdec_ipt__ild_kind(&x, mode, op, modrm);
+    out->size = (uint8_t)len;
+    out->iclass = tdec_ipt__insn_kinds[kind].iclass;
+    out->kind = kind;
+    out->flags = tdec_ipt__insn_kinds[kind].flags;
+    out->reserved = 0;
+    out->reserved2 = 0;
+    out->disp = 0;
+    if (out->flags & TDEC_IPT_INSNF_DIRECT) { /* no ModRM: the tail is the displacement */
+        uint64_t v = tdec_ipt__rd_le(bytes + i, tail);
+        unsigned bits = tail * 8;
+        if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~(uint64_t)0 << bits;
+        out->disp = (int64_t)v;
+    }
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, uint64_t ip,
+                                               uint64_t *next, uint32_t *reason)
+{
+    if (insn == NULL || next == NULL) return tdec_ipt__result(reason, TDEC_IPT_ERR_INTERNAL);
+    switch (insn->iclass) {
+    case TDEC_IPT_IC_OTHER:
+    case TDEC_IPT_IC_PTWRITE: break;
+    case TDEC_IPT_IC_CALL:
+    case TDEC_IPT_IC_JUMP:
+        if (!(insn->flags & TDEC_IPT_INSNF_DIRECT) || insn->kind == TDEC_IPT_INSN_JMPABS)
+            return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_QUERY);
+        ip += (uint64_t)insn->disp;
+        break;
+    case TDEC_IPT_IC_UNKNOWN: return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_INSN);
+    default: return tdec_ipt__result(reason, TDEC_IPT_ERR_BAD_QUERY);
+    }
+    *next = ip + insn->size;
+    return tdec_ipt__result(reason, TDEC_IPT_ERR_OK);
+}
+
+#undef TDEC_IPT__ILD_MODRM
+#undef TDEC_IPT__ILD_MODRM_REG
+#undef TDEC_IPT__ILD_MODRM_ANY
+#undef TDEC_IPT__ILD_OP
+#undef TDEC_IPT__ILD_RULE
+#undef TDEC_IPT__ILD_INVALID
+#undef TDEC_IPT__FAR_PIP_VMCS
+#endif /* TDEC_IPT_NO_FLOW */
 
 #undef TDEC_IPT__PSB_SIZE
 #undef TDEC_IPT__MAX_SIZE

@@ -32,7 +32,7 @@ section() {
 
 case "$mode" in
 test|check)
-    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt demangle; do
+    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild demangle; do
         section "unit: $t" build/unit/$t
     done
     for t in xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq; do
@@ -40,6 +40,7 @@ test|check)
     done
     section "diff: ipt" sh tests/diff/ipt.sh
     section "diff: ipt queries" sh tests/diff/ipt_qry.sh
+    section "diff: ipt x86 length decoder" sh tests/diff/ipt_ild.sh
     section "live: xray" sh tests/live/xray.sh
     section "live: uftrace" sh tests/live/uftrace.sh
     ;;

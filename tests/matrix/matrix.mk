@@ -13,7 +13,8 @@
 #   build/matrix/cm4/FMT-{impl,nostrings,tu}.o, cm4/tracedec.o
 #       freestanding Cortex-M4 objects (arm-none-eabi-gcc): the
 #       implementation, the same with TDEC_NO_STRINGS, the pair's TU a, and
-#       the whole amalgamation
+#       the whole amalgamation; cm4/ipt-noflow.o: tdec_ipt.h's implementation
+#       with TDEC_IPT_NO_FLOW
 #   build/matrix/sizeof/FMT-{native,m32,s390x,cm4}.o
 #       sizeof of the decoder and item types, read back with nm -S
 #   build/matrix/sizedoc/FMT.h, sizedoc/FMT-{lp64,cm4}.o
@@ -105,6 +106,9 @@ mx.amal-nostrings.a      = $(mxIA)
 mx.cxx-caller            = $(mxS)
 mx.cxx-caller.b          = $(mxIS)
 mx.cxx-caller.cc         = gcc -x c -std=c99
+# Intel PT without its instruction layer.
+mx.no-flow               = $(mxS) -DTDEC_IPT_NO_FLOW
+mx.no-flow.a             = $(mxIS)
 # 32-bit x86 (cell cc-c99: $(CC) -m32).
 mx.m32                   = $(mxS)
 mx.m32.a                 = $(mxIS)
@@ -134,6 +138,9 @@ $(MX)/cm4/%-tu.o: $(MX_DEPS)
 	$(mx_fresh)
 	$(CM4) $(WARN) -I. -DMX_FMT=$* -DMX_HEADER='"single/tdec_$*.h"' -DTDEC_$(call upper,$*)_IMPLEMENTATION \
 	    -DMX_NAME=a -c $(MX_TU) -o $@
+$(MX)/cm4/ipt-noflow.o: $(MX_DEPS)
+	$(mx_fresh)
+	$(CM4) -DMX_HEADER='"single/tdec_ipt.h"' -DTDEC_IPT_IMPLEMENTATION -DTDEC_IPT_NO_FLOW $(MX_IMPL)
 $(MX)/cm4/tracedec.o: $(MX_DEPS)
 	$(mx_fresh)
 	$(CM4) -DMX_HEADER='"tracedec.h"' -DTRACEDEC_IMPLEMENTATION $(MX_IMPL)

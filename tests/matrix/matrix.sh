@@ -113,6 +113,7 @@ for f in $FORMATS; do
         pair "$f" only-other gcc-c99 "tracedec.h TDEC_ONLY_$O declares no $f API (gcc c99)"
         pair "$f" nostrings gcc-c99 "$S TDEC_NO_STRINGS (gcc c99)"
         pair "$f" amal-nostrings gcc-c99 "tracedec.h TDEC_NO_STRINGS, $f API (gcc c99)"
+        [ "$f" = ipt ] && pair ipt no-flow gcc-c99 "$S TDEC_IPT_NO_FLOW declares no length decoder (gcc c99)"
     else
         cell skip - "$S configuration macros (gcc not found)"
     fi
@@ -141,6 +142,8 @@ for f in $FORMATS; do
         cell cm4 "$f" "cortex-m4 freestanding $S" \
             "$MX/cm4/$f-impl.o" "$MX/cm4/$f-nostrings.o" "$MX/cm4/$f-tu.o" "$MX/sizeof/$f-cm4.o"
         cell sizedoc "$f" "sizeof lines of $S" "$MX/sizedoc/$f.h" "$MX/sizedoc/$f-lp64.o" "$MX/sizedoc/$f-cm4.o"
+        [ "$f" = ipt ] && cell cm4_noflow - "cortex-m4 freestanding $S TDEC_IPT_NO_FLOW (no length decoder)" \
+            "$MX/cm4/ipt-noflow.o" "$MX/cm4/ipt-impl.o"
     else
         cell skip - "cortex-m4 freestanding $S (arm-none-eabi-gcc/nm/size not found)"
         cell sizedoc "$f" "sizeof lines of $S" "$MX/sizedoc/$f.h" "$MX/sizedoc/$f-lp64.o"
@@ -271,6 +274,21 @@ check_cm4() {
         pass "$2 (.text $text B, .rodata $(section_bytes '^\.rodata' "$3") B;" \
              "TDEC_NO_STRINGS .text $(section_bytes '^\.text' "$4") B, .rodata $(section_bytes '^\.rodata' "$4") B;" \
              "$(sizes arm-none-eabi-nm "$6"); undefined symbols: none besides memcpy/memset)"
+    fi
+}
+
+# The implementation without its instruction layer: no length decoder
+# symbol, its tables gone from .rodata.
+check_cm4_noflow() {
+    built "$2" "$3" "$4" || return
+    und=$(undefined "$3")
+    if [ -n "$und" ]; then
+        fail "$2 (undefined: $und)"
+    elif arm-none-eabi-nm "$3" | grep -q tdec_ipt_insn_decode; then
+        fail "$2 (tdec_ipt_insn_decode is still there)"
+    else
+        pass "$2 (.text $(section_bytes '^\.text' "$3") B, .rodata $(section_bytes '^\.rodata' "$3") B;" \
+             "with the length decoder .text $(section_bytes '^\.text' "$4") B, .rodata $(section_bytes '^\.rodata' "$4") B)"
     fi
 }
 

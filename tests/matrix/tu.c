@@ -474,10 +474,30 @@ static int mx_layer2(void)
     return bits == 5 && tdec_ipt_qry_event(&q, &ev, &flags) == TDEC_END ? 0 : 19;
 }
 
+#ifdef TDEC_IPT_NO_FLOW
+/* Conflicts with the library's declaration if the header still made one. */
+static int tdec_ipt_insn_decode(int x) { return x; }
+static int mx_insns(void) { return tdec_ipt_insn_decode(0); }
+#else
+/* The length decoder: a call rel32 back to itself, and its next IP. */
+static int mx_insns(void)
+{
+    static const uint8_t call[] = {0xE8, 0xFB, 0xFF, 0xFF, 0xFF};
+    tdec_ipt_insn_info in;
+    uint64_t next = 0;
+    if (tdec_ipt_insn_decode(call, sizeof call, TDEC_IPT_MODE_64, &in, NULL) != TDEC_OK || in.size != 5 ||
+        in.iclass != TDEC_IPT_IC_CALL || in.disp != -5)
+        return 20;
+    if (tdec_ipt_insn_decode(call, 4, TDEC_IPT_MODE_64, &in, NULL) != TDEC_NEED_INPUT) return 21;
+    return tdec_ipt_insn_next_ip(&in, 0x1000u, &next, NULL) == TDEC_OK && next == 0x1000u ? 0 : 22;
+}
+#endif
+
 static int mx_extras(void)
 {
     int r = mx_packets();
-    return r ? r : mx_layer2();
+    if (r == 0) r = mx_layer2();
+    return r ? r : mx_insns();
 }
 #endif
 

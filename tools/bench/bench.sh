@@ -26,6 +26,10 @@
 #      libipt's own packet decoder (Debian's 2.0.5) and a memory scan in one
 #      process, then `tracedec dump` on it in MB/s (skipped without
 #      libipt-dev).
+#   7. The x86 length decoder (tools/bench/ipt_ild.c): instructions/s of
+#      tdec_ipt_insn_decode and of Zydis's decoder (minimal and default
+#      mode) walking the code of the host's ELF files, 64 MiB per mode
+#      (skipped without libzydis-dev).
 #
 #   make bench                        builds the programs, then runs this
 #   sh tools/bench/bench.sh [MB]      default 100
@@ -98,6 +102,15 @@ echo
 # 6. Intel PT: a generated packet stream, library against libipt, and CLI.
 istatus=0
 sh tools/bench/ipt.sh "$(awk -v m="$MB" 'BEGIN { print (m < 256 ? 256 : m) }')" || istatus=1
+
+echo
+# 7. The x86 length decoder against Zydis on the host's machine code.
+echo "== x86 length decoder: build/bench/ipt_ild (tdec_ipt_insn_decode vs Zydis)"
+if [ -x build/bench/ipt_ild ]; then
+    build/bench/ipt_ild -n "$RUNS" || istatus=1
+else
+    echo "SKIP bench ipt_ild (no /usr/include/Zydis/Zydis.h: apt-get install libzydis-dev)"
+fi
 [ "$same" = no ] && { echo "tracedec dump and llvm-xray fdr-dump outputs DIFFER"; exit 1; }
 [ $ostatus = 0 ] && [ $xstatus = 0 ] && [ $istatus = 0 ] || exit 1
 exit $ustatus
