@@ -74,6 +74,23 @@ for cmd in dump replay; do
         echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
     fi
 done
+# Spec items uftrace 0.13 rejects: it drops the entry and prints a "Usage:"
+# line on stdout, before anything else. The directory is the badreg
+# recording with bad entries added to its argspec: line and a retspec: line
+# (every message and the silent cases, argument items in retspec: ignored,
+# argspec: read again for "retval"); the references were made by uftrace
+# 0.13 on exactly that directory.
+M=$T/usage
+cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
+sed -i 's/^argspec:lines=4$/argspec:lines=5/
+s/^\(argspec:ints@.*\)$/\1;main@argx;main@fpargy;main@arg1\/q;main@arg1\/;main@arg1\/i7;main@arg1\/ix;main@arg1\/x80;main@arg1\/e:1x;main@arg1\/e;main@ARG1%RAX;main@arg1x;main@arg1%;main@arg1%R-1;main@Retval\/i8;main@retval\/u7;main@arg1\/i32,arg2\/c80\nretspec:main@retval\/q;main@arg1\/q,retval%stack+1,retval\/e:_x%xmm9;pair_sum@retval/' "$M/info"
+for cmd in dump replay; do
+    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/badreg/ref/$cmd-usage.txt"; then
+        echo "PASS uftrace $cmd: rejected spec items give uftrace's Usage lines, entries dropped"
+    else
+        echo "FAIL uftrace $cmd: rejected spec items give uftrace's Usage lines, entries dropped"
+    fi
+done
 # default.opts: beside the time filter tracedec applies (the timefilter
 # sample), options it does not implement yet get a note on stderr, and the
 # filter still holds.

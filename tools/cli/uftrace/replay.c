@@ -895,7 +895,6 @@ static void rp_put_int(rp_text *s, uint64_t v, unsigned width, char conv)
     switch (conv) {
     case 'd': case 'i': rp_printf(s, "%lld", (long long)i); break;
     case 'u': rp_printf(s, "%llu", (unsigned long long)u); break;
-    case 'o': rp_printf(s, u ? "0%llo" : "0", (unsigned long long)u); break;
     default:  rp_printf(s, u ? "%#llx" : "0", (unsigned long long)u); break;
     }
 }
@@ -1562,6 +1561,7 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
         cli_diag(err, "error", -1, path, "no task in info (taskinfo:tids)");
         return 1;
     }
+    uft_spec_usage(&dir, out);
     memset(&e, 0, sizeof e);
     rp_duration_tables();
     e.dir = &dir;
