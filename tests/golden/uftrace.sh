@@ -91,6 +91,22 @@ for cmd in dump replay; do
         echo "FAIL uftrace $cmd: rejected spec items give uftrace's Usage lines, entries dropped"
     fi
 done
+# Ties under a time filter: uftrace 0.13 then reads the perf records as
+# per-task event lists and takes the earliest, a tie going to the first
+# task in taskinfo order (without a filter, to the first perf file). The
+# directory is the fork recording with `-t 1us` in default.opts and the
+# parent's sched-in (perf-cpu0.dat offset 472, time at +16) moved to the
+# time of the child's sched-out before it in the file; the reference was
+# made by uftrace 0.13 on exactly that directory.
+M=$T/ties
+cp -rL "$D/fork/uftrace.data" "$M" && chmod -R u+w "$M"
+echo "-t 1us" > "$M/default.opts"
+printf '\040\373\236\211\204\000\000\000' | dd of="$M/perf-cpu0.dat" bs=1 seek=488 conv=notrunc 2>/dev/null
+if "$X" replay "$M" 2>&1 | cmp -s - "$D/fork/ref/replay-ties.txt"; then
+    echo "PASS uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
+else
+    echo "FAIL uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
+fi
 # default.opts: beside the time filter tracedec applies (the timefilter
 # sample), options it does not implement yet get a note on stderr, and the
 # filter still holds.

@@ -1489,13 +1489,13 @@ static void rp_default_opts(rp *e)
 /* With a time filter uftrace 0.13 reads all perf records first
    (process_perf_event()): per task, a sched-in less than the filter after
    the task's latest sched-out kept drops that sched-out and every record
-   of the task since. The records kept then come in the merged order. */
+   of the task since, and itself. */
 static void rp_perf_preload(rp *e)
 {
-    size_t n = 0, cap = 0, i, k, **held, *nheld, *capheld;
+    size_t n = 0, cap = 0, i, k, m, **held, *nheld, *capheld, *next;
+    tdec_uftrace_perf_record *merged;
     long p;
     rp_task *t;
-    unsigned char *dropped = NULL;
     held = (size_t **)rp_alloc(e->ntasks * sizeof *held);
     nheld = (size_t *)rp_alloc(e->ntasks * sizeof *nheld);
     capheld = (size_t *)rp_alloc(e->ntasks * sizeof *capheld);
@@ -1506,11 +1506,9 @@ static void rp_perf_preload(rp *e)
         if (n == cap) {
             cap = cap * 2 + 256;
             e->perf_kept = (tdec_uftrace_perf_record *)rp_realloc(e->perf_kept, cap * sizeof *e->perf_kept);
-            dropped = (unsigned char *)rp_realloc(dropped, cap);
         }
         t = rp_task_by_tid(e, (int32_t)h->tid);
         k = (size_t)(t - e->tasks);
-        dropped[n] = 0;
         e->perf_kept[n] = *h;
         if (id == EV_SCHED_IN) {
             for (i = nheld[k]; i > 0; i--) {
@@ -1518,8 +1516,7 @@ static void rp_perf_preload(rp *e)
                 if (was == EV_SCHED_OUT || was == EV_SCHED_OUT_PRE) break;
             }
             if (i > 0 && h->time - e->perf_kept[held[k][i - 1]].time < e->time_filter) {
-                for (; nheld[k] >= i; nheld[k]--) dropped[held[k][nheld[k] - 1]] = 1;
-                dropped[n++] = 1;
+                nheld[k] = i - 1;
                 continue;
             }
         }
@@ -1529,9 +1526,22 @@ static void rp_perf_preload(rp *e)
         }
         held[k][nheld[k]++] = n++;
     }
-    for (i = k = 0; i < n; i++)
-        if (!dropped[i]) e->perf_kept[k++] = e->perf_kept[i];
-    e->nperf_kept = k;
+    /* uftrace then takes them from per-task lists: the earliest first, a
+       tie to the first task in taskinfo order (not to the first file) */
+    merged = (tdec_uftrace_perf_record *)rp_alloc((n + 1) * sizeof *merged);
+    next = (size_t *)rp_alloc(e->ntasks * sizeof *next);
+    for (m = 0;; m++) {
+        size_t best = e->ntasks;
+        for (k = 0; k < e->ntasks; k++)
+            if (next[k] < nheld[k] && (best == e->ntasks || e->perf_kept[held[k][next[k]]].time <
+                                                                 e->perf_kept[held[best][next[best]]].time))
+                best = k;
+        if (best == e->ntasks) break;
+        merged[m] = e->perf_kept[held[best][next[best]++]];
+    }
+    free(e->perf_kept);
+    e->perf_kept = merged;
+    e->nperf_kept = m;
     for (i = 0; i < e->nperf; i++) {
         uft_perf_close(&e->perf[i].rd);
         e->perf[i].valid = 0;
@@ -1543,9 +1553,9 @@ static void rp_perf_preload(rp *e)
     e->perf_preloaded = 1;
     for (i = 0; i < e->ntasks; i++) free(held[i]);
     free(held);
+    free(next);
     free(nheld);
     free(capheld);
-    free(dropped);
 }
 
 int uft_replay(const char *path, out_buf *out, out_buf *err)
