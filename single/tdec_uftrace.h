@@ -496,7 +496,8 @@ typedef struct tdec_uftrace_record {
     tdec_uftrace_arg arg;        /* the spec item                                 */
     uint64_t         value;      /* INT/CHAR: the first `size` bytes as an        */
                                  /* unsigned number in the data's byte order      */
-    uint8_t          raw[12];    /* FLOAT: the `size` bytes as stored             */
+    uint8_t          raw[12];    /* INT, CHAR, FLOAT: the bytes as stored, `size` */
+                                 /* rounded up to 4 (the padding as written)      */
     /* ARG (STRING, STDSTRING, STRUCT), EVENT: bytes that follow as fragments */
     uint64_t payload_size;
     uint32_t block_len; /* ARGS_END: block length before its final padding      */
@@ -1253,11 +1254,8 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
         tdec_uftrace__payload(d, len, i - fixed - len, TDEC_UFTRACE__P_ARG);
         return TDEC_OK;
     }
-    if (a->kind == TDEC_UFTRACE_V_FLOAT) {
-        for (i = 0; i < a->size; i++) r->raw[i] = p[i];
-    } else {
-        r->value = tdec_uftrace__uint(d, p, a->size);
-    }
+    for (i = 0; i < fixed; i++) r->raw[i] = p[i];
+    if (a->kind != TDEC_UFTRACE_V_FLOAT) r->value = tdec_uftrace__uint(d, p, a->size);
     tdec__stream_consume(&d->st, fixed);
     d->blk += fixed;
     d->arg_next++;

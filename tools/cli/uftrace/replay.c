@@ -995,14 +995,85 @@ static void rp_value(rp *e, rp_task *t, const rp_view *r, const uft_val *v, rp_t
     rp_put_int(s, x, rp_width_of(a->size), (char)a->format);
 }
 
+static uint32_t rp_round4(uint32_t n)
+{
+    return (n + 3u) & ~3u;
+}
+
+/* uftrace 0.13's replay steps over a char value by 4 bytes whatever its
+   size, so after a "c64" it reads the rest of an argument block 4 bytes
+   early. The block's values as it reads them: the block rebuilt as stored
+   (string padding, which is not kept, taken as zeros) and read with its
+   steps. u itself when no c64 comes before another value. */
+static const uft_rec *rp_as_uftrace_reads(const rp *e, const uft_rec *u)
+{
+    static uft_rec w;
+    const uint32_t room = TDEC_UFTRACE_MAX_BLOCK + 12u; /* the block at w.bytes, zeros after it */
+    int big = e->dir->hdr.endian == 2;
+    uint32_t k, off = 0, pos = 0, step, names = (uint32_t)room;
+    uint8_t *img = w.bytes;
+    for (k = 0; k + 1 < u->nvals; k++)
+        if (u->vals[k].arg.kind == TDEC_UFTRACE_V_CHAR && u->vals[k].arg.size == 8) break;
+    if (k + 1 >= u->nvals) return u;
+    w = *u;
+    memset(img, 0, room);
+    for (k = 0; k < u->nvals; k++) {
+        const uft_val *v = &u->vals[k];
+        if (v->name_len > 0) { /* type names after the block */
+            memcpy(w.bytes + names, u->bytes + v->name_off, v->name_len);
+            w.vals[k].name_off = (uint16_t)names;
+            names += v->name_len;
+        }
+        if (v->arg.kind == TDEC_UFTRACE_V_STRING || v->arg.kind == TDEC_UFTRACE_V_STDSTRING) {
+            img[off + (big ? 1u : 0u)] = (uint8_t)v->len;
+            img[off + (big ? 0u : 1u)] = (uint8_t)(v->len >> 8);
+            memcpy(img + off + 2, u->bytes + v->off, v->len);
+            off += rp_round4(2u + v->len);
+        } else if (v->arg.kind == TDEC_UFTRACE_V_STRUCT) {
+            memcpy(img + off, u->bytes + v->off, v->len);
+            off += rp_round4(v->len);
+        } else {
+            memcpy(img + off, v->raw, rp_round4(v->arg.size));
+            off += rp_round4(v->arg.size);
+        }
+    }
+    for (k = 0; k < w.nvals; k++) {
+        uft_val *v = &w.vals[k];
+        switch (v->arg.kind) {
+        case TDEC_UFTRACE_V_STRING:
+        case TDEC_UFTRACE_V_STDSTRING:
+            v->off = (uint16_t)(pos + 2);
+            v->len = (uint16_t)cli_get_uint(img + pos, 2, big);
+            if (v->len > room - pos - 2) v->len = (uint16_t)(room - pos - 2);
+            step = 2u + v->len;
+            break;
+        case TDEC_UFTRACE_V_STRUCT:
+            v->off = (uint16_t)pos;
+            v->len = 0; /* (replay prints only the name) */
+            step = v->arg.size;
+            break;
+        default:
+            memcpy(v->raw, img + pos, sizeof v->raw);
+            v->value = cli_get_uint(img + pos, v->arg.kind == TDEC_UFTRACE_V_FLOAT ? 0u : v->arg.size, big);
+            step = v->arg.kind == TDEC_UFTRACE_V_CHAR ? 1u : v->arg.size;
+            break;
+        }
+        pos += rp_round4(step);
+        if (pos > TDEC_UFTRACE_MAX_BLOCK) pos = TDEC_UFTRACE_MAX_BLOCK;
+    }
+    return &w;
+}
+
 /* "(a, b)" after a function name, or " = v" after a return. */
 static void rp_values(rp *e, rp_task *t, const rp_view *r, int is_exit, rp_text *s)
 {
     uint32_t k, n = r->rec ? r->rec->nvals : 0;
+    rp_view shown = *r;
     rp_puts(s, is_exit ? " = " : "(");
+    if (n > 0) shown.rec = rp_as_uftrace_reads(e, r->rec);
     for (k = 0; k < n; k++) {
         if (k > 0) rp_puts(s, ", ");
-        rp_value(e, t, r, &r->rec->vals[k], s);
+        rp_value(e, t, &shown, &shown.rec->vals[k], s);
         if (is_exit) break; /* only the first return value */
     }
     if (!is_exit) rp_puts(s, ")");
