@@ -84,11 +84,17 @@ M=$T/usage
 cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
 sed -i 's/^argspec:lines=4$/argspec:lines=5/
 s/^\(argspec:ints@.*\)$/\1;main@argx;main@fpargy;main@arg1\/q;main@arg1\/;main@arg1\/i7;main@arg1\/ix;main@arg1\/x80;main@arg1\/e:1x;main@arg1\/e;main@ARG1%RAX;main@arg1x;main@arg1%;main@arg1%R-1;main@Retval\/i8;main@retval\/u7;main@arg1\/i32,arg2\/c80\nretspec:main@retval\/q;main@arg1\/q,retval%stack+1,retval\/e:_x%xmm9;pair_sum@retval/' "$M/info"
+# The same on a copy of forkexec (two sessions): the lines come once per
+# session.
+M2=$T/usage2
+cp -rL "$D/forkexec/uftrace.data" "$M2" && chmod -R u+w "$M2"
+sed -i 's/^argspec:helper_main@arg1\/s$/argspec:helper_main@arg1\/s;main@arg1%RAX;main@retval\/q/' "$M2/info"
 for cmd in dump replay; do
-    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/badreg/ref/$cmd-usage.txt"; then
-        echo "PASS uftrace $cmd: rejected spec items give uftrace's Usage lines, entries dropped"
+    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/badreg/ref/$cmd-usage.txt" &&
+        "$X" $cmd "$M2" 2>&1 | cmp -s - "$D/forkexec/ref/$cmd-usage.txt"; then
+        echo "PASS uftrace $cmd: rejected spec items give uftrace's Usage lines (per session), entries dropped"
     else
-        echo "FAIL uftrace $cmd: rejected spec items give uftrace's Usage lines, entries dropped"
+        echo "FAIL uftrace $cmd: rejected spec items give uftrace's Usage lines (per session), entries dropped"
     fi
 done
 # Ties under a time filter: uftrace 0.13 then reads the perf records as
