@@ -113,6 +113,24 @@ if "$X" replay "$M" 2>&1 | cmp -s - "$D/fork/ref/replay-ties.txt"; then
 else
     echo "FAIL uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
 fi
+# The register names are those of the recorded architecture: the badreg
+# copy with cpuinfo:desc saying ARM64 (X0..X7, S0..S7, D0..D7) and two more
+# entries. uftrace 0.13 then drops flt's entry (%xmm1) and stops at its
+# argument block ("record missing argument info", exit status 1): what it
+# printed on stdout (ref/dump-arm64.txt, its Usage lines first) must begin
+# our dump, which stops there with an error too.
+M=$T/arm64
+cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
+sed -i 's/^cpuinfo:desc=.*/cpuinfo:desc=ARM64 Cortex/
+s/^\(argspec:ints@.*\)$/\1;main@arg1%X3;main@arg1%d7,arg2%RDI/' "$M/info"
+"$X" dump "$M" > "$T/arm64.out" 2> "$T/arm64.err"
+rc=$?
+if [ $rc -eq 1 ] && head -c "$(wc -c < "$D/badreg/ref/dump-arm64.txt")" "$T/arm64.out" | cmp -s - "$D/badreg/ref/dump-arm64.txt" &&
+    grep -q "record missing argument info" "$T/arm64.err"; then
+    pass "uftrace dump: ARM64 register names; what uftrace printed before it stopped begins ours"
+else
+    fail "uftrace dump: ARM64 register names; what uftrace printed before it stopped begins ours" "$T/arm64.out"
+fi
 # default.opts: beside the time filter tracedec applies (the timefilter
 # sample), options it does not implement yet get a note on stderr, and the
 # filter still holds.
