@@ -457,9 +457,9 @@ extern "C" {
 #define TDEC_UFTRACE_REC_ARGS_END 5u /* end of that block: block_len          */
 
 /* Value kinds of a resolved spec item: how its bytes are laid out. */
-#define TDEC_UFTRACE_V_INT       1u /* 1, 2, 4 or 8 bytes (d i u x o p e)     */
-#define TDEC_UFTRACE_V_CHAR      2u /* 1 byte (c)                              */
-#define TDEC_UFTRACE_V_FLOAT     3u /* 4, 8 or 10 bytes (f, fparg)             */
+#define TDEC_UFTRACE_V_INT       1u /* 1, 2, 4 or 8 bytes (d i u x p e)       */
+#define TDEC_UFTRACE_V_CHAR      2u /* 1, 2, 4 or 8 bytes (c, c16...)          */
+#define TDEC_UFTRACE_V_FLOAT     3u /* 1, 2, 4, 8 or 10 bytes (f, fparg, f8..) */
 #define TDEC_UFTRACE_V_STRING    4u /* u16 length + text (s)                   */
 #define TDEC_UFTRACE_V_STDSTRING 5u /* same layout (S)                         */
 #define TDEC_UFTRACE_V_STRUCT    6u /* size bytes (tN), 0..1020                */
@@ -470,12 +470,12 @@ extern "C" {
 #define TDEC_UFTRACE_MAX_ARGS  64u
 
 /* One item of a resolved spec, in payload order. `format` is the spec's
-   format letter ('d','i','u','x','o','p','e','c','f','s','S','t'), carried
+   format letter ('d','i','u','x','p','e','c','f','s','S','t'), carried
    through for printing; decoding uses kind and size only. */
 typedef struct tdec_uftrace_arg {
     uint8_t  kind;   /* TDEC_UFTRACE_V_*                                   */
     uint8_t  format;
-    uint16_t size;   /* bytes: INT 1/2/4/8, CHAR 1, FLOAT 4/8/10, STRUCT   */
+    uint16_t size;   /* bytes: INT, CHAR 1/2/4/8, FLOAT 1/2/4/8/10, STRUCT */
 } tdec_uftrace_arg;
 
 /* The layout of one argument or return-value block. */
@@ -496,7 +496,8 @@ typedef struct tdec_uftrace_record {
     tdec_uftrace_arg arg;        /* the spec item                                 */
     uint64_t         value;      /* INT/CHAR: the first `size` bytes as an        */
                                  /* unsigned number in the data's byte order      */
-    uint8_t          raw[12];    /* FLOAT: the `size` bytes as stored             */
+    uint8_t          raw[12];    /* INT, CHAR, FLOAT: the bytes as stored, `size` */
+                                 /* rounded up to 4 (the padding as written)      */
     /* ARG (STRING, STDSTRING, STRUCT), EVENT: bytes that follow as fragments */
     uint64_t payload_size;
     uint32_t block_len; /* ARGS_END: block length before its final padding      */
@@ -799,7 +800,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_entry(const char **pos, cons
 /* The same for the next ','-separated item. */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const char *end, tdec_uftrace_text *out);
 
-#define TDEC_UFTRACE_ITEM_ARG    1u /* argN                                          */
+#define TDEC_UFTRACE_ITEM_ARG    1u /* argN (arg0: index 0, a return value)          */
 #define TDEC_UFTRACE_ITEM_FPARG  2u /* fpargN                                        */
 #define TDEC_UFTRACE_ITEM_RETVAL 3u /* retval                                        */
 #define TDEC_UFTRACE_ITEM_OTHER  4u /* anything else: a module name, PLT, or a       */
@@ -807,13 +808,13 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next_spec_item(const char **pos, const
                                     /* trace_on...): not an argument                  */
 
 /* One parsed item: argN|fpargN|retval [/FORMAT[SIZE]] [%REG | %stack[+]N],
-   FORMAT one of d i u x o s S c f p, e:NAME or tN[:NAME]. Numbers are read
+   FORMAT one of d i u x s S c f p, e:NAME or tN[:NAME]. Numbers are read
    as uftrace 0.13's parse_argspec() reads them (strtol): N of argN, fpargN
    and tN in C syntax (decimal, 0x hex, 0 octal), SIZE in decimal. */
 typedef struct tdec_uftrace_spec_item {
     uint32_t          kind;         /* TDEC_UFTRACE_ITEM_*                           */
-    uint32_t          index;        /* N of argN/fpargN (1-based), 0 for retval      */
-    char              format;       /* 0 if none given, else d i u x o s S c f p e t */
+    uint32_t          index;        /* N of argN/fpargN; 0 for retval (and arg0)     */
+    char              format;       /* 0 if none given, else d i u x s S c f p e t  */
     uint32_t          size_bits;    /* "/i32" -> 32, "fparg1/80" -> 80; 0 if none    */
     uint32_t          struct_size;  /* tN: N bytes                                   */
     tdec_uftrace_text type_name;    /* e:NAME / tN:NAME (len 0 if none)              */
@@ -821,16 +822,31 @@ typedef struct tdec_uftrace_spec_item {
                                     /* a struct in registers); len 0 if none         */
     uint32_t          stack_offset; /* %stack+N, %stackN -> N as an int (has_stack)  */
     uint32_t          has_stack;
+    uint32_t          bad;          /* after TDEC_E_FORMAT: TDEC_UFTRACE_BAD_*       */
 } tdec_uftrace_spec_item;
+
+/* Why an argument item was rejected, as uftrace 0.13 tells (it prints
+   "Usage: " and the text to stdout, for the first bad item of an entry). */
+#define TDEC_UFTRACE_BAD_QUIET    1u /* nothing: prefix not in lower case, junk   */
+#define TDEC_UFTRACE_BAD_INDEX    2u /* "skipping invalid argument: ITEM"         */
+#define TDEC_UFTRACE_BAD_TYPE     3u /* "unsupported argument type: ITEM"         */
+#define TDEC_UFTRACE_BAD_SIZE     4u /* "unsupported argument size: ITEM"         */
+#define TDEC_UFTRACE_BAD_ENUM     5u /* "invalid enum spec: e..." (the format on) */
+#define TDEC_UFTRACE_BAD_REGISTER 6u /* "unknown register name: ITEM" (empty or   */
+                                     /* not alphanumeric; a caller checks the     */
+                                     /* names of the recorded architecture)       */
 
 /* Parses one item (as split by tdec_uftrace_next_spec_item). Items are
    recognised as uftrace does, by a case-insensitive "arg", "fparg" or
    "retval" prefix; anything else is kind OTHER (TDEC_OK, other fields 0).
-   TDEC_E_FORMAT for a malformed argument item: no index or index 0
-   ("arg", "arg0": indexes start at 1), an index over 2^32-1, an unknown
-   format letter, a size other than 8/16/32/64 (80 for floats only: "/i7",
-   "/x80"), "/e" without ":NAME", junk after the item or an empty or
-   non-alphanumeric %REG. As in uftrace, what follows "%stack" is read as
+   Index 0 ("arg0", "fparg0") is accepted: uftrace 0.13 files such an item
+   with the return values (index 0 is theirs). TDEC_E_FORMAT, with `kind`
+   still set, for a malformed argument item: a prefix not in lower case
+   ("ARG1", "Retval": the parser compares it exactly), no index ("arg"),
+   an index over 2^32-1, an unknown format letter (0.13 has no "o"), a size
+   other than 8/16/32/64 (80 for floats only: "/i7", "/x80"), "/e" without
+   ":NAME", junk after the item or an empty or non-alphanumeric %REG; `bad`
+   says which, as uftrace's message does. As in uftrace, what follows "%stack" is read as
    a number if it can be (else the offset is 0) and then ignored, and what
    follows a struct's "tN[:NAME]" is ignored unless it is "%stack+N" or a
    register list ("%RDI+RSI", set as reg). TDEC_E_ARG for NULL. */
@@ -841,12 +857,13 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
    `long_size` is 8 for 64-bit data (info elf_class 2), 4 for 32-bit;
    `f80_size` is 10 (x86) or 8 (32-bit ARM, where f80 means a double).
    No format -> INT long_size ('d'); fparg without format -> FLOAT 8 ('f');
-   c -> CHAR 1; s -> STRING; S -> STDSTRING; tN -> STRUCT N; e -> INT
-   long_size; d i u x o p -> INT size_bits/8 or long_size; f -> FLOAT 8, or
-   4 / 8 / f80_size for /32 /64 /80. out->format is the effective letter.
-   Returns TDEC_OK, TDEC_E_FORMAT (kind OTHER, or a size the kind cannot
-   have: "c16", "f16", a struct over 1020 bytes) or TDEC_E_ARG (NULL,
-   long_size not 4/8, f80_size not 8/10). */
+   c -> CHAR 1, or size_bits/8 ("c16": 2 bytes); s -> STRING; S ->
+   STDSTRING (a size is ignored); tN -> STRUCT N; e -> INT long_size;
+   d i u x p -> INT size_bits/8 or long_size; f -> FLOAT 8, or size_bits/8
+   ("f8": 1 byte, "f16": 2) or f80_size for /80. out->format is the
+   effective letter. Returns TDEC_OK, TDEC_E_FORMAT (kind OTHER, a struct
+   over 1020 bytes) or TDEC_E_ARG (NULL, long_size not 4/8, f80_size not
+   8/10). */
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_spec_item *item, unsigned long_size,
                                                            unsigned f80_size, tdec_uftrace_arg *out);
 
@@ -1075,8 +1092,9 @@ static int tdec_uftrace__arg_valid(const tdec_uftrace_arg *a)
 {
     switch (a->kind) {
     case TDEC_UFTRACE_V_INT:       return a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8;
-    case TDEC_UFTRACE_V_CHAR:      return a->size == 1;
-    case TDEC_UFTRACE_V_FLOAT:     return a->size == 4 || a->size == 8 || a->size == 10;
+    case TDEC_UFTRACE_V_CHAR:      return a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8;
+    case TDEC_UFTRACE_V_FLOAT:
+        return a->size == 1 || a->size == 2 || a->size == 4 || a->size == 8 || a->size == 10;
     case TDEC_UFTRACE_V_STRING:
     case TDEC_UFTRACE_V_STDSTRING: return 1;
     case TDEC_UFTRACE_V_STRUCT:    return a->size <= TDEC_UFTRACE_MAX_BLOCK;
@@ -1236,11 +1254,8 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
         tdec_uftrace__payload(d, len, i - fixed - len, TDEC_UFTRACE__P_ARG);
         return TDEC_OK;
     }
-    if (a->kind == TDEC_UFTRACE_V_FLOAT) {
-        for (i = 0; i < a->size; i++) r->raw[i] = p[i];
-    } else {
-        r->value = tdec_uftrace__uint(d, p, a->size);
-    }
+    for (i = 0; i < fixed; i++) r->raw[i] = p[i];
+    if (a->kind != TDEC_UFTRACE_V_FLOAT) r->value = tdec_uftrace__uint(d, p, a->size);
     tdec__stream_consume(&d->st, fixed);
     d->blk += fixed;
     d->arg_next++;
@@ -1827,10 +1842,18 @@ static const char *tdec_uftrace__name_end(const char *p, const char *e)
     return p;
 }
 
+/* Rejects an argument item for `why` (TDEC_UFTRACE_BAD_*). */
+static tdec_status tdec_uftrace__bad_item(tdec_uftrace_spec_item *out, uint32_t why)
+{
+    out->bad = why;
+    return TDEC_E_FORMAT;
+}
+
 TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t len, tdec_uftrace_spec_item *out)
 {
     const char *p, *e, *q;
     uint64_t v;
+    size_t n;
     int64_t sv;
     int sized = 0;
     if (out == NULL || !tdec_uftrace__line(s, len, &p, &e)) return TDEC_E_ARG;
@@ -1843,37 +1866,46 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
     out->reg = tdec_uftrace__text(e, e);
     out->stack_offset = 0;
     out->has_stack = 0;
+    out->bad = 0;
 
-    /* uftrace matches the action names case-insensitively: "arg" first */
+    /* uftrace matches the action names case-insensitively ("arg" first),
+       then its argument parser compares them exactly */
     if (tdec_uftrace__prefix(p, e, "arg", 1)) {
         out->kind = TDEC_UFTRACE_ITEM_ARG;
-        p += 3;
+        q = "arg";
     } else if (tdec_uftrace__prefix(p, e, "fparg", 1)) {
         out->kind = TDEC_UFTRACE_ITEM_FPARG;
-        p += 5;
+        q = "fparg";
     } else if (tdec_uftrace__prefix(p, e, "retval", 1)) {
         out->kind = TDEC_UFTRACE_ITEM_RETVAL;
-        p += 6;
+        q = "retval";
     } else {
         return TDEC_OK;
     }
+    /* uftrace wants a digit after "arg" and "fparg" before it parses */
+    n = tdec_uftrace__cstrlen(q);
+    if (out->kind != TDEC_UFTRACE_ITEM_RETVAL && ((size_t)(e - p) <= n || !tdec_uftrace__digit(p[n])))
+        return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_INDEX);
+    if (!tdec_uftrace__prefix(p, e, q, 0)) return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_QUIET);
+    p += n;
     if (out->kind != TDEC_UFTRACE_ITEM_RETVAL) {
-        /* a digit, then strtol(.., 0): "arg0x2" is arg2, "arg010" arg8 */
-        if (p >= e || !tdec_uftrace__digit(*p) || !tdec_uftrace__c_int(&p, e, &sv) || sv == 0 || sv > 0xFFFFFFFF)
-            return TDEC_E_FORMAT;
+        /* strtol(.., 0): "arg0x2" is arg2, "arg010" arg8 */
+        if (!tdec_uftrace__c_int(&p, e, &sv) || sv > 0xFFFFFFFF)
+            return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_QUIET);
         out->index = (uint32_t)sv;
     }
     if (p < e && *p == '/') {
         p++;
-        if (p >= e) return TDEC_E_FORMAT;
+        if (p >= e) return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_TYPE);
         switch (*p) {
-        case 'd': case 'i': case 'u': case 'x': case 'o':
+        case 'd': case 'i': case 'u': case 'x':
         case 's': case 'S': case 'c': case 'f': case 'p':
             out->format = *p++;
             sized = 1;
             break;
         case 'e':
-            if (e - p < 3 || p[1] != ':' || !tdec_uftrace__alpha(p[2])) return TDEC_E_FORMAT;
+            if (e - p < 3 || p[1] != ':' || !tdec_uftrace__alpha(p[2]))
+                return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_ENUM);
             out->format = 'e';
             q = tdec_uftrace__name_end(p + 2, e);
             out->type_name = tdec_uftrace__text(p + 2, q);
@@ -1885,7 +1917,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             out->format = 't';
             p++;
             if (p < e && tdec_uftrace__digit(*p)) {
-                if (!tdec_uftrace__c_int(&p, e, &sv) || sv > 0xFFFFFFFF) return TDEC_E_FORMAT;
+                if (!tdec_uftrace__c_int(&p, e, &sv) || sv > 0xFFFFFFFF)
+                    return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_QUIET);
                 out->struct_size = (uint32_t)sv;
             }
             if (p < e && *p == ':') {
@@ -1901,7 +1934,8 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             break;
         default:
             /* "fparg1/32": a size without a format letter */
-            if (out->kind != TDEC_UFTRACE_ITEM_FPARG || !tdec_uftrace__digit(*p)) return TDEC_E_FORMAT;
+            if (out->kind != TDEC_UFTRACE_ITEM_FPARG || !tdec_uftrace__digit(*p))
+                return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_TYPE);
             sized = 1;
             break;
         }
@@ -1909,18 +1943,18 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
             /* strtol(.., 10): spaces and a '+' may come first */
             p = tdec_uftrace__skip_space(p, e);
             if (p < e && *p == '+') p++;
-            if (!tdec_uftrace__dec(&p, e, 1000u, &v)) return TDEC_E_FORMAT;
+            if (!tdec_uftrace__dec(&p, e, 1000u, &v)) return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_SIZE);
             if (v == 80) {
                 if (out->format != 'f' && !(out->format == 0 && out->kind == TDEC_UFTRACE_ITEM_FPARG))
-                    return TDEC_E_FORMAT;
+                    return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_SIZE);
             } else if (v != 8 && v != 16 && v != 32 && v != 64) {
-                return TDEC_E_FORMAT;
+                return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_SIZE);
             }
             out->size_bits = (uint32_t)v;
         }
     }
     if (p == e) return TDEC_OK;
-    if (*p++ != '%') return TDEC_E_FORMAT;
+    if (*p++ != '%') return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_QUIET);
     if (tdec_uftrace__prefix(p, e, "stack", 0)) {
         /* "%stack+N", "%stackN", "%stack": the offset is strtol(.., 0) of
            what follows, kept as an int; the rest of the item is ignored */
@@ -1930,9 +1964,10 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_parse_spec_item(const char *s, size_t 
         return TDEC_OK;
     }
     /* a register name; a struct may sit in several: "RDI+RSI" */
-    if (p == e) return TDEC_E_FORMAT;
+    if (p == e) return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_REGISTER);
     for (q = p; q < e; q++) {
-        if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q)) return TDEC_E_FORMAT;
+        if (!tdec_uftrace__alpha(*q) && !tdec_uftrace__digit(*q))
+            return tdec_uftrace__bad_item(out, TDEC_UFTRACE_BAD_REGISTER);
     }
     out->reg = tdec_uftrace__text(p, e);
     return TDEC_OK;
@@ -1953,20 +1988,19 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_spec_item_layout(const tdec_uftrace_sp
     bits = item->size_bits;
     out->format = (uint8_t)fmt;
     switch (fmt) {
-    case 'd': case 'i': case 'u': case 'x': case 'o': case 'p': case 'e':
+    case 'd': case 'i': case 'u': case 'x': case 'p': case 'e':
         if (bits == 80) return TDEC_E_FORMAT;
         out->kind = TDEC_UFTRACE_V_INT;
         out->size = (uint16_t)(bits ? bits / 8u : long_size);
         break;
     case 'c':
-        if (bits != 0 && bits != 8) return TDEC_E_FORMAT;
+        if (bits == 80) return TDEC_E_FORMAT;
         out->kind = TDEC_UFTRACE_V_CHAR;
-        out->size = 1;
+        out->size = (uint16_t)(bits ? bits / 8u : 1u);
         break;
     case 'f':
-        if (bits != 0 && bits != 32 && bits != 64 && bits != 80) return TDEC_E_FORMAT;
         out->kind = TDEC_UFTRACE_V_FLOAT;
-        out->size = (uint16_t)(bits == 80 ? f80_size : bits == 32 ? 4u : 8u);
+        out->size = (uint16_t)(bits == 80 ? f80_size : bits ? bits / 8u : 8u);
         break;
     case 's':
         out->kind = TDEC_UFTRACE_V_STRING;

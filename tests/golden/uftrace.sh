@@ -74,6 +74,63 @@ for cmd in dump replay; do
         echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
     fi
 done
+# Spec items uftrace 0.13 rejects: it drops the entry and prints a "Usage:"
+# line on stdout, before anything else. The directory is the badreg
+# recording with bad entries added to its argspec: line and a retspec: line
+# (every message and the silent cases, argument items in retspec: ignored,
+# argspec: read again for "retval"); the references were made by uftrace
+# 0.13 on exactly that directory.
+M=$T/usage
+cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
+sed -i 's/^argspec:lines=4$/argspec:lines=5/
+s/^\(argspec:ints@.*\)$/\1;main@argx;main@fpargy;main@arg1\/q;main@arg1\/;main@arg1\/i7;main@arg1\/ix;main@arg1\/x80;main@arg1\/e:1x;main@arg1\/e;main@ARG1%RAX;main@arg1x;main@arg1%;main@arg1%R-1;main@Retval\/i8;main@retval\/u7;main@arg1\/i32,arg2\/c80\nretspec:main@retval\/q;main@arg1\/q,retval%stack+1,retval\/e:_x%xmm9;pair_sum@retval/' "$M/info"
+# The same on a copy of forkexec (two sessions): the lines come once per
+# session.
+M2=$T/usage2
+cp -rL "$D/forkexec/uftrace.data" "$M2" && chmod -R u+w "$M2"
+sed -i 's/^argspec:helper_main@arg1\/s$/argspec:helper_main@arg1\/s;main@arg1%RAX;main@retval\/q/' "$M2/info"
+for cmd in dump replay; do
+    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/badreg/ref/$cmd-usage.txt" &&
+        "$X" $cmd "$M2" 2>&1 | cmp -s - "$D/forkexec/ref/$cmd-usage.txt"; then
+        echo "PASS uftrace $cmd: rejected spec items give uftrace's Usage lines (per session), entries dropped"
+    else
+        echo "FAIL uftrace $cmd: rejected spec items give uftrace's Usage lines (per session), entries dropped"
+    fi
+done
+# Ties under a time filter: uftrace 0.13 then reads the perf records as
+# per-task event lists and takes the earliest, a tie going to the first
+# task in taskinfo order (without a filter, to the first perf file). The
+# directory is the fork recording with `-t 1us` in default.opts and the
+# parent's sched-in (perf-cpu0.dat offset 472, time at +16) moved to the
+# time of the child's sched-out before it in the file; the reference was
+# made by uftrace 0.13 on exactly that directory.
+M=$T/ties
+cp -rL "$D/fork/uftrace.data" "$M" && chmod -R u+w "$M"
+echo "-t 1us" > "$M/default.opts"
+printf '\040\373\236\211\204\000\000\000' | dd of="$M/perf-cpu0.dat" bs=1 seek=488 conv=notrunc 2>/dev/null
+if "$X" replay "$M" 2>&1 | cmp -s - "$D/fork/ref/replay-ties.txt"; then
+    echo "PASS uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
+else
+    echo "FAIL uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
+fi
+# The register names are those of the recorded architecture: the badreg
+# copy with cpuinfo:desc saying ARM64 (X0..X7, S0..S7, D0..D7) and two more
+# entries. uftrace 0.13 then drops flt's entry (%xmm1) and stops at its
+# argument block ("record missing argument info", exit status 1): what it
+# printed on stdout (ref/dump-arm64.txt, its Usage lines first) must begin
+# our dump, which stops there with an error too.
+M=$T/arm64
+cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
+sed -i 's/^cpuinfo:desc=.*/cpuinfo:desc=ARM64 Cortex/
+s/^\(argspec:ints@.*\)$/\1;main@arg1%X3;main@arg1%d7,arg2%RDI/' "$M/info"
+"$X" dump "$M" > "$T/arm64.out" 2> "$T/arm64.err"
+rc=$?
+if [ $rc -eq 1 ] && head -c "$(wc -c < "$D/badreg/ref/dump-arm64.txt")" "$T/arm64.out" | cmp -s - "$D/badreg/ref/dump-arm64.txt" &&
+    grep -q "record missing argument info" "$T/arm64.err"; then
+    pass "uftrace dump: ARM64 register names; what uftrace printed before it stopped begins ours"
+else
+    fail "uftrace dump: ARM64 register names; what uftrace printed before it stopped begins ours" "$T/arm64.out"
+fi
 # default.opts: beside the time filter tracedec applies (the timefilter
 # sample), options it does not implement yet get a note on stderr, and the
 # filter still holds.

@@ -17,9 +17,11 @@
 #include "tests/lib/uftrace_check.h"
 #include "tests/lib/testlib.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <strings.h>
 
 #define DATA_DIR "tests/data/uftrace"
 #define LOG_CAP  (1u << 20)
@@ -98,6 +100,10 @@ typedef struct fspec {
     int                  ret;  /* EXIT spec (retval items)            */
     int                  prio; /* 3 argspec/retspec, 2 .dbg, 1 *auto  */
     tdec_uftrace_argspec spec;
+    /* each item's identity in uftrace (add_arg_spec): by index for an
+       integer (0) or a float (1), by register (2), by stack offset (3) */
+    unsigned char        id_type[TDEC_UFTRACE_MAX_ARGS];
+    uint32_t             id[TDEC_UFTRACE_MAX_ARGS];
 } fspec;
 
 typedef struct sample {
@@ -244,73 +250,117 @@ static fspec *fs_find(sample *s, const char *name, size_t nlen, int ret)
     return best;
 }
 
-static int spec_errors;
+static int spec_errors; /* entries dropped for an item uftrace rejects */
 
-/* Adds PATTERN's items (argument items to its ENTRY spec, retval items to
-   its EXIT spec) unless a spec of at least this priority exists. */
-static void fs_add(sample *s, tdec_uftrace_text pat, tdec_uftrace_text items, int prio)
+/* The spec of this priority for PATTERN's entry (ret 0) or exit (ret 1),
+   made if missing; NULL if one of a higher priority exists. */
+static fspec *fs_get(sample *s, tdec_uftrace_text pat, int ret, int prio)
 {
-    tdec_uftrace_argspec ent, ex;
-    tdec_uftrace_spec_item it;
+    fspec *old = fs_find(s, pat.ptr, pat.len, ret);
+    if (old && old->prio > prio) return NULL;
+    if (old && old->prio == prio) return old;
+    s->fs = (fspec *)realloc(s->fs, (s->nfs + 1) * sizeof *s->fs);
+    if (s->fs == NULL) abort();
+    memset(&s->fs[s->nfs], 0, sizeof s->fs[0]);
+    memcpy(s->fs[s->nfs].name, pat.ptr, pat.len);
+    s->fs[s->nfs].ret = ret;
+    s->fs[s->nfs].prio = prio;
+    return &s->fs[s->nfs++];
+}
+
+/* 1 + the number of a register uftrace 0.13 knows on x86_64 (the arch of
+   these recordings), 0 for an unknown name. */
+static uint32_t x86_64_reg(tdec_uftrace_text r)
+{
+    static const char *const names[] = { "RDI", "RSI", "RDX", "RCX", "R8", "R9" };
+    uint32_t i;
+    if (r.len == 4 && strncasecmp(r.ptr, "XMM", 3) == 0 && r.ptr[3] >= '0' && r.ptr[3] <= '7')
+        return 7u + (uint32_t)(r.ptr[3] - '0');
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == r.len && strncasecmp(names[i], r.ptr, r.len) == 0) return i + 1;
+    return 0;
+}
+
+/* Adds the items of one spec entry that belong to the pass (1: arg and
+   fparg items, 2: retval items; uftrace ignores the others) to PATTERN's
+   specs of this priority: items of index 0 ("retval", also "arg0") to its
+   EXIT spec, the others to its ENTRY spec, where an item replaces one of
+   the same identity (struct registers are not checked: these recordings
+   have a struct only in known registers). An entry with arg items
+   gets an ENTRY spec even if they all have index 0 ("f@arg0": an empty
+   block). An entry with an item uftrace rejects is dropped whole. */
+static void fs_add(sample *s, tdec_uftrace_text pat, tdec_uftrace_text items, int prio, int pass)
+{
+    tdec_uftrace_spec_item it[TDEC_UFTRACE_MAX_ARGS];
+    tdec_uftrace_arg a[TDEC_UFTRACE_MAX_ARGS];
     tdec_uftrace_text is;
-    tdec_uftrace_arg a;
     const char *q = items.ptr, *qe = items.ptr + items.len;
-    int r;
-    ent.count = ex.count = 0;
+    size_t n = 0, i;
+    uint32_t k;
     if (pat.len == 0 || pat.len >= sizeof s->fs[0].name) return;
-    while (tdec_uftrace_next_spec_item(&q, qe, &is) == TDEC_OK) {
-        if (tdec_uftrace_parse_spec_item(is.ptr, is.len, &it) != TDEC_OK) {
+    while (tdec_uftrace_next_spec_item(&q, qe, &is) == TDEC_OK && n < TDEC_UFTRACE_MAX_ARGS) {
+        tdec_status st = tdec_uftrace_parse_spec_item(is.ptr, is.len, &it[n]);
+        if (it[n].kind == TDEC_UFTRACE_ITEM_OTHER || (it[n].kind == TDEC_UFTRACE_ITEM_RETVAL) != (pass == 2)) continue;
+        if (st != TDEC_OK || tdec_uftrace_spec_item_layout(&it[n], s->long_size, 10, &a[n]) != TDEC_OK ||
+            (it[n].reg.len > 0 && it[n].format != 't' && !x86_64_reg(it[n].reg))) {
             spec_errors++;
-            continue;
+            return;
         }
-        if (it.kind == TDEC_UFTRACE_ITEM_OTHER) continue;
-        if (tdec_uftrace_spec_item_layout(&it, s->long_size, 10, &a) != TDEC_OK) {
-            spec_errors++;
-            continue;
-        }
-        if (it.kind == TDEC_UFTRACE_ITEM_RETVAL) {
-            if (ex.count < TDEC_UFTRACE_MAX_ARGS) ex.args[ex.count++] = a;
-        } else if (ent.count < TDEC_UFTRACE_MAX_ARGS) {
-            ent.args[ent.count++] = a;
-        }
+        n++;
     }
-    for (r = 0; r < 2; r++) {
-        tdec_uftrace_argspec *sp = r ? &ex : &ent;
-        fspec *old;
-        if (sp->count == 0) continue;
-        old = fs_find(s, pat.ptr, pat.len, r);
-        if (old && old->prio >= prio) continue;
-        s->fs = (fspec *)realloc(s->fs, (s->nfs + 1) * sizeof *s->fs);
-        if (s->fs == NULL) abort();
-        memset(&s->fs[s->nfs], 0, sizeof s->fs[0]);
-        memcpy(s->fs[s->nfs].name, pat.ptr, pat.len);
-        s->fs[s->nfs].ret = r;
-        s->fs[s->nfs].prio = prio;
-        s->fs[s->nfs].spec = *sp;
-        s->nfs++;
+    if (n > 0 && pass == 1) fs_get(s, pat, 0, prio);
+    for (i = 0; i < n; i++) {
+        fspec *f = fs_get(s, pat, it[i].index == 0, prio);
+        tdec_uftrace_argspec *sp;
+        unsigned char t = it[i].kind == TDEC_UFTRACE_ITEM_FPARG || it[i].format == 'f';
+        uint32_t id = it[i].index;
+        if (f == NULL) continue;
+        if (it[i].has_stack) {
+            t = 3;
+            id = it[i].stack_offset;
+        } else if (it[i].reg.len > 0 && it[i].format != 't') {
+            t = 2;
+            id = x86_64_reg(it[i].reg);
+        }
+        sp = &f->spec;
+        for (k = 0; k < sp->count; k++)
+            if (f->id_type[k] == t && f->id[k] == id) break;
+        if (k == TDEC_UFTRACE_MAX_ARGS) continue;
+        sp->args[k] = a[i];
+        f->id_type[k] = t;
+        f->id[k] = id;
+        if (k == sp->count) sp->count++;
     }
 }
 
 typedef struct info_pass {
     sample *s;
     int     pass; /* 0: find auto-args; 1: explicit specs; 2: auto specs */
+    int     retval_in_argspec;
 } info_pass;
 
 static void spec_info_line(void *ctx, tdec_uftrace_text k, tdec_uftrace_text v)
 {
     info_pass *ip = (info_pass *)ctx;
     tdec_uftrace_spec_entry ent;
-    const char *p = v.ptr, *e = v.ptr + v.len;
+    const char *p, *e = v.ptr + v.len;
     int explicit_ = str_eq(k, "argspec") || str_eq(k, "retspec");
     int auto_ = str_eq(k, "argauto") || str_eq(k, "retauto");
+    int kind = str_eq(k, "argspec") || str_eq(k, "argauto") ? 1 : 2, again, last;
     if (ip->pass == 0) {
         if (str_eq(k, "auto-args")) ip->s->auto_args = 1;
         return;
     }
     if (!(ip->pass == 1 ? explicit_ : auto_)) return;
-    while (tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK) {
-        if (ent.items.len == 0) continue; /* "lines=5" */
-        fs_add(ip->s, ent.pattern, ent.items, ip->pass == 1 ? 3 : 1);
+    /* uftrace reads an argspec line that says "retval" again for return values */
+    again = 0;
+    for (p = v.ptr; kind == 1 && explicit_ && p + 6 <= e; p++)
+        if (memcmp(p, "retval", 6) == 0) again = 1;
+    for (last = kind == 1 ? 1 + again : 2; kind <= last; kind++) {
+        for (p = v.ptr; tdec_uftrace_next_spec_entry(&p, e, &ent) == TDEC_OK;) {
+            if (ent.items.len == 0) continue; /* "lines=5" */
+            fs_add(ip->s, ent.pattern, ent.items, ip->pass == 1 ? 3 : 1, kind);
+        }
     }
 }
 
@@ -335,7 +385,7 @@ static void build_specs(sample *s)
             if (tdec_uftrace_parse_dbg_line(ls, ll, &dl) != TDEC_OK) continue;
             if (dl.kind == TDEC_UFTRACE_DBG_FUNC) func = dl.text;
             if ((dl.kind == TDEC_UFTRACE_DBG_ARGS || dl.kind == TDEC_UFTRACE_DBG_RETVAL) && func.ptr)
-                fs_add(s, func, dl.text, 2);
+                fs_add(s, func, dl.text, 2, dl.kind == TDEC_UFTRACE_DBG_ARGS ? 1 : 2);
         }
         free(d);
     }
@@ -1275,7 +1325,10 @@ static int check_arg_line(cursor *cu, int is_ret, int idx, const dec_arg *a, cha
         }
     }
     case TDEC_UFTRACE_V_STRUCT:
-        return take_line(cu, &ls, &ll);
+        /* the name line, then one line per 16 bytes */
+        for (i = 0; i <= (r->payload_size + 15) / 16; i++)
+            if (!take_line(cu, &ls, &ll)) return 0;
+        return 1;
     case TDEC_UFTRACE_V_FLOAT:
         v = 0;
         for (i = r->arg.size < 8 ? r->arg.size : 8; i > 0; i--) v = v << 8 | r->raw[i - 1];
@@ -1532,7 +1585,8 @@ static void test_golden(void)
         for (j = 0; j < s->ndats; j++) {
             tl_begin(&c, "uftrace %s/%s decoded == uftrace dump (records, argument blocks and values)", s->name,
                      s->dats[j]);
-            TL_EQI(&c, spec_errors, 0);
+            /* badreg: an unknown register, a format 0.13 lacks */
+            TL_EQI(&c, spec_errors, strcmp(s->name, "badreg") == 0 ? 2 : 0);
             golden_dat(s, s->dats[j], &seqs[i][j], &c);
             tl_end(&c);
         }
@@ -1553,9 +1607,10 @@ static void test_golden(void)
             total += n;
             if (strcmp(samples[i].name, "args") == 0) TL_EQU(&c, n, 26); /* "length =" lines of its dump */
         }
-        /* args, cxx, forkexec, libcall, enums, stackspec, longdouble */
-        TL_TRUE(&c, with >= 7, "%d samples with payloads", with);
-        TL_EQU(&c, total, 26 + 6 + 2 + 24 + 11 + 3 + 5);
+        /* args, cxx, forkexec, libcall, enums, stackspec, longdouble,
+           argzero, badreg, oddsize, charstep */
+        TL_TRUE(&c, with >= 11, "%d samples with payloads", with);
+        TL_EQU(&c, total, 26 + 6 + 2 + 24 + 11 + 3 + 5 + 6 + 4 + 8 + 4);
     }
     tl_end(&c);
 }
@@ -1656,18 +1711,28 @@ static void test_spec_grammar(void)
             { "retval/f32", TDEC_OK, TDEC_UFTRACE_ITEM_RETVAL, 0, 'f', 32, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 4, 4, 'f' },
             { "retval/f", TDEC_OK, TDEC_UFTRACE_ITEM_RETVAL, 0, 'f', 0, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 8, 8, 'f' },
             { "retval", TDEC_OK, TDEC_UFTRACE_ITEM_RETVAL, 0, 0, 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'd' },
-            { "Retval/u8", TDEC_OK, TDEC_UFTRACE_ITEM_RETVAL, 0, 'u', 8, TDEC_OK, TDEC_UFTRACE_V_INT, 1, 1, 'u' },
             { "arg1", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 0, 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'd' },
-            { "ARG1/i16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'i', 16, TDEC_OK, TDEC_UFTRACE_V_INT, 2, 2, 'i' },
             { "arg3/d32", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 3, 'd', 32, TDEC_OK, TDEC_UFTRACE_V_INT, 4, 4, 'd' },
             { "arg1/x", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'x', 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'x' },
-            { "arg1/o", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'o', 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'o' },
             { "arg1/p", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'p', 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'p' },
             { "arg1/u64", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'u', 64, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 8, 'u' },
             { "arg1/c", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'c', 0, TDEC_OK, TDEC_UFTRACE_V_CHAR, 1, 1, 'c' },
             { "arg1/c8", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'c', 8, TDEC_OK, TDEC_UFTRACE_V_CHAR, 1, 1, 'c' },
-            { "arg1/c16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'c', 16, TDEC_E_FORMAT, 0, 0, 0, 0 },
-            { "arg1/f16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'f', 16, TDEC_E_FORMAT, 0, 0, 0, 0 },
+            /* sizes uftrace 0.13 stores as given (libmcount copies size bytes) */
+            { "arg1/c16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'c', 16, TDEC_OK, TDEC_UFTRACE_V_CHAR, 2, 2, 'c' },
+            { "arg1/c32", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'c', 32, TDEC_OK, TDEC_UFTRACE_V_CHAR, 4, 4, 'c' },
+            { "retval/c64", TDEC_OK, TDEC_UFTRACE_ITEM_RETVAL, 0, 'c', 64, TDEC_OK, TDEC_UFTRACE_V_CHAR, 8, 8, 'c' },
+            { "arg1/f16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'f', 16, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 2, 2, 'f' },
+            { "arg1/f8", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'f', 8, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 1, 1, 'f' },
+            { "fparg1/16", TDEC_OK, TDEC_UFTRACE_ITEM_FPARG, 1, 0, 16, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 2, 2, 'f' },
+            { "arg1/p16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'p', 16, TDEC_OK, TDEC_UFTRACE_V_INT, 2, 2, 'p' },
+            { "arg1/s8", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 's', 8, TDEC_OK, TDEC_UFTRACE_V_STRING, 0, 0, 's' },
+            { "arg1/S64", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'S', 64, TDEC_OK, TDEC_UFTRACE_V_STDSTRING, 0, 0, 'S' },
+            /* index 0: uftrace files it with the return values */
+            { "arg0", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 0, 0, 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'd' },
+            { "arg0/c16", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 0, 'c', 16, TDEC_OK, TDEC_UFTRACE_V_CHAR, 2, 2, 'c' },
+            { "fparg0", TDEC_OK, TDEC_UFTRACE_ITEM_FPARG, 0, 0, 0, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 8, 8, 'f' },
+            { "arg00", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 0, 0, 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'd' },
             { "arg1/f80", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'f', 80, TDEC_OK, TDEC_UFTRACE_V_FLOAT, 10, 10, 'f' },
             { "arg1/e:foo", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 1, 'e', 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'e' },
             { "arg2/e:uft_signal", TDEC_OK, TDEC_UFTRACE_ITEM_ARG, 2, 'e', 0, TDEC_OK, TDEC_UFTRACE_V_INT, 8, 4, 'e' },
@@ -1705,10 +1770,12 @@ static void test_spec_grammar(void)
             { "", TDEC_OK, TDEC_UFTRACE_ITEM_OTHER, 0, 0, 0, TDEC_E_FORMAT, 0, 0, 0, 0 },
             /* malformed argument items */
             { "arg", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-            { "arg0", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+            { "ARG1/i16", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+            { "Retval/u8", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+            { "fpArg1", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+            { "arg1/o", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
             { "argx", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
             { "fparg", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-            { "fparg0", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
             { "arg4294967296", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
             { "arg1/i7", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
             { "arg1/i0", TDEC_E_FORMAT, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
@@ -1741,7 +1808,15 @@ static void test_spec_grammar(void)
             tdec_uftrace_spec_item it;
             tdec_uftrace_arg a, a4;
             tdec_status st = tdec_uftrace_parse_spec_item(w[k].s, strlen(w[k].s), &it);
-            if (!TL_TRUE(&c, st == w[k].st, "%s: parse %d", w[k].s, st) || st != TDEC_OK) continue;
+            if (!TL_TRUE(&c, st == w[k].st, "%s: parse %d", w[k].s, st)) continue;
+            if (st != TDEC_OK) {
+                /* the item's action is still known: callers drop its entry */
+                TL_TRUE(&c, it.kind == (tolower((unsigned char)w[k].s[0]) == 'f' ? TDEC_UFTRACE_ITEM_FPARG
+                                        : tolower((unsigned char)w[k].s[0]) == 'r' ? TDEC_UFTRACE_ITEM_RETVAL
+                                                                                   : TDEC_UFTRACE_ITEM_ARG),
+                        "%s: kind %u", w[k].s, it.kind);
+                continue;
+            }
             TL_TRUE(&c, it.kind == w[k].kind && it.index == w[k].index && it.format == w[k].format &&
                             it.size_bits == w[k].bits,
                     "%s: kind %u index %u format %d bits %u", w[k].s, it.kind, it.index, it.format, it.size_bits);
@@ -2102,6 +2177,8 @@ static void test_mixed(void)
         TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 24 && it.u.rec.value == 7 &&
                         it.u.rec.arg.size == 4 && it.u.rec.arg_index == 1,
                 "arg1/i32 = 7");
+        /* the stored bytes too (replay's c64 quirk reads them 4 early) */
+        TL_TRUE(&c, memcmp(it.u.rec.raw, "\7\0\0\0", 4) == 0, "arg1/i32 raw bytes");
         TL_EQI(&c, tdec_uftrace_next(&d, &it), TDEC_OK);
         TL_TRUE(&c, it.u.rec.type == TDEC_UFTRACE_REC_ARG && it.offset == 28 && it.u.rec.arg.kind == TDEC_UFTRACE_V_FLOAT &&
                         memcmp(it.u.rec.raw, f125, 8) == 0,
@@ -2542,7 +2619,7 @@ static void test_hostile(void)
         {
             static const tdec_uftrace_arg bad[] = { { 0, 'd', 4 },  { 9, 'd', 4 }, { TDEC_UFTRACE_V_INT, 'd', 3 },
                                                     { TDEC_UFTRACE_V_INT, 'd', 0 }, { TDEC_UFTRACE_V_INT, 'd', 16 },
-                                                    { TDEC_UFTRACE_V_CHAR, 'c', 2 }, { TDEC_UFTRACE_V_FLOAT, 'f', 6 },
+                                                    { TDEC_UFTRACE_V_CHAR, 'c', 3 }, { TDEC_UFTRACE_V_FLOAT, 'f', 6 },
                                                     { TDEC_UFTRACE_V_STRUCT, 't', 1021 } };
             for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
                 big.count = 2;

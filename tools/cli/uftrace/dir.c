@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define TDEC_UFTRACE_IMPLEMENTATION
@@ -76,6 +77,19 @@ static int uft_each_line(const char *text, size_t n, uft_line_fn fn, void *ctx)
     return 0;
 }
 
+/* The register names uftrace 0.13 accepts in argument specs (utils/regs.c),
+   per architecture, in its order (an index identifies a register). */
+static const char *const uft_regs_x86_64[] = {"RDI",  "RSI",  "RDX",  "RCX",  "R8",   "R9",   "XMM0", "XMM1",
+                                              "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7", NULL};
+static const char *const uft_regs_i386[] = {"ECX",  "EDX",  "XMM0", "XMM1", "XMM2",
+                                            "XMM3", "XMM4", "XMM5", "XMM6", "XMM7", NULL};
+static const char *const uft_regs_arm[] = {"R0",  "R1",  "R2",  "R3",  "S0",  "S1",  "S2",  "S3",  "S4",  "S5",
+                                           "S6",  "S7",  "S8",  "S9",  "S10", "S11", "S12", "S13", "S14", "S15",
+                                           "D0",  "D1",  "D2",  "D3",  "D4",  "D5",  "D6",  "D7",  NULL};
+static const char *const uft_regs_aarch64[] = {"X0", "X1", "X2", "X3", "X4", "X5", "X6", "X7",
+                                               "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7",
+                                               "D0", "D1", "D2", "D3", "D4", "D5", "D6", "D7", NULL};
+
 static int uft_str_is(tdec_uftrace_text s, const char *lit)
 {
     return s.len == strlen(lit) && memcmp(s.ptr, lit, s.len) == 0;
@@ -122,9 +136,16 @@ static int uft_info_line(void *ctx, const char *line, size_t len)
     } else if (uft_str_is(key, "pattern_type")) {
         d->pattern = uft_str_is(val, "glob") ? 'g' : uft_str_is(val, "simple") ? 's' : 'r';
     } else if (uft_str_is(key, "cpuinfo") && val.len > 5 && memcmp(val.ptr, "desc=", 5) == 0) {
-        /* 32-bit ARM data: f80 means 8 bytes (a double) */
-        if (val.len >= 10 && (memcmp(val.ptr + 5, "ARMv6", 5) == 0 || memcmp(val.ptr + 5, "ARMv7", 5) == 0))
+        /* the architecture, guessed from the description as uftrace does;
+           32-bit ARM data: f80 means 8 bytes (a double) */
+        if (val.len >= 10 && (memcmp(val.ptr + 5, "ARMv6", 5) == 0 || memcmp(val.ptr + 5, "ARMv7", 5) == 0)) {
             d->f80_size = 8;
+            d->regs = uft_regs_arm;
+        } else if (val.len >= 10 && memcmp(val.ptr + 5, "ARM64", 5) == 0) {
+            d->regs = uft_regs_aarch64;
+        } else {
+            d->regs = d->hdr.elf_class == 1 ? uft_regs_i386 : uft_regs_x86_64;
+        }
     }
     return 0;
 }
@@ -678,12 +699,20 @@ static int uft_match(const uft_dir *d, tdec_uftrace_text pat, const char *name, 
     return ok;
 }
 
+/* How uftrace 0.13 identifies an item in a function's list (add_arg_spec):
+   a later item with the same identity replaces the earlier one. */
+#define UFT_ID_INDEX 0 /* by index (retval and arg0 share index 0)    */
+#define UFT_ID_FLOAT 1 /* fparg, or /f: by index                       */
+#define UFT_ID_REG   2 /* %REG: by register                            */
+#define UFT_ID_STACK 3 /* %stack: by offset                            */
+
 typedef struct uft_item {
     tdec_uftrace_spec_item item;
     tdec_uftrace_arg       layout;
-    int                    exact; /* set by an exact-name pattern */
+    int                    id_type; /* UFT_ID_*                      */
+    uint32_t               id;      /* index, register or offset     */
+    int                    exact;   /* set by an exact-name pattern  */
     char                   type_name[32];
-    char                   reg[8]; /* its register (a struct's: the last), lower case */
 } uft_item;
 
 typedef struct uft_items {
@@ -692,103 +721,109 @@ typedef struct uft_items {
     int      has_args, has_retval; /* explicit items of each kind set */
 } uft_items;
 
-/* How uftrace's add_arg_spec() tells items apart (a later item replaces
-   an earlier one of the same identity in its place): items at a stack
-   offset by the offset, items in a register by the register (whatever
-   their index or kind), others by index, integer and floating-point items
-   apart ("argN/f" is "fpargN"). */
-enum { UFT_BY_INDEX, UFT_BY_FLOAT, UFT_BY_REG, UFT_BY_STACK };
+/* The item pass (1: argument specs, 2: return value specs) takes only its
+   own kind of item, as uftrace ignores "incompatible actions". */
+#define UFT_PASS_ARGS   1
+#define UFT_PASS_RETVAL 2
 
-static int uft_item_class(const uft_item *x)
+static int uft_in_pass(uint32_t kind, int pass)
 {
-    if (x->item.has_stack) return UFT_BY_STACK;
-    if (x->reg[0] != '\0') return UFT_BY_REG;
-    if (x->item.kind == TDEC_UFTRACE_ITEM_FPARG || x->item.format == 'f') return UFT_BY_FLOAT;
-    return UFT_BY_INDEX;
+    if (kind == TDEC_UFTRACE_ITEM_RETVAL) return pass == UFT_PASS_RETVAL;
+    return (kind == TDEC_UFTRACE_ITEM_ARG || kind == TDEC_UFTRACE_ITEM_FPARG) && pass == UFT_PASS_ARGS;
 }
 
-static int uft_same_identity(const uft_item *a, const uft_item *b)
+/* The index of a register name (case-insensitive) in the recorded
+   architecture's table, or -1. */
+static int uft_reg_number(const uft_dir *d, const char *p, size_t len)
 {
-    int c = uft_item_class(a);
-    if (c != uft_item_class(b)) return 0;
-    if (c == UFT_BY_STACK) return a->item.stack_offset == b->item.stack_offset;
-    if (c == UFT_BY_REG) return strcmp(a->reg, b->reg) == 0;
-    return a->item.index == b->item.index;
+    int i;
+    for (i = 0; d->regs != NULL && d->regs[i] != NULL; i++)
+        if (strlen(d->regs[i]) == len && strncasecmp(d->regs[i], p, len) == 0) return i;
+    return -1;
 }
 
-/* The register of item x into x->reg: the last of "RDX+RCX", lower case
-   (uftrace matches register names case-insensitively). */
-static void uft_item_reg(uft_item *x)
+/* Sets x's identity; 0 if uftrace's parser rejects the item (a register
+   name unknown to the recorded architecture). A struct in registers
+   ("%RDI+RSI") is identified by its last known register; unknown names
+   there are skipped, as uftrace skips them. */
+static int uft_item_identity(const uft_dir *d, uft_item *x)
 {
-    const char *p = x->item.reg.ptr, *e = p + x->item.reg.len, *last = p;
-    size_t i;
-    for (; p < e; p++)
-        if (*p == '+') last = p + 1;
-    for (i = 0; last + i < e && i < sizeof x->reg - 1; i++) x->reg[i] = (char)tolower((unsigned char)last[i]);
-    x->reg[i] = '\0';
-}
-
-/* Adds one item string under the de-duplication rule. */
-static void uft_add_item(const uft_dir *d, uft_items *it, const char *s, size_t len, int exact)
-{
-    uft_item x;
-    size_t i;
-    memset(&x, 0, sizeof x);
-    if (tdec_uftrace_parse_spec_item(s, len, &x.item) != TDEC_OK) return;
-    if (x.item.kind == TDEC_UFTRACE_ITEM_OTHER) return;
-    if (tdec_uftrace_spec_item_layout(&x.item, d->long_size, d->f80_size, &x.layout) != TDEC_OK) return;
-    x.exact = exact;
-    if (x.item.type_name.len > 0) {
-        size_t n = x.item.type_name.len < sizeof x.type_name - 1 ? x.item.type_name.len : sizeof x.type_name - 1;
-        memcpy(x.type_name, x.item.type_name.ptr, n);
-    }
-    uft_item_reg(&x);
-    x.item.type_name.ptr = NULL; /* points into a string we do not keep */
-    x.item.reg.ptr = NULL;
-    for (i = 0; i < it->n; i++) {
-        if (uft_same_identity(&it->v[i], &x)) {
-            /* uftrace keeps the first item's index: an argument stays one */
-            if (exact || !it->v[i].exact) {
-                x.item.kind = it->v[i].item.kind;
-                x.item.index = it->v[i].item.index;
-                it->v[i] = x;
+    const tdec_uftrace_spec_item *it = &x->item;
+    const char *p = it->reg.ptr, *e = it->reg.ptr + it->reg.len, *q;
+    int r;
+    x->id_type = it->kind == TDEC_UFTRACE_ITEM_FPARG || it->format == 'f' ? UFT_ID_FLOAT : UFT_ID_INDEX;
+    x->id = it->index;
+    if (it->has_stack) {
+        x->id_type = UFT_ID_STACK;
+        x->id = it->stack_offset;
+    } else if (it->format == 't') {
+        for (; p < e; p = q + 1) {
+            for (q = p; q < e && *q != '+'; q++) continue;
+            if ((r = uft_reg_number(d, p, (size_t)(q - p))) >= 0) {
+                x->id_type = UFT_ID_REG;
+                x->id = (uint32_t)r;
             }
+            if (q == e) break;
+        }
+    } else if (it->reg.len > 0) {
+        if ((r = uft_reg_number(d, p, it->reg.len)) < 0) return 0;
+        x->id_type = UFT_ID_REG;
+        x->id = (uint32_t)r;
+    }
+    return 1;
+}
+
+/* Parses one item; 0 if uftrace 0.13's parser rejects it. */
+static int uft_make_item(const uft_dir *d, const char *s, size_t len, int exact, uft_item *x)
+{
+    memset(x, 0, sizeof *x);
+    if (tdec_uftrace_parse_spec_item(s, len, &x->item) != TDEC_OK) return 0;
+    if (tdec_uftrace_spec_item_layout(&x->item, d->long_size, d->f80_size, &x->layout) != TDEC_OK) return 0;
+    if (!uft_item_identity(d, x)) return 0;
+    x->exact = exact;
+    if (x->item.type_name.len > 0) {
+        size_t n = x->item.type_name.len < sizeof x->type_name - 1 ? x->item.type_name.len : sizeof x->type_name - 1;
+        memcpy(x->type_name, x->item.type_name.ptr, n);
+    }
+    x->item.type_name.ptr = NULL; /* point into a string we do not keep */
+    x->item.reg.ptr = NULL;
+    return 1;
+}
+
+/* Adds x under the replacement rule: an exact-name pattern's item is not
+   replaced by a regex pattern's. */
+static void uft_merge_item(uft_items *it, const uft_item *x)
+{
+    size_t i;
+    for (i = 0; i < it->n; i++) {
+        if (it->v[i].id_type == x->id_type && it->v[i].id == x->id) {
+            if (x->exact || !it->v[i].exact) it->v[i] = *x;
             return;
         }
     }
-    if (it->n < TDEC_UFTRACE_MAX_ARGS) it->v[it->n++] = x;
+    if (it->n < TDEC_UFTRACE_MAX_ARGS) it->v[it->n++] = *x;
 }
 
-static int uft_item_is_retval(const char *s, size_t len)
-{
-    return len >= 6 && memcmp(s, "retval", 6) == 0;
-}
-
-/* Applies the items string to it; only argument or only return items when
-   automatic (auto_kind: 1 args, 2 retval, 0 explicit: both). */
-static void uft_add_items(const uft_dir *d, uft_items *it, const char *s, size_t len, int exact, int auto_kind)
+/* Applies the items of one spec entry that belong to the pass: all or
+   none, as uftrace drops an entry with an item its parser rejects ("arg1/o",
+   "ARG1", an unknown register). Returns how many were added, -1 if the
+   entry was dropped. */
+static int uft_add_items(const uft_dir *d, uft_items *it, const char *s, size_t len, int exact, int pass)
 {
     const char *pos = s, *end = s + len;
-    tdec_uftrace_text item;
-    while (tdec_uftrace_next_spec_item(&pos, end, &item) == TDEC_OK) {
-        int rv = uft_item_is_retval(item.ptr, item.len);
-        if (auto_kind == 1 && rv) continue;
-        if (auto_kind == 2 && !rv) continue;
-        uft_add_item(d, it, item.ptr, item.len, exact);
+    tdec_uftrace_text text;
+    tdec_uftrace_spec_item item;
+    uft_item add[TDEC_UFTRACE_MAX_ARGS], x;
+    size_t n = 0, i;
+    while (tdec_uftrace_next_spec_item(&pos, end, &text) == TDEC_OK) {
+        item.kind = TDEC_UFTRACE_ITEM_OTHER;
+        tdec_uftrace_parse_spec_item(text.ptr, text.len, &item); /* sets kind even for a bad item */
+        if (!uft_in_pass(item.kind, pass)) continue;
+        if (!uft_make_item(d, text.ptr, text.len, exact, &x)) return -1;
+        if (n < TDEC_UFTRACE_MAX_ARGS) add[n++] = x;
     }
-}
-
-/* Does the entry carry argument items (else it asks for automatic ones)? */
-static int uft_entry_has_items(tdec_uftrace_spec_entry e)
-{
-    const char *pos = e.items.ptr, *end = e.items.ptr + e.items.len;
-    tdec_uftrace_text item;
-    tdec_uftrace_spec_item x;
-    if (e.items.len == 0) return 0;
-    while (tdec_uftrace_next_spec_item(&pos, end, &item) == TDEC_OK)
-        if (tdec_uftrace_parse_spec_item(item.ptr, item.len, &x) == TDEC_OK && x.kind != TDEC_UFTRACE_ITEM_OTHER)
-            return 1;
-    return 0;
+    for (i = 0; i < n; i++) uft_merge_item(it, &add[i]);
+    return (int)n;
 }
 
 /* The built-in prototype of name in an argauto/retauto list. */
@@ -815,11 +850,13 @@ static void uft_add_auto(const uft_dir *d, uft_items *it, const uft_sym *sym, co
             if (map->mod->dbg[i].addr == sym->addr) f = &map->mod->dbg[i];
     memset(&add, 0, sizeof add);
     if (f != NULL) {
-        if (f->args) uft_add_items(d, &add, f->args, strlen(f->args), exact, 1);
-        if (f->retval) uft_add_items(d, &add, f->retval, strlen(f->retval), exact, 2);
+        if (f->args) uft_add_items(d, &add, f->args, strlen(f->args), exact, UFT_PASS_ARGS);
+        if (f->retval) uft_add_items(d, &add, f->retval, strlen(f->retval), exact, UFT_PASS_RETVAL);
     } else {
-        if (uft_auto_proto(d->argauto, sym->name, &e)) uft_add_items(d, &add, e.items.ptr, e.items.len, exact, 1);
-        if (uft_auto_proto(d->retauto, sym->name, &e)) uft_add_items(d, &add, e.items.ptr, e.items.len, exact, 2);
+        if (uft_auto_proto(d->argauto, sym->name, &e))
+            uft_add_items(d, &add, e.items.ptr, e.items.len, exact, UFT_PASS_ARGS);
+        if (uft_auto_proto(d->retauto, sym->name, &e))
+            uft_add_items(d, &add, e.items.ptr, e.items.len, exact, UFT_PASS_RETVAL);
     }
     for (i = 0; i < add.n; i++) {
         int rv = add.v[i].item.kind == TDEC_UFTRACE_ITEM_RETVAL;
@@ -828,63 +865,111 @@ static void uft_add_auto(const uft_dir *d, uft_items *it, const uft_sym *sym, co
     }
 }
 
-static void uft_apply_list(const uft_dir *d, uft_items *it, const char *list, const uft_sym *sym,
-                           const uft_map *map, int *want_auto)
+/* One pass over a spec list (info argspec:, retspec:, ...) for a function.
+   An entry without items of the pass asks for automatic ones. */
+static void uft_apply_list(const uft_dir *d, uft_items *it, const char *list, const uft_sym *sym, int pass,
+                           int *want_auto)
 {
     const char *pos = list, *end;
     tdec_uftrace_spec_entry e;
-    int exact;
-    size_t i;
+    int exact, n;
     if (list == NULL) return;
     end = list + strlen(list);
     while (tdec_uftrace_next_spec_entry(&pos, end, &e) == TDEC_OK) {
         if (!uft_match(d, e.pattern, sym->name, &exact)) continue;
-        if (!uft_entry_has_items(e)) {
-            *want_auto = 1;
-            continue;
-        }
-        uft_add_items(d, it, e.items.ptr, e.items.len, exact, 0);
-        for (i = 0; i < it->n; i++) {
-            if (it->v[i].item.kind == TDEC_UFTRACE_ITEM_RETVAL) it->has_retval = 1;
-            else it->has_args = 1;
-        }
+        n = uft_add_items(d, it, e.items.ptr, e.items.len, exact, pass);
+        if (n == 0) *want_auto = 1;
+        if (n > 0 && pass == UFT_PASS_ARGS) it->has_args = 1;
+        if (n > 0 && pass == UFT_PASS_RETVAL) it->has_retval = 1;
     }
-    (void)map;
 }
 
-static int uft_build_spec(uft_dir *d, const uft_session *s, const uft_sym *sym, const uft_map *map,
-                          int is_exit, uft_spec *out)
+/* uftrace's message for the first item of an entry it rejects, in pass;
+   "" if none or it says nothing. */
+static const char *uft_entry_usage(const uft_dir *d, tdec_uftrace_text items, int pass, char *buf, size_t len)
+{
+    const char *pos = items.ptr, *end = items.ptr + items.len, *slash;
+    tdec_uftrace_text text;
+    uft_item x;
+    static const char *const what[] = {"", "", "skipping invalid argument", "unsupported argument type",
+                                       "unsupported argument size", "invalid enum spec", "unknown register name"};
+    uint32_t bad;
+    while (tdec_uftrace_next_spec_item(&pos, end, &text) == TDEC_OK) {
+        x.item.kind = TDEC_UFTRACE_ITEM_OTHER;
+        x.item.bad = 0;
+        bad = tdec_uftrace_parse_spec_item(text.ptr, text.len, &x.item) == TDEC_OK ? 0u : x.item.bad;
+        if (!uft_in_pass(x.item.kind, pass)) continue;
+        if (bad == 0 && !uft_make_item(d, text.ptr, text.len, 0, &x)) bad = TDEC_UFTRACE_BAD_REGISTER;
+        if (bad == 0) continue;
+        if (bad >= sizeof what / sizeof *what || what[bad][0] == '\0') return "";
+        if (bad == TDEC_UFTRACE_BAD_ENUM) { /* the text from the format on */
+            slash = memchr(text.ptr, '/', text.len);
+            text.len -= (size_t)(slash + 1 - text.ptr);
+            text.ptr = slash + 1;
+        }
+        snprintf(buf, len, "Usage: %s: %.*s\n", what[bad], (int)text.len, text.ptr);
+        return buf;
+    }
+    return "";
+}
+
+void uft_spec_usage(const uft_dir *d, out_buf *out)
+{
+    const char *list[3];
+    int pass[3] = {UFT_PASS_ARGS, UFT_PASS_RETVAL, UFT_PASS_RETVAL};
+    size_t n = 0, i, k;
+    const char *pos, *end;
+    tdec_uftrace_spec_entry e;
+    char buf[1100];
+    list[n++] = d->argspec;
+    list[n++] = d->retspec;
+    if (d->argspec != NULL && strstr(d->argspec, "retval") != NULL) list[n++] = d->argspec;
+    for (i = 0; i < n; i++) {
+        if (list[i] == NULL) continue;
+        for (k = 0; k < d->nsess; k++) {
+            end = list[i] + strlen(list[i]);
+            for (pos = list[i]; tdec_uftrace_next_spec_entry(&pos, end, &e) == TDEC_OK;)
+                out_str(out, uft_entry_usage(d, e.items, pass[i], buf, sizeof buf));
+        }
+    }
+}
+
+/* The layout of the function's argument (entry) or return value (exit)
+   block: uftrace 0.13 reads every item of index 0 in an exit block, the
+   others in an entry block. Returns 0 if no spec applies; a spec may be
+   empty ("f@arg0": the entry block is empty). */
+static int uft_build_spec(uft_dir *d, const uft_sym *sym, const uft_map *map, int is_exit, uft_spec *out)
 {
     uft_items it;
     int want_auto = 0, exact;
     size_t i;
     tdec_uftrace_text dot;
     memset(&it, 0, sizeof it);
-    uft_apply_list(d, &it, d->argspec, sym, map, &want_auto);
-    uft_apply_list(d, &it, d->retspec, sym, map, &want_auto);
+    uft_apply_list(d, &it, d->argspec, sym, UFT_PASS_ARGS, &want_auto);
+    uft_apply_list(d, &it, d->retspec, sym, UFT_PASS_RETVAL, &want_auto);
+    /* old recordings kept return values in argspec: uftrace reads it again */
+    if (d->argspec != NULL && strstr(d->argspec, "retval") != NULL)
+        uft_apply_list(d, &it, d->argspec, sym, UFT_PASS_RETVAL, &want_auto);
     if (d->auto_args) {
         if (d->hdr.feat_mask & TDEC_UFTRACE_FEAT_DEBUG_INFO) {
             dot.ptr = d->pattern == 'g' ? "*" : ".";
             dot.len = 1;
             if (uft_match(d, dot, sym->name, &exact)) want_auto = 1;
         } else {
-            uft_apply_list(d, &it, d->argauto, sym, map, &want_auto);
-            uft_apply_list(d, &it, d->retauto, sym, map, &want_auto);
+            uft_apply_list(d, &it, d->argauto, sym, UFT_PASS_ARGS, &want_auto);
+            uft_apply_list(d, &it, d->retauto, sym, UFT_PASS_RETVAL, &want_auto);
         }
     }
     if (want_auto) uft_add_auto(d, &it, sym, map, 0);
-    (void)s;
     out->layout.count = 0;
     for (i = 0; i < it.n; i++) {
-        int rv = it.v[i].item.kind == TDEC_UFTRACE_ITEM_RETVAL;
         uint32_t k = out->layout.count;
-        if (rv != is_exit) continue;
+        if ((it.v[i].item.index == 0) != is_exit) continue;
         out->layout.args[k] = it.v[i].layout;
         memcpy(out->type_name[k], it.v[i].type_name, sizeof out->type_name[k]);
         out->layout.count++;
-        if (is_exit) break; /* only the first retval item is used */
     }
-    return out->layout.count > 0;
+    return out->layout.count > 0 || it.has_args || it.has_retval;
 }
 
 int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, int is_exit, uft_spec *out)
@@ -912,7 +997,7 @@ int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr
     c->sess = s;
     c->addr = fn;
     c->is_exit = is_exit;
-    c->found = uft_build_spec(d, s, sym, map, is_exit, &c->spec);
+    c->found = uft_build_spec(d, sym, map, is_exit, &c->spec);
     if (c->found) *out = c->spec;
     return c->found;
 }

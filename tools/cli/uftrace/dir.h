@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "single/tdec_uftrace.h"
+#include "tools/cli/out.h"
 
 /* A rare path of a hot function, kept out of line: inlined, it would make
    the hot function save more registers on every call. */
@@ -118,6 +119,8 @@ typedef struct uft_dir {
     int                      auto_args;
     int                      pattern;   /* 'r' regex, 'g' glob, 's' simple          */
     unsigned                 long_size, f80_size;
+    const char *const       *regs;      /* register names of the recorded arch, as
+                                           uftrace 0.13 infers it (NULL: none)      */
     uft_session            **sess;
     size_t                   nsess;
     uft_task                *tasks;
@@ -206,6 +209,12 @@ int uft_func_enum_text(uft_dir *d, const uft_task *t, uint64_t time, uint64_t fu
    function at addr. Returns 1 with *out filled, 0 when no spec applies. */
 int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, int is_exit,
                      uft_spec *out);
+
+/* The lines uftrace 0.13 prints on stdout, before anything else, for the
+   spec items it rejects ("Usage: unknown register name: arg1%RAX"): the
+   first bad item of each entry of the argspec: and retspec: lines, in the
+   order it reads them, once per session. */
+void uft_spec_usage(const uft_dir *d, out_buf *out);
 
 /* 1 if tid is in taskinfo:tids and wrote its <tid>.dat. uftrace 0.13
    skips a listed task without one (a shell under `record --force` with

@@ -118,7 +118,7 @@ static void uft_value_line(uft_printer *p, const uft_rec *rec, unsigned k)
         out_str(p->out, line);
         return;
     }
-    snprintf(line, sizeof line, "%s %c%u: 0x%0*llx\n", label, a->format == 'o' ? 'o' : a->format,
+    snprintf(line, sizeof line, "%s %c%u: 0x%0*llx\n", label, a->format,
              (unsigned)a->size * 8u, (int)a->size * 2, (unsigned long long)v);
     out_str(p->out, line);
 }
@@ -285,6 +285,7 @@ static void uft_dump_start(void *ctx, uft_dir *dir, out_buf *out)
     const tdec_uftrace_header *h = &p->dir->hdr;
     char line[128];
     out_buf *o = p->out;
+    uft_spec_usage(dir, o);
     out_str(o, "uftrace file header: magic         = 4674726163652100\n");
     snprintf(line, sizeof line, "uftrace file header: version       = %u\n", h->version);
     out_str(o, line);

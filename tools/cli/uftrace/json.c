@@ -115,6 +115,12 @@ static void uj_float(uj_printer *p, const uft_val *val)
         out_json_key(o, "value");
         uj_number(o, d, 0);
         out_json_hex(o, "bits", bits);
+    } else if (val->arg.size < 4) {
+        /* "f8", "f16": no float format; uftrace dump prints the bits */
+        uint64_t bits = cli_get_uint(b, val->arg.size, uj_big(p));
+        out_json_key(o, "value");
+        out_lit(o, "null");
+        out_json_hex(o, "bits", bits);
     } else {
         /* x87 80-bit extended (little-endian): 64-bit mantissa with an
            explicit integer bit, then sign and 15-bit exponent */
@@ -177,9 +183,10 @@ static void uj_value(uj_printer *p, const uft_rec *rec, const uft_val *val)
         uj_float(p, val);
         break;
     case TDEC_UFTRACE_V_CHAR: {
-        uint8_t c = (uint8_t)v;
-        uj_str(o, "type", "c8");
-        out_json_u64(o, "value", c);
+        uint8_t c = (uint8_t)v; /* "c16" and wider: replay shows the first byte */
+        snprintf(type, sizeof type, "c%u", bits);
+        uj_str(o, "type", type);
+        out_json_u64(o, "value", v);
         out_json_key(o, "char");
         uj_quoted(o, &c, 1);
         break;
@@ -296,8 +303,14 @@ static void uj_record(void *ctx, const uft_rec *rec)
         out_json_u64(o, "addr", r->addr);
         uj_str(o, "name", sym ? sym->name : NULL);
         if (r->more && !rec->incomplete) {
-            if (r->type == TDEC_UFTRACE_REC_ENTRY) {
-                out_json_key(o, "args");
+            if (r->type == TDEC_UFTRACE_REC_EXIT && rec->nvals > 0) {
+                out_json_key(o, "retval");
+                uj_value(p, rec, &rec->vals[0]);
+            }
+            /* every value: an exit's only when it has several ("arg0"
+               items of index 0 beside "retval") */
+            if (r->type == TDEC_UFTRACE_REC_ENTRY || rec->nvals > 1) {
+                out_json_key(o, r->type == TDEC_UFTRACE_REC_ENTRY ? "args" : "retvals");
                 out_char(o, '[');
                 for (k = 0; k < rec->nvals; k++) {
                     if (k > 0) out_char(o, ',');
@@ -305,9 +318,6 @@ static void uj_record(void *ctx, const uft_rec *rec)
                 }
                 out_char(o, ']');
                 o->json_first = 0;
-            } else if (rec->nvals > 0) {
-                out_json_key(o, "retval");
-                uj_value(p, rec, &rec->vals[0]);
             }
         }
     }

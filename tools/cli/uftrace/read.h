@@ -23,7 +23,7 @@
 typedef struct uft_val {
     tdec_uftrace_arg arg;    /* kind, format letter, size                      */
     uint64_t         value;  /* INT, CHAR: the first `size` bytes               */
-    uint8_t          raw[12];/* FLOAT: the bytes as stored                     */
+    uint8_t          raw[12];/* INT, CHAR, FLOAT: the bytes as stored (padded) */
     uint16_t         off, len;           /* STRING, STDSTRING, STRUCT: bytes[] */
     uint16_t         name_off, name_len; /* enum / struct type name: bytes[]   */
 } uft_val;

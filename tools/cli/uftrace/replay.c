@@ -988,7 +988,6 @@ static void rp_put_int(rp_text *s, uint64_t v, unsigned width, char conv)
     switch (conv) {
     case 'd': case 'i': rp_printf(s, "%lld", (long long)i); break;
     case 'u': rp_printf(s, "%llu", (unsigned long long)u); break;
-    case 'o': rp_printf(s, u ? "0%llo" : "0", (unsigned long long)u); break;
     default:  rp_printf(s, u ? "%#llx" : "0", (unsigned long long)u); break;
     }
 }
@@ -1089,14 +1088,85 @@ static void rp_value(rp *e, rp_task *t, const rp_view *r, const uft_val *v, rp_t
     rp_put_int(s, x, rp_width_of(a->size), (char)a->format);
 }
 
+static uint32_t rp_round4(uint32_t n)
+{
+    return (n + 3u) & ~3u;
+}
+
+/* uftrace 0.13's replay steps over a char value by 4 bytes whatever its
+   size, so after a "c64" it reads the rest of an argument block 4 bytes
+   early. The block's values as it reads them: the block rebuilt as stored
+   (string padding, which is not kept, taken as zeros) and read with its
+   steps. u itself when no c64 comes before another value. */
+static const uft_rec *rp_as_uftrace_reads(const rp *e, const uft_rec *u)
+{
+    static uft_rec w;
+    const uint32_t room = TDEC_UFTRACE_MAX_BLOCK + 12u; /* the block at w.bytes, zeros after it */
+    int big = e->dir->hdr.endian == 2;
+    uint32_t k, off = 0, pos = 0, step, names = (uint32_t)room;
+    uint8_t *img = w.bytes;
+    for (k = 0; k + 1 < u->nvals; k++)
+        if (u->vals[k].arg.kind == TDEC_UFTRACE_V_CHAR && u->vals[k].arg.size == 8) break;
+    if (k + 1 >= u->nvals) return u;
+    w = *u;
+    memset(img, 0, room);
+    for (k = 0; k < u->nvals; k++) {
+        const uft_val *v = &u->vals[k];
+        if (v->name_len > 0) { /* type names after the block */
+            memcpy(w.bytes + names, u->bytes + v->name_off, v->name_len);
+            w.vals[k].name_off = (uint16_t)names;
+            names += v->name_len;
+        }
+        if (v->arg.kind == TDEC_UFTRACE_V_STRING || v->arg.kind == TDEC_UFTRACE_V_STDSTRING) {
+            img[off + (big ? 1u : 0u)] = (uint8_t)v->len;
+            img[off + (big ? 0u : 1u)] = (uint8_t)(v->len >> 8);
+            memcpy(img + off + 2, u->bytes + v->off, v->len);
+            off += rp_round4(2u + v->len);
+        } else if (v->arg.kind == TDEC_UFTRACE_V_STRUCT) {
+            memcpy(img + off, u->bytes + v->off, v->len);
+            off += rp_round4(v->len);
+        } else {
+            memcpy(img + off, v->raw, rp_round4(v->arg.size));
+            off += rp_round4(v->arg.size);
+        }
+    }
+    for (k = 0; k < w.nvals; k++) {
+        uft_val *v = &w.vals[k];
+        switch (v->arg.kind) {
+        case TDEC_UFTRACE_V_STRING:
+        case TDEC_UFTRACE_V_STDSTRING:
+            v->off = (uint16_t)(pos + 2);
+            v->len = (uint16_t)cli_get_uint(img + pos, 2, big);
+            if (v->len > room - pos - 2) v->len = (uint16_t)(room - pos - 2);
+            step = 2u + v->len;
+            break;
+        case TDEC_UFTRACE_V_STRUCT:
+            v->off = (uint16_t)pos;
+            v->len = 0; /* (replay prints only the name) */
+            step = v->arg.size;
+            break;
+        default:
+            memcpy(v->raw, img + pos, sizeof v->raw);
+            v->value = cli_get_uint(img + pos, v->arg.kind == TDEC_UFTRACE_V_FLOAT ? 0u : v->arg.size, big);
+            step = v->arg.kind == TDEC_UFTRACE_V_CHAR ? 1u : v->arg.size;
+            break;
+        }
+        pos += rp_round4(step);
+        if (pos > TDEC_UFTRACE_MAX_BLOCK) pos = TDEC_UFTRACE_MAX_BLOCK;
+    }
+    return &w;
+}
+
 /* "(a, b)" after a function name, or " = v" after a return. */
 static void rp_values(rp *e, rp_task *t, const rp_view *r, int is_exit, rp_text *s)
 {
     uint32_t k, n = r->rec ? r->rec->nvals : 0;
+    rp_view shown = *r;
     rp_puts(s, is_exit ? " = " : "(");
+    if (n > 0) shown.rec = rp_as_uftrace_reads(e, r->rec);
     for (k = 0; k < n; k++) {
         if (k > 0) rp_puts(s, ", ");
-        rp_value(e, t, r, &r->rec->vals[k], s);
+        rp_value(e, t, &shown, &shown.rec->vals[k], s);
         if (is_exit) break; /* only the first return value */
     }
     if (!is_exit) rp_puts(s, ")");
@@ -1589,13 +1659,13 @@ static void rp_default_opts(rp *e)
 /* With a time filter uftrace 0.13 reads all perf records first
    (process_perf_event()): per task, a sched-in less than the filter after
    the task's latest sched-out kept drops that sched-out and every record
-   of the task since. The records kept then come in the merged order. */
+   of the task since, and itself. */
 static void rp_perf_preload(rp *e)
 {
-    size_t n = 0, cap = 0, i, k, **held, *nheld, *capheld;
+    size_t n = 0, cap = 0, i, k, m, **held, *nheld, *capheld, *next;
+    tdec_uftrace_perf_record *merged;
     long p;
     rp_task *t;
-    unsigned char *dropped = NULL;
     held = (size_t **)rp_alloc(e->ntasks * sizeof *held);
     nheld = (size_t *)rp_alloc(e->ntasks * sizeof *nheld);
     capheld = (size_t *)rp_alloc(e->ntasks * sizeof *capheld);
@@ -1606,11 +1676,9 @@ static void rp_perf_preload(rp *e)
         if (n == cap) {
             cap = cap * 2 + 256;
             e->perf_kept = (tdec_uftrace_perf_record *)rp_realloc(e->perf_kept, cap * sizeof *e->perf_kept);
-            dropped = (unsigned char *)rp_realloc(dropped, cap);
         }
         t = rp_task_by_tid(e, (int32_t)h->tid);
         k = (size_t)(t - e->tasks);
-        dropped[n] = 0;
         e->perf_kept[n] = *h;
         if (id == EV_SCHED_IN) {
             for (i = nheld[k]; i > 0; i--) {
@@ -1618,8 +1686,7 @@ static void rp_perf_preload(rp *e)
                 if (was == EV_SCHED_OUT || was == EV_SCHED_OUT_PRE) break;
             }
             if (i > 0 && h->time - e->perf_kept[held[k][i - 1]].time < e->time_filter) {
-                for (; nheld[k] >= i; nheld[k]--) dropped[held[k][nheld[k] - 1]] = 1;
-                dropped[n++] = 1;
+                nheld[k] = i - 1;
                 continue;
             }
         }
@@ -1629,9 +1696,22 @@ static void rp_perf_preload(rp *e)
         }
         held[k][nheld[k]++] = n++;
     }
-    for (i = k = 0; i < n; i++)
-        if (!dropped[i]) e->perf_kept[k++] = e->perf_kept[i];
-    e->nperf_kept = k;
+    /* uftrace then takes them from per-task lists: the earliest first, a
+       tie to the first task in taskinfo order (not to the first file) */
+    merged = (tdec_uftrace_perf_record *)rp_alloc((n + 1) * sizeof *merged);
+    next = (size_t *)rp_alloc(e->ntasks * sizeof *next);
+    for (m = 0;; m++) {
+        size_t best = e->ntasks;
+        for (k = 0; k < e->ntasks; k++)
+            if (next[k] < nheld[k] && (best == e->ntasks || e->perf_kept[held[k][next[k]]].time <
+                                                                 e->perf_kept[held[best][next[best]]].time))
+                best = k;
+        if (best == e->ntasks) break;
+        merged[m] = e->perf_kept[held[best][next[best]++]];
+    }
+    free(e->perf_kept);
+    e->perf_kept = merged;
+    e->nperf_kept = m;
     for (i = 0; i < e->nperf; i++) {
         uft_perf_close(&e->perf[i].rd);
         e->perf[i].valid = 0;
@@ -1643,9 +1723,9 @@ static void rp_perf_preload(rp *e)
     e->perf_preloaded = 1;
     for (i = 0; i < e->ntasks; i++) free(held[i]);
     free(held);
+    free(next);
     free(nheld);
     free(capheld);
-    free(dropped);
 }
 
 int uft_replay(const char *path, out_buf *out, out_buf *err)
@@ -1662,6 +1742,7 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
         cli_diag(err, "error", -1, path, "no task in info (taskinfo:tids)");
         return 1;
     }
+    uft_spec_usage(&dir, out);
     memset(&e, 0, sizeof e);
     rp_duration_tables();
     e.dir = &dir;
