@@ -11,13 +11,16 @@ why on stderr. One PASS/FAIL line per file.
 Which prefixes: every one of a file up to SMALL bytes. In a larger file,
 a "mark" is where a record other than a function record starts or ends
 (buffer extents and ends, metadata records, events and their payloads, the
-v1 buffer tail, gaps) and the file's end; every prefix within NEAR bytes of
-a mark is cut, for the first MARKS marks and MARKS more drawn by a
-generator seeded with the file's size, plus RANDOM lengths from the same
-generator. Function records are 8 bytes and all alike: the windows and the
-random lengths cut each kind of them at every offset. A check of every
-record boundary of every large file would take minutes, as llvm-xray takes
-20-50 ms to start.
+v1 buffer tail, gaps) and the file's end. Around a mark m the cuts are
+m + d for each d in AROUND: the record before it cut short, the mark
+itself, its first byte, the 8 and 9 bytes that make a function record or
+a BufferExtents size, the metadata record one byte short. Every mark of a
+file is used when it has at most MARKS of them, else the first MARKS / 2
+and MARKS / 2 more drawn by a generator seeded with the file's size; and
+RANDOM lengths from that generator cut the function records between the
+marks. (Every prefix within 16 bytes of every record boundary of every
+large file would take several minutes: llvm-xray takes 20-50 ms to start,
+and the cuts inside a record fall in these few classes.)
 
 One documented exception: a whole log with an expected.fdr-dump.txt beside
 it (a v1 buffer tail of odd length, which llvm-xray parses as records and
@@ -35,9 +38,9 @@ import subprocess
 import sys
 
 SMALL = 300
-NEAR = 16
-MARKS = 4
-RANDOM = 40
+AROUND = (-1, 0, 1, 8, 9, 15)
+MARKS = 12
+RANDOM = 12
 
 
 def cut_lengths(tracedec, path, data):
@@ -57,10 +60,9 @@ def cut_lengths(tracedec, path, data):
                 marks.add(start + 16 + item[key] if item["kind"] != "gap" else start + item[key])
     marks = sorted(marks)
     rng = random.Random(n)
-    chosen = set(marks[:MARKS]) | set(rng.sample(marks, min(MARKS, len(marks)))) | {n}
-    lens = set()
-    for m in chosen:
-        lens.update(range(max(0, m - NEAR), min(n, m + NEAR) + 1))
+    if len(marks) > MARKS:
+        marks = marks[:MARKS // 2] + rng.sample(marks[MARKS // 2:], MARKS // 2)
+    lens = {m + d for m in marks for d in AROUND if 0 <= m + d <= n}
     lens.update(rng.randrange(n + 1) for _ in range(RANDOM))
     return sorted(lens)
 

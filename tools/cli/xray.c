@@ -27,6 +27,7 @@ typedef struct xray_printer {
     int             pad_nonzero; /* a v1 buffer tail holds a non-zero byte     */
     uint64_t        count[TDEC_XRAY_REC_UNKNOWN + 1];
     uint64_t        gaps, gap_bytes, notes;
+    uint64_t        no_call_args; /* basic argument records without their call */
 } xray_printer;
 
 static const char *const xray_rec_names[TDEC_XRAY_REC_UNKNOWN + 1] = {
@@ -127,10 +128,10 @@ static void xray_text_basic(xray_printer *p, const tdec_xray_record *r, uint64_t
     out_lit_u64(o, ", thread = ", r->tid);
     out_lit_u64(o, ", process = ", r->pid);
     out_lit(o, ">\n");
-    if (r->flags & TDEC_XRAY_RF_NO_CALL)
+    if ((r->flags & TDEC_XRAY_RF_NO_CALL) && p->no_call_args++ == 0)
         xray_note(p, "note", offset, "argument record without its function record",
                   "the runtime dropped the call (max_stack_depth or func_duration_threshold_us) but wrote "
-                  "its argument; llvm-xray rejects the file here");
+                  "its argument; llvm-xray rejects the file here (further ones are not noted)");
 }
 
 static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
@@ -464,6 +465,10 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
         st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
     }
     if (!p.dump && d.st.err == TDEC_OK) xray_info(&p);
+    if (p.dump && !p.json && st == TDEC_END && p.hdr.file_type == TDEC_XRAY_BASIC &&
+        p.count[TDEC_XRAY_REC_FUNCTION] + p.count[TDEC_XRAY_REC_CALL_ARG] + p.count[TDEC_XRAY_REC_UNKNOWN] == 0)
+        xray_note(&p, "note", d.st.pos, "basic log without records",
+                  "valid (the runtime writes its header first); llvm-xray rejects it, its reader wants at least one record");
     out_flush(out);
     if (in->failed) {
         cli_diag(err, "error", -1, "read error", a->path);
