@@ -11,16 +11,16 @@ why on stderr. One PASS/FAIL line per file.
 Which prefixes: every one of a file up to SMALL bytes. In a larger file,
 a "mark" is where a record other than a function record starts or ends
 (buffer extents and ends, metadata records, events and their payloads, the
-v1 buffer tail, gaps) and the file's end. Around a mark m the cuts are
-m + d for each d in AROUND: the record before it cut short, the mark
-itself, its first byte, the 8 and 9 bytes that make a function record or
-a BufferExtents size, the metadata record one byte short. Every mark of a
-file is used when it has at most MARKS of them, else the first MARKS / 2
-and MARKS / 2 more drawn by a generator seeded with the file's size; and
-RANDOM lengths from that generator cut the function records between the
-marks. (Every prefix within 16 bytes of every record boundary of every
-large file would take several minutes: llvm-xray takes 20-50 ms to start,
-and the cuts inside a record fall in these few classes.)
+v1 buffer tail, gaps). Around a mark m the cuts are m + d for each d in
+AROUND: the record before it cut short, the mark itself, its first byte,
+the 8 and 9 bytes that make a function record or a BufferExtents size, a
+metadata record one byte short and whole. All marks of a file are used
+when it has at most MARKS of them, else the first MARKS / 2 and MARKS / 2
+more drawn by a generator seeded with the file's size; the file's end is
+always one. RANDOM lengths from that generator cut the function records
+between the marks. (Every prefix within 16 bytes of every record boundary
+of every large file would take several minutes: llvm-xray takes 20-50 ms
+to start, and the cuts inside a record fall in these few classes.)
 
 One documented exception: a whole log with an expected.fdr-dump.txt beside
 it (a v1 buffer tail of odd length, which llvm-xray parses as records and
@@ -38,7 +38,7 @@ import subprocess
 import sys
 
 SMALL = 300
-AROUND = (-1, 0, 1, 8, 9, 15)
+AROUND = (-1, 0, 1, 8, 9, 15, 16)
 MARKS = 12
 RANDOM = 12
 
@@ -48,20 +48,24 @@ def cut_lengths(tracedec, path, data):
     if n <= SMALL:
         return list(range(n + 1))
     out = subprocess.run([tracedec, "dump", "--json", path], capture_output=True).stdout
-    marks = {0, n}
+    marks = set()
     for line in out.decode().splitlines():
         item = json.loads(line)
-        if item["kind"] == "function":
+        kind, start = item["kind"], item["off"]
+        if kind == "function":
             continue
-        start = item["off"]
         marks.add(start)
-        for key in ("size", "len"):  # the end of an event's payload, a buffer, a gap
-            if key in item:
-                marks.add(start + 16 + item[key] if item["kind"] != "gap" else start + item[key])
+        if kind in ("buffer-extents", "custom-event", "typed-event"):
+            marks.add(start + 16 + item["size"])  # the end of its buffer or payload
+        elif kind == "padding":
+            marks.add(start + item["size"])
+        elif kind == "gap":
+            marks.add(start + item["len"])
     marks = sorted(marks)
     rng = random.Random(n)
     if len(marks) > MARKS:
         marks = marks[:MARKS // 2] + rng.sample(marks[MARKS // 2:], MARKS // 2)
+    marks.append(n)
     lens = {m + d for m in marks for d in AROUND if 0 <= m + d <= n}
     lens.update(rng.randrange(n + 1) for _ in range(RANDOM))
     return sorted(lens)
