@@ -363,7 +363,10 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
      - An XRay log leaves nothing for the end to decide, so finish() never
        returns TDEC_NEED_INPUT: TDEC_END on a record boundary,
        TDEC_E_TRUNCATED inside a record, a payload, or a buffer whose extents
-       (or v1 buffer size) promise more bytes. A second finish() returns the
+       (or v1 buffer size) promise more bytes. A BufferExtents record comes
+       out as soon as its size is in (its first 9 bytes, as llvm-xray reads
+       it): a log cut in the record's unused rest gives that record, then
+       TDEC_E_TRUNCATED at its offset. A second finish() returns the
        same; feed() after finish() is TDEC_E_SEQUENCE.
      - Errors are sticky: next(), feed() and finish() return the same error
        until reset() or resync(). d.st.err_offset is the stream offset of the
@@ -382,7 +385,7 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
      item's, measured with sizeof on x86_64 and on arm-none-eabi-gcc
      -mcpu=cortex-m4:
        sizeof(tdec_xray_decoder) = 248 on LP64, 240 on ILP32 (Cortex-M)
-       sizeof(tdec_xray_item) = 120 on LP64, 120 on ILP32 (Cortex-M)
+       sizeof(tdec_xray_item) = 128 on LP64, 128 on ILP32 (Cortex-M)
 
    OPTIONS
      TDEC_XRAY_IMPLEMENTATION / TRACEDEC_IMPLEMENTATION  [impl TU] emit code
@@ -413,7 +416,8 @@ static inline int tdec__payload_next(tdec_stream *s, tdec_payload *p, uint32_t m
      - Metadata kinds >= 10 come out as TDEC_XRAY_REC_UNKNOWN (16 bytes, raw
        copy); function actions 4-7 and basic kinds > 3 are passed through;
        EndOfBuffer in v2+ is passed through; a basic argument record that
-       does not match its preceding record is passed through.
+       does not match its preceding record is passed through, flagged
+       TDEC_XRAY_RF_NO_CALL.
      Under TDEC_XRAY_F_STRICT each of these is TDEC_E_CORRUPT instead.
      Zero-size custom events are valid. Unused payload bytes of metadata
      records (stack garbage in real logs) are never looked at.
@@ -482,6 +486,12 @@ enum tdec_xray_rec_type {
 #define TDEC_XRAY_TAIL_EXIT  2u
 #define TDEC_XRAY_ENTER_ARGS 3u /* FDR: followed by CallArgument record(s) */
 
+/* Record flags (tdec_xray_record.flags). */
+#define TDEC_XRAY_RF_NO_CALL 1u /* basic CALL_ARG without the function record it belongs */
+                                /* to (the runtime dropped the call under max_stack_depth */
+                                /* or func_duration_threshold_us but kept its argument):  */
+                                /* tsc and cpu are unknown (0)                            */
+
 /* One decoded record. Fields not listed for a type are zero (raw: not
    touched), except tid, pid and cpu, which every record carries: the current buffer's thread,
    process (0 when the version has none: FDR v1/v2, basic v1/v2) and CPU. */
@@ -502,6 +512,7 @@ typedef struct tdec_xray_record {
     uint8_t  meta_kind;    /* FDR metadata kind (byte 0 >> 1); basic record type     */
     uint8_t  raw_len;      /* UNKNOWN: bytes in raw                                  */
     uint64_t payload_size; /* CUSTOM_EVENT, TYPED_EVENT, PADDING                     */
+    uint32_t flags;        /* TDEC_XRAY_RF_*                                         */
     uint8_t  raw[32];      /* UNKNOWN only (not cleared otherwise): the record bytes */
 } tdec_xray_record;
 
@@ -635,6 +646,7 @@ TDEC_XRAY_DEF const char *tdec_xray_reason_str(uint32_t reason);
 #define TDEC_XRAY__FUNC_SIZE   8u
 #define TDEC_XRAY__BASIC_SIZE  32u
 #define TDEC_XRAY__EXTENTS_TAG 0x0Fu
+#define TDEC_XRAY__EXTENTS_READ 9u /* BufferExtents: tag and u64 size */
 #define TDEC_XRAY__MAX_EVENT   0x7FFFFFFFu
 
 TDEC_STATIC_ASSERT(xray_carry, TDEC_XRAY__HDR_SIZE <= TDEC_CARRY_CAP);
@@ -642,6 +654,7 @@ TDEC_STATIC_ASSERT(xray_carry, TDEC_XRAY__HDR_SIZE <= TDEC_CARRY_CAP);
 enum tdec_xray__phase {
     TDEC_XRAY__P_HEADER = 0,
     TDEC_XRAY__P_RECORDS, /* at a record boundary                            */
+    TDEC_XRAY__P_EXTENTS, /* BufferExtents given out, its 16 bytes unread    */
     TDEC_XRAY__P_PADDING, /* v1: the PADDING record of the buffer tail next  */
     TDEC_XRAY__P_PAYLOAD, /* streaming an event or padding payload           */
     TDEC_XRAY__P_SKIP,    /* skipping the rest of a buffer after an overrun  */
@@ -791,6 +804,7 @@ TDEC_XRAY_DEF tdec_status tdec_xray_finish(tdec_xray_decoder *d)
     case TDEC_XRAY__P_PAYLOAD: why = TDEC_XRAY_R_PAYLOAD; clean = d->pay.left == 0; break;
     case TDEC_XRAY__P_SCAN:    why = d->gap_reason; clean = d->gap_len == 0; break;
     case TDEC_XRAY__P_RECORDS: why = TDEC_XRAY_R_RECORD; clean = 1; break;
+    case TDEC_XRAY__P_EXTENTS: why = TDEC_XRAY_R_RECORD; break;
     default:                   break; /* PADDING, SKIP: the buffer is cut */
     }
     if (clean && d->in_buffer && d->buf_left > 0 && d->st.carry_len == 0) {
@@ -834,6 +848,7 @@ static tdec_xray_record *tdec_xray__record(const tdec_xray_decoder *d, tdec_xray
     r->meta_kind = 0;
     r->raw_len = 0;
     r->payload_size = 0;
+    r->flags = 0;
     return r;
 }
 
@@ -989,13 +1004,15 @@ static int tdec_xray__step_fdr(tdec_xray_decoder *d, tdec_xray_item *out)
             d->gap_len = 0;
             return TDEC__AGAIN;
         }
-        p = tdec__stream_peek(&d->st, TDEC_XRAY__META_SIZE);
+        /* Given out once its size is in, as llvm-xray reads it: a log cut
+           in the unused rest of the record still shows its buffer size. */
+        p = tdec__stream_peek(&d->st, TDEC_XRAY__EXTENTS_READ);
         if (p == NULL) return TDEC_NEED_INPUT;
         tdec_xray__open_buffer(d, tdec__rd_u64le(p + 1));
         r = tdec_xray__record(d, out, TDEC_XRAY_REC_BUFFER_EXTENTS);
         r->meta_kind = TDEC_XRAY__M_EXTENTS;
         r->value = d->buf_left;
-        tdec__stream_consume(&d->st, TDEC_XRAY__META_SIZE);
+        d->phase = TDEC_XRAY__P_EXTENTS;
         return TDEC_OK;
     }
 
@@ -1072,6 +1089,7 @@ static int tdec_xray__step_basic(tdec_xray_decoder *d, tdec_xray_item *out)
         r = tdec_xray__record(d, out, TDEC_XRAY_REC_CALL_ARG);
         r->fid = fid;
         r->tsc = match ? d->prev_tsc : 0;
+        r->flags = match ? 0u : TDEC_XRAY_RF_NO_CALL;
         r->value = tdec__rd_u64le(p + 16);
     } else {
         if (tdec_xray__strict(d)) return tdec__stream_fail(&d->st, TDEC_E_CORRUPT, TDEC_XRAY_R_BASIC_TYPE);
@@ -1126,6 +1144,11 @@ static int tdec_xray__step(tdec_xray_decoder *d, tdec_xray_item *out)
         tdec__stream_consume(&d->st, TDEC_XRAY__HDR_SIZE);
         d->phase = TDEC_XRAY__P_RECORDS;
         return TDEC_OK;
+    case TDEC_XRAY__P_EXTENTS:
+        if (tdec__stream_peek(&d->st, TDEC_XRAY__META_SIZE) == NULL) return TDEC_NEED_INPUT;
+        tdec__stream_consume(&d->st, TDEC_XRAY__META_SIZE);
+        d->phase = TDEC_XRAY__P_RECORDS;
+        return TDEC__AGAIN;
     case TDEC_XRAY__P_PADDING:
         r = tdec_xray__record(d, out, TDEC_XRAY_REC_PADDING);
         r->payload_size = d->buf_left;
@@ -1244,6 +1267,7 @@ TDEC_XRAY_DEF const char *tdec_xray_reason_str(uint32_t reason)
 #undef TDEC_XRAY__FUNC_SIZE
 #undef TDEC_XRAY__BASIC_SIZE
 #undef TDEC_XRAY__EXTENTS_TAG
+#undef TDEC_XRAY__EXTENTS_READ
 #undef TDEC_XRAY__MAX_EVENT
 #undef TDEC_XRAY__BAD_SIZE
 

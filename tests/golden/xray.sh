@@ -116,6 +116,29 @@ if [ $rc -eq 1 ] && grep -q "error: offset 296: truncated input: input ends insi
 else
     fail "xray dump of a cut file (exit $rc, $lines lines: $(cat "$T/cut.err"))"
 fi
+# Cuts where llvm-xray fdr-dump still prints the records it has (xray_prefixes.sh
+# checks every kind of cut against llvm-xray itself): in the unused rest of a
+# BufferExtents record, its Buffer line; in a v1 buffer's zero tail after
+# EndOfBuffer (at 560), one "Function Enter: #0" line per complete 8 bytes.
+head -c 41 "$D/fdr-args/fdr-args.xray" > "$T/cut-extents.xray"
+"$X" dump "$T/cut-extents.xray" > "$T/cut-extents.out" 2> "$T/cut-extents.err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(cat "$T/cut-extents.out")" = "<Buffer: size = 384 bytes>" ] &&
+    grep -q "error: offset 32: truncated input: input ends inside a record" "$T/cut-extents.err"; then
+    pass "xray dump of a log cut after the BufferExtents size: its Buffer line, then the error at 32"
+else
+    fail "xray dump of a log cut after the BufferExtents size (exit $rc: $(cat "$T/cut-extents.out" "$T/cut-extents.err"))"
+fi
+head -c 3003 "$D/fdr-v1-synthetic/fdr-v1-synthetic.xray" > "$T/cut-tail.xray"
+"$X" dump "$T/cut-tail.xray" > "$T/cut-tail.out" 2> "$T/cut-tail.err"
+rc=$?
+lines=$(wc -l < "$T/cut-tail.out")
+if [ $rc -eq 1 ] && [ "$lines" -eq $((62 + (3003 - 560) / 8)) ] &&
+    head -n "$lines" "$D/fdr-v1-synthetic/ref.fdr-dump.txt" | cmp -s - "$T/cut-tail.out"; then
+    pass "xray dump of a v1 log cut in its zero tail: 62 records and 305 zero-record lines, as fdr-dump"
+else
+    fail "xray dump of a v1 log cut in its zero tail (exit $rc, $lines lines)"
+fi
 printf '\0\5\0\1' > "$T/swapped.xray"
 head -c 28 /dev/zero >> "$T/swapped.xray"
 "$X" dump "$T/swapped.xray" > /dev/null 2> "$T/swapped.err"

@@ -1197,6 +1197,53 @@ static int chunk_invariant(tl_case *c, const uint8_t *data, size_t len, const td
     return TL_TRUE(c, bad == NULL, "%s", bad ? bad : "");
 }
 
+/* A basic argument record after a record of another call (the runtime
+   dropped its own call) is flagged NO_CALL, with no time or CPU; those of
+   the basic-mode sample follow their calls and are not. */
+static void test_basic_no_call(void)
+{
+    bld *b = (bld *)calloc(1, sizeof *b);
+    const input *in = find_input("basic-mode");
+    const tdec_xray_record *arg;
+    size_t i, args = 0;
+    coll col;
+    xc_run r;
+    tl_case c;
+
+    tl_begin(&c, "xray basic argument record without its call: flags NO_CALL, tsc and cpu 0");
+    h_basic_bad_arg(b);
+    decode(b->b, b->n, 0, &col, &r);
+    TL_EQI(&c, r.cc.status, TDEC_END);
+    if (TL_TRUE(&c, col.n == 3, "%zu items", col.n)) {
+        arg = &col.v[2].it.u.rec;
+        TL_EQU(&c, arg->type, TDEC_XRAY_REC_CALL_ARG);
+        TL_EQU(&c, arg->flags, TDEC_XRAY_RF_NO_CALL);
+        TL_EQU(&c, arg->fid, 5);
+        TL_EQU(&c, arg->tsc, 0);
+        TL_EQU(&c, arg->cpu, 0);
+        TL_EQU(&c, arg->value, 1);
+        TL_EQU(&c, col.v[1].it.u.rec.flags, 0);
+    }
+    coll_free(&col);
+    tl_end(&c);
+    free(b);
+
+    tl_begin(&c, "xray basic-mode sample: every argument record follows its call (flags 0, tsc set)");
+    if (TL_TRUE(&c, in != NULL, "sample missing")) {
+        decode(in->data, in->len, 0, &col, &r);
+        for (i = 0; i < col.n && !c.bad; i++) {
+            arg = &col.v[i].it.u.rec;
+            if (col.v[i].it.kind != TDEC_ITEM_RECORD || arg->type != TDEC_XRAY_REC_CALL_ARG) continue;
+            args++;
+            TL_EQU(&c, arg->flags, 0);
+            TL_TRUE(&c, arg->tsc != 0, "argument record at %llu without tsc", (unsigned long long)col.v[i].it.offset);
+        }
+        TL_TRUE(&c, args > 0, "no argument records");
+        coll_free(&col);
+    }
+    tl_end(&c);
+}
+
 static void test_hostile(void)
 {
     size_t i, j, gaps;
@@ -1638,6 +1685,7 @@ int main(void)
         if (strncmp(inputs[i].name, "fdr-", 4) == 0) test_fdr_yaml(&inputs[i]);
     test_basic_yaml();
     test_hostile();
+    test_basic_no_call();
     test_api();
 
     for (i = 0; i < ninputs; i++) free(inputs[i].data);

@@ -174,6 +174,12 @@ void out_json_bool(out_buf *o, const char *key, int v)
     out_str(o, v ? "true" : "false");
 }
 
+void out_json_null(out_buf *o, const char *key)
+{
+    out_json_key(o, key);
+    out_lit(o, "null");
+}
+
 void out_json_hex(out_buf *o, const char *key, uint64_t v)
 {
     out_json_key(o, key);

@@ -43,6 +43,7 @@ void out_json_u64(out_buf *o, const char *key, uint64_t v);
 void out_json_i64(out_buf *o, const char *key, int64_t v);
 void out_json_str(out_buf *o, const char *key, const char *v);
 void out_json_bool(out_buf *o, const char *key, int v);
+void out_json_null(out_buf *o, const char *key);
 void out_json_hex(out_buf *o, const char *key, uint64_t v); /* "0x" and lowercase hex, as a string */
 
 /* Formatting straight into the buffer, for hot lines: out_reserve()

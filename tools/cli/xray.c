@@ -22,10 +22,12 @@ typedef struct xray_printer {
     uint32_t        pay_type;    /* record type whose payload is being printed */
     uint64_t        pay_offset;  /* that record's offset                       */
     uint64_t        pay_size;
+    uint64_t        pay_seen;    /* its bytes seen so far                      */
     int             pay_open;    /* its line / object still waits for bytes    */
     int             pad_nonzero; /* a v1 buffer tail holds a non-zero byte     */
     uint64_t        count[TDEC_XRAY_REC_UNKNOWN + 1];
     uint64_t        gaps, gap_bytes, notes;
+    uint64_t        no_call_args; /* basic argument records without their call */
 } xray_printer;
 
 static const char *const xray_rec_names[TDEC_XRAY_REC_UNKNOWN + 1] = {
@@ -68,6 +70,23 @@ static void xray_note(xray_printer *p, const char *level, uint64_t offset, const
 
 /* ---- text, in llvm-xray fdr-dump's words -------------------------------- */
 
+/* Ends the line of a custom or typed event after its data. */
+static void xray_text_event_end(out_buf *o, uint32_t type)
+{
+    if (type == TDEC_XRAY_REC_CUSTOM_EVENT) out_lit(o, "'>\n");
+    else out_lit(o, "'\n"); /* sic: fdr-dump prints no '>' after a typed event */
+}
+
+/* A zero-size event has no fragments to end its line. The runtime writes
+   such events; llvm-xray rejects the file at the first one. */
+static void xray_text_empty_event(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
+{
+    xray_text_event_end(p->out, r->type);
+    xray_note(p, "note", offset,
+              r->type == TDEC_XRAY_REC_CUSTOM_EVENT ? "zero-size custom event" : "zero-size typed event",
+              "valid (the XRay runtime writes them); llvm-xray rejects the file here");
+}
+
 /* "<Function Enter: #7" and the like, shared by both text styles; returns
    the end of what it wrote into room reserved by the caller (< 64 bytes). */
 static char *xray_fmt_function_head(char *w, const tdec_xray_record *r)
@@ -79,7 +98,7 @@ static char *xray_fmt_function_head(char *w, const tdec_xray_record *r)
     return fmt_u64(w, r->fid);
 }
 
-static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
+static void xray_text_basic(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
 {
     out_buf *o = p->out;
     switch (r->type) {
@@ -109,6 +128,10 @@ static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
     out_lit_u64(o, ", thread = ", r->tid);
     out_lit_u64(o, ", process = ", r->pid);
     out_lit(o, ">\n");
+    if ((r->flags & TDEC_XRAY_RF_NO_CALL) && p->no_call_args++ == 0)
+        xray_note(p, "note", offset, "argument record without its function record",
+                  "the runtime dropped the call (max_stack_depth or func_duration_threshold_us) but wrote "
+                  "its argument; llvm-xray rejects the file here (further ones are not noted)");
 }
 
 static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
@@ -172,11 +195,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         }
         out_lit_u64(o, ", size = ", r->payload_size);
         out_lit(o, ", data = '");
-        if (r->payload_size == 0) {
-            out_lit(o, "'>\n");
-            xray_note(p, "note", offset, "zero-size custom event",
-                      "valid (the XRay runtime writes them); llvm-xray rejects the file here");
-        }
+        if (r->payload_size == 0) xray_text_empty_event(p, r, offset);
         return;
     case TDEC_XRAY_REC_TYPED_EVENT:
         out_lit(o, "<Typed Event: delta = +");
@@ -184,7 +203,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         out_lit_u64(o, ", type = ", r->event_type);
         out_lit_u64(o, ", size = ", r->payload_size);
         out_lit(o, ", data = '");
-        if (r->payload_size == 0) out_lit(o, "'\n"); /* sic: fdr-dump prints no '>' here */
+        if (r->payload_size == 0) xray_text_empty_event(p, r, offset);
         return;
     case TDEC_XRAY_REC_END_OF_BUFFER:
         out_lit(o, "<End of Buffer>\n");
@@ -201,14 +220,15 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
     }
 }
 
-/* The unparsed tail of a v1 buffer. llvm-xray parses it as records: zero
-   bytes come out as "Function Enter: #0" lines, one per 8 bytes, which we
-   reproduce; anything else makes it lose sync, which we explain instead. */
-static void xray_text_padding_done(xray_printer *p)
+/* The unparsed tail of a v1 buffer, its first `len` bytes (all of them, or
+   those before the input's end). llvm-xray parses it as records: zero bytes
+   come out as "Function Enter: #0" lines, one per complete 8 bytes, which
+   we reproduce; anything else makes it lose sync, which we explain instead. */
+static void xray_text_padding(xray_printer *p, uint64_t len)
 {
     uint64_t i;
-    if (!p->pad_nonzero && p->pay_size % 8 == 0) {
-        for (i = 0; i < p->pay_size / 8; i++) out_lit(p->out, "<Function Enter: #0 delta = +0>\n");
+    if (!p->pad_nonzero && (len < p->pay_size || len % 8 == 0)) {
+        for (i = 0; i < len / 8; i++) out_lit(p->out, "<Function Enter: #0 delta = +0>\n");
         return;
     }
     xray_note(p, "note", p->pay_offset, "v1 buffer tail after EndOfBuffer skipped, not parsed",
@@ -237,7 +257,8 @@ static void xray_json_record(xray_printer *p, const tdec_xray_record *r, uint64_
     }
     out_json_u64(o, "tid", r->tid);
     out_json_u64(o, "pid", r->pid);
-    out_json_u64(o, "cpu", r->cpu);
+    if (r->flags & TDEC_XRAY_RF_NO_CALL) out_json_null(o, "cpu"); /* the log has none */
+    else out_json_u64(o, "cpu", r->cpu);
     switch (r->type) {
     case TDEC_XRAY_REC_FUNCTION:
         out_json_str(o, "action", xray_action_json(r->action));
@@ -249,7 +270,8 @@ static void xray_json_record(xray_printer *p, const tdec_xray_record *r, uint64_
     case TDEC_XRAY_REC_CALL_ARG:
         if (p->hdr.file_type == TDEC_XRAY_BASIC) {
             out_json_u64(o, "fid", r->fid);
-            out_json_u64(o, "tsc", r->tsc);
+            if (r->flags & TDEC_XRAY_RF_NO_CALL) out_json_null(o, "tsc");
+            else out_json_u64(o, "tsc", r->tsc);
         }
         out_json_u64(o, "arg", r->value);
         break;
@@ -302,11 +324,12 @@ static void xray_record(xray_printer *p, const tdec_xray_item *it)
         p->pay_offset = it->offset;
         p->pay_size = r->payload_size;
         p->pay_open = r->payload_size > 0;
+        p->pay_seen = 0;
         p->pad_nonzero = 0;
     }
     if (!p->dump) return;
     if (p->json) xray_json_record(p, r, it->offset);
-    else if (p->hdr.file_type == TDEC_XRAY_BASIC) xray_text_basic(p, r);
+    else if (p->hdr.file_type == TDEC_XRAY_BASIC) xray_text_basic(p, r, it->offset);
     else xray_text_fdr(p, r, it->offset);
     if (r->type == TDEC_XRAY_REC_PADDING && r->payload_size == 0 && p->json) {
         out_json_bool(p->out, "all_zero", 1);
@@ -318,6 +341,7 @@ static void xray_fragment(xray_printer *p, const tdec_frag *f)
 {
     size_t i;
     if (f->flags & TDEC_FRAG_LAST) p->pay_open = 0;
+    p->pay_seen += f->len;
     if (p->pay_type == TDEC_XRAY_REC_PADDING)
         for (i = 0; i < f->len && !p->pad_nonzero; i++) p->pad_nonzero = f->data[i] != 0;
     if (!p->dump) return;
@@ -332,9 +356,8 @@ static void xray_fragment(xray_printer *p, const tdec_frag *f)
     }
     if (p->pay_type != TDEC_XRAY_REC_PADDING) out_mem(p->out, f->data, f->len);
     if (!(f->flags & TDEC_FRAG_LAST)) return;
-    if (p->pay_type == TDEC_XRAY_REC_CUSTOM_EVENT) out_lit(p->out, "'>\n");
-    else if (p->pay_type == TDEC_XRAY_REC_TYPED_EVENT) out_lit(p->out, "'\n");
-    else xray_text_padding_done(p);
+    if (p->pay_type == TDEC_XRAY_REC_PADDING) xray_text_padding(p, p->pay_size);
+    else xray_text_event_end(p->out, p->pay_type);
 }
 
 static void xray_gap(xray_printer *p, const tdec_xray_item *it)
@@ -442,6 +465,10 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
         st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
     }
     if (!p.dump && d.st.err == TDEC_OK) xray_info(&p);
+    if (p.dump && !p.json && st == TDEC_END && p.hdr.file_type == TDEC_XRAY_BASIC &&
+        p.count[TDEC_XRAY_REC_FUNCTION] + p.count[TDEC_XRAY_REC_CALL_ARG] + p.count[TDEC_XRAY_REC_UNKNOWN] == 0)
+        xray_note(&p, "note", d.st.pos, "basic log without records",
+                  "valid (the runtime writes its header first); llvm-xray rejects it, its reader wants at least one record");
     out_flush(out);
     if (in->failed) {
         cli_diag(err, "error", -1, "read error", a->path);
@@ -449,8 +476,10 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     }
     if (st < 0) {
         if (p.pay_open && p.dump) {
-            /* a cut payload's line is still open: end it, stdout stays line-based */
-            if (!p.json) out_char(out, '\n');
+            /* a cut payload's line is still open: end it, stdout stays line-based;
+               a cut v1 buffer tail prints what llvm-xray prints of it */
+            if (!p.json && p.pay_type == TDEC_XRAY_REC_PADDING) xray_text_padding(&p, p.pay_seen);
+            else if (!p.json) out_char(out, '\n');
             else if (p.pay_type == TDEC_XRAY_REC_PADDING) out_json_close(out);
             else out_lit(out, "\"}\n");
             out_flush(out);
