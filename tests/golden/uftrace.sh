@@ -34,6 +34,20 @@ cmd_vs_ref() {
         fi
     done
 }
+# derive SAMPLE COPY: COPY, a writable copy of SAMPLE's uftrace.data
+# (symlinked files copied), for a case made by editing a recording; each
+# such case's references were made by uftrace 0.13 on exactly that copy.
+derive() {
+    cp -rL "$D/$1/uftrace.data" "$2" && chmod -R u+w "$2"
+}
+# same_as NAME CMD DIR REF: `tracedec CMD DIR` (stdout and stderr) == REF.
+same_as() {
+    if "$X" "$2" "$3" 2>&1 | cmp -s - "$4"; then
+        pass "uftrace $2: $1"
+    else
+        fail "uftrace $2: $1 (differs from $4)"
+    fi
+}
 cmd_vs_ref dump
 cmd_vs_ref replay
 PY=$(command -v python3)
@@ -64,15 +78,11 @@ fi
 # recording with copies of its perf files (perf-cpu5.dat empty); the
 # references were made by uftrace 0.13 on exactly that directory.
 M=$T/twelve-cpus
-cp -r "$D/forkexec/uftrace.data" "$M" && chmod -R u+w "$M"
+derive forkexec "$M"
 for i in 2 3 4 5 6 7 8 9 10 11; do cp "$M/perf-cpu$((i % 2)).dat" "$M/perf-cpu$i.dat"; done
 : > "$M/perf-cpu5.dat"
 for cmd in dump replay; do
-    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/forkexec/ref/$cmd-12cpus.txt"; then
-        echo "PASS uftrace $cmd with 12 perf files (glob order) == uftrace $cmd"
-    else
-        echo "FAIL uftrace $cmd with 12 perf files (glob order) != uftrace $cmd"
-    fi
+    same_as "12 perf files (glob order), as uftrace" $cmd "$M" "$D/forkexec/ref/$cmd-12cpus.txt"
 done
 # Spec items uftrace 0.13 rejects: it drops the entry and prints a "Usage:"
 # line on stdout, before anything else. The directory is the badreg
@@ -81,21 +91,17 @@ done
 # argspec: read again for "retval"); the references were made by uftrace
 # 0.13 on exactly that directory.
 M=$T/usage
-cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
+derive badreg "$M"
 sed -i 's/^argspec:lines=4$/argspec:lines=5/
 s/^\(argspec:ints@.*\)$/\1;main@argx;main@fpargy;main@arg1\/q;main@arg1\/;main@arg1\/i7;main@arg1\/ix;main@arg1\/x80;main@arg1\/e:1x;main@arg1\/e;main@ARG1%RAX;main@arg1x;main@arg1%;main@arg1%R-1;main@Retval\/i8;main@retval\/u7;main@arg1\/i32,arg2\/c80\nretspec:main@retval\/q;main@arg1\/q,retval%stack+1,retval\/e:_x%xmm9;pair_sum@retval/' "$M/info"
 # The same on a copy of forkexec (two sessions): the lines come once per
 # session.
 M2=$T/usage2
-cp -rL "$D/forkexec/uftrace.data" "$M2" && chmod -R u+w "$M2"
+derive forkexec "$M2"
 sed -i 's/^argspec:helper_main@arg1\/s$/argspec:helper_main@arg1\/s;main@arg1%RAX;main@retval\/q/' "$M2/info"
 for cmd in dump replay; do
-    if "$X" $cmd "$M" 2>&1 | cmp -s - "$D/badreg/ref/$cmd-usage.txt" &&
-        "$X" $cmd "$M2" 2>&1 | cmp -s - "$D/forkexec/ref/$cmd-usage.txt"; then
-        echo "PASS uftrace $cmd: rejected spec items give uftrace's Usage lines (per session), entries dropped"
-    else
-        echo "FAIL uftrace $cmd: rejected spec items give uftrace's Usage lines (per session), entries dropped"
-    fi
+    same_as "rejected spec items give uftrace's Usage lines, entries dropped" $cmd "$M" "$D/badreg/ref/$cmd-usage.txt"
+    same_as "rejected spec items give uftrace's Usage lines once per session" $cmd "$M2" "$D/forkexec/ref/$cmd-usage.txt"
 done
 # Ties under a time filter: uftrace 0.13 then reads the perf records as
 # per-task event lists and takes the earliest, a tie going to the first
@@ -105,14 +111,10 @@ done
 # time of the child's sched-out before it in the file; the reference was
 # made by uftrace 0.13 on exactly that directory.
 M=$T/ties
-cp -rL "$D/fork/uftrace.data" "$M" && chmod -R u+w "$M"
+derive fork "$M"
 echo "-t 1us" > "$M/default.opts"
 printf '\040\373\236\211\204\000\000\000' | dd of="$M/perf-cpu0.dat" bs=1 seek=488 conv=notrunc 2>/dev/null
-if "$X" replay "$M" 2>&1 | cmp -s - "$D/fork/ref/replay-ties.txt"; then
-    echo "PASS uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
-else
-    echo "FAIL uftrace replay: equal perf times under a time filter in taskinfo order, as uftrace"
-fi
+same_as "equal perf times under a time filter in taskinfo order, as uftrace" replay "$M" "$D/fork/ref/replay-ties.txt"
 # The register names are those of the recorded architecture: the badreg
 # copy with cpuinfo:desc saying ARM64 (X0..X7, S0..S7, D0..D7) and two more
 # entries. uftrace 0.13 then drops flt's entry (%xmm1) and stops at its
@@ -120,7 +122,7 @@ fi
 # printed on stdout (ref/dump-arm64.txt, its Usage lines first) must begin
 # our dump, which stops there with an error too.
 M=$T/arm64
-cp -rL "$D/badreg/uftrace.data" "$M" && chmod -R u+w "$M"
+derive badreg "$M"
 sed -i 's/^cpuinfo:desc=.*/cpuinfo:desc=ARM64 Cortex/
 s/^\(argspec:ints@.*\)$/\1;main@arg1%X3;main@arg1%d7,arg2%RDI/' "$M/info"
 "$X" dump "$M" > "$T/arm64.out" 2> "$T/arm64.err"
@@ -135,7 +137,7 @@ fi
 # sample), options it does not implement yet get a note on stderr, and the
 # filter still holds.
 M=$T/opts
-cp -rL "$D/timefilter/uftrace.data" "$M" && chmod -R u+w "$M"
+derive timefilter "$M"
 echo "-D 2 -t 50us --no-libcall" > "$M/default.opts"
 "$X" replay "$M" > "$T/opts.out" 2> "$T/opts.err"
 if cmp -s "$T/opts.out" "$D/timefilter/ref/replay.txt" &&
