@@ -1633,6 +1633,7 @@ typedef struct tdec_ipt_flow_decoder {
     uint64_t         resume_ip; /* where tracing is expected to resume           */
     uint64_t         cr3;
     uint64_t         post_ip;
+    uint64_t         post_bound; /* event types bound to post_insn, 1 << type    */
     tdec_ipt_insn_info post_insn;
     tdec_ipt_read_fn read;
     void            *read_ctx;
@@ -5779,6 +5780,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f)
     if (!f) return TDEC_E_ARG;
     if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
     memset(&f->st, 0, sizeof f->st);
+    tdec_ipt__flow_forget(f);
     f->synced = 0;
     f->nla = 0;
     /* an error the event decoder reported is resynchronised there; an
@@ -5893,9 +5895,9 @@ static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     case TDEC_IPT_EV_RSM:
     case TDEC_IPT_EV_SIPI:
         return 0;
-    case TDEC_IPT_EV_DISABLED:
+    case TDEC_IPT_EV_DISABLED: /* at its IP, or at the branch that left */
         if (!f->enabled) return 0;
-        return ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED ? 2 : 1;
+        return !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip == f->ip ? 1 : 2;
     case TDEC_IPT_EV_ASYNC_DISABLED:
     case TDEC_IPT_EV_ASYNC_BRANCH:
         *at = ev->arg;
@@ -5903,12 +5905,14 @@ static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     case TDEC_IPT_EV_PAGING:
     case TDEC_IPT_EV_VMCS:
         return f->enabled ? 2 : 0;
+    case TDEC_IPT_EV_SWINTR: /* before the instruction at its IP */
+    case TDEC_IPT_EV_SYSCALL:
+        if (!f->enabled) return 0;
+        return ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED ? 2 : 1;
     case TDEC_IPT_EV_PTWRITE:
     case TDEC_IPT_EV_IRET:
     case TDEC_IPT_EV_VMENTRY:
     case TDEC_IPT_EV_UIRET:
-    case TDEC_IPT_EV_SWINTR:
-    case TDEC_IPT_EV_SYSCALL:
         return f->enabled ? 2 : 0;
     default:
         return tdec_ipt__flow_at_ip(f, ev) ? 1 : 0;
@@ -6131,6 +6135,7 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     if (st != TDEC_OK) return tdec_ipt__flow_fail(f, st, reason, tdec_ipt__flow_offset(f), f->ip);
     if (where == 2 && tdec_ipt__flow_binds(&f->la[0].ev, &insn, f->ip)) {
         f->post = 1;
+        f->post_bound = 0;
         f->post_ip = f->ip;
         f->post_insn = insn;
         tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
@@ -6172,10 +6177,14 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
             if (st != TDEC_OK) return st;
             continue;
         }
-        f->at_sync = 0;
+        /* PSB+ may hold events that change nothing in between */
+        if (ev->type != TDEC_IPT_EV_MNT && ev->type != TDEC_IPT_EV_CBR) f->at_sync = 0;
         if (f->post) {
-            if (tdec_ipt__flow_place(f, ev, &at) == 2 && tdec_ipt__flow_binds(ev, &f->post_insn, f->post_ip))
+            if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
+                tdec_ipt__flow_binds(ev, &f->post_insn, f->post_ip)) {
+                f->post_bound |= (uint64_t)1u << ev->type;
                 return tdec_ipt__flow_event(f, out);
+            }
             st = tdec_ipt__flow_resolve(f, &f->post_insn, f->post_ip, &next);
             if (st != TDEC_OK) return st;
             f->post = 0;

@@ -6,7 +6,7 @@
    --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE
    (repeatable: the code image), --cpu and the timing options (shared with
    ptdump's), --insn-decoder, --no-inst, --check, --quiet, --stat,
-   --stat:insn, --event:ip. The trace is read in CLI_CHUNK pieces; the
+   --stat:insn, --event:ip, --event:iflags. The trace is read in CLI_CHUNK pieces; the
    image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
@@ -24,7 +24,8 @@ enum {
     FLOW_QUIET = 1u << 0,    /* --quiet: no instruction or event lines         */
     FLOW_STAT = 1u << 1,     /* --stat                                         */
     FLOW_STAT_INSN = 1u << 2, /* --stat:insn                                   */
-    FLOW_EVENT_IP = 1u << 3  /* --event:ip                                     */
+    FLOW_EVENT_IP = 1u << 3, /* --event:ip                                     */
+    FLOW_IFLAGS = 1u << 4    /* --event:iflags: IFLAGS events                  */
 };
 
 static struct {
@@ -39,7 +40,7 @@ static const struct {
 } flow_switches[] = {
     {"--quiet", FLOW_QUIET},     {"--stat", FLOW_STAT},   {"--stat:insn", FLOW_STAT_INSN},
     {"--event:ip", FLOW_EVENT_IP}, {"--insn-decoder", 0}, {"--no-inst", 0},
-    {"--check", 0},
+    {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
 };
 
 /* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
@@ -241,6 +242,16 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
         break;
     default: out_str(o, tdec_ipt_event_str(ev->type)); break;
     }
+    switch (ev->type) { /* events without an IP */
+    case TDEC_IPT_EV_STOP:
+    case TDEC_IPT_EV_PWRE:
+    case TDEC_IPT_EV_PWRX:
+    case TDEC_IPT_EV_CBR:
+    case TDEC_IPT_EV_MNT:
+    case TDEC_IPT_EV_SIPI:
+    case TDEC_IPT_EV_RSM: with_ip = 0; break;
+    default: break;
+    }
     if (with_ip) flow_ip(o, ", ip: ", ev->ip);
     out_str(o, "]\n");
 }
@@ -275,6 +286,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
     long errors = 0;
     if (!ipt_config(&cfg)) flow_error(out, 0, 0, "config ", TDEC_IPT_ERR_BAD_CPU);
+    if (flow_opts.show & FLOW_IFLAGS) cfg.flags |= TDEC_IPT_F_IFLAGS;
     image.sections = flow_opts.raw;
     image.count = flow_opts.nraw;
     tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
