@@ -120,6 +120,9 @@
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3200 on LP64, 3168 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_item) = 88 on LP64, 88 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
      (tdec_ipt_tcal) on every ABI.
 
@@ -5711,6 +5714,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
 #undef TDEC_IPT__ILD_RULE
 #undef TDEC_IPT__ILD_INVALID
 #undef TDEC_IPT__FAR_PIP_VMCS
+
 /* ---- layer 3: instruction flow ------------------------------------------- */
 
 TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
@@ -5726,36 +5730,10 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
         if (addr < s->vaddr || addr - s->vaddr >= s->size) continue;
         at = addr - s->vaddr;
         n = s->size - at < size ? (size_t)(s->size - at) : size;
-        memcpy(buf, s->bytes + at, n);
+        for (size = 0; size < n; size++) buf[size] = s->bytes[at + size];
         return n;
     }
     return 0;
-}
-
-TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec_ipt_config *cfg,
-                                            tdec_ipt_read_fn read, void *read_ctx, uint32_t walk_limit)
-{
-    tdec_status st;
-    if (!f || !read) return TDEC_E_ARG;
-    memset(f, 0, sizeof *f);
-    st = tdec_ipt_evt_init(&f->evt, cfg);
-    if (st != TDEC_NEED_INPUT) return st;
-    f->read = read;
-    f->read_ctx = read_ctx;
-    f->walk_limit = walk_limit ? walk_limit : TDEC_IPT_WALK_LIMIT;
-    return TDEC_NEED_INPUT;
-}
-
-TDEC_IPT_DEF tdec_status tdec_ipt_flow_feed(tdec_ipt_flow_decoder *f, const void *data, size_t len)
-{
-    if (!f) return TDEC_E_ARG;
-    return tdec_ipt_evt_feed(&f->evt, data, len);
-}
-
-TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f)
-{
-    if (!f) return TDEC_E_ARG;
-    return tdec_ipt_evt_finish(&f->evt);
 }
 
 /* Forgets the flow state of a segment (a new sync point). */
@@ -5774,12 +5752,51 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
     f->cr3 = 0;
 }
 
+/* An item with nothing set. */
+static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec_ipt_config *cfg,
+                                            tdec_ipt_read_fn read, void *read_ctx, uint32_t walk_limit)
+{
+    tdec_status st;
+    if (!f || !read) return TDEC_E_ARG;
+    st = tdec_ipt_evt_init(&f->evt, cfg);
+    if (st != TDEC_NEED_INPUT) return st;
+    f->st.err = TDEC_OK;
+    f->st.err_reason = 0;
+    f->st.err_offset = 0;
+    f->err_ip = 0;
+    f->synced = 0;
+    f->nla = 0;
+    f->end = 0;
+    f->end_reason = 0;
+    f->end_offset = 0;
+    tdec_ipt__flow_forget(f);
+    f->read = read;
+    f->read_ctx = read_ctx;
+    f->walk_limit = walk_limit ? walk_limit : TDEC_IPT_WALK_LIMIT;
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_feed(tdec_ipt_flow_decoder *f, const void *data, size_t len)
+{
+    if (!f) return TDEC_E_ARG;
+    return tdec_ipt_evt_feed(&f->evt, data, len);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f)
+{
+    if (!f) return TDEC_E_ARG;
+    return tdec_ipt_evt_finish(&f->evt);
+}
+
+
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f)
 {
     tdec_status st;
     if (!f) return TDEC_E_ARG;
     if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
-    memset(&f->st, 0, sizeof f->st);
+    f->st.err = TDEC_OK;
     tdec_ipt__flow_forget(f);
     f->synced = 0;
     f->nla = 0;
@@ -6002,7 +6019,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     default:
         break;
     }
-    memset(out, 0, sizeof *out);
+    *out = tdec_ipt__flow_none;
     out->kind = TDEC_IPT_FLOW_EVENT;
     out->ev = *ev;
     f->walked = 0;
@@ -6111,14 +6128,15 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
 static void tdec_ipt__flow_insn(const tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
                                 const uint8_t *raw, uint64_t ip, tdec_ipt_flow_item *out)
 {
-    memset(out, 0, sizeof *out);
+    unsigned k;
+    *out = tdec_ipt__flow_none;
     out->kind = TDEC_IPT_FLOW_INSN;
     out->ip = ip;
     out->size = insn->size;
     out->iclass = insn->iclass;
     out->mode = f->mode;
     out->speculative = f->speculative;
-    memcpy(out->raw, raw, insn->size);
+    for (k = 0; k < insn->size; k++) out->raw[k] = raw[k];
 }
 
 /* One step with tracing on and la[0] not an event due now: the instruction

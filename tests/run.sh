@@ -32,7 +32,7 @@ section() {
 
 case "$mode" in
 test|check)
-    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild demangle; do
+    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow demangle; do
         section "unit: $t" build/unit/$t
     done
     for t in xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow; do
