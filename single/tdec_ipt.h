@@ -1595,7 +1595,7 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
 #define TDEC_IPT_FLOW_EVENT 2u /* item: an event (never a PSB+ status) */
 
 #define TDEC_IPT_RETSTACK   64   /* return addresses kept for compressed returns */
-#define TDEC_IPT_WALK_LIMIT 100000u /* default walk_limit                         */
+#define TDEC_IPT_WALK_LIMIT 1048576u /* default walk_limit                        */
 
 typedef struct tdec_ipt_flow_item {
     uint32_t       kind;        /* TDEC_IPT_FLOW_*                               */
