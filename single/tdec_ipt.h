@@ -120,7 +120,7 @@
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3200 on LP64, 3168 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3208 on LP64, 3176 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_flow_item) = 88 on LP64, 88 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
@@ -1548,7 +1548,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
    them, built like libipt's on the event decoder (FLOW.md §2). Code comes
    from the caller through a read callback; tdec_ipt_image_read reads an
    array of caller-owned sections. docs/ipt.md "Layer 3" says what is done
-   (and what is not yet: TRIG, errata that need the image, resync).
+   (and what is not yet: the block decoder, ticks, errata that need the
+   image, resync at the current event).
 
        st = tdec_ipt_flow_init(&f, &cfg, tdec_ipt_image_read, &image, 0);
        loop:
@@ -1632,6 +1633,8 @@ typedef struct tdec_ipt_flow_decoder {
     uint64_t         end_offset;
     uint32_t         walked;    /* instructions since trace or an event was used */
     uint32_t         walk_limit;
+    uint32_t         icnt;      /* instructions since the last IP from the trace */
+    uint32_t         reserved2; /* (TRIG counts from there)                      */
     uint64_t         ip;        /* the next instruction                          */
     uint64_t         resume_ip; /* where tracing is expected to resume           */
     uint64_t         cr3;
@@ -5747,6 +5750,7 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
     f->ret_top = 0;
     f->ret_n = 0;
     f->walked = 0;
+    f->icnt = 0;
     f->ip = 0;
     f->resume_ip = 0;
     f->cr3 = 0;
@@ -5895,8 +5899,9 @@ static int tdec_ipt__flow_at_ip(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     return f->enabled && !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
 }
 
-/* The IP an event waits for while tracing is on, or 0 when it waits for
-   nothing (*where = 0: deliver now; 1: at *at; 2: binds to an instruction). */
+/* Where an event takes effect: 0 now; 1 when the next instruction is at
+   *at; 2 after an instruction it binds to; 3 (TRIG) after aux instructions
+   from the last IP the trace gave. */
 static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev, uint64_t *at)
 {
     *at = ev->ip;
@@ -5922,6 +5927,10 @@ static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     case TDEC_IPT_EV_PAGING:
     case TDEC_IPT_EV_VMCS:
         return f->enabled ? 2 : 0;
+    case TDEC_IPT_EV_TRIG: /* at its FUP's IP, or icnt instructions after the */
+                           /* last IP the trace gave (ip 0, not suppressed)  */
+        if (!tdec_ipt__flow_at_ip(f, ev)) return 0;
+        return ev->ip != 0 ? 1 : 3;
     case TDEC_IPT_EV_SWINTR: /* before the instruction at its IP */
     case TDEC_IPT_EV_SYSCALL:
         if (!f->enabled) return 0;
@@ -5979,6 +5988,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
         if (f->resume_ip == ev->ip && f->resume_ip != 0) ev->flags |= TDEC_IPT_EVF_RESUMED;
         f->enabled = 1;
         f->ip = ev->ip;
+        f->icnt = 0;
         break;
     case TDEC_IPT_EV_DISABLED:
         f->resume_ip = known ? ev->ip : 0;
@@ -5993,6 +6003,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
         break;
     case TDEC_IPT_EV_ASYNC_BRANCH:
         f->ip = ev->ip;
+        f->icnt = 0;
         break;
     case TDEC_IPT_EV_PAGING:
     case TDEC_IPT_EV_ASYNC_PAGING:
@@ -6001,6 +6012,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     case TDEC_IPT_EV_OVERFLOW:
         f->enabled = (uint8_t)known;
         f->ip = ev->ip;
+        f->icnt = 0;
         f->speculative = 0;
         f->post = 0;
         break;
@@ -6037,6 +6049,7 @@ static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
         if (f->at_sync) {
             f->enabled = 1;
             f->ip = ev->ip;
+            f->icnt = 0;
         } else if (!f->enabled) {
             bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
         }
@@ -6076,14 +6089,16 @@ static int tdec_ipt__flow_tnt(tdec_ipt_flow_decoder *f, int peek)
 }
 
 /* The successor of insn at ip, with trace where it needs it: TDEC_OK (*next
-   set, trace used), TDEC_NEED_INPUT (nothing changed) or an error. */
+   set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT (nothing
+   changed) or an error. */
 static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
-                                          uint64_t ip, uint64_t *next)
+                                          uint64_t ip, uint64_t *next, int *tip)
 {
     uint64_t after = ip + insn->size;
     unsigned tip_at;
     int taken;
     tdec_status st;
+    *tip = 0;
     if (tdec_ipt_insn_next_ip(insn, ip, next, NULL) == TDEC_OK) {
         if (insn->iclass == TDEC_IPT_IC_CALL && insn->disp != 0) tdec_ipt__flow_push(f, after);
         return TDEC_OK;
@@ -6119,6 +6134,7 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
     if (f->la[tip_at].ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED)
         return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_PACKET, tdec_ipt__flow_offset(f), ip);
     *next = f->la[tip_at].ev.ip;
+    *tip = 1;
     if (insn->iclass == TDEC_IPT_IC_CALL) tdec_ipt__flow_push(f, after);
     if (tip_at) f->nla = 1;
     else tdec_ipt__flow_drop(f);
@@ -6148,7 +6164,7 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     uint32_t reason = 0;
     uint64_t next;
     tdec_status st;
-    int trace = f->nla && (f->la[0].ev.type == TDEC_IPT_EV_TNT || f->la[0].ev.type == TDEC_IPT_EV_TIP);
+    int tip, trace = f->nla && (f->la[0].ev.type == TDEC_IPT_EV_TNT || f->la[0].ev.type == TDEC_IPT_EV_TIP);
     st = tdec_ipt__flow_decode(f, f->ip, raw, &insn, &reason);
     if (st != TDEC_OK) return tdec_ipt__flow_fail(f, st, reason, tdec_ipt__flow_offset(f), f->ip);
     if (where == 2 && tdec_ipt__flow_binds(&f->la[0].ev, &insn, f->ip)) {
@@ -6156,6 +6172,7 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
         f->post_bound = 0;
         f->post_ip = f->ip;
         f->post_insn = insn;
+        f->icnt++;
         tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
         return TDEC_OK;
     }
@@ -6167,9 +6184,10 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     } else {
         f->walked = 0;
     }
-    st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next);
+    st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip);
     if (st != TDEC_OK) return st;
     tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
+    f->icnt = tip ? 0 : f->icnt + 1; /* a TIP's target is the new anchor */
     f->ip = next;
     return TDEC_OK;
 }
@@ -6178,7 +6196,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
 {
     const tdec_ipt_event *ev;
     uint64_t at, next;
-    int where;
+    int where, tip;
     tdec_status st;
     if (!f || !out) return TDEC_E_ARG;
     if (f->st.err != TDEC_OK) return f->st.err;
@@ -6203,8 +6221,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
                 f->post_bound |= (uint64_t)1u << ev->type;
                 return tdec_ipt__flow_event(f, out);
             }
-            st = tdec_ipt__flow_resolve(f, &f->post_insn, f->post_ip, &next);
+            st = tdec_ipt__flow_resolve(f, &f->post_insn, f->post_ip, &next, &tip);
             if (st != TDEC_OK) return st;
+            if (tip) f->icnt = 0;
             f->post = 0;
             f->ip = next;
             continue;
@@ -6215,7 +6234,16 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
             return tdec_ipt__flow_step(f, 0, out);
         }
         where = tdec_ipt__flow_place(f, ev, &at);
-        if (where == 0 || (where == 1 && at == f->ip)) return tdec_ipt__flow_event(f, out);
+        if (where == 0) return tdec_ipt__flow_event(f, out);
+        if (where == 1 && at == f->ip) {
+            f->icnt = 0; /* an event's IP is an anchor for TRIG too */
+            return tdec_ipt__flow_event(f, out);
+        }
+        if (where == 3 && f->icnt == ev->aux) {
+            f->la[0].ev.ip = f->ip; /* where the count ended */
+            f->icnt = 0;
+            return tdec_ipt__flow_event(f, out);
+        }
         return tdec_ipt__flow_step(f, where, out);
     }
 }

@@ -22,14 +22,6 @@ bdm64-tnt-cond-xabort erratum-BDM64
 skl014-call erratum-SKL014/--filter
 skl014-jmp erratum-SKL014/--filter
 skl014-jmp-jmp erratum-SKL014/--filter
-exstop-trig TRIG
-mode-trig-trig TRIG
-psb-fup-ptw-trig TRIG
-psb-fup-trig TRIG
-tip-trig TRIG
-tip_pge-trig TRIG
-trig TRIG
-trig-fup TRIG
 mtc-ovf_keep-cyc --event:tick/--event:time
 mtc-ovf_reset-cyc --event:tick/--event:time
 ptxed-tick --event:tick/--event:time

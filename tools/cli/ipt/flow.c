@@ -240,6 +240,11 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
         out_str(o, ev->type == TDEC_IPT_EV_UINTR ? "uintr " : "swintr ");
         out_u64(o, ev->a);
         break;
+    case TDEC_IPT_EV_TRIG:
+        out_str(o, "trig ");
+        out_hexw(o, ev->a, 2);
+        if (ev->flags & TDEC_IPT_EVF_MULT) out_str(o, ", mult");
+        break;
     default: out_str(o, tdec_ipt_event_str(ev->type)); break;
     }
     switch (ev->type) { /* events without an IP */
