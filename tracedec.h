@@ -11823,7 +11823,8 @@ static tdec_status tdec_ipt__flow_fetch(tdec_ipt_flow_decoder *f, unsigned want)
         if (st != TDEC_OK) {
             f->end = st;
             f->end_reason = f->evt.st.err_reason;
-            f->end_offset = f->evt.st.err_offset;
+            /* in the sync point's PSB+ libipt's start fails at the packet */
+            f->end_offset = f->at_sync && f->nla == 0 ? f->evt.cur_offset : f->evt.st.err_offset;
             if (!f->synced) return TDEC_OK;
             continue;
         }
@@ -12201,7 +12202,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         if (st != TDEC_OK) return st;
         if (f->nla == 0) {
             if (f->end == TDEC_END) return TDEC_END;
-            return tdec_ipt__flow_fail(f, (tdec_status)f->end, f->end_reason, f->end_offset, f->ip);
+            return tdec_ipt__flow_fail(f, (tdec_status)f->end, f->end_reason, f->end_offset,
+                                       f->at_sync ? 0 : f->ip);
         }
         ev = &f->la[0].ev;
         if (ev->flags & TDEC_IPT_EVF_STATUS) {

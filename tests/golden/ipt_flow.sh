@@ -43,9 +43,6 @@ ptxed-resync-nomap-ptw-tip --resync-on-error
 ptxed-resync-nomap-tip_pgd --resync-on-error
 ptxed-resync-nomap-tip_pge --resync-on-error
 ptxed-resync-psb-bad_status-psb --resync-on-error
-ptet-evd_cr2-evd_vmxq error-in-sync-PSB+-offset
-ptet-evd_vmxq-cfe_intr error-in-sync-PSB+-offset
-ptet-evd_vmxr-cfe_rsm error-in-sync-PSB+-offset
 pip-pip_mov_cr3-fail error-offset-after-bound-event
 '
 unsupported() { echo "$UNSUPPORTED" | grep -q "^$1 "; }
