@@ -5827,8 +5827,11 @@ static tdec_status tdec_ipt__flow_fetch(tdec_ipt_flow_decoder *f, unsigned want)
         if (st != TDEC_OK) {
             f->end = st;
             f->end_reason = f->evt.st.err_reason;
-            /* in the sync point's PSB+ libipt's start fails at the packet */
-            f->end_offset = f->at_sync && f->nla == 0 ? f->evt.cur_offset : f->evt.st.err_offset;
+            /* the end of the stream; an error's packet (in the sync point's
+               PSB+ libipt's start fails at the packet) */
+            f->end_offset = st == TDEC_END                 ? f->evt.pkt.st.pos
+                            : f->at_sync && f->nla == 0 ? f->evt.cur_offset
+                                                        : f->evt.st.err_offset;
             if (!f->synced) return TDEC_OK;
             continue;
         }
@@ -6167,7 +6170,13 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     tdec_status st;
     int tip, trace = f->nla && (f->la[0].ev.type == TDEC_IPT_EV_TNT || f->la[0].ev.type == TDEC_IPT_EV_TIP);
     st = tdec_ipt__flow_decode(f, f->ip, raw, &insn, &reason);
-    if (st != TDEC_OK) return tdec_ipt__flow_fail(f, st, reason, tdec_ipt__flow_offset(f), f->ip);
+    if (st != TDEC_OK) {
+        /* walking to an instruction an event binds to, libipt has read on
+           past that event: the error is at the event after it */
+        if (where != 2) return tdec_ipt__flow_fail(f, st, reason, tdec_ipt__flow_offset(f), f->ip);
+        if (tdec_ipt__flow_fetch(f, 2) == TDEC_NEED_INPUT) return TDEC_NEED_INPUT;
+        return tdec_ipt__flow_fail(f, st, reason, f->nla == 2 ? f->la[1].offset : f->end_offset, f->ip);
+    }
     if (where == 2 && tdec_ipt__flow_binds(&f->la[0].ev, &insn, f->ip)) {
         f->post = 1;
         f->post_bound = 0;

@@ -43,7 +43,6 @@ ptxed-resync-nomap-ptw-tip --resync-on-error
 ptxed-resync-nomap-tip_pgd --resync-on-error
 ptxed-resync-nomap-tip_pge --resync-on-error
 ptxed-resync-psb-bad_status-psb --resync-on-error
-pip-pip_mov_cr3-fail error-offset-after-bound-event
 '
 unsupported() { echo "$UNSUPPORTED" | grep -q "^$1 "; }
 
