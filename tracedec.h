@@ -11720,7 +11720,7 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
                                         size_t size)
 {
     const tdec_ipt_image *img = (const tdec_ipt_image *)image;
-    size_t k, n;
+    size_t k, i, n;
     uint64_t at;
     if (!img || !buf) return 0;
     for (k = img->count; k > 0; k--) {
@@ -11729,7 +11729,7 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
         if (addr < s->vaddr || addr - s->vaddr >= s->size) continue;
         at = addr - s->vaddr;
         n = s->size - at < size ? (size_t)(s->size - at) : size;
-        for (size = 0; size < n; size++) buf[size] = s->bytes[at + size];
+        for (i = 0; i < n; i++) buf[i] = s->bytes[at + i];
         return n;
     }
     return 0;
