@@ -120,6 +120,9 @@
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3208 on LP64, 3176 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_item) = 88 on LP64, 88 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
      (tdec_ipt_tcal) on every ABI.
 
@@ -511,7 +514,8 @@ enum tdec_ipt_reason {
     TDEC_IPT_ERR_BAD_FILE,
     TDEC_IPT_ERR_BAD_CPU,
     TDEC_IPT_GAP_SYNC = 0x80, /* gap: bytes before the first PSB               */
-    TDEC_IPT_GAP_RESYNC       /* gap: bytes skipped by resync() after an error */
+    TDEC_IPT_GAP_RESYNC,      /* gap: bytes skipped by resync() after an error */
+    TDEC_IPT_ERR_WALK_LIMIT = 0x90 /* flow: walk_limit instructions without trace */
 };
 
 /* Text for a reason: libipt's pt_errstr() text for a TDEC_IPT_ERR_* code,
@@ -1537,6 +1541,128 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
    TDEC_E_ARG, INTERNAL. */
 TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, uint64_t ip,
                                                uint64_t *next, uint32_t *reason);
+/* ---- layer 3: instruction flow (in progress) ----------------------------- */
+
+/* The instruction flow decoder: which instructions ran, in order, with the
+   events in place, as libipt master's instruction decoder (pt_insn_*) gives
+   them, built like libipt's on the event decoder (FLOW.md §2). Code comes
+   from the caller through a read callback; tdec_ipt_image_read reads an
+   array of caller-owned sections. docs/ipt.md "Layer 3" says what is done
+   (and what is not yet: the block decoder, ticks, errata that need the
+   image, resync at the current event).
+
+       st = tdec_ipt_flow_init(&f, &cfg, tdec_ipt_image_read, &image, 0);
+       loop:
+         st = tdec_ipt_flow_next(&f, &item);
+         TDEC_OK: item.kind says instruction or event;
+         TDEC_NEED_INPUT: feed() or finish(), then ask again (nothing changed);
+         TDEC_END: the trace ended (f.enabled: tracing was on: "[end of trace]");
+         TDEC_E_CORRUPT: st.err_reason/err_offset, err_ip; resync() and go on.
+
+   Every call returns after one instruction or event; the silent steps on
+   the way (PSB+ status events, a resolved branch) each use trace, so work
+   is bounded by the input fed. Straight-line code needs
+   no trace: more than walk_limit instructions in a row without using trace
+   or an event is TDEC_E_CORRUPT with TDEC_IPT_ERR_WALK_LIMIT. */
+
+/* Reads up to size bytes of code at addr in address space asid (CR3; 0 when
+   none is known) into buf. Returns the bytes read, 0 when nothing is mapped
+   there. */
+typedef size_t (*tdec_ipt_read_fn)(void *ctx, uint64_t asid, uint64_t addr, uint8_t *buf, size_t size);
+
+#define TDEC_IPT_ASID_ANY UINT64_MAX /* a section mapped in every address space */
+
+/* A piece of code the caller owns: bytes[0, size) at vaddr. */
+typedef struct tdec_ipt_section {
+    uint64_t       vaddr;
+    uint64_t       size;
+    const uint8_t *bytes;
+    uint64_t       asid;  /* CR3, or TDEC_IPT_ASID_ANY */
+} tdec_ipt_section;
+
+/* Sections, the later winning where they overlap (libipt cuts the older
+   one: the newest mapping wins). */
+typedef struct tdec_ipt_image {
+    const tdec_ipt_section *sections;
+    size_t                  count;
+} tdec_ipt_image;
+
+/* A tdec_ipt_read_fn over a tdec_ipt_image (ctx): the section of asid (or
+   of every asid) holding addr, the last such one; reads stop at its end. */
+TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
+                                        size_t size);
+
+#define TDEC_IPT_FLOW_INSN  1u /* item: an instruction ran             */
+#define TDEC_IPT_FLOW_EVENT 2u /* item: an event (never a PSB+ status) */
+
+#define TDEC_IPT_RETSTACK   64   /* return addresses kept for compressed returns */
+#define TDEC_IPT_WALK_LIMIT 1048576u /* default walk_limit                        */
+
+typedef struct tdec_ipt_flow_item {
+    uint32_t       kind;        /* TDEC_IPT_FLOW_*                               */
+    uint8_t        size;        /* INSN: bytes                                   */
+    uint8_t        iclass;      /* INSN: tdec_ipt_iclass                         */
+    uint8_t        mode;        /* INSN: tdec_ipt_exec_mode                      */
+    uint8_t        speculative; /* INSN: inside a TSX transaction ("? ")         */
+    uint64_t       ip;          /* INSN: its address                             */
+    tdec_ipt_event ev;          /* EVENT (RESUMED set on a resumed enable)       */
+    uint8_t        raw[16];     /* INSN: its bytes                               */
+} tdec_ipt_flow_item;
+
+typedef struct tdec_ipt__flow_ev {
+    tdec_ipt_event ev;
+    uint64_t       offset;
+} tdec_ipt__flow_ev;
+
+typedef struct tdec_ipt_flow_decoder {
+    tdec_ipt_err_state st;      /* public read-only: err, err_offset, err_reason */
+    uint64_t         err_ip;    /* public: the IP an error is reported at        */
+    uint8_t          enabled;   /* public: tracing is on                         */
+    /* private */
+    uint8_t          synced;
+    uint8_t          at_sync;   /* status events now set the state               */
+    uint8_t          mode;
+    uint8_t          speculative;
+    uint8_t          nla;       /* events read ahead (la[0] is the current one)  */
+    uint8_t          post;      /* post_insn ran; its successor is still open    */
+    uint8_t          ret_top;
+    uint8_t          ret_n;
+    uint8_t          reserved[3];
+    int32_t          end;       /* after la: 0, TDEC_END or an error status      */
+    uint32_t         end_reason;
+    uint64_t         end_offset;
+    uint32_t         walked;    /* instructions since trace or an event was used */
+    uint32_t         walk_limit;
+    uint32_t         icnt;      /* instructions since the last IP from the trace */
+    uint32_t         reserved2; /* (TRIG counts from there)                      */
+    uint64_t         ip;        /* the next instruction                          */
+    uint64_t         resume_ip; /* where tracing is expected to resume           */
+    uint64_t         cr3;
+    uint64_t         post_ip;
+    uint64_t         post_bound; /* event types bound to post_insn, 1 << type    */
+    tdec_ipt_insn_info post_insn;
+    tdec_ipt_read_fn read;
+    void            *read_ctx;
+    uint64_t         ret[TDEC_IPT_RETSTACK];
+    tdec_ipt__flow_ev la[2];
+    tdec_ipt_evt_decoder evt;
+} tdec_ipt_flow_decoder;
+
+/* Starts a flow decoder: cfg as for tdec_ipt_evt_init; code through read
+   (with read_ctx); walk_limit 0 means TDEC_IPT_WALK_LIMIT. Returns
+   TDEC_NEED_INPUT, or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec_ipt_config *cfg,
+                                            tdec_ipt_read_fn read, void *read_ctx, uint32_t walk_limit);
+/* As the event decoder's feed and finish. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_feed(tdec_ipt_flow_decoder *f, const void *data, size_t len);
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f);
+/* The next instruction or event (see above). */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out);
+/* After TDEC_E_CORRUPT: forget the flow state and synchronise on the next
+   PSB (ptxed's default after an error). TDEC_NEED_INPUT, or TDEC_E_SEQUENCE
+   without an error. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f);
+
 #endif /* TDEC_IPT_NO_FLOW */
 
 #ifdef __cplusplus
@@ -2688,6 +2814,7 @@ TDEC_IPT_DEF const char *tdec_ipt_reason_str(uint32_t reason)
         "bad file", "unknown cpu"};
     if (reason == TDEC_IPT_GAP_SYNC) return "bytes before the first PSB";
     if (reason == TDEC_IPT_GAP_RESYNC) return "bytes skipped by resync";
+    if (reason == TDEC_IPT_ERR_WALK_LIMIT) return "too many instructions without trace";
     return reason < sizeof texts / sizeof texts[0] ? texts[reason] : "internal error.";
 #endif
 }
@@ -5590,6 +5717,547 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
 #undef TDEC_IPT__ILD_RULE
 #undef TDEC_IPT__ILD_INVALID
 #undef TDEC_IPT__FAR_PIP_VMCS
+
+/* ---- layer 3: instruction flow ------------------------------------------- */
+
+TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
+                                        size_t size)
+{
+    const tdec_ipt_image *img = (const tdec_ipt_image *)image;
+    size_t k, i, n;
+    uint64_t at;
+    if (!img || !buf) return 0;
+    for (k = img->count; k > 0; k--) {
+        const tdec_ipt_section *s = &img->sections[k - 1];
+        if (s->asid != TDEC_IPT_ASID_ANY && s->asid != asid) continue;
+        if (addr < s->vaddr || addr - s->vaddr >= s->size) continue;
+        at = addr - s->vaddr;
+        n = s->size - at < size ? (size_t)(s->size - at) : size;
+        for (i = 0; i < n; i++) buf[i] = s->bytes[at + i];
+        return n;
+    }
+    return 0;
+}
+
+/* Forgets the flow state of a segment (a new sync point). */
+static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
+{
+    f->enabled = 0;
+    f->at_sync = 1;
+    f->mode = TDEC_IPT_MODE_UNKNOWN;
+    f->speculative = 0;
+    f->post = 0;
+    f->ret_top = 0;
+    f->ret_n = 0;
+    f->walked = 0;
+    f->icnt = 0;
+    f->ip = 0;
+    f->resume_ip = 0;
+    f->cr3 = 0;
+}
+
+/* An item with nothing set. */
+static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec_ipt_config *cfg,
+                                            tdec_ipt_read_fn read, void *read_ctx, uint32_t walk_limit)
+{
+    tdec_status st;
+    if (!f || !read) return TDEC_E_ARG;
+    st = tdec_ipt_evt_init(&f->evt, cfg);
+    if (st != TDEC_NEED_INPUT) return st;
+    f->st.err = TDEC_OK;
+    f->st.err_reason = 0;
+    f->st.err_offset = 0;
+    f->err_ip = 0;
+    f->synced = 0;
+    f->nla = 0;
+    f->end = 0;
+    f->end_reason = 0;
+    f->end_offset = 0;
+    tdec_ipt__flow_forget(f);
+    f->read = read;
+    f->read_ctx = read_ctx;
+    f->walk_limit = walk_limit ? walk_limit : TDEC_IPT_WALK_LIMIT;
+    return TDEC_NEED_INPUT;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_feed(tdec_ipt_flow_decoder *f, const void *data, size_t len)
+{
+    if (!f) return TDEC_E_ARG;
+    return tdec_ipt_evt_feed(&f->evt, data, len);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f)
+{
+    if (!f) return TDEC_E_ARG;
+    return tdec_ipt_evt_finish(&f->evt);
+}
+
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f)
+{
+    tdec_status st;
+    if (!f) return TDEC_E_ARG;
+    if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
+    f->st.err = TDEC_OK;
+    tdec_ipt__flow_forget(f);
+    f->synced = 0;
+    f->nla = 0;
+    /* an error the event decoder reported is resynchronised there; an
+       error of this layer goes on from the next PSB too */
+    if (f->evt.st.err == TDEC_OK) {
+        f->evt.st.err = TDEC_E_CORRUPT;
+        f->evt.st.err_reason = TDEC_IPT_ERR_BAD_QUERY;
+    }
+    f->end = 0;
+    st = tdec_ipt_evt_resync(&f->evt);
+    return st == TDEC_E_SEQUENCE ? TDEC_NEED_INPUT : st;
+}
+
+/* Reads events ahead until `want` are there (or the end): TDEC_OK or
+   TDEC_NEED_INPUT. A sync point resets the segment state. */
+static tdec_status tdec_ipt__flow_fetch(tdec_ipt_flow_decoder *f, unsigned want)
+{
+    tdec_ipt_evt_item item;
+    tdec_status st;
+    while (f->nla < want && f->end == 0) {
+        st = tdec_ipt_evt_next(&f->evt, &item);
+        if (st == TDEC_NEED_INPUT) return st;
+        if (st != TDEC_OK) {
+            f->end = st;
+            f->end_reason = f->evt.st.err_reason;
+            /* the end of the stream; an error's packet (in the sync point's
+               PSB+ libipt's start fails at the packet) */
+            f->end_offset = st == TDEC_END                 ? f->evt.pkt.st.pos
+                            : f->at_sync && f->nla == 0 ? f->evt.cur_offset
+                                                        : f->evt.st.err_offset;
+            if (!f->synced) return TDEC_OK;
+            continue;
+        }
+        if (item.kind == TDEC_IPT_ITEM_SYNC) {
+            tdec_ipt__flow_forget(f);
+            f->synced = 1;
+            f->nla = 0;
+            continue;
+        }
+        f->la[f->nla].ev = item.ev;
+        f->la[f->nla].offset = item.offset;
+        f->nla++;
+    }
+    return TDEC_OK;
+}
+
+static void tdec_ipt__flow_drop(tdec_ipt_flow_decoder *f)
+{
+    if (f->nla == 2) f->la[0] = f->la[1];
+    f->nla--;
+}
+
+static tdec_status tdec_ipt__flow_fail(tdec_ipt_flow_decoder *f, tdec_status st, uint32_t reason,
+                                       uint64_t offset, uint64_t ip)
+{
+    f->st.err = st;
+    f->st.err_reason = reason;
+    f->st.err_offset = offset;
+    f->err_ip = ip;
+    return st;
+}
+
+/* The event decoder's position: libipt's pt_insn_get_offset after reading
+   the current event ahead. */
+static uint64_t tdec_ipt__flow_offset(const tdec_ipt_flow_decoder *f)
+{
+    return f->nla ? f->la[f->nla - 1].offset : f->end_offset;
+}
+
+/* Decodes the instruction at ip (reading on into the next mapped piece when
+   the first one ends inside it): TDEC_OK, or an error with its reason. */
+static tdec_status tdec_ipt__flow_decode(tdec_ipt_flow_decoder *f, uint64_t ip, uint8_t *raw,
+                                         tdec_ipt_insn_info *insn, uint32_t *reason)
+{
+    size_t have = 0, got;
+    tdec_status st;
+    while (have < TDEC_IPT_INSN_MAX) {
+        got = f->read(f->read_ctx, f->cr3, ip + have, raw + have, TDEC_IPT_INSN_MAX - have);
+        if (got == 0 || got > TDEC_IPT_INSN_MAX - have) break;
+        have += got;
+        st = tdec_ipt_insn_decode(raw, have, f->mode, insn, reason);
+        if (st != TDEC_NEED_INPUT) return st;
+    }
+    *reason = have == 0 ? TDEC_IPT_ERR_NOMAP : TDEC_IPT_ERR_BAD_INSN;
+    return TDEC_E_CORRUPT;
+}
+
+static void tdec_ipt__flow_push(tdec_ipt_flow_decoder *f, uint64_t ret)
+{
+    f->ret[f->ret_top] = ret;
+    f->ret_top = (uint8_t)((f->ret_top + 1u) % TDEC_IPT_RETSTACK);
+    if (f->ret_n < TDEC_IPT_RETSTACK) f->ret_n++;
+}
+
+/* Where an event with an IP takes effect: 1 when it is placed at f->ip
+   (tracing on, IP known), 0 when it is delivered at once. */
+static int tdec_ipt__flow_at_ip(const tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev)
+{
+    return f->enabled && !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
+}
+
+/* Where an event takes effect: 0 now; 1 when the next instruction is at
+   *at; 2 after an instruction it binds to; 3 (TRIG) after aux instructions
+   from the last IP the trace gave. */
+static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev, uint64_t *at)
+{
+    *at = ev->ip;
+    switch (ev->type) {
+    case TDEC_IPT_EV_ENABLED:
+    case TDEC_IPT_EV_OVERFLOW:
+    case TDEC_IPT_EV_STOP:
+    case TDEC_IPT_EV_PWRE:
+    case TDEC_IPT_EV_PWRX:
+    case TDEC_IPT_EV_CBR:
+    case TDEC_IPT_EV_MNT:
+    case TDEC_IPT_EV_TICK:
+    case TDEC_IPT_EV_RSM:
+    case TDEC_IPT_EV_SIPI:
+        return 0;
+    case TDEC_IPT_EV_DISABLED: /* at its IP, or at the branch that left */
+        if (!f->enabled) return 0;
+        return !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip == f->ip ? 1 : 2;
+    case TDEC_IPT_EV_ASYNC_DISABLED:
+    case TDEC_IPT_EV_ASYNC_BRANCH:
+        *at = ev->arg;
+        return f->enabled ? 1 : 0;
+    case TDEC_IPT_EV_PAGING:
+    case TDEC_IPT_EV_VMCS:
+        return f->enabled ? 2 : 0;
+    case TDEC_IPT_EV_TRIG: /* at its FUP's IP, or icnt instructions after the */
+                           /* last IP the trace gave (ip 0, not suppressed)  */
+        if (!tdec_ipt__flow_at_ip(f, ev)) return 0;
+        return ev->ip != 0 ? 1 : 3;
+    case TDEC_IPT_EV_SWINTR: /* before the instruction at its IP */
+    case TDEC_IPT_EV_SYSCALL:
+        if (!f->enabled) return 0;
+        return ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED ? 2 : 1;
+    case TDEC_IPT_EV_PTWRITE:
+    case TDEC_IPT_EV_IRET:
+    case TDEC_IPT_EV_VMENTRY:
+    case TDEC_IPT_EV_UIRET:
+        return f->enabled ? 2 : 0;
+    default:
+        return tdec_ipt__flow_at_ip(f, ev) ? 1 : 0;
+    }
+}
+
+/* Does ev bind to insn at ip (reported after it)? */
+static int tdec_ipt__flow_binds(const tdec_ipt_event *ev, const tdec_ipt_insn_info *insn, uint64_t ip)
+{
+    int at = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip == ip;
+    switch (ev->type) {
+    case TDEC_IPT_EV_DISABLED:
+        return insn->kind == TDEC_IPT_INSN_MOV_CR3 ||
+               (insn->iclass != TDEC_IPT_IC_OTHER && insn->iclass != TDEC_IPT_IC_PTWRITE &&
+                tdec_ipt_insn_next_ip(insn, ip, &ip, NULL) != TDEC_OK) ||
+               (insn->flags & TDEC_IPT_INSNF_CPL) != 0;
+    case TDEC_IPT_EV_PAGING:
+        return (insn->flags & TDEC_IPT_INSNF_PIP) != 0;
+    case TDEC_IPT_EV_VMCS:
+        return (insn->flags & TDEC_IPT_INSNF_VMCS) != 0;
+    case TDEC_IPT_EV_PTWRITE:
+        return (ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) ? insn->iclass == TDEC_IPT_IC_PTWRITE : at;
+    case TDEC_IPT_EV_IRET:
+        return at || (insn->flags & TDEC_IPT_INSNF_IRET);
+    case TDEC_IPT_EV_VMENTRY:
+        return at || (insn->flags & TDEC_IPT_INSNF_VMENTRY);
+    case TDEC_IPT_EV_UIRET:
+        return at || (insn->flags & TDEC_IPT_INSNF_UIRET);
+    case TDEC_IPT_EV_SWINTR:
+        return at || (insn->flags & TDEC_IPT_INSNF_SWINT);
+    case TDEC_IPT_EV_SYSCALL:
+        return at || (insn->flags & TDEC_IPT_INSNF_SYSCALL);
+    default:
+        return 0;
+    }
+}
+
+/* Delivers la[0] (its effect on the state) into out. */
+static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+{
+    tdec_ipt_event *ev = &f->la[0].ev;
+    int known = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
+    switch (ev->type) {
+    case TDEC_IPT_EV_ENABLED:
+        if (f->enabled)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_CONTEXT, tdec_ipt__flow_offset(f), f->ip);
+        if (f->resume_ip == ev->ip && f->resume_ip != 0) ev->flags |= TDEC_IPT_EVF_RESUMED;
+        f->enabled = 1;
+        f->ip = ev->ip;
+        f->icnt = 0;
+        break;
+    case TDEC_IPT_EV_DISABLED:
+        f->resume_ip = known ? ev->ip : 0;
+        if (!known && f->post && (f->post_insn.iclass == TDEC_IPT_IC_CALL || f->post_insn.iclass == TDEC_IPT_IC_FAR_CALL))
+            f->resume_ip = f->post_ip + f->post_insn.size;
+        f->enabled = 0;
+        f->post = 0;
+        break;
+    case TDEC_IPT_EV_ASYNC_DISABLED:
+        f->resume_ip = ev->arg;
+        f->enabled = 0;
+        break;
+    case TDEC_IPT_EV_ASYNC_BRANCH:
+        f->ip = ev->ip;
+        f->icnt = 0;
+        break;
+    case TDEC_IPT_EV_PAGING:
+    case TDEC_IPT_EV_ASYNC_PAGING:
+        f->cr3 = ev->arg;
+        break;
+    case TDEC_IPT_EV_OVERFLOW:
+        f->enabled = (uint8_t)known;
+        f->ip = ev->ip;
+        f->icnt = 0;
+        f->speculative = 0;
+        f->post = 0;
+        break;
+    case TDEC_IPT_EV_EXEC_MODE:
+        f->mode = ev->a;
+        break;
+    case TDEC_IPT_EV_TSX:
+        f->speculative = (uint8_t)((ev->flags & TDEC_IPT_EVF_SPECULATIVE) != 0);
+        break;
+    case TDEC_IPT_EV_SWINTR:
+    case TDEC_IPT_EV_SYSCALL:
+        /* the instruction stays: a TIP or an async branch moves on */
+        if (f->post) f->ip = f->post_ip;
+        f->post = 0;
+        break;
+    default:
+        break;
+    }
+    *out = tdec_ipt__flow_none;
+    out->kind = TDEC_IPT_FLOW_EVENT;
+    out->ev = *ev;
+    f->walked = 0;
+    tdec_ipt__flow_drop(f);
+    return TDEC_OK;
+}
+
+/* A PSB+ status event: the state at a sync point, a check later. */
+static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
+{
+    const tdec_ipt_event *ev = &f->la[0].ev;
+    uint32_t bad = 0;
+    switch (ev->type) {
+    case TDEC_IPT_EV_ENABLED:
+        if (f->at_sync) {
+            f->enabled = 1;
+            f->ip = ev->ip;
+            f->icnt = 0;
+        } else if (!f->enabled) {
+            bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+        }
+        break;
+    case TDEC_IPT_EV_DISABLED:
+        if (!f->at_sync && f->enabled) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+        break;
+    case TDEC_IPT_EV_EXEC_MODE:
+        if (!f->at_sync && f->enabled && f->mode != ev->a) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+        f->mode = ev->a;
+        break;
+    case TDEC_IPT_EV_PAGING:
+        f->cr3 = ev->arg;
+        break;
+    case TDEC_IPT_EV_TSX:
+        f->speculative = (uint8_t)((ev->flags & TDEC_IPT_EVF_SPECULATIVE) != 0);
+        break;
+    default:
+        break;
+    }
+    if (bad) return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, bad, tdec_ipt__flow_offset(f), f->ip);
+    tdec_ipt__flow_drop(f);
+    return TDEC_OK;
+}
+
+/* Takes one TNT bit from la[0]: 1 taken, 0 not taken, -1 none there. */
+static int tdec_ipt__flow_tnt(tdec_ipt_flow_decoder *f, int peek)
+{
+    tdec_ipt_event *ev = &f->la[0].ev;
+    int taken;
+    if (f->nla == 0 || ev->type != TDEC_IPT_EV_TNT || ev->a == 0) return -1;
+    taken = (int)((ev->arg >> (ev->a - 1u)) & 1u);
+    if (peek) return taken;
+    ev->a--;
+    if (ev->a == 0) tdec_ipt__flow_drop(f);
+    return taken;
+}
+
+/* The successor of insn at ip, with trace where it needs it: TDEC_OK (*next
+   set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT (nothing
+   changed) or an error. */
+static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
+                                          uint64_t ip, uint64_t *next, int *tip)
+{
+    uint64_t after = ip + insn->size;
+    unsigned tip_at;
+    int taken;
+    tdec_status st;
+    *tip = 0;
+    if (tdec_ipt_insn_next_ip(insn, ip, next, NULL) == TDEC_OK) {
+        if (insn->iclass == TDEC_IPT_IC_CALL && insn->disp != 0) tdec_ipt__flow_push(f, after);
+        return TDEC_OK;
+    }
+    if (insn->iclass == TDEC_IPT_IC_COND_JUMP || (insn->iclass == TDEC_IPT_IC_RETURN && tdec_ipt__flow_tnt(f, 1) >= 0)) {
+        taken = tdec_ipt__flow_tnt(f, 1);
+        if (taken < 0)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), ip);
+        if (insn->iclass == TDEC_IPT_IC_RETURN) {
+            if (!taken)
+                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, tdec_ipt__flow_offset(f), ip);
+            if (f->ret_n == 0)
+                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, tdec_ipt__flow_offset(f), ip);
+            f->ret_top = (uint8_t)((f->ret_top + TDEC_IPT_RETSTACK - 1u) % TDEC_IPT_RETSTACK);
+            f->ret_n--;
+            *next = f->ret[f->ret_top];
+        } else {
+            *next = taken ? after + (uint64_t)insn->disp : after;
+        }
+        (void)tdec_ipt__flow_tnt(f, 0);
+        return TDEC_OK;
+    }
+    /* a TIP: the current event, or one after a TNT with bits left (the
+       deferred TIP) */
+    tip_at = 0;
+    if (f->nla && f->la[0].ev.type == TDEC_IPT_EV_TNT) {
+        st = tdec_ipt__flow_fetch(f, 2);
+        if (st != TDEC_OK) return st;
+        tip_at = 1;
+    }
+    if (f->nla <= tip_at || f->la[tip_at].ev.type != TDEC_IPT_EV_TIP)
+        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), ip);
+    if (f->la[tip_at].ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED)
+        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_PACKET, tdec_ipt__flow_offset(f), ip);
+    *next = f->la[tip_at].ev.ip;
+    *tip = 1;
+    if (insn->iclass == TDEC_IPT_IC_CALL) tdec_ipt__flow_push(f, after);
+    if (tip_at) f->nla = 1;
+    else tdec_ipt__flow_drop(f);
+    return TDEC_OK;
+}
+
+static void tdec_ipt__flow_insn(const tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
+                                const uint8_t *raw, uint64_t ip, tdec_ipt_flow_item *out)
+{
+    unsigned k;
+    *out = tdec_ipt__flow_none;
+    out->kind = TDEC_IPT_FLOW_INSN;
+    out->ip = ip;
+    out->size = insn->size;
+    out->iclass = insn->iclass;
+    out->mode = f->mode;
+    out->speculative = f->speculative;
+    for (k = 0; k < insn->size; k++) out->raw[k] = raw[k];
+}
+
+/* One step with tracing on and la[0] not an event due now: the instruction
+   at f->ip. */
+static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec_ipt_flow_item *out)
+{
+    tdec_ipt_insn_info insn;
+    uint8_t raw[TDEC_IPT_INSN_MAX];
+    uint32_t reason = 0;
+    uint64_t next;
+    tdec_status st;
+    int tip, trace = f->nla && (f->la[0].ev.type == TDEC_IPT_EV_TNT || f->la[0].ev.type == TDEC_IPT_EV_TIP);
+    st = tdec_ipt__flow_decode(f, f->ip, raw, &insn, &reason);
+    if (st != TDEC_OK) {
+        /* walking to an instruction an event binds to, libipt has read on
+           past that event: the error is at the event after it */
+        if (where != 2) return tdec_ipt__flow_fail(f, st, reason, tdec_ipt__flow_offset(f), f->ip);
+        if (tdec_ipt__flow_fetch(f, 2) == TDEC_NEED_INPUT) return TDEC_NEED_INPUT;
+        return tdec_ipt__flow_fail(f, st, reason, f->nla == 2 ? f->la[1].offset : f->end_offset, f->ip);
+    }
+    if (where == 2 && tdec_ipt__flow_binds(&f->la[0].ev, &insn, f->ip)) {
+        f->post = 1;
+        f->post_bound = 0;
+        f->post_ip = f->ip;
+        f->post_insn = insn;
+        f->icnt++;
+        tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
+        return TDEC_OK;
+    }
+    if (tdec_ipt_insn_next_ip(&insn, f->ip, &next, NULL) == TDEC_OK) {
+        if (++f->walked > f->walk_limit)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_WALK_LIMIT, tdec_ipt__flow_offset(f), f->ip);
+    } else if (!trace) {
+        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), f->ip);
+    } else {
+        f->walked = 0;
+    }
+    st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip);
+    if (st != TDEC_OK) return st;
+    tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
+    f->icnt = tip ? 0 : f->icnt + 1; /* a TIP's target is the new anchor */
+    f->ip = next;
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+{
+    const tdec_ipt_event *ev;
+    uint64_t at, next;
+    int where, tip;
+    tdec_status st;
+    if (!f || !out) return TDEC_E_ARG;
+    if (f->st.err != TDEC_OK) return f->st.err;
+    for (;;) {
+        st = tdec_ipt__flow_fetch(f, 1);
+        if (st != TDEC_OK) return st;
+        if (f->nla == 0) {
+            if (f->end == TDEC_END) return TDEC_END;
+            return tdec_ipt__flow_fail(f, (tdec_status)f->end, f->end_reason, f->end_offset,
+                                       f->at_sync ? 0 : f->ip);
+        }
+        ev = &f->la[0].ev;
+        if (ev->flags & TDEC_IPT_EVF_STATUS) {
+            st = tdec_ipt__flow_status(f);
+            if (st != TDEC_OK) return st;
+            continue;
+        }
+        /* PSB+ may hold events that change nothing in between */
+        if (ev->type != TDEC_IPT_EV_MNT && ev->type != TDEC_IPT_EV_CBR) f->at_sync = 0;
+        if (f->post) {
+            if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
+                tdec_ipt__flow_binds(ev, &f->post_insn, f->post_ip)) {
+                f->post_bound |= (uint64_t)1u << ev->type;
+                return tdec_ipt__flow_event(f, out);
+            }
+            st = tdec_ipt__flow_resolve(f, &f->post_insn, f->post_ip, &next, &tip);
+            if (st != TDEC_OK) return st;
+            if (tip) f->icnt = 0;
+            f->post = 0;
+            f->ip = next;
+            continue;
+        }
+        if (ev->type == TDEC_IPT_EV_TNT || ev->type == TDEC_IPT_EV_TIP) {
+            if (!f->enabled)
+                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_NO_ENABLE, tdec_ipt__flow_offset(f), f->ip);
+            return tdec_ipt__flow_step(f, 0, out);
+        }
+        where = tdec_ipt__flow_place(f, ev, &at);
+        if (where == 0) return tdec_ipt__flow_event(f, out);
+        if (where == 1 && at == f->ip) {
+            f->icnt = 0; /* an event's IP is an anchor for TRIG too */
+            return tdec_ipt__flow_event(f, out);
+        }
+        if (where == 3 && f->icnt == ev->aux) {
+            f->la[0].ev.ip = f->ip; /* where the count ended */
+            f->icnt = 0;
+            return tdec_ipt__flow_event(f, out);
+        }
+        return tdec_ipt__flow_step(f, where, out);
+    }
+}
 #endif /* TDEC_IPT_NO_FLOW */
 
 #undef TDEC_IPT__PSB_SIZE

@@ -16,7 +16,7 @@
 
 #include "tools/cli/cli.h"
 
-typedef enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP, CLI_EVENTS, CLI_QUERIES } cli_command;
+typedef enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP, CLI_EVENTS, CLI_QUERIES, CLI_FLOW } cli_command;
 #define CLI_CMD(c) (1u << (c)) /* a bit of cli_format.commands */
 
 /* How dump, events and queries print. */

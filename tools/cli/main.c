@@ -36,7 +36,7 @@ static const struct {
     const char *name;
     int         json; /* takes --json */
 } cli_commands[] = {
-    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1},
+    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1}, {"flow", 0},
 };
 #define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 
@@ -50,6 +50,7 @@ static int usage(void)
                       "       tracedec replay DIR\n"
                       "       tracedec top DIR\n"
                       "       tracedec events|queries [--json] [options] FILE   (Intel PT)\n"
+                      "       tracedec flow [ptxed options] --raw FILE[:FROM[-TO]]:BASE --pt FILE\n"
                       "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
                       "ovni trace directories (every layout); xtrace files (by name, or --format);\n"
                       "Intel PT traces.\n"
@@ -62,6 +63,8 @@ static int usage(void)
                       "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
                       "  events         Intel PT: libipt's event decoder transcript (docs/ipt.md)\n"
                       "  queries        Intel PT: libipt's query decoder, drained without an image\n"
+                      "  flow           Intel PT: the instructions that ran, as ptxed --no-inst prints\n"
+                      "                 them (in progress: docs/ipt.md, \"Layer 3\")\n"
                       "  top            ovni: events per MCV, as ovnitop\n"
                       "  xtrace: --format=xtrace|xtrace-snapshot, --vl=BITS, --snap-header=auto|yes|no,\n"
                       "         --time-size=N, --iovec-data, --big-endian, --token-size=TOKEN:BYTES\n"
@@ -110,6 +113,10 @@ static int parse_args(int argc, char **argv, cli_args *a)
         }
         if (strcmp(argv[i], "--strict") == 0) {
             a->strict = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--pt") == 0 && i + 1 < argc && a->path == NULL) { /* ptxed's FILE */
+            a->path = argv[++i];
             continue;
         }
         if ((v = cli_opt_value(argv[i], "--format")) != NULL) {

@@ -143,7 +143,8 @@ static int ipt_parse_opt(const cli_args *args, int argc, char **argv, int *i, ou
     const char *a = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     uint64_t v;
     size_t k;
-    (void)args;
+    int rc;
+    if (args->command == CLI_FLOW && (rc = ipt_flow_opt(argc, argv, i, err)) != CLI_OPT_NONE) return rc;
     for (k = 0; k < sizeof ipt_switches / sizeof ipt_switches[0]; k++) {
         if (strcmp(a, ipt_switches[k].name) != 0) continue;
         if ((ipt_switches[k].bit == IPT_O_TIME && (ipt_opts.show & IPT_O_TCAL)) ||
@@ -251,7 +252,7 @@ static cli_match ipt_detect(const cli_args *a, const cli_probe *p)
     size_t len = strlen(a->path), psb;
     uint64_t from, size;
     char path[sizeof ipt_opts.path];
-    if (a->command == CLI_EVENTS || a->command == CLI_QUERIES) return CLI_FORCED;
+    if (a->command == CLI_EVENTS || a->command == CLI_QUERIES || a->command == CLI_FLOW) return CLI_FORCED;
     if ((a->format && strcmp(a->format, "ipt") == 0) || ipt_opts.given) return CLI_FORCED;
     if (!p->opened && ipt_range(a->path, path, sizeof path, &from, &size) != 0) return CLI_FORCED;
     if (tdec_ipt_sync_at(p->head, p->head_len, 0) == TDEC_OK) return CLI_YES;
@@ -1303,9 +1304,10 @@ static int ipt_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
         return 2;
     }
     if (ipt_opts.has_range) {
-        cli_diag(err, "error", -1, path, "events/queries read a whole file from its first PSB");
+        cli_diag(err, "error", -1, path, "events/queries/flow read a whole file from its first PSB");
         return 2;
     }
+    if (a->command == CLI_FLOW) return ipt_flow(a, path, in, out, err);
     return ipt_layer2(a, path, in, out, err);
 }
 
@@ -1313,7 +1315,8 @@ const cli_format cli_ipt = {
     .name = "ipt",
     .inputs = "Intel PT traces",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EVENTS) | CLI_CMD(CLI_QUERIES),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EVENTS) | CLI_CMD(CLI_QUERIES) |
+                CLI_CMD(CLI_FLOW),
     .format_names = ipt_format_names,
     .detect = ipt_detect,
     .parse_opt = ipt_parse_opt,

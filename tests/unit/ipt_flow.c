@@ -1,0 +1,157 @@
+/* ipt_flow.c - unit tests of layer 3 of single/tdec_ipt.h (in progress):
+   the image helper tdec_ipt_image_read and the instruction flow decoder
+   tdec_ipt_flow_* on hand-made traces and images: a call and a compressed
+   return, an empty return stack, unmapped code, the walk limit on an
+   endless direct-jump loop, and the same items from 1-byte feeds. The
+   ptt vectors are tests/golden/ipt_flow.sh. */
+#define TDEC_IPT_IMPLEMENTATION
+#include "single/tdec_ipt.h"
+#include "tests/lib/testlib.h"
+
+/* Packets. */
+#define PSB 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82
+#define PSBEND 0x02, 0x23
+#define FUP(ip) 0x7d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0 /* IPC 3: 6 bytes */
+#define MODE64 0x99, 0x01
+#define TNT1(t) (t) ? 0x06 : 0x04 /* one bit */
+#define PGD_NOIP 0x01
+#define PGD(ip) 0x61, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
+
+/* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
+   items[]: the number of items, *last the final status. */
+static size_t run(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, uint32_t limit,
+                  tdec_ipt_flow_item *items, size_t cap, tdec_status *last, tdec_ipt_flow_decoder *f)
+{
+    size_t at = 0, k = 0;
+    tdec_status st = tdec_ipt_flow_init(f, NULL, tdec_ipt_image_read, img, limit);
+    while (k < cap) {
+        st = tdec_ipt_flow_next(f, &items[k]);
+        if (st == TDEC_OK) {
+            k++;
+            continue;
+        }
+        if (st != TDEC_NEED_INPUT) break;
+        if (at < n) {
+            size_t m = n - at < chunk ? n - at : chunk;
+            st = tdec_ipt_flow_feed(f, trace + at, m);
+            at += m;
+        } else {
+            st = tdec_ipt_flow_finish(f);
+        }
+        if (st != TDEC_NEED_INPUT && st != TDEC_END) break;
+    }
+    *last = st;
+    return k;
+}
+
+static void expect_insn(tl_case *c, const tdec_ipt_flow_item *it, uint64_t ip)
+{
+    TL_TRUE(c, it->kind == TDEC_IPT_FLOW_INSN && it->ip == ip, "kind %u ip %llx, want insn %llx", it->kind,
+            (unsigned long long)it->ip, (unsigned long long)ip);
+}
+
+static void test_call_ret(void)
+{
+    /* 1000: call 1007; 1005: jmp rax; 1007: ret (compressed: a TNT bit) */
+    static const uint8_t code[] = {0xe8, 0x02, 0x00, 0x00, 0x00, 0xff, 0xe0, 0xc3};
+    static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, TNT1(1), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item a[8], b[8];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n, m, k;
+    tl_case c;
+    tl_begin(&c, "flow: call, compressed return, disable at the indirect jump; 1-byte feeds alike");
+    n = run(trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 4);
+    if (n == 4) {
+        expect_insn(&c, &a[0], 0x1000);
+        expect_insn(&c, &a[1], 0x1007);
+        expect_insn(&c, &a[2], 0x1005);
+        TL_TRUE(&c, a[3].kind == TDEC_IPT_FLOW_EVENT && a[3].ev.type == TDEC_IPT_EV_DISABLED, "disabled");
+        TL_EQU(&c, a[1].iclass, TDEC_IPT_IC_RETURN);
+        TL_EQU(&c, a[0].mode, TDEC_IPT_MODE_64);
+    }
+    TL_EQU(&c, f.enabled, 0);
+    m = run(trace, sizeof trace, 1, &img, 0, b, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, m, n);
+    for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    tl_end(&c);
+}
+
+static void test_errors(void)
+{
+    static const uint8_t ret[] = {0xc3};
+    static const uint8_t loop[] = {0xeb, 0xfe}; /* jmp . */
+    static const uint8_t t_ret[] = {PSB, FUP(0x1000), MODE64, PSBEND, TNT1(1), PGD_NOIP};
+    static const uint8_t t_nomap[] = {PSB, FUP(0x5000), MODE64, PSBEND, PGD_NOIP};
+    static const uint8_t t_loop[] = {PSB, FUP(0x1000), MODE64, PSBEND, PGD(0x2000)};
+    tdec_ipt_section sec = {0x1000, 1, ret, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item it[4];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n;
+    tl_case c;
+    tl_begin(&c, "flow: empty return stack, unmapped code, the walk limit");
+    n = run(t_ret, sizeof t_ret, 4096, &img, 0, it, 4, &st, &f);
+    TL_TRUE(&c, n == 0 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_RETSTACK_EMPTY &&
+                    f.err_ip == 0x1000, "ret: %zu %d %u", n, (int)st, f.st.err_reason);
+    n = run(t_nomap, sizeof t_nomap, 4096, &img, 0, it, 4, &st, &f);
+    TL_TRUE(&c, n == 0 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_NOMAP && f.err_ip == 0x5000,
+            "nomap: %zu %d %u", n, (int)st, f.st.err_reason);
+    TL_EQI(&c, tdec_ipt_flow_resync(&f), TDEC_NEED_INPUT);
+    sec.bytes = loop;
+    sec.size = sizeof loop;
+    n = run(t_loop, sizeof t_loop, 4096, &img, 3, it, 4, &st, &f);
+    TL_TRUE(&c, n == 3 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_WALK_LIMIT,
+            "loop: %zu %d %u", n, (int)st, f.st.err_reason);
+    TL_TRUE(&c, tdec_ipt_reason_str(TDEC_IPT_ERR_WALK_LIMIT)[0] != '\0', "reason text");
+    tl_end(&c);
+}
+
+static void test_image(void)
+{
+    static const uint8_t old[] = {1, 2, 3, 4}, fresh[] = {9, 9}, other[] = {7};
+    tdec_ipt_section secs[3] = {{0x100, 4, old, TDEC_IPT_ASID_ANY},
+                                {0x101, 2, fresh, TDEC_IPT_ASID_ANY},
+                                {0x200, 1, other, 0xc000}};
+    tdec_ipt_image img = {secs, 3};
+    uint8_t buf[8] = {0};
+    tl_case c;
+    tl_begin(&c, "image: the last section wins, reads stop at its end, address spaces");
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x100, buf, 8), 4);
+    TL_TRUE(&c, buf[0] == 1 && buf[3] == 4, "bytes of the old section");
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x101, buf, 8), 2);
+    TL_TRUE(&c, buf[0] == 9 && buf[1] == 9, "the newer section");
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x103, buf, 8), 1);
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x104, buf, 8), 0);
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x200, buf, 8), 0);
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0xc000, 0x200, buf, 8), 1);
+    TL_EQU(&c, tdec_ipt_image_read(NULL, 0, 0x100, buf, 8), 0);
+    tl_end(&c);
+}
+
+static void test_sizes(void)
+{
+    tl_case c;
+    tl_begin(&c, "flow sizes (MEMORY, LP64)");
+    if (sizeof(void *) == 8) {
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3208);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_item), 88);
+        TL_EQU(&c, sizeof(tdec_ipt_section), 32);
+    }
+    tl_end(&c);
+}
+
+int main(void)
+{
+    test_call_ret();
+    test_errors();
+    test_image();
+    test_sizes();
+    return tl_exit_code();
+}

@@ -1,0 +1,340 @@
+/* flow.c - `tracedec flow`: the Intel PT instruction flow decoder
+   (single/tdec_ipt.h, layer 3) printing what libipt's ptxed prints with
+   --no-inst (docs/ipt.md, "tracedec flow"): one line per instruction
+   (its IP, "? " first when speculative), event lines "[...]", error lines
+   "[OFFSET, IP: error: MESSAGE]", "[end of trace]". Options are ptxed's:
+   --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE
+   (repeatable: the code image), --cpu and the timing options (shared with
+   ptdump's), --insn-decoder, --no-inst, --check, --quiet, --stat,
+   --stat:insn, --event:ip, --event:iflags. The trace is read in CLI_CHUNK pieces; the
+   image files are read whole. */
+#define _POSIX_C_SOURCE 200809L
+#include "tools/cli/ipt/ipt.h"
+
+#include "single/tdec_ipt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLOW_MAX_RAW 64 /* --raw options at most */
+
+enum {
+    FLOW_QUIET = 1u << 0,    /* --quiet: no instruction or event lines         */
+    FLOW_STAT = 1u << 1,     /* --stat                                         */
+    FLOW_STAT_INSN = 1u << 2, /* --stat:insn                                   */
+    FLOW_EVENT_IP = 1u << 3, /* --event:ip                                     */
+    FLOW_IFLAGS = 1u << 4    /* --event:iflags: IFLAGS events                  */
+};
+
+static struct {
+    uint32_t         show;
+    size_t           nraw;
+    tdec_ipt_section raw[FLOW_MAX_RAW];
+} flow_opts;
+
+static const struct {
+    const char *name;
+    uint32_t    bit;
+} flow_switches[] = {
+    {"--quiet", FLOW_QUIET},     {"--stat", FLOW_STAT},   {"--stat:insn", FLOW_STAT_INSN},
+    {"--event:ip", FLOW_EVENT_IP}, {"--insn-decoder", 0}, {"--no-inst", 0},
+    {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
+};
+
+/* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
+static uint8_t *flow_slurp(const char *path, uint64_t *size)
+{
+    FILE *fp = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    long n;
+    if (fp == NULL) return NULL;
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
+        buf = (uint8_t *)malloc(n ? (size_t)n : 1u);
+        if (buf && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        }
+        *size = (uint64_t)n;
+    }
+    fclose(fp);
+    return buf;
+}
+
+/* A number of ptxed's: all of s (decimal, 0x hex, 0 octal). */
+static int flow_number(const char *s, const char *end, uint64_t *v)
+{
+    char *stop;
+    if (s == end) return 0;
+    errno = 0;
+    *v = strtoull(s, &stop, 0);
+    return errno == 0 && stop == end;
+}
+
+/* --raw FILE[:FROM[-TO]]:BASE: loads the file's bytes [FROM, TO) at BASE. */
+static int flow_raw(const char *arg, out_buf *err)
+{
+    const char *base = strrchr(arg, ':'), *range, *dash;
+    char path[4096];
+    uint64_t at, from = 0, to = 0, size;
+    uint8_t *bytes;
+    tdec_ipt_section *s;
+    size_t len;
+    if (base == NULL || !flow_number(base + 1, base + strlen(base), &at)) goto bad;
+    len = (size_t)(base - arg);
+    for (range = base; range > arg && range[-1] != ':'; range--) continue;
+    if (range > arg) { /* FILE:FROM[-TO] when what follows the ':' is a range */
+        dash = memchr(range, '-', (size_t)(base - range));
+        if (flow_number(range, dash ? dash : base, &from) && (!dash || flow_number(dash + 1, base, &to)))
+            len = (size_t)(range - 1 - arg);
+        else
+            from = to = 0;
+    }
+    if (len >= sizeof path || flow_opts.nraw == FLOW_MAX_RAW) goto bad;
+    memcpy(path, arg, len);
+    path[len] = '\0';
+    bytes = flow_slurp(path, &size);
+    if (bytes == NULL) goto bad;
+    if (to == 0 || to > size) to = size;
+    if (from > to) goto bad;
+    s = &flow_opts.raw[flow_opts.nraw++];
+    s->vaddr = at;
+    s->bytes = bytes + from;
+    s->size = to - from;
+    s->asid = TDEC_IPT_ASID_ANY;
+    return CLI_OPT_TAKEN;
+bad:
+    out_str(err, "tracedec: failed to load ");
+    out_str(err, arg);
+    out_str(err, ".\n");
+    return CLI_OPT_FAILED;
+}
+
+int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
+{
+    const char *a = argv[*i];
+    size_t k;
+    for (k = 0; k < sizeof flow_switches / sizeof flow_switches[0]; k++) {
+        if (strcmp(a, flow_switches[k].name) != 0) continue;
+        flow_opts.show |= flow_switches[k].bit;
+        return CLI_OPT_TAKEN;
+    }
+    if (strcmp(a, "--raw") != 0) return CLI_OPT_NONE;
+    if (++*i >= argc) return CLI_OPT_USAGE;
+    return flow_raw(argv[*i], err);
+}
+
+/* ---- printing --------------------------------------------------------------------- */
+
+static void flow_ip(out_buf *o, const char *what, uint64_t ip)
+{
+    out_str(o, what);
+    out_hexw(o, ip, 16);
+}
+
+/* An event line as ptxed prints it. */
+static void flow_event(out_buf *o, const tdec_ipt_event *ev)
+{
+    int known = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
+    int with_ip = (flow_opts.show & FLOW_EVENT_IP) && known;
+    static const char *const modes[] = {"<unknown>", "16-bit", "32-bit", "64-bit"};
+    out_char(o, '[');
+    switch (ev->type) {
+    case TDEC_IPT_EV_ENABLED: out_str(o, ev->flags & TDEC_IPT_EVF_RESUMED ? "resumed" : "enabled"); break;
+    case TDEC_IPT_EV_DISABLED: out_str(o, "disabled"); break;
+    case TDEC_IPT_EV_ASYNC_DISABLED:
+        out_str(o, "disabled");
+        if (flow_opts.show & FLOW_EVENT_IP) flow_ip(o, ", at: ", ev->arg);
+        break;
+    case TDEC_IPT_EV_ASYNC_BRANCH:
+        out_str(o, "interrupt");
+        if (flow_opts.show & FLOW_EVENT_IP) {
+            flow_ip(o, ", from: ", ev->arg);
+            if (known) flow_ip(o, ", to: ", ev->ip);
+        }
+        with_ip = 0;
+        break;
+    case TDEC_IPT_EV_PAGING:
+    case TDEC_IPT_EV_ASYNC_PAGING:
+        flow_ip(o, "paging, cr3: ", ev->arg);
+        if (ev->flags & TDEC_IPT_EVF_NR) out_str(o, ", nr");
+        if (ev->type == TDEC_IPT_EV_PAGING) with_ip = 0;
+        break;
+    case TDEC_IPT_EV_OVERFLOW: out_str(o, "overflow"); break;
+    case TDEC_IPT_EV_EXEC_MODE:
+        out_str(o, "exec mode: ");
+        out_str(o, modes[ev->a & 3u]);
+        break;
+    case TDEC_IPT_EV_TSX:
+        out_str(o, ev->flags & TDEC_IPT_EVF_ABORTED       ? "aborted"
+                   : ev->flags & TDEC_IPT_EVF_SPECULATIVE ? "begin transaction"
+                                                          : "committed");
+        break;
+    case TDEC_IPT_EV_STOP: out_str(o, "stopped"); break;
+    case TDEC_IPT_EV_VMCS:
+    case TDEC_IPT_EV_ASYNC_VMCS:
+        flow_ip(o, "vmcs, base: ", ev->arg);
+        if (ev->type == TDEC_IPT_EV_VMCS) with_ip = 0;
+        break;
+    case TDEC_IPT_EV_EXSTOP: out_str(o, "exstop"); break;
+    case TDEC_IPT_EV_MWAIT:
+        out_str(o, "mwait ");
+        out_hex(o, ev->arg);
+        out_char(o, ' ');
+        out_hex(o, ev->aux);
+        break;
+    case TDEC_IPT_EV_PWRE:
+        out_str(o, "pwre c");
+        out_hex(o, (ev->a + 1u) & 0xfu);
+        out_char(o, '.');
+        out_hex(o, (ev->b + 1u) & 0xfu);
+        if (ev->flags & TDEC_IPT_EVF_HW) out_str(o, " hw");
+        break;
+    case TDEC_IPT_EV_PWRX:
+        out_str(o, ev->flags & TDEC_IPT_EVF_INTERRUPT ? "pwrx int: "
+                   : ev->flags & TDEC_IPT_EVF_STORE   ? "pwrx st: "
+                                                      : "pwrx hw: ");
+        out_char(o, 'c');
+        out_hex(o, (ev->a + 1u) & 0xfu);
+        out_str(o, " (c");
+        out_hex(o, (ev->b + 1u) & 0xfu);
+        out_char(o, ')');
+        break;
+    case TDEC_IPT_EV_PTWRITE:
+        out_str(o, "ptwrite: ");
+        out_hex(o, ev->arg);
+        break;
+    case TDEC_IPT_EV_TICK: out_str(o, "tick"); break;
+    case TDEC_IPT_EV_CBR:
+        out_str(o, "cbr: ");
+        out_hex(o, ev->a);
+        break;
+    case TDEC_IPT_EV_MNT:
+        out_str(o, "mnt: ");
+        out_hex(o, ev->arg);
+        break;
+    case TDEC_IPT_EV_IFLAGS:
+        out_str(o, ev->flags & TDEC_IPT_EVF_IFLAG ? "interrupts enabled" : "interrupts disabled");
+        break;
+    case TDEC_IPT_EV_INTERRUPT:
+        out_str(o, "interrupt ");
+        out_u64(o, ev->a);
+        if (ev->flags & TDEC_IPT_EVF_HAS_CR2) flow_ip(o, ", cr2: ", ev->arg);
+        break;
+    case TDEC_IPT_EV_SIPI:
+        out_str(o, "sipi: ");
+        out_hex(o, ev->a);
+        break;
+    case TDEC_IPT_EV_VMEXIT:
+        out_str(o, "vmexit");
+        if (ev->flags & TDEC_IPT_EVF_HAS_VECTOR) {
+            out_str(o, ", intr: ");
+            out_u64(o, ev->a);
+        }
+        if (ev->flags & TDEC_IPT_EVF_HAS_VMXR) flow_ip(o, ", vmxr: ", ev->arg2);
+        if (ev->flags & TDEC_IPT_EVF_HAS_VMXQ) flow_ip(o, ", vmxq: ", ev->arg);
+        break;
+    case TDEC_IPT_EV_UINTR:
+    case TDEC_IPT_EV_SWINTR:
+        out_str(o, ev->type == TDEC_IPT_EV_UINTR ? "uintr " : "swintr ");
+        out_u64(o, ev->a);
+        break;
+    case TDEC_IPT_EV_TRIG:
+        out_str(o, "trig ");
+        out_hexw(o, ev->a, 2);
+        if (ev->flags & TDEC_IPT_EVF_MULT) out_str(o, ", mult");
+        break;
+    default: out_str(o, tdec_ipt_event_str(ev->type)); break;
+    }
+    switch (ev->type) { /* events without an IP */
+    case TDEC_IPT_EV_STOP:
+    case TDEC_IPT_EV_PWRE:
+    case TDEC_IPT_EV_PWRX:
+    case TDEC_IPT_EV_CBR:
+    case TDEC_IPT_EV_MNT:
+    case TDEC_IPT_EV_SIPI:
+    case TDEC_IPT_EV_RSM: with_ip = 0; break;
+    default: break;
+    }
+    if (with_ip) flow_ip(o, ", ip: ", ev->ip);
+    out_str(o, "]\n");
+}
+
+/* "[OFFSET, IP: WHAT error: MESSAGE]" */
+static void flow_error(out_buf *o, uint64_t offset, uint64_t ip, const char *what, uint32_t reason)
+{
+    out_char(o, '[');
+    out_hex(o, offset);
+    out_str(o, ", ");
+    out_hex(o, ip);
+    out_str(o, ": ");
+    out_str(o, what);
+    out_str(o, "error: ");
+    out_str(o, tdec_ipt_reason_str(reason));
+    out_str(o, "]\n");
+}
+
+/* ---- the loop --------------------------------------------------------------------- */
+
+static tdec_ipt_flow_decoder flow_dec;
+
+int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, out_buf *err)
+{
+    tdec_ipt_flow_decoder *f = &flow_dec;
+    tdec_ipt_config cfg;
+    tdec_ipt_image image;
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    uint64_t insns = 0;
+    size_t n;
+    int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
+    long errors = 0;
+    if (!ipt_config(&cfg)) flow_error(out, 0, 0, "config ", TDEC_IPT_ERR_BAD_CPU);
+    if (flow_opts.show & FLOW_IFLAGS) cfg.flags |= TDEC_IPT_F_IFLAGS;
+    image.sections = flow_opts.raw;
+    image.count = flow_opts.nraw;
+    tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
+    for (;;) {
+        st = tdec_ipt_flow_next(f, &it);
+        if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
+            insns++;
+            if (quiet) continue;
+            if (it.speculative) out_str(out, "? ");
+            out_hexw(out, it.ip, 16);
+            out_char(out, '\n');
+        } else if (st == TDEC_OK) {
+            if (!quiet) flow_event(out, &it.ev);
+        } else if (st == TDEC_NEED_INPUT) {
+            n = ended ? 0 : cli_read(in);
+            if (n) st = tdec_ipt_flow_feed(f, in->buf, n);
+            else if (!ended) st = (ended = 1, tdec_ipt_flow_finish(f));
+            else st = TDEC_E_SEQUENCE;
+            if (st < 0) break;
+        } else if (st == TDEC_END) {
+            if (f->enabled && !quiet) out_str(out, "[end of trace]\n");
+            break;
+        } else if (st == TDEC_E_CORRUPT) {
+            errors++;
+            if (!quiet) flow_error(out, f->st.err_offset, f->err_ip, "", f->st.err_reason);
+            if (tdec_ipt_flow_resync(f) != TDEC_NEED_INPUT) break;
+        } else {
+            break;
+        }
+    }
+    if (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN)) {
+        out_str(out, "insn: ");
+        out_u64(out, insns);
+        out_str(out, ".\n");
+    }
+    out_flush(out);
+    if (in->failed) {
+        cli_diag(err, "error", -1, "read error", path);
+        return 1;
+    }
+    if (st != TDEC_END && st != TDEC_E_CORRUPT) {
+        cli_diag(err, "error", -1, path, "decoder misuse (a bug in tracedec)");
+        return 1;
+    }
+    return errors > 0 && a->strict ? 1 : 0;
+}
