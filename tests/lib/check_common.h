@@ -19,6 +19,7 @@
                               every format shares; the oracle adds its own
                               per item (and per error) through cc_format
      cc_final()               the Ending rule and sticky errors after a loop
+     cc_ending()              a decode in fixed chunks ends as it should
      cc_same_as(),            chunk invariance: a decode's log against the
      cc_schedules()           whole decode's, for one schedule or a plan
      cc_prefixes(),           every prefix ends in END or E_TRUNCATED, never
@@ -32,12 +33,13 @@
    of a decode in one chunk, else after the first item of each chunk); the
    decoder survives a memcpy to another address at every NEED_INPUT (the
    old copy is scribbled over); finish() says END or an error, never an
-   item nor NEED_INPUT, and next() then says the same; reset() after a
-   partial decode leaves no state behind (run
-   option); finish() right after the item that used up the input ends as
-   after NEED_INPUT (run option). cc_final() then checks that END stays END
-   (next, a second finish, feed is E_SEQUENCE) and that an error is sticky
-   in next/feed/finish with its offset and reason fixed.
+   item nor NEED_INPUT, and next() then says the same; next() says neither
+   END nor E_TRUNCATED before finish(); reset() after a partial decode
+   leaves no state behind (run option); finish() right after the item that
+   used up the input ends as after NEED_INPUT (run option). cc_final() then
+   checks that END stays END (next, a second finish, feed of a byte or of
+   none is E_SEQUENCE) and that an error is sticky in next/feed/finish,
+   with err_offset and err_reason fixed either way.
 
    Include-only (static functions); needs the tracedec core (tdec_status,
    tdec_frag, tdec_stream) from whichever single/ header the includer uses. */
@@ -658,9 +660,15 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, tdec_status init, void 
             bad = cc__finished(r, F->finish(d), &ended);
             continue;
         }
+        /* finish() not called yet: END and E_TRUNCATED (finish() inside a
+           record) belong after it */
+        if (st == TDEC_END || st == TDEC_E_TRUNCATED) {
+            bad = cc_fail(r, "next() gave %d before finish()", st);
+            break;
+        }
         again = 0;
         if (st < 0 && F->error && (bad = F->error(r, d, st, &f, &again)) == NULL && again) continue;
-        break; /* END or an error */
+        break; /* an error */
     }
     cc_feed_free(&f);
     free(spare);
@@ -674,9 +682,9 @@ CC_FN const char *cc_loop(cc_run *r, const cc_format *F, tdec_status init, void 
     return bad;
 }
 
-/* After the loop: END stays END (next, a second finish; feed() is
-   E_SEQUENCE); an error is sticky in next/feed/finish with its offset and
-   reason fixed. */
+/* After the loop: END stays END (next, a second finish; feed() of one byte
+   or of none is E_SEQUENCE); an error is sticky in next/feed (one byte or
+   none)/finish; either way err_offset and err_reason stay fixed. */
 CC_FN const char *cc__final(cc_run *r, const cc_format *F, void *d, void *item)
 {
     static const uint8_t one = 0;
@@ -688,17 +696,19 @@ CC_FN const char *cc__final(cc_run *r, const cc_format *F, void *d, void *item)
         if ((s = F->next(d, item)) != TDEC_END) return cc_fail(r, "next after END gave %d", s);
         if ((s = F->finish(d)) != TDEC_END) return cc_fail(r, "second finish gave %d", s);
         if ((s = F->feed(d, &one, 1)) != TDEC_E_SEQUENCE) return cc_fail(r, "feed after END gave %d", s);
+        if ((s = F->feed(d, &one, 0)) != TDEC_E_SEQUENCE) return cc_fail(r, "empty feed after END gave %d", s);
         if ((s = F->next(d, item)) != TDEC_END) return cc_fail(r, "next after END (2) gave %d", s);
-        return NULL;
+    } else {
+        if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE || st >= 0) return cc_fail(r, "loop ended in status %d", st);
+        if (ss->err != st) return cc_fail(r, "status %d but st.err %d", st, ss->err);
+        if ((s = F->next(d, item)) != st) return cc_fail(r, "error %d not sticky in next: %d", st, s);
+        if ((s = F->feed(d, &one, 1)) != st) return cc_fail(r, "error %d not sticky in feed: %d", st, s);
+        if ((s = F->feed(d, &one, 0)) != st) return cc_fail(r, "error %d not sticky in an empty feed: %d", st, s);
+        if ((s = F->finish(d)) != st) return cc_fail(r, "error %d not sticky in finish: %d", st, s);
+        if ((s = F->next(d, item)) != st) return cc_fail(r, "error %d not sticky in next (2): %d", st, s);
     }
-    if (st == TDEC_E_ARG || st == TDEC_E_SEQUENCE || st >= 0) return cc_fail(r, "loop ended in status %d", st);
-    if (ss->err != st) return cc_fail(r, "status %d but st.err %d", st, ss->err);
-    if ((s = F->next(d, item)) != st) return cc_fail(r, "error %d not sticky in next: %d", st, s);
-    if ((s = F->feed(d, &one, 1)) != st) return cc_fail(r, "error %d not sticky in feed: %d", st, s);
-    if ((s = F->finish(d)) != st) return cc_fail(r, "error %d not sticky in finish: %d", st, s);
-    if ((s = F->next(d, item)) != st) return cc_fail(r, "error %d not sticky in next (2): %d", st, s);
     if (ss->err_offset != eo || ss->err_reason != why)
-        return cc_fail(r, "err_offset or err_reason moved after the error");
+        return cc_fail(r, "err_offset or err_reason moved after %s", st == TDEC_END ? "END" : "the error");
     return NULL;
 }
 
@@ -772,6 +782,26 @@ CC_FN const char *cc_same_as(cc_decode_fn decode, const cc_run *ref, cc_run *r, 
         cc_print_diff(diff_to, ref, r);
     }
     return cc_fail(r, "%s: the log differs from the whole decode's", what);
+}
+
+/* The Ending rule (cc_loop() and cc_final() check it on every decode) in
+   one fixed schedule: in[0..len) (may be NULL when empty) decoded in
+   `step`-byte chunks, no violation, ends in `want`. NULL, or what went
+   wrong (in r->msg). r's schedule is left zero. */
+CC_FN const char *cc_ending(cc_decode_fn decode, cc_run *r, const uint8_t *in, size_t len, size_t step,
+                            tdec_status want)
+{
+    static const uint8_t none = 0;
+    const char *bad;
+    memset(&r->sched, 0, sizeof r->sched);
+    r->sched.step = step;
+    bad = decode(len ? in : &none, len, r);
+    memset(&r->sched, 0, sizeof r->sched);
+    if (bad) return cc_fail(r, "length %zu in %zu-byte chunks: %s", len, step, bad);
+    if (r->status != want)
+        return cc_fail(r, "length %zu in %zu-byte chunks: ended in %s, not %s", len, step, tdec_status_str(r->status),
+                       tdec_status_str(want));
+    return NULL;
 }
 
 /* The schedules of a chunk-invariance test. */

@@ -10,10 +10,10 @@
        ...
        return tl_exit_code();          non-zero if anything failed
    TL_TIMING=1 in the environment prints each case's CPU time on stderr.
-   Also: a chunk schedule, file reading, and two checks every format's
-   unit test makes the same way, on what its header states: the sizes of
-   its MEMORY section (TL_DEFINE_SIZEOF_TEST) and the Ending rule of its
-   CONTRACT (TL_DEFINE_ENDING_TEST). */
+   Also: configuration rows, file reading, and a check every format's unit
+   test makes the same way, on what its header states: the sizes of its
+   MEMORY section (TL_DEFINE_SIZEOF_TEST). The Ending rule of the CONTRACT
+   is checked by the oracles on every decode (tests/lib/check_common.h). */
 #ifndef TESTLIB_H
 #define TESTLIB_H
 
@@ -192,62 +192,6 @@ static inline int tl_doc_sizeof(const char *header, const char *type, unsigned l
                 TL_TRUE(&c, sizeof(T) <= lp64, "%zu above the LP64 figure %lu", sizeof(T), lp64); \
         }                                                                                         \
         tl_end(&c);                                                                               \
-    }
-
-/* TL_DEFINE_ENDING_TEST(fmt, config): defines
-       static void tl_ending_<fmt>(tl_case *c, const config *cfg,
-                                   const uint8_t *in, size_t len, size_t chunk,
-                                   tdec_status want)
-   which decodes in[0..len) with the canonical loop of the headers' USAGE
-   (chunk > 0 bytes fed at a time) and checks their CONTRACT's Ending rule
-   in case c: finish() returns no item and, after TDEC_NEED_INPUT from it,
-   next() never asks for input again; the loop ends in `want` (TDEC_END,
-   drained from a next() after finish(), or an error); next() and finish()
-   then return `want` again with err_offset unchanged, and feed() returns
-   TDEC_E_SEQUENCE after TDEC_END, the error after an error. fmt is the
-   prefix of the format's API (xray, uftrace_perf...), config its config
-   type. Items are counted, not checked: the format's oracle does that. */
-#define TL_DEFINE_ENDING_TEST(fmt, config)                                                                            \
-    static void tl_ending_##fmt(tl_case *c, const config *cfg, const uint8_t *in, size_t len, size_t chunk,           \
-                                tdec_status want)                                                                     \
-    {                                                                                                                 \
-        tdec_##fmt##_decoder d;                                                                                       \
-        tdec_##fmt##_item it;                                                                                         \
-        tdec_status st, fin = TDEC_OK;                                                                                \
-        size_t fed = 0, n, items = 0;                                                                                 \
-        int finished = 0, drained = 0;                                                                                \
-        uint64_t err_offset;                                                                                          \
-        st = tdec_##fmt##_init(&d, cfg);                                                                              \
-        while (st >= 0) {                                                                                             \
-            st = tdec_##fmt##_next(&d, &it);                                                                          \
-            drained = finished;                                                                                       \
-            if (st == TDEC_OK) {                                                                                      \
-                items++;                                                                                              \
-                continue;                                                                                             \
-            }                                                                                                         \
-            if (st != TDEC_NEED_INPUT) break;                                                                         \
-            if (!TL_TRUE(c, !finished, "len %zu chunk %zu: next() asked for input after finish()", len, chunk))       \
-                return;                                                                                               \
-            n = len - fed < chunk ? len - fed : chunk;                                                                \
-            st = n ? tdec_##fmt##_feed(&d, in + fed, n) : tdec_##fmt##_finish(&d);                                    \
-            fed += n;                                                                                                 \
-            if (n == 0) {                                                                                             \
-                finished = 1;                                                                                         \
-                fin = st;                                                                                             \
-            }                                                                                                         \
-        }                                                                                                             \
-        TL_TRUE(c, finished && fin != TDEC_OK, "len %zu chunk %zu: finish() %s", len, chunk,                          \
-                finished ? "returned an item" : "never called: the loop ended before");                               \
-        TL_TRUE(c, st == want, "len %zu chunk %zu: the loop ended in %s after %zu items, not %s", len, chunk,         \
-                tdec_status_str(st), items, tdec_status_str(want));                                                   \
-        if (st == TDEC_END)                                                                                           \
-            TL_TRUE(c, drained, "len %zu chunk %zu: TDEC_END did not come from a next() after finish()", len, chunk); \
-        err_offset = d.st.err_offset;                                                                                 \
-        TL_EQI(c, tdec_##fmt##_next(&d, &it), want);                                                                  \
-        TL_EQI(c, tdec_##fmt##_finish(&d), want);                                                                     \
-        TL_EQI(c, tdec_##fmt##_feed(&d, in, len > 0 ? 1u : 0u), want == TDEC_END ? TDEC_E_SEQUENCE : want);           \
-        TL_EQI(c, tdec_##fmt##_next(&d, &it), want);                                                                  \
-        TL_EQU(c, d.st.err_offset, err_offset);                                                                       \
     }
 
 #endif /* TESTLIB_H */

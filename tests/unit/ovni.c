@@ -379,30 +379,33 @@ TL_DEFINE_SIZEOF_TEST(tdec_ovni_item, "single/tdec_ovni.h")
 TL_DEFINE_SIZEOF_TEST(tdec_ovni_json, "single/tdec_ovni.h")
 TL_DEFINE_SIZEOF_TEST(tdec_ovni_json_token, "single/tdec_ovni.h")
 TL_DEFINE_SIZEOF_TEST(tdec_ovni_meta, "single/tdec_ovni.h")
-TL_DEFINE_ENDING_TEST(ovni, tdec_ovni_config)
 
-/* Every stream, whole and cut by one byte, through the canonical loop
-   (1-, 7- and 4096-byte chunks; 4096 only above 64 KiB): each ends as the
-   whole-buffer run ends (END, or TDEC_E_TRUNCATED from finish()), and
-   next() after finish() says it again. */
+/* Every stream, whole and cut by one byte, and the empty input, decoded by
+   the oracle (which checks the Ending rule) in 1-, 7- and 4096-byte chunks
+   (4096 only above 64 KiB): each ends as the whole-buffer run ends (END,
+   or TDEC_E_TRUNCATED from finish()). */
 static void test_ending(void)
 {
     static const size_t chunks[] = { 4096, 7, 1 };
     run r;
+    oc_run o; /* the chunked decodes: no items collected */
     size_t i, k, len, runs = 0;
+    tdec_status want;
     tl_case c;
     memset(&r, 0, sizeof r);
-    tl_begin(&c, "ovni Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    memset(&o, 0, sizeof o);
+    tl_begin(&c, "ovni Ending: the oracle's decodes in 1-, 7- and 4096-byte chunks end as the whole decode");
     for (i = 0; i < nobs; i++) {
         for (len = obs[i].len; len + 1 >= obs[i].len && len > 0; len--) {
             run_decode(&r, obs[i].data, len);
-            if (r.st != TDEC_END && (len == obs[i].len || r.st != TDEC_E_TRUNCATED)) break;
+            want = r.st;
+            if (want != TDEC_END && (len == obs[i].len || want != TDEC_E_TRUNCATED)) break;
             for (k = 0; k < (len > 65536 ? 1u : sizeof chunks / sizeof chunks[0]); k++, runs++)
-                tl_ending_ovni(&c, NULL, obs[i].data, len, chunks[k], r.st);
+                TL_TRUE(&c, cc_ending(oc_decode, &o.cc, obs[i].data, len, chunks[k], want) == NULL, "%s", o.cc.msg);
         }
     }
+    TL_TRUE(&c, cc_ending(oc_decode, &o.cc, NULL, 0, 1, TDEC_E_TRUNCATED) == NULL, "%s", o.cc.msg);
     run_free(&r);
-    tl_ending_ovni(&c, NULL, NULL, 0, 1, TDEC_E_TRUNCATED);
     TL_TRUE(&c, runs >= 2 * 30, "only %zu runs", runs);
     tl_end(&c);
 }

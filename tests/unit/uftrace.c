@@ -2978,18 +2978,17 @@ static void test_perf_hand(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* the Ending rule of the header's CONTRACT, with the canonical loop    */
-
-TL_DEFINE_ENDING_TEST(uftrace, tdec_uftrace_config)
-TL_DEFINE_ENDING_TEST(uftrace_perf, tdec_uftrace_config)
+/* the Ending rule of the header's CONTRACT, through the oracle         */
 
 /* A hand-made <tid>.dat (ENTRY, an EVENT with 5 bytes of data, EXIT) and
-   each of its prefixes, and every perf-cpuN.dat whole and cut by one byte:
-   the loop ends in END exactly on a record boundary, else in
-   TDEC_E_TRUNCATED from finish(), and next() after finish() says it again. */
+   each of its prefixes, and every perf-cpuN.dat whole and cut by one byte,
+   decoded by the oracle (which checks the Ending rule) in 1-, 7- and
+   4096-byte chunks: each ends in END exactly on a record boundary, else in
+   TDEC_E_TRUNCATED from finish(). */
 static void test_ending(void)
 {
-    static const size_t chunks[] = { 1, 5, 4096 };
+    static const size_t chunks[] = { 1, 7, 4096 };
+    static uc_run r;
     unsigned char b[64], *data;
     size_t o = 0, len, plen, k;
     int i, j;
@@ -3001,13 +3000,17 @@ static void test_ending(void)
     b[o + 7] = 0;
     o += 8; /* u16 length, data, padding to 8 */
     o = put_rec(b, o, 120, word(TDEC_UFTRACE_REC_EXIT, 0, 5, 0, 0x1000));
-    tl_begin(&c, "uftrace Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    memset(&r, 0, sizeof r);
+    tl_begin(&c, "uftrace Ending: the oracle's decodes in 1-, 7- and 4096-byte chunks end in END or E_TRUNCATED");
     for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
         for (len = 0; len <= o; len++)
-            tl_ending_uftrace(&c, NULL, b, len, chunks[k],
-                              len == 0 || len == 16 || len == 40 || len == o ? TDEC_END : TDEC_E_TRUNCATED);
+            TL_TRUE(&c,
+                    cc_ending(uc_decode, &r.cc, b, len, chunks[k],
+                              len == 0 || len == 16 || len == 40 || len == o ? TDEC_END : TDEC_E_TRUNCATED) == NULL,
+                    "%s", r.cc.msg);
     tl_end(&c);
 
+    r.perf = 1;
     tl_begin(&c, "uftrace perf Ending: every perf-cpuN.dat whole (END) and cut by one byte (E_TRUNCATED)");
     for (i = 0; i < nsamples; i++)
         for (j = 0; j < samples[i].nperfs; j++) {
@@ -3015,7 +3018,10 @@ static void test_ending(void)
             if (!TL_TRUE(&c, data != NULL, "cannot read %s", samples[i].perfs[j])) continue;
             for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
                 for (plen = len > 0 ? len - 1 : 0; plen <= len; plen++)
-                    tl_ending_uftrace_perf(&c, NULL, data, plen, chunks[k], plen == len ? TDEC_END : TDEC_E_TRUNCATED);
+                    TL_TRUE(&c,
+                            cc_ending(uc_decode, &r.cc, data, plen, chunks[k],
+                                      plen == len ? TDEC_END : TDEC_E_TRUNCATED) == NULL,
+                            "%s", r.cc.msg);
             free(data);
         }
     tl_end(&c);

@@ -2742,21 +2742,20 @@ static void test_finish_after_last_item(void)
 TL_DEFINE_SIZEOF_TEST(tdec_xtrace_decoder, "single/tdec_xtrace.h")
 TL_DEFINE_SIZEOF_TEST(tdec_xtrace_item, "single/tdec_xtrace.h")
 TL_DEFINE_SIZEOF_TEST(tdec_xtrace_snapshot, "single/tdec_xtrace.h")
-TL_DEFINE_ENDING_TEST(xtrace, tdec_xtrace_config)
 
-/* The CONTRACT's Ending rule with the canonical loop, over every prefix of
-   a stream of every kind and of a snapshot file, in 1-, 7- and 4096-byte
-   chunks (1-byte ones at every 13th prefix): the loop ends as the model's
-   verdict says (END at a clean end point, else TDEC_E_TRUNCATED from
-   finish()), and next() after finish() says it again. */
+/* The CONTRACT's Ending rule, through the oracle (which checks it), over
+   every prefix of a stream of every kind and of a snapshot file, in 1-, 7-
+   and 4096-byte chunks (1-byte ones at every 13th prefix): each decode
+   ends as the model's verdict says (END at a clean end point, else
+   TDEC_E_TRUNCATED from finish()). */
 static void test_ending(void)
 {
     static const size_t chunks[] = { 4096, 7, 1 };
+    static xtc_run o;
     tl_case c;
     model m[2];
     xe_snap s;
     verdict v;
-    tdec_xtrace_config cfg;
     size_t i, k, l;
     m_init(&m[0], 0);
     m_bound(&m[0]);
@@ -2768,18 +2767,19 @@ static void test_ending(void)
     m_snap_header(&m[1], 9, 8, 7, 6, 5, 4);
     snap_fill(&s, 5);
     m_snapshot(&m[1], &s, 128);
-    tl_begin(&c, "xtrace Ending: the canonical loop drains next() after finish(), which repeats END or the error");
+    tl_begin(&c, "xtrace Ending: the oracle's decodes in 1-, 7- and 4096-byte chunks end as the model's verdict");
     for (i = 0; i < 2; i++) {
-        cfg = m_cfg(&m[i]);
+        memset(&o, 0, sizeof o);
+        o.cfg = m_cfg(&m[i]);
         if (m[i].kind == TDEC_XTRACE_KIND_SNAPSHOT) { /* a prefix is no file of m's size: say the header choice */
-            cfg.snap_header = TDEC_XTRACE_HDR_PRESENT;
-            cfg.file_size = 0;
+            o.cfg.snap_header = TDEC_XTRACE_HDR_PRESENT;
+            o.cfg.file_size = 0;
         }
         for (l = 0; l <= m[i].b.len; l += quick) {
             prefix_verdict(&m[i], l, &v);
             for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
                 if (chunks[k] > 1 || l % 13 == 0 || l == m[i].b.len)
-                    tl_ending_xtrace(&c, &cfg, m[i].b.p, l, chunks[k], v.st);
+                    TL_TRUE(&c, cc_ending(xtc_decode, &o.cc, m[i].b.p, l, chunks[k], v.st) == NULL, "%s", o.cc.msg);
         }
         m_free(&m[i]);
     }
