@@ -1054,7 +1054,8 @@ typedef struct iptc_l2 {
     size_t            len;
     uint64_t          last_sync, seg;
     iptc_hook         hk;
-    cc_feed           feed;
+    cc_feed           feed;     /* feed.finishing: finish() was called          */
+    tdec_status       fin;      /* what finish() said last (TDEC_OK: not yet)   */
 } iptc_l2;
 
 /* Every API call counts: no input makes layer 2 loop. */
@@ -1071,6 +1072,7 @@ CC_FN void iptc__l2_start(iptc_l2 *r)
     if (!cc_feed_init(&r->feed, r->in, r->len, &r->cc.sched, r->cc.feed_how)) abort();
     r->last_sync = UINT64_MAX;
     r->seg = 0;
+    r->fin = TDEC_OK;
 }
 
 CC_FN void iptc__emit(iptc_l2 *r, const iptc_rec *x, const iptc_clock *after)
@@ -1189,9 +1191,23 @@ CC_FN const char *iptc__l2_more(iptc_l2 *r, tdec_ipt_evt_decoder *e, tdec_ipt_qr
     n = r->feed.chunk_len;
     if (e) st = c ? tdec_ipt_evt_feed(e, c, n) : tdec_ipt_evt_finish(e);
     else st = c ? tdec_ipt_qry_feed(q, c, n) : tdec_ipt_qry_finish(q);
+    if (c == NULL) {
+        r->feed.finishing = 1;
+        r->fin = st;
+    }
     /* finish() says TDEC_END when nothing is left: the next call says it again */
     if (st == TDEC_NEED_INPUT || (c == NULL && st == TDEC_END)) return NULL;
     return cc_fail(&r->cc, "%s gave %d after %zu bytes", c ? "feed" : "finish", st, r->feed.fed);
+}
+
+/* The Ending rule on an answer of the layer: TDEC_END only after finish(),
+   then nothing else; no TDEC_NEED_INPUT after finish(). */
+CC_FN const char *iptc__l2_ending(iptc_l2 *r, tdec_status st)
+{
+    if (r->fin == TDEC_END && st != TDEC_END) return cc_fail(&r->cc, "%d after finish() said TDEC_END", st);
+    if (st == TDEC_NEED_INPUT && r->feed.finishing) return cc_fail(&r->cc, "TDEC_NEED_INPUT after finish()");
+    if (st == TDEC_END && !r->feed.finishing) return cc_fail(&r->cc, "TDEC_END before finish()");
+    return NULL;
 }
 
 CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
@@ -1210,10 +1226,13 @@ CC_FN const char *iptc__l2_begin(iptc_l2 *r, const uint8_t *in, size_t len)
    each error. Items: SYNCs on PSBs pt_sync_forward finds, each after the
    last; events within their segment. A next() that says TDEC_NEED_INPUT
    says it again when asked again before feeding; feed() and finish() then
-   say TDEC_NEED_INPUT. An error is sticky (next() again: the same, the
-   same reason) until resync(); at the end next() says TDEC_END again and
-   resync() TDEC_E_SEQUENCE. c: the cc_run an iptc_l2 starts with. Returns
-   NULL, or the first broken rule. */
+   say TDEC_NEED_INPUT. An error is sticky (next(), feed(), and finish()
+   once called: the same, offset and reason fixed) until resync(). The
+   Ending rule: TDEC_END only after finish(); after finish() no
+   TDEC_NEED_INPUT, and nothing but TDEC_END once it said TDEC_END; at the
+   end next() and finish() say TDEC_END again, feed() and resync()
+   TDEC_E_SEQUENCE. c: the cc_run an iptc_l2 starts with (its status: how
+   the run ended). Returns NULL, or the first broken rule. */
 CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_ipt_evt_decoder dec; /* big: not on the stack */
@@ -1222,7 +1241,9 @@ CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
     tdec_ipt_evt_item it;
     tdec_status st = TDEC_OK;
     iptc_rec x;
+    static const uint8_t one = 0;
     uint32_t reason;
+    uint64_t err_off;
     const char *bad = iptc__l2_begin(r, in, len);
     if (tdec_ipt_evt_init(e, &r->cfg) != TDEC_NEED_INPUT) bad = cc_fail(&r->cc, "evt_init refused the config");
     while (bad == NULL) {
@@ -1236,6 +1257,7 @@ CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
         }
         memset(&it, 0xa5, sizeof it);
         st = tdec_ipt_evt_next(e, &it);
+        if ((bad = iptc__l2_ending(r, st)) != NULL) break;
         if (st == TDEC_OK) {
             if (it.kind == TDEC_IPT_ITEM_SYNC) {
                 x = iptc__rec(IPTC_L2_SYNC, it.offset, 0, 0);
@@ -1267,8 +1289,11 @@ CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
         }
         if ((bad = iptc__l2_error(r, st, &e->st, e->in_sync, e->in_sync ? 1u : 0u)) != NULL) break;
         reason = e->st.err_reason;
-        if (tdec_ipt_evt_next(e, &it) != st || e->st.err_reason != reason) {
-            bad = cc_fail(&r->cc, "an event error is not sticky");
+        err_off = e->st.err_offset;
+        if (tdec_ipt_evt_next(e, &it) != st || tdec_ipt_evt_feed(e, &one, 1) != st ||
+            (r->feed.finishing && tdec_ipt_evt_finish(e) != st) || tdec_ipt_evt_next(e, &it) != st ||
+            e->st.err_reason != reason || e->st.err_offset != err_off) {
+            bad = cc_fail(&r->cc, "an event error is not sticky (next, feed, finish; its offset and reason)");
             break;
         }
         if ((bad = iptc__call(r)) != NULL) break;
@@ -1277,9 +1302,13 @@ CC_FN const char *iptc_events(const uint8_t *in, size_t len, cc_run *c)
     if (bad == NULL && r->hk.bad) bad = cc_fail(&r->cc, "%s", r->hk.bad);
     if (bad == NULL && st != TDEC_END)
         bad = cc_fail(&r->cc, "the events end with neither TDEC_END nor TDEC_E_CORRUPT: %d", st);
-    if (bad == NULL && tdec_ipt_evt_next(e, &it) != TDEC_END) bad = cc_fail(&r->cc, "evt_next after TDEC_END");
+    if (bad == NULL && (tdec_ipt_evt_next(e, &it) != TDEC_END || tdec_ipt_evt_finish(e) != TDEC_END))
+        bad = cc_fail(&r->cc, "evt_next or evt_finish after TDEC_END");
+    if (bad == NULL && tdec_ipt_evt_feed(e, &one, 1) != TDEC_E_SEQUENCE)
+        bad = cc_fail(&r->cc, "evt_feed after TDEC_END is not TDEC_E_SEQUENCE");
     if (bad == NULL && tdec_ipt_evt_resync(e) != TDEC_E_SEQUENCE)
         bad = cc_fail(&r->cc, "evt_resync after TDEC_END is not TDEC_E_SEQUENCE");
+    r->cc.status = st;
     cc_feed_free(&r->feed);
     return bad;
 }
@@ -1338,11 +1367,13 @@ CC_FN tdec_status iptc__ask(tdec_ipt_qry_decoder *q, int question, iptc_rec *x, 
    qry_cbr after every answer; at TDEC_NEED_INPUT the same question
    again says TDEC_NEED_INPUT and neither call changes what qry_time and
    qry_cbr say, then feed or finish and ask again; resync and sync
-   again after TDEC_E_CORRUPT. Sync points as for the events; statuses
-   within TDEC_IPT_QF_*; a suppressed IP is neither reported nor written.
-   At the end every query says TDEC_END and resync() TDEC_E_SEQUENCE. c:
-   the cc_run an iptc_l2 starts with. Returns NULL, or the first broken
-   rule. */
+   again after TDEC_E_CORRUPT (sticky before: the query, feed(), and
+   finish() once called, offset and reason fixed). Sync points and the
+   Ending rule as for the events; statuses within TDEC_IPT_QF_*; a
+   suppressed IP is neither reported nor written. At the end every query
+   and finish() say TDEC_END, feed() and resync() TDEC_E_SEQUENCE. c: the
+   cc_run an iptc_l2 starts with (its status: how the run ended). Returns
+   NULL, or the first broken rule. */
 CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
 {
     static tdec_ipt_qry_decoder dec; /* big: not on the stack */
@@ -1352,7 +1383,8 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
     tdec_status st = TDEC_OK;
     iptc_clock before, after;
     iptc_rec x, again;
-    uint64_t ip = 0, off = 0;
+    static const uint8_t one = 0;
+    uint64_t ip = 0, off = 0, err_off;
     uint32_t reason;
     uint32_t status = 0, s = 0, s2 = 0;
     int taken = 0, synced = 0, question;
@@ -1371,6 +1403,7 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
         before = iptc__clock(q);
         question = !synced ? 's' : (status & TDEC_IPT_QF_EVENT_PENDING) ? 'e' : 'c';
         st = iptc__ask(q, question, &x, &s, &ev);
+        if ((bad = iptc__l2_ending(r, st)) != NULL) break;
         if (st == TDEC_OK && question == 'e') bad = iptc__event(r, &x, &ev);
         if (st == TDEC_E_SEQUENCE && question == 'c') {
             /* not sticky, the same answer again */
@@ -1382,6 +1415,7 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
             before = iptc__clock(q); /* cond_branch set it, as libipt's does before it looks */
             question = 'i';
             st = iptc__ask(q, question, &x, &s, &ev);
+            if ((bad = iptc__l2_ending(r, st)) != NULL) break;
             /* no event pending: a TNT or a TIP is next (libipt's pt_qry_status_flags) */
             if (st == TDEC_E_SEQUENCE)
                 bad = cc_fail(&r->cc, "neither cond_branch nor indirect_branch, no event pending");
@@ -1461,8 +1495,11 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
         }
         if ((bad = iptc__l2_error(r, st, &q->st, q->in_sync, synced ? 0u : 1u)) != NULL) break;
         reason = q->st.err_reason;
-        if (tdec_ipt_qry_cond_branch(q, &taken, &s) != st || q->st.err_reason != reason) {
-            bad = cc_fail(&r->cc, "a query error is not sticky");
+        err_off = q->st.err_offset;
+        if (tdec_ipt_qry_cond_branch(q, &taken, &s) != st || tdec_ipt_qry_feed(q, &one, 1) != st ||
+            (r->feed.finishing && tdec_ipt_qry_finish(q) != st) || tdec_ipt_qry_cond_branch(q, &taken, &s) != st ||
+            q->st.err_reason != reason || q->st.err_offset != err_off) {
+            bad = cc_fail(&r->cc, "a query error is not sticky (query, feed, finish; its offset and reason)");
             break;
         }
         synced = 0;
@@ -1473,10 +1510,15 @@ CC_FN const char *iptc_queries(const uint8_t *in, size_t len, cc_run *c)
     if (bad == NULL && st != TDEC_END)
         bad = cc_fail(&r->cc, "the drain ends with neither TDEC_END nor TDEC_E_CORRUPT: %d", st);
     if (bad == NULL &&
-        (tdec_ipt_qry_cond_branch(q, &taken, &s) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &s, &off) != TDEC_END))
-        bad = cc_fail(&r->cc, "a query after TDEC_END");
+        (tdec_ipt_qry_cond_branch(q, &taken, &s) != TDEC_END || tdec_ipt_qry_sync(q, &ip, &s, &off) != TDEC_END ||
+         tdec_ipt_qry_indirect_branch(q, &ip, &s) != TDEC_END || tdec_ipt_qry_event(q, &ev, &s) != TDEC_END ||
+         tdec_ipt_qry_finish(q) != TDEC_END))
+        bad = cc_fail(&r->cc, "a query or qry_finish after TDEC_END");
+    if (bad == NULL && tdec_ipt_qry_feed(q, &one, 1) != TDEC_E_SEQUENCE)
+        bad = cc_fail(&r->cc, "qry_feed after TDEC_END is not TDEC_E_SEQUENCE");
     if (bad == NULL && tdec_ipt_qry_resync(q) != TDEC_E_SEQUENCE)
         bad = cc_fail(&r->cc, "qry_resync after TDEC_END is not TDEC_E_SEQUENCE");
+    r->cc.status = st;
     cc_feed_free(&r->feed);
     return bad;
 }

@@ -47,7 +47,8 @@
         agree: the query drain's event answers are the event items other
         than TNT and TIP, its cond answers the TNT bits, its indirect
         answers the TIPs' IPs;
-     3a. the Ending rule on every prefix of every vector (test_ending);
+     3a. the Ending rule (the oracle checks it) on every prefix of every
+        vector in 1-, 7- and 4096-byte chunks (test_ending);
      3b. time: within a segment the events' time and the query time after
         each answer never go back, except at an overflow or across a TSC;
      4. hand-made streams with libipt's results. Each expectation was
@@ -779,128 +780,29 @@ static void test_prefixes(const char *what, int queries)
            runs, related, exact);
 }
 
-/* The Ending rule, through the canonical loop (input fed whole, then
-   finish()), for the events (next()) or the query drain (sync; the event
-   while one is pending, else cond_branch, and indirect_branch when that is
-   the wrong question): finish() never gives an item; after it the layer
-   drains to TDEC_END or an error without TDEC_NEED_INPUT, and at once when
-   finish() said TDEC_END; an error is sticky in the next step, feed() and
-   finish(), err_offset and err_reason fixed, until resync(); after
-   TDEC_END every step and finish() say TDEC_END again and feed() is
-   TDEC_E_SEQUENCE. */
-typedef struct ending {
-    int      queries, synced;
-    uint32_t flags;
-} ending;
-
-static tdec_status ending_step(ending *l)
-{
-    tdec_ipt_qry_decoder *q = &g_qry;
-    tdec_ipt_evt_item it;
-    tdec_ipt_event ev;
-    tdec_status st;
-    uint64_t ip;
-    int taken;
-    if (!l->queries) return tdec_ipt_evt_next(&g_evt, &it);
-    if (!l->synced) {
-        st = tdec_ipt_qry_sync(q, &ip, &l->flags, NULL);
-        l->synced = st == TDEC_OK;
-        return st;
-    }
-    if (l->flags & TDEC_IPT_QF_EVENT_PENDING) return tdec_ipt_qry_event(q, &ev, &l->flags);
-    st = tdec_ipt_qry_cond_branch(q, &taken, &l->flags);
-    return st == TDEC_E_SEQUENCE ? tdec_ipt_qry_indirect_branch(q, &ip, &l->flags) : st;
-}
-
-static tdec_status ending_feed(const ending *l, const uint8_t *p, size_t n)
-{
-    return l->queries ? tdec_ipt_qry_feed(&g_qry, p, n) : tdec_ipt_evt_feed(&g_evt, p, n);
-}
-
-static tdec_status ending_finish(const ending *l)
-{
-    return l->queries ? tdec_ipt_qry_finish(&g_qry) : tdec_ipt_evt_finish(&g_evt);
-}
-
-/* No input makes a layer loop: a bound on the calls of one run. */
-#define MAX_CALLS(len) (64u * ((len) + 16u) + 1000u)
-
-/* Returns NULL or what broke. */
-static const char *ending_run(int queries, const uint8_t *p, size_t len, const tdec_ipt_config *cfg)
-{
-    static const uint8_t one = 0;
-    const tdec_ipt_err_state *err = queries ? &g_qry.st : &g_evt.st;
-    ending l = {0, 0, 0};
-    tdec_status st, fin = TDEC_NEED_INPUT;
-    size_t calls = 0;
-    int fed = 0, finished = 0;
-    l.queries = queries;
-    if (queries) tdec_ipt_qry_init(&g_qry, cfg);
-    else tdec_ipt_evt_init(&g_evt, cfg);
-    while (++calls < MAX_CALLS(len)) {
-        st = ending_step(&l);
-        if (st == TDEC_OK) {
-            if (fin == TDEC_END) return "an item after finish() said TDEC_END";
-            continue;
-        }
-        if (st == TDEC_NEED_INPUT) {
-            if (finished) return "TDEC_NEED_INPUT after finish()";
-            if (!fed && len > 0) {
-                fed = 1;
-                if (ending_feed(&l, p, len) != TDEC_NEED_INPUT) return "feed refused";
-                continue;
-            }
-            finished = 1;
-            fin = ending_finish(&l);
-            if (fin != TDEC_NEED_INPUT && fin != TDEC_END) return "finish() neither TDEC_NEED_INPUT nor TDEC_END";
-            continue;
-        }
-        if (st == TDEC_E_CORRUPT) {
-            uint64_t off = err->err_offset;
-            uint32_t why = err->err_reason;
-            if (fin == TDEC_END) return "an error after finish() said TDEC_END";
-            if (ending_step(&l) != st || ending_feed(&l, &one, 1) != st || (finished && ending_finish(&l) != st) ||
-                ending_step(&l) != st)
-                return "the error is not sticky";
-            if (err->err_offset != off || err->err_reason != why) return "err_offset or err_reason moved";
-            st = queries ? tdec_ipt_qry_resync(&g_qry) : tdec_ipt_evt_resync(&g_evt);
-            if (st != TDEC_NEED_INPUT) return "resync refused";
-            l.synced = 0;
-            continue;
-        }
-        if (st != TDEC_END) return "the layer ended with neither TDEC_END nor an error";
-        if (!finished) return "TDEC_END before finish()";
-        if (ending_step(&l) != TDEC_END || ending_finish(&l) != TDEC_END || ending_feed(&l, &one, 1) != TDEC_E_SEQUENCE)
-            return "TDEC_END is not repeated";
-        if (queries) { /* every query, whatever the drain would ask */
-            l.synced = 0;
-            if (ending_step(&l) != TDEC_END) return "sync after TDEC_END";
-            l.synced = 1;
-            l.flags = TDEC_IPT_QF_EVENT_PENDING;
-            if (ending_step(&l) != TDEC_END) return "event after TDEC_END";
-            l.flags = 0;
-            if (ending_step(&l) != TDEC_END) return "a branch after TDEC_END";
-        }
-        return NULL;
-    }
-    return "no end within the call bound";
-}
-
+/* The Ending rule (the oracle checks it: tests/lib/ipt_check.h), on every
+   prefix of every vector, for the events and the query drain, in 1-, 7-
+   and 4096-byte chunks: no broken rule, and the run ends in TDEC_END. */
 static void test_ending(void)
 {
+    static const size_t chunks[] = { 1, 7, 4096 };
+    static iptc_l2 r;
     tl_case c;
     unsigned i;
-    size_t k, runs = 0, stride = tl_quick();
-    tl_begin(&c, "Ending: events and queries of every prefix of every vector: finish(), then drained to a repeated END");
+    size_t j, k, runs = 0, stride = tl_quick();
+    int queries;
+    tl_begin(&c, "Ending: events and queries of every prefix of every vector in 1-, 7- and 4096-byte chunks end in END");
     for (i = 0; i < nvecs && !c.bad; i++) {
         const vec *v = &vecs[i];
-        for (k = 0; k <= v->len && !c.bad; k = next_prefix(k, v->len, stride)) {
-            const char *why = ending_run(0, v->pt, k, &v->cfg);
-            TL_TRUE(&c, why == NULL, "%s: prefix %zu, events: %s", v->name, k, why);
-            why = ending_run(1, v->pt, k, &v->cfg);
-            TL_TRUE(&c, why == NULL, "%s: prefix %zu, queries: %s", v->name, k, why);
-            runs++;
-        }
+        for (k = 0; k <= v->len && !c.bad; k = next_prefix(k, v->len, stride), runs++)
+            for (queries = 0; queries < 2; queries++)
+                for (j = 0; j < sizeof chunks / sizeof chunks[0]; j++) {
+                    layer_setup(&r, &v->cfg, NULL, NULL, NULL);
+                    TL_TRUE(&c,
+                            cc_ending(queries ? iptc_queries : iptc_events, &r.cc, v->pt, k, chunks[j], TDEC_END) ==
+                                NULL,
+                            "%s: prefix %zu, %s: %s", v->name, k, queries ? "queries" : "events", r.cc.msg);
+                }
     }
     tl_end(&c);
     printf("# ending: %zu prefixes, events and queries\n", runs);
