@@ -120,7 +120,7 @@
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3208 on LP64, 3176 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3224 on LP64, 3192 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_flow_item) = 88 on LP64, 88 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
@@ -1200,6 +1200,12 @@ typedef struct tdec_ipt_evt_item {
    changes of RFLAGS.IF from MODE.Exec as IFLAGS events. */
 #define TDEC_IPT_F_IFLAGS 8u
 
+/* Config flag for the flow decoder (libipt's enable_tick_events): after an
+   instruction whose branch used a TNT bit or a TIP, a TICK event at that
+   instruction when the trace's time there differs from the last time
+   reported (by a tick or by an event with a TSC). */
+#define TDEC_IPT_F_TICKS 16u
+
 /* Look-ahead capacity: packets that libipt reads ahead over and that the
    decoder must keep until it can place them (not counting PAD, TSC, TMA,
    MTC and CYC, which are applied as they come, nor the end of the input or
@@ -1548,7 +1554,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
    them, built like libipt's on the event decoder (FLOW.md §2). Code comes
    from the caller through a read callback; tdec_ipt_image_read reads an
    array of caller-owned sections. docs/ipt.md "Layer 3" says what is done
-   (and what is not yet: the block decoder, ticks, errata that need the
+   (and what is not yet: the block decoder, errata that need the
    image, resync at the current event).
 
        st = tdec_ipt_flow_init(&f, &cfg, tdec_ipt_image_read, &image, 0);
@@ -1627,7 +1633,8 @@ typedef struct tdec_ipt_flow_decoder {
     uint8_t          post;      /* post_insn ran; its successor is still open    */
     uint8_t          ret_top;
     uint8_t          ret_n;
-    uint8_t          reserved[3];
+    uint8_t          tick;      /* a TICK is due (at tick_ip, time tick_tsc)     */
+    uint8_t          reserved[2];
     int32_t          end;       /* after la: 0, TDEC_END or an error status      */
     uint32_t         end_reason;
     uint64_t         end_offset;
@@ -1640,6 +1647,8 @@ typedef struct tdec_ipt_flow_decoder {
     uint64_t         cr3;
     uint64_t         post_ip;
     uint64_t         post_bound; /* event types bound to post_insn, 1 << type    */
+    uint64_t         tick_tsc;  /* the last time reported (TICK or event)        */
+    uint64_t         tick_ip;
     tdec_ipt_insn_info post_insn;
     tdec_ipt_read_fn read;
     void            *read_ctx;
@@ -5754,6 +5763,8 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
     f->ip = 0;
     f->resume_ip = 0;
     f->cr3 = 0;
+    f->tick = 0;
+    f->tick_tsc = 0;
 }
 
 /* An item with nothing set. */
@@ -6035,6 +6046,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     default:
         break;
     }
+    if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
     *out = tdec_ipt__flow_none;
     out->kind = TDEC_IPT_FLOW_EVENT;
     out->ev = *ev;
@@ -6092,6 +6104,18 @@ static int tdec_ipt__flow_tnt(tdec_ipt_flow_decoder *f, int peek)
     return taken;
 }
 
+/* ev (a TNT or TIP) gives the branch of the instruction at ip: with ticks
+   on, a TICK is due there when ev's time differs from the last reported. */
+static void tdec_ipt__flow_note_tick(tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev, uint64_t ip)
+{
+    if (!(f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) || !(ev->flags & TDEC_IPT_EVF_HAS_TSC) ||
+        ev->tsc == f->tick_tsc)
+        return;
+    f->tick = 1;
+    f->tick_tsc = ev->tsc;
+    f->tick_ip = ip;
+}
+
 /* The successor of insn at ip, with trace where it needs it: TDEC_OK (*next
    set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT (nothing
    changed) or an error. */
@@ -6122,6 +6146,7 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
         } else {
             *next = taken ? after + (uint64_t)insn->disp : after;
         }
+        tdec_ipt__flow_note_tick(f, &f->la[0].ev, ip);
         (void)tdec_ipt__flow_tnt(f, 0);
         return TDEC_OK;
     }
@@ -6139,6 +6164,7 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
         return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_PACKET, tdec_ipt__flow_offset(f), ip);
     *next = f->la[tip_at].ev.ip;
     *tip = 1;
+    tdec_ipt__flow_note_tick(f, &f->la[tip_at].ev, ip);
     if (insn->iclass == TDEC_IPT_IC_CALL) tdec_ipt__flow_push(f, after);
     if (tip_at) f->nla = 1;
     else tdec_ipt__flow_drop(f);
@@ -6210,6 +6236,16 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
     tdec_status st;
     if (!f || !out) return TDEC_E_ARG;
     if (f->st.err != TDEC_OK) return f->st.err;
+    if (f->tick) {
+        f->tick = 0;
+        *out = tdec_ipt__flow_none;
+        out->kind = TDEC_IPT_FLOW_EVENT;
+        out->ev.type = TDEC_IPT_EV_TICK;
+        out->ev.ip = f->tick_ip;
+        out->ev.tsc = f->tick_tsc;
+        out->ev.flags = TDEC_IPT_EVF_HAS_TSC;
+        return TDEC_OK;
+    }
     for (;;) {
         st = tdec_ipt__flow_fetch(f, 1);
         if (st != TDEC_OK) return st;

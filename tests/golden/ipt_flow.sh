@@ -22,9 +22,6 @@ bdm64-tnt-cond-xabort erratum-BDM64
 skl014-call erratum-SKL014/--filter
 skl014-jmp erratum-SKL014/--filter
 skl014-jmp-jmp erratum-SKL014/--filter
-mtc-ovf_keep-cyc --event:tick/--event:time
-mtc-ovf_reset-cyc --event:tick/--event:time
-ptxed-tick --event:tick/--event:time
 ptxed-block-stat block-decoder
 ptxed-end_on_call-fup-tip block-decoder
 ptxed-end_on_call-fup-tip_pgd block-decoder

@@ -2,7 +2,8 @@
    the image helper tdec_ipt_image_read and the instruction flow decoder
    tdec_ipt_flow_* on hand-made traces and images: a call and a compressed
    return, an empty return stack, unmapped code, the walk limit on an
-   endless direct-jump loop, and the same items from 1-byte feeds. The
+   endless direct-jump loop, tick events, and the same items from 1-byte
+   feeds. The
    ptt vectors are tests/golden/ipt_flow.sh. */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -16,14 +17,16 @@
 #define TNT1(t) (t) ? 0x06 : 0x04 /* one bit */
 #define PGD_NOIP 0x01
 #define PGD(ip) 0x61, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
+#define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
 
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
    items[]: the number of items, *last the final status. */
-static size_t run(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, uint32_t limit,
-                  tdec_ipt_flow_item *items, size_t cap, tdec_status *last, tdec_ipt_flow_decoder *f)
+static size_t run_cfg(const tdec_ipt_config *cfg, const uint8_t *trace, size_t n, size_t chunk,
+                      tdec_ipt_image *img, uint32_t limit, tdec_ipt_flow_item *items, size_t cap,
+                      tdec_status *last, tdec_ipt_flow_decoder *f)
 {
     size_t at = 0, k = 0;
-    tdec_status st = tdec_ipt_flow_init(f, NULL, tdec_ipt_image_read, img, limit);
+    tdec_status st = tdec_ipt_flow_init(f, cfg, tdec_ipt_image_read, img, limit);
     while (k < cap) {
         st = tdec_ipt_flow_next(f, &items[k]);
         if (st == TDEC_OK) {
@@ -42,6 +45,13 @@ static size_t run(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *
     }
     *last = st;
     return k;
+}
+
+/* run_cfg with the default configuration. */
+static size_t run(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, uint32_t limit,
+                  tdec_ipt_flow_item *items, size_t cap, tdec_status *last, tdec_ipt_flow_decoder *f)
+{
+    return run_cfg(NULL, trace, n, chunk, img, limit, items, cap, last, f);
 }
 
 static void expect_insn(tl_case *c, const tdec_ipt_flow_item *it, uint64_t ip)
@@ -113,6 +123,53 @@ static void test_errors(void)
     tl_end(&c);
 }
 
+static void expect_tick(tl_case *c, const tdec_ipt_flow_item *it, uint64_t ip, uint64_t tsc)
+{
+    TL_TRUE(c, it->kind == TDEC_IPT_FLOW_EVENT && it->ev.type == TDEC_IPT_EV_TICK && it->ev.ip == ip &&
+                   it->ev.tsc == tsc && (it->ev.flags & TDEC_IPT_EVF_HAS_TSC),
+            "kind %u type %u ip %llx tsc %llx, want tick at %llx, tsc %llx", it->kind, it->ev.type,
+            (unsigned long long)it->ev.ip, (unsigned long long)it->ev.tsc, (unsigned long long)ip,
+            (unsigned long long)tsc);
+}
+
+static void test_ticks(void)
+{
+    /* 1000, 1002, 1004: je +0 (each a TNT bit); 1006: jmp rax (disable) */
+    static const uint8_t code[] = {0x74, 0x00, 0x74, 0x00, 0x74, 0x00, 0xff, 0xe0};
+    static const uint8_t trace[] = {PSB,     TSC(0x100), FUP(0x1000), MODE64,     PSBEND,  TSC(0x200),
+                                    TNT1(1), TNT1(0),    TSC(0x300),  TNT1(1),    PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_config cfg;
+    tdec_ipt_flow_item a[10], b[10];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n, m, k;
+    tl_case c;
+    tl_begin(&c, "flow: a tick after the branch whose TNT bit has a new time, none when off; 1-byte feeds alike");
+    n = run(trace, sizeof trace, 4096, &img, 0, a, 10, &st, &f);
+    TL_TRUE(&c, n == 5 && st == TDEC_END, "without ticks: %zu items, %d", n, (int)st);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = TDEC_IPT_F_TICKS;
+    n = run_cfg(&cfg, trace, sizeof trace, 4096, &img, 0, a, 10, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 7);
+    if (n == 7) {
+        expect_insn(&c, &a[0], 0x1000);
+        expect_tick(&c, &a[1], 0x1000, 0x200);
+        expect_insn(&c, &a[2], 0x1002); /* same time: no tick */
+        expect_insn(&c, &a[3], 0x1004);
+        expect_tick(&c, &a[4], 0x1004, 0x300);
+        expect_insn(&c, &a[5], 0x1006);
+        TL_TRUE(&c, a[6].kind == TDEC_IPT_FLOW_EVENT && a[6].ev.type == TDEC_IPT_EV_DISABLED, "disabled");
+    }
+    m = run_cfg(&cfg, trace, sizeof trace, 1, &img, 0, b, 10, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, m, n);
+    for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    tl_end(&c);
+}
+
 static void test_image(void)
 {
     static const uint8_t old[] = {1, 2, 3, 4}, fresh[] = {9, 9}, other[] = {7};
@@ -140,7 +197,7 @@ static void test_sizes(void)
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3208);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3224);
         TL_EQU(&c, sizeof(tdec_ipt_flow_item), 88);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }
@@ -151,6 +208,7 @@ int main(void)
 {
     test_call_ret();
     test_errors();
+    test_ticks();
     test_image();
     test_sizes();
     return tl_exit_code();

@@ -6,7 +6,8 @@
    --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE
    (repeatable: the code image), --cpu and the timing options (shared with
    ptdump's), --insn-decoder, --no-inst, --check, --quiet, --stat,
-   --stat:insn, --event:ip, --event:iflags. The trace is read in CLI_CHUNK pieces; the
+   --stat:insn, --event:ip, --event:iflags, --event:tick, --event:time,
+   --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf. The trace is read in CLI_CHUNK pieces; the
    image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
@@ -25,7 +26,10 @@ enum {
     FLOW_STAT = 1u << 1,     /* --stat                                         */
     FLOW_STAT_INSN = 1u << 2, /* --stat:insn                                   */
     FLOW_EVENT_IP = 1u << 3, /* --event:ip                                     */
-    FLOW_IFLAGS = 1u << 4    /* --event:iflags: IFLAGS events                  */
+    FLOW_IFLAGS = 1u << 4,   /* --event:iflags: IFLAGS events                  */
+    FLOW_TICK = 1u << 5,     /* --event:tick: TICK events                      */
+    FLOW_TIME = 1u << 6,     /* --event:time: events with their TSC            */
+    FLOW_KEEP_TCAL = 1u << 7 /* --insn:/--block:keep-tcal-on-ovf               */
 };
 
 static struct {
@@ -41,6 +45,8 @@ static const struct {
     {"--quiet", FLOW_QUIET},     {"--stat", FLOW_STAT},   {"--stat:insn", FLOW_STAT_INSN},
     {"--event:ip", FLOW_EVENT_IP}, {"--insn-decoder", 0}, {"--no-inst", 0},
     {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
+    {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_TIME},
+    {"--insn:keep-tcal-on-ovf", FLOW_KEEP_TCAL}, {"--block:keep-tcal-on-ovf", FLOW_KEEP_TCAL},
 };
 
 /* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
@@ -140,6 +146,10 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     int with_ip = (flow_opts.show & FLOW_EVENT_IP) && known;
     static const char *const modes[] = {"<unknown>", "16-bit", "32-bit", "64-bit"};
     out_char(o, '[');
+    if ((flow_opts.show & FLOW_TIME) && (ev->flags & TDEC_IPT_EVF_HAS_TSC)) {
+        out_hexw(o, ev->tsc, 16);
+        out_str(o, "  ");
+    }
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED: out_str(o, ev->flags & TDEC_IPT_EVF_RESUMED ? "resumed" : "enabled"); break;
     case TDEC_IPT_EV_DISABLED: out_str(o, "disabled"); break;
@@ -292,6 +302,8 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     long errors = 0;
     if (!ipt_config(&cfg)) flow_error(out, 0, 0, "config ", TDEC_IPT_ERR_BAD_CPU);
     if (flow_opts.show & FLOW_IFLAGS) cfg.flags |= TDEC_IPT_F_IFLAGS;
+    if (flow_opts.show & FLOW_TICK) cfg.flags |= TDEC_IPT_F_TICKS;
+    if (flow_opts.show & FLOW_KEEP_TCAL) cfg.flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
     image.sections = flow_opts.raw;
     image.count = flow_opts.nraw;
     tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
