@@ -1634,7 +1634,8 @@ typedef struct tdec_ipt_flow_decoder {
     uint8_t          ret_top;
     uint8_t          ret_n;
     uint8_t          tick;      /* a TICK is due (at tick_ip, time tick_tsc)     */
-    uint8_t          reserved[2];
+    uint8_t          after_branch; /* the last item was a branch instruction     */
+    uint8_t          reserved;
     int32_t          end;       /* after la: 0, TDEC_END or an error status      */
     uint32_t         end_reason;
     uint64_t         end_offset;
@@ -5765,6 +5766,7 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
     f->cr3 = 0;
     f->tick = 0;
     f->tick_tsc = 0;
+    f->after_branch = 0;
 }
 
 /* An item with nothing set. */
@@ -6047,6 +6049,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
         break;
     }
     if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
+    f->after_branch = 0;
     *out = tdec_ipt__flow_none;
     out->kind = TDEC_IPT_FLOW_EVENT;
     out->ev = *ev;
@@ -6102,6 +6105,41 @@ static int tdec_ipt__flow_tnt(tdec_ipt_flow_decoder *f, int peek)
     ev->a--;
     if (ev->a == 0) tdec_ipt__flow_drop(f);
     return taken;
+}
+
+static int tdec_ipt__flow_is_branch(const tdec_ipt_insn_info *insn)
+{
+    return insn->iclass >= TDEC_IPT_IC_CALL && insn->iclass <= TDEC_IPT_IC_FAR_JUMP;
+}
+
+#define TDEC_IPT__BDM64_STEPS 256u /* libipt's bdm64_max_steps */
+
+/* Does straight-line code (direct jumps and calls followed) lead from ip
+   to end within TDEC_IPT__BDM64_STEPS instructions? */
+static int tdec_ipt__flow_reaches(tdec_ipt_flow_decoder *f, uint64_t ip, uint64_t end)
+{
+    tdec_ipt_insn_info insn;
+    uint8_t raw[TDEC_IPT_INSN_MAX];
+    uint32_t reason, k;
+    for (k = 0; k < TDEC_IPT__BDM64_STEPS; k++) {
+        if (ip == end) return 1;
+        if (tdec_ipt__flow_decode(f, ip, raw, &insn, &reason) != TDEC_OK ||
+            tdec_ipt_insn_next_ip(&insn, ip, &ip, NULL) != TDEC_OK)
+            return 0;
+    }
+    return 0;
+}
+
+/* Erratum BDM64: a TSX abort right after a branch may have corrupted that
+   branch's trace. When the abort's IP cannot be reached from f->ip, libipt
+   assumes so and goes on at the abort's IP. Only for the event right after
+   the branch instruction. */
+static void tdec_ipt__flow_bdm64(tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev)
+{
+    int check = f->after_branch && ev->type == TDEC_IPT_EV_TSX && (ev->flags & TDEC_IPT_EVF_ABORTED) &&
+                !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && (f->evt.pkt.cfg.errata & TDEC_IPT_ERRATUM_BDM64);
+    f->after_branch = 0;
+    if (check && !tdec_ipt__flow_reaches(f, f->ip, ev->ip)) f->ip = ev->ip;
 }
 
 /* ev (a TNT or TIP) gives the branch of the instruction at ip: with ticks
@@ -6225,6 +6263,7 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
     f->icnt = tip ? 0 : f->icnt + 1; /* a TIP's target is the new anchor */
     f->ip = next;
+    f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&insn);
     return TDEC_OK;
 }
 
@@ -6273,6 +6312,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
             if (tip) f->icnt = 0;
             f->post = 0;
             f->ip = next;
+            f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&f->post_insn);
             continue;
         }
         if (ev->type == TDEC_IPT_EV_TNT || ev->type == TDEC_IPT_EV_TIP) {
@@ -6280,6 +6320,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
                 return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_NO_ENABLE, tdec_ipt__flow_offset(f), f->ip);
             return tdec_ipt__flow_step(f, 0, out);
         }
+        if (f->enabled) tdec_ipt__flow_bdm64(f, ev);
         where = tdec_ipt__flow_place(f, ev, &at);
         if (where == 0) return tdec_ipt__flow_event(f, out);
         if (where == 1 && at == f->ip) {
@@ -6300,6 +6341,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
 #undef TDEC_IPT__MAX_SIZE
 #undef TDEC_IPT__HIST
 #undef TDEC_IPT__HOT
+#undef TDEC_IPT__BDM64_STEPS
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT
 #undef TDEC_IPT__SHL32

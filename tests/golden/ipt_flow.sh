@@ -18,7 +18,6 @@ TAB=$(printf '\t')
 
 # name feature: not supported yet (docs/ipt.md, "Layer 3").
 UNSUPPORTED='
-bdm64-tnt-cond-xabort erratum-BDM64
 skl014-call erratum-SKL014/--filter
 skl014-jmp erratum-SKL014/--filter
 skl014-jmp-jmp erratum-SKL014/--filter

@@ -2,8 +2,8 @@
    the image helper tdec_ipt_image_read and the instruction flow decoder
    tdec_ipt_flow_* on hand-made traces and images: a call and a compressed
    return, an empty return stack, unmapped code, the walk limit on an
-   endless direct-jump loop, tick events, and the same items from 1-byte
-   feeds. The
+   endless direct-jump loop, tick events, erratum BDM64, and the same
+   items from 1-byte feeds. The
    ptt vectors are tests/golden/ipt_flow.sh. */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -17,6 +17,9 @@
 #define TNT1(t) (t) ? 0x06 : 0x04 /* one bit */
 #define PGD_NOIP 0x01
 #define PGD(ip) 0x61, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
+#define TIP(ip) 0x6d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
+#define TSX_BEGIN 0x99, 0x21
+#define TSX_ABORT 0x99, 0x22
 #define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
 
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
@@ -170,6 +173,47 @@ static void test_ticks(void)
     tl_end(&c);
 }
 
+static void test_bdm64(void)
+{
+    /* 1000: je 1005; 1002: nop; 1003: je 1009; 1005, 1006: hlt; 1007,
+       1008: nop; 1009: hlt. The je at 1000 is not taken, then the
+       transaction aborts at 1005, which cannot be reached from 1002 */
+    static const uint8_t code[] = {0x74, 0x03, 0x90, 0x74, 0x04, 0xf4, 0xf4, 0x90, 0x90, 0xf4};
+    static const uint8_t trace[] = {PSB,       MODE64,      TSX_BEGIN,   FUP(0x1000), PSBEND,     TNT1(0),
+                                    TSX_ABORT, FUP(0x1005), TIP(0x1007), FUP(0x1008), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_config cfg;
+    tdec_ipt_flow_item a[8], b[8];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n, m, k;
+    tl_case c;
+    tl_begin(&c, "flow: erratum BDM64 goes on at the abort's IP after a branch; without it, on from the branch");
+    n = run(trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
+    TL_TRUE(&c, n >= 2 && a[1].kind == TDEC_IPT_FLOW_INSN && a[1].ip == 0x1002, "without BDM64: %zu items", n);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.errata = TDEC_IPT_ERRATUM_BDM64;
+    n = run_cfg(&cfg, trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 5);
+    if (n == 5) {
+        expect_insn(&c, &a[0], 0x1000);
+        TL_EQU(&c, a[0].speculative, 1);
+        TL_TRUE(&c, a[1].kind == TDEC_IPT_FLOW_EVENT && a[1].ev.type == TDEC_IPT_EV_TSX &&
+                        (a[1].ev.flags & TDEC_IPT_EVF_ABORTED), "aborted");
+        TL_TRUE(&c, a[2].kind == TDEC_IPT_FLOW_EVENT && a[2].ev.type == TDEC_IPT_EV_ASYNC_BRANCH, "interrupt");
+        expect_insn(&c, &a[3], 0x1007);
+        TL_EQU(&c, a[3].speculative, 0);
+        TL_TRUE(&c, a[4].kind == TDEC_IPT_FLOW_EVENT && a[4].ev.type == TDEC_IPT_EV_ASYNC_DISABLED, "disabled");
+    }
+    m = run_cfg(&cfg, trace, sizeof trace, 1, &img, 0, b, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, m, n);
+    for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    tl_end(&c);
+}
+
 static void test_image(void)
 {
     static const uint8_t old[] = {1, 2, 3, 4}, fresh[] = {9, 9}, other[] = {7};
@@ -209,6 +253,7 @@ int main(void)
     test_call_ret();
     test_errors();
     test_ticks();
+    test_bdm64();
     test_image();
     test_sizes();
     return tl_exit_code();
