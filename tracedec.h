@@ -6477,7 +6477,7 @@ SOFTWARE.
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3224 on LP64, 3192 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3296 on LP64, 3264 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_flow_item) = 88 on LP64, 88 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
@@ -7608,8 +7608,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
    them, built like libipt's on the event decoder (FLOW.md §2). Code comes
    from the caller through a read callback; tdec_ipt_image_read reads an
    array of caller-owned sections. docs/ipt.md "Layer 3" says what is done
-   (and what is not yet: the block decoder, errata that need the
-   image, resync at the current event).
+   (and what is not yet: the block decoder, erratum SKD022,
+   resync at the current event).
 
        st = tdec_ipt_flow_init(&f, &cfg, tdec_ipt_image_read, &image, 0);
        loop:
@@ -7651,6 +7651,20 @@ typedef struct tdec_ipt_image {
    of every asid) holding addr, the last such one; reads stop at its end. */
 TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
                                         size_t size);
+
+/* The IP filter the trace was recorded with (IA32_RTIT_CTL.ADDRn_CFG and
+   IA32_RTIT_ADDRn_A/B; libipt's pt_conf_addr_filter). The flow decoder
+   needs it for erratum SKL014 only. */
+typedef struct tdec_ipt_addr_filter {
+    uint32_t cfg;       /* 4 bits a range, range n at bit 4n: 0 unused,       */
+    uint32_t reserved;  /* 1 filter (trace inside), 2 stop (no trace inside)  */
+    uint64_t a[4], b[4]; /* range n: [a[n], b[n]], inclusive                  */
+} tdec_ipt_addr_filter;
+
+/* Does the filter let code at ip be traced (libipt's pt_filter_addr_check)?
+   Inside a stop range: no; else inside a filter range, or no filter range
+   configured: yes. */
+TDEC_IPT_DEF int tdec_ipt_filter_check(const tdec_ipt_addr_filter *filter, uint64_t ip);
 
 #define TDEC_IPT_FLOW_INSN  1u /* item: an instruction ran             */
 #define TDEC_IPT_FLOW_EVENT 2u /* item: an event (never a PSB+ status) */
@@ -7707,6 +7721,7 @@ typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_insn_info post_insn;
     tdec_ipt_read_fn read;
     void            *read_ctx;
+    tdec_ipt_addr_filter filter;
     uint64_t         ret[TDEC_IPT_RETSTACK];
     tdec_ipt__flow_ev la[2];
     tdec_ipt_evt_decoder evt;
@@ -7717,6 +7732,11 @@ typedef struct tdec_ipt_flow_decoder {
    TDEC_NEED_INPUT, or TDEC_E_ARG. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec_ipt_config *cfg,
                                             tdec_ipt_read_fn read, void *read_ctx, uint32_t walk_limit);
+/* The IP filter of the recording (after init, before the first feed; none
+   by default). With erratum SKL014 in cfg.errata and a range configured, a
+   disable with its IP suppressed binds to a direct call or jump whose
+   target the filter leaves untraced. TDEC_OK or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_filter(tdec_ipt_flow_decoder *f, const tdec_ipt_addr_filter *filter);
 /* As the event decoder's feed and finish. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_feed(tdec_ipt_flow_decoder *f, const void *data, size_t len);
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f);
@@ -11826,6 +11846,33 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
 /* An item with nothing set. */
 static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
 
+TDEC_IPT_DEF int tdec_ipt_filter_check(const tdec_ipt_addr_filter *filter, uint64_t ip)
+{
+    unsigned n, kind, filters = 0;
+    int inside_filter = 0;
+    for (n = 0; n < 4; n++) {
+        kind = (filter->cfg >> (4u * n)) & 0xfu;
+        if (kind != 1u && kind != 2u) continue;
+        if (ip < filter->a[n] || ip > filter->b[n]) {
+            filters += kind == 1u;
+            continue;
+        }
+        if (kind == 2u) return 0;
+        filters++;
+        inside_filter = 1;
+    }
+    return filters == 0 || inside_filter;
+}
+
+static const tdec_ipt_addr_filter tdec_ipt__no_filter = {0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}};
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_filter(tdec_ipt_flow_decoder *f, const tdec_ipt_addr_filter *filter)
+{
+    if (!f || !filter) return TDEC_E_ARG;
+    f->filter = *filter;
+    return TDEC_OK;
+}
+
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec_ipt_config *cfg,
                                             tdec_ipt_read_fn read, void *read_ctx, uint32_t walk_limit)
 {
@@ -11845,6 +11892,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     tdec_ipt__flow_forget(f);
     f->read = read;
     f->read_ctx = read_ctx;
+    f->filter = tdec_ipt__no_filter;
     f->walk_limit = walk_limit ? walk_limit : TDEC_IPT_WALK_LIMIT;
     return TDEC_NEED_INPUT;
 }
@@ -12016,13 +12064,25 @@ static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     }
 }
 
+/* Erratum SKL014: is insn at ip a direct call or jump whose target the
+   recording's filter leaves untraced (so a suppressed disable binds to it)? */
+static int tdec_ipt__flow_skl014(const tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn, uint64_t ip)
+{
+    if (!(f->evt.pkt.cfg.errata & TDEC_IPT_ERRATUM_SKL014) || f->filter.cfg == 0) return 0;
+    if (insn->iclass != TDEC_IPT_IC_CALL && insn->iclass != TDEC_IPT_IC_JUMP) return 0;
+    if (!(insn->flags & TDEC_IPT_INSNF_DIRECT)) return 0;
+    return !tdec_ipt_filter_check(&f->filter, ip + insn->size + (uint64_t)insn->disp);
+}
+
 /* Does ev bind to insn at ip (reported after it)? */
-static int tdec_ipt__flow_binds(const tdec_ipt_event *ev, const tdec_ipt_insn_info *insn, uint64_t ip)
+static int tdec_ipt__flow_binds(const tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev,
+                                const tdec_ipt_insn_info *insn, uint64_t ip)
 {
     int at = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip == ip;
     switch (ev->type) {
     case TDEC_IPT_EV_DISABLED:
         return insn->kind == TDEC_IPT_INSN_MOV_CR3 ||
+               ((ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && tdec_ipt__flow_skl014(f, insn, ip)) ||
                (insn->iclass != TDEC_IPT_IC_OTHER && insn->iclass != TDEC_IPT_IC_PTWRITE &&
                 tdec_ipt_insn_next_ip(insn, ip, &ip, NULL) != TDEC_OK) ||
                (insn->flags & TDEC_IPT_INSNF_CPL) != 0;
@@ -12295,7 +12355,7 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
         if (tdec_ipt__flow_fetch(f, 2) == TDEC_NEED_INPUT) return TDEC_NEED_INPUT;
         return tdec_ipt__flow_fail(f, st, reason, f->nla == 2 ? f->la[1].offset : f->end_offset, f->ip);
     }
-    if (where == 2 && tdec_ipt__flow_binds(&f->la[0].ev, &insn, f->ip)) {
+    if (where == 2 && tdec_ipt__flow_binds(f, &f->la[0].ev, &insn, f->ip)) {
         f->post = 1;
         f->post_bound = 0;
         f->post_ip = f->ip;
@@ -12357,7 +12417,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         if (ev->type != TDEC_IPT_EV_MNT && ev->type != TDEC_IPT_EV_CBR) f->at_sync = 0;
         if (f->post) {
             if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
-                tdec_ipt__flow_binds(ev, &f->post_insn, f->post_ip)) {
+                tdec_ipt__flow_binds(f, ev, &f->post_insn, f->post_ip)) {
                 f->post_bound |= (uint64_t)1u << ev->type;
                 return tdec_ipt__flow_event(f, out);
             }

@@ -18,9 +18,6 @@ TAB=$(printf '\t')
 
 # name feature: not supported yet (docs/ipt.md, "Layer 3").
 UNSUPPORTED='
-skl014-call erratum-SKL014/--filter
-skl014-jmp erratum-SKL014/--filter
-skl014-jmp-jmp erratum-SKL014/--filter
 ptxed-block-stat block-decoder
 ptxed-end_on_call-fup-tip block-decoder
 ptxed-end_on_call-fup-tip_pgd block-decoder

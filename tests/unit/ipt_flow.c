@@ -2,8 +2,8 @@
    the image helper tdec_ipt_image_read and the instruction flow decoder
    tdec_ipt_flow_* on hand-made traces and images: a call and a compressed
    return, an empty return stack, unmapped code, the walk limit on an
-   endless direct-jump loop, tick events, erratum BDM64, and the same
-   items from 1-byte feeds. The
+   endless direct-jump loop, tick events, errata BDM64 and SKL014 (and the
+   IP filter check), and the same items from 1-byte feeds. The
    ptt vectors are tests/golden/ipt_flow.sh. */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -23,13 +23,15 @@
 #define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
 
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
-   items[]: the number of items, *last the final status. */
-static size_t run_cfg(const tdec_ipt_config *cfg, const uint8_t *trace, size_t n, size_t chunk,
-                      tdec_ipt_image *img, uint32_t limit, tdec_ipt_flow_item *items, size_t cap,
+   items[]: the number of items, *last the final status. The IP filter:
+   filter, if not NULL. */
+static size_t run_cfg(const tdec_ipt_config *cfg, const tdec_ipt_addr_filter *filter, const uint8_t *trace,
+                      size_t n, size_t chunk, tdec_ipt_image *img, uint32_t limit, tdec_ipt_flow_item *items, size_t cap,
                       tdec_status *last, tdec_ipt_flow_decoder *f)
 {
     size_t at = 0, k = 0;
     tdec_status st = tdec_ipt_flow_init(f, cfg, tdec_ipt_image_read, img, limit);
+    if (filter) tdec_ipt_flow_set_filter(f, filter);
     while (k < cap) {
         st = tdec_ipt_flow_next(f, &items[k]);
         if (st == TDEC_OK) {
@@ -54,7 +56,7 @@ static size_t run_cfg(const tdec_ipt_config *cfg, const uint8_t *trace, size_t n
 static size_t run(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, uint32_t limit,
                   tdec_ipt_flow_item *items, size_t cap, tdec_status *last, tdec_ipt_flow_decoder *f)
 {
-    return run_cfg(NULL, trace, n, chunk, img, limit, items, cap, last, f);
+    return run_cfg(NULL, NULL, trace, n, chunk, img, limit, items, cap, last, f);
 }
 
 static void expect_insn(tl_case *c, const tdec_ipt_flow_item *it, uint64_t ip)
@@ -154,7 +156,7 @@ static void test_ticks(void)
     TL_TRUE(&c, n == 5 && st == TDEC_END, "without ticks: %zu items, %d", n, (int)st);
     memset(&cfg, 0, sizeof cfg);
     cfg.flags = TDEC_IPT_F_TICKS;
-    n = run_cfg(&cfg, trace, sizeof trace, 4096, &img, 0, a, 10, &st, &f);
+    n = run_cfg(&cfg, NULL, trace, sizeof trace, 4096, &img, 0, a, 10, &st, &f);
     TL_EQI(&c, st, TDEC_END);
     TL_EQU(&c, n, 7);
     if (n == 7) {
@@ -166,7 +168,7 @@ static void test_ticks(void)
         expect_insn(&c, &a[5], 0x1006);
         TL_TRUE(&c, a[6].kind == TDEC_IPT_FLOW_EVENT && a[6].ev.type == TDEC_IPT_EV_DISABLED, "disabled");
     }
-    m = run_cfg(&cfg, trace, sizeof trace, 1, &img, 0, b, 10, &st, &f);
+    m = run_cfg(&cfg, NULL, trace, sizeof trace, 1, &img, 0, b, 10, &st, &f);
     TL_EQI(&c, st, TDEC_END);
     TL_EQU(&c, m, n);
     for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
@@ -194,7 +196,7 @@ static void test_bdm64(void)
     TL_TRUE(&c, n >= 2 && a[1].kind == TDEC_IPT_FLOW_INSN && a[1].ip == 0x1002, "without BDM64: %zu items", n);
     memset(&cfg, 0, sizeof cfg);
     cfg.errata = TDEC_IPT_ERRATUM_BDM64;
-    n = run_cfg(&cfg, trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
+    n = run_cfg(&cfg, NULL, trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
     TL_EQI(&c, st, TDEC_END);
     TL_EQU(&c, n, 5);
     if (n == 5) {
@@ -207,10 +209,49 @@ static void test_bdm64(void)
         TL_EQU(&c, a[3].speculative, 0);
         TL_TRUE(&c, a[4].kind == TDEC_IPT_FLOW_EVENT && a[4].ev.type == TDEC_IPT_EV_ASYNC_DISABLED, "disabled");
     }
-    m = run_cfg(&cfg, trace, sizeof trace, 1, &img, 0, b, 8, &st, &f);
+    m = run_cfg(&cfg, NULL, trace, sizeof trace, 1, &img, 0, b, 8, &st, &f);
     TL_EQI(&c, st, TDEC_END);
     TL_EQU(&c, m, n);
     for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    tl_end(&c);
+}
+
+static void test_skl014(void)
+{
+    /* 1000: jmp 1003 (inside the filter); 1003: call 2000 (outside); 1008:
+       hlt. The suppressed disable binds to the call with SKL014 and a
+       filter; without, the walk goes on to the unmapped 2000 */
+    static const uint8_t code[] = {0xeb, 0x01, 0xf4, 0xe8, 0xf8, 0x0f, 0x00, 0x00, 0xf4};
+    static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_addr_filter filter = {0x21, 0, {0x1000, 0x1004, 0, 0}, {0x1fff, 0x1004, 0, 0}};
+    tdec_ipt_config cfg;
+    tdec_ipt_flow_item a[4];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n;
+    tl_case c;
+    tl_begin(&c, "flow: erratum SKL014 binds a suppressed disable to a direct branch leaving the filter; the filter check");
+    TL_EQI(&c, tdec_ipt_filter_check(&filter, 0x1003), 1);
+    TL_EQI(&c, tdec_ipt_filter_check(&filter, 0x1004), 0); /* the stop range wins */
+    TL_EQI(&c, tdec_ipt_filter_check(&filter, 0x1fff), 1);
+    TL_EQI(&c, tdec_ipt_filter_check(&filter, 0x2000), 0);
+    TL_EQI(&c, tdec_ipt_filter_check(&filter, 0xfff), 0);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.errata = TDEC_IPT_ERRATUM_SKL014;
+    n = run_cfg(&cfg, NULL, trace, sizeof trace, 4096, &img, 0, a, 4, &st, &f);
+    TL_TRUE(&c, n == 2 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_NOMAP && f.err_ip == 0x2000,
+            "without a filter: %d %u %llx", (int)st, f.st.err_reason, (unsigned long long)f.err_ip);
+    TL_EQI(&c, tdec_ipt_flow_set_filter(&f, NULL), TDEC_E_ARG);
+    n = run_cfg(&cfg, &filter, trace, sizeof trace, 1, &img, 0, a, 4, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 3);
+    if (n == 3) {
+        expect_insn(&c, &a[0], 0x1000);
+        expect_insn(&c, &a[1], 0x1003);
+        TL_TRUE(&c, a[2].kind == TDEC_IPT_FLOW_EVENT && a[2].ev.type == TDEC_IPT_EV_DISABLED, "disabled");
+    }
     tl_end(&c);
 }
 
@@ -241,7 +282,7 @@ static void test_sizes(void)
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3224);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3296);
         TL_EQU(&c, sizeof(tdec_ipt_flow_item), 88);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }
@@ -254,6 +295,7 @@ int main(void)
     test_errors();
     test_ticks();
     test_bdm64();
+    test_skl014();
     test_image();
     test_sizes();
     return tl_exit_code();

@@ -7,7 +7,9 @@
    (repeatable: the code image), --cpu and the timing options (shared with
    ptdump's), --insn-decoder, --no-inst, --check, --quiet, --stat,
    --stat:insn, --event:ip, --event:iflags, --event:tick, --event:time,
-   --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf. The trace is read in CLI_CHUNK pieces; the
+   --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf, --filter:addrN_cfg,
+   --filter:addrN_a, --filter:addrN_b (N 0-3: the IP filter, for erratum
+   SKL014). The trace is read in CLI_CHUNK pieces; the
    image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
@@ -36,6 +38,7 @@ static struct {
     uint32_t         show;
     size_t           nraw;
     tdec_ipt_section raw[FLOW_MAX_RAW];
+    tdec_ipt_addr_filter filter;
 } flow_opts;
 
 static const struct {
@@ -117,6 +120,24 @@ bad:
     return CLI_OPT_FAILED;
 }
 
+/* --filter:addrN_cfg|_a|_b VALUE (a = the option without "--filter:addr"):
+   one field of the IP filter. */
+static int flow_filter(const char *a, const char *value)
+{
+    unsigned n = (unsigned)(a[0] - '0');
+    uint64_t v;
+    if (a[0] < '0' || a[0] > '3' || !flow_number(value, value + strlen(value), &v)) return CLI_OPT_USAGE;
+    if (strcmp(a + 1, "_cfg") == 0 && v <= 0xfu)
+        flow_opts.filter.cfg = (flow_opts.filter.cfg & ~(0xfu << (4u * n))) | (uint32_t)v << (4u * n);
+    else if (strcmp(a + 1, "_a") == 0)
+        flow_opts.filter.a[n] = v;
+    else if (strcmp(a + 1, "_b") == 0)
+        flow_opts.filter.b[n] = v;
+    else
+        return CLI_OPT_USAGE;
+    return CLI_OPT_TAKEN;
+}
+
 int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
 {
     const char *a = argv[*i];
@@ -125,6 +146,10 @@ int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
         if (strcmp(a, flow_switches[k].name) != 0) continue;
         flow_opts.show |= flow_switches[k].bit;
         return CLI_OPT_TAKEN;
+    }
+    if (strncmp(a, "--filter:addr", 13) == 0) {
+        if (++*i >= argc) return CLI_OPT_USAGE;
+        return flow_filter(a + 13, argv[*i]);
     }
     if (strcmp(a, "--raw") != 0) return CLI_OPT_NONE;
     if (++*i >= argc) return CLI_OPT_USAGE;
@@ -307,6 +332,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     image.sections = flow_opts.raw;
     image.count = flow_opts.nraw;
     tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
+    tdec_ipt_flow_set_filter(f, &flow_opts.filter);
     for (;;) {
         st = tdec_ipt_flow_next(f, &it);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
