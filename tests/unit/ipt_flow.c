@@ -65,6 +65,20 @@ static void expect_insn(tl_case *c, const tdec_ipt_flow_item *it, uint64_t ip)
             (unsigned long long)it->ip, (unsigned long long)ip);
 }
 
+/* Fed in 1-byte pieces with cfg, trace[0, size) gives the n items a[]. */
+static void expect_alike_in_bytes(tl_case *c, const tdec_ipt_config *cfg, const uint8_t *trace, size_t size,
+                                  tdec_ipt_image *img, const tdec_ipt_flow_item *a, size_t n)
+{
+    tdec_ipt_flow_item b[16];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t m, k;
+    m = run_cfg(cfg, NULL, trace, size, 1, img, 0, b, 16, &st, &f);
+    TL_EQI(c, st, TDEC_END);
+    TL_EQU(c, m, n);
+    for (k = 0; k < n && k < m; k++) TL_TRUE(c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+}
+
 static void test_call_ret(void)
 {
     /* 1000: call 1007; 1005: jmp rax; 1007: ret (compressed: a TNT bit) */
@@ -72,10 +86,10 @@ static void test_call_ret(void)
     static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, TNT1(1), PGD_NOIP};
     tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
-    tdec_ipt_flow_item a[8], b[8];
+    tdec_ipt_flow_item a[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
-    size_t n, m, k;
+    size_t n;
     tl_case c;
     tl_begin(&c, "flow: call, compressed return, disable at the indirect jump; 1-byte feeds alike");
     n = run(trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
@@ -90,10 +104,7 @@ static void test_call_ret(void)
         TL_EQU(&c, a[0].mode, TDEC_IPT_MODE_64);
     }
     TL_EQU(&c, f.enabled, 0);
-    m = run(trace, sizeof trace, 1, &img, 0, b, 8, &st, &f);
-    TL_EQI(&c, st, TDEC_END);
-    TL_EQU(&c, m, n);
-    for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    expect_alike_in_bytes(&c, NULL, trace, sizeof trace, &img, a, n);
     tl_end(&c);
 }
 
@@ -146,10 +157,10 @@ static void test_ticks(void)
     tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     tdec_ipt_config cfg;
-    tdec_ipt_flow_item a[10], b[10];
+    tdec_ipt_flow_item a[10];
     tdec_ipt_flow_decoder f;
     tdec_status st;
-    size_t n, m, k;
+    size_t n;
     tl_case c;
     tl_begin(&c, "flow: a tick after the branch whose TNT bit has a new time, none when off; 1-byte feeds alike");
     n = run(trace, sizeof trace, 4096, &img, 0, a, 10, &st, &f);
@@ -168,10 +179,7 @@ static void test_ticks(void)
         expect_insn(&c, &a[5], 0x1006);
         TL_TRUE(&c, a[6].kind == TDEC_IPT_FLOW_EVENT && a[6].ev.type == TDEC_IPT_EV_DISABLED, "disabled");
     }
-    m = run_cfg(&cfg, NULL, trace, sizeof trace, 1, &img, 0, b, 10, &st, &f);
-    TL_EQI(&c, st, TDEC_END);
-    TL_EQU(&c, m, n);
-    for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    expect_alike_in_bytes(&c, &cfg, trace, sizeof trace, &img, a, n);
     tl_end(&c);
 }
 
@@ -186,10 +194,10 @@ static void test_bdm64(void)
     tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     tdec_ipt_config cfg;
-    tdec_ipt_flow_item a[8], b[8];
+    tdec_ipt_flow_item a[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
-    size_t n, m, k;
+    size_t n;
     tl_case c;
     tl_begin(&c, "flow: erratum BDM64 goes on at the abort's IP after a branch; without it, on from the branch");
     n = run(trace, sizeof trace, 4096, &img, 0, a, 8, &st, &f);
@@ -209,10 +217,7 @@ static void test_bdm64(void)
         TL_EQU(&c, a[3].speculative, 0);
         TL_TRUE(&c, a[4].kind == TDEC_IPT_FLOW_EVENT && a[4].ev.type == TDEC_IPT_EV_ASYNC_DISABLED, "disabled");
     }
-    m = run_cfg(&cfg, NULL, trace, sizeof trace, 1, &img, 0, b, 8, &st, &f);
-    TL_EQI(&c, st, TDEC_END);
-    TL_EQU(&c, m, n);
-    for (k = 0; k < n && k < m; k++) TL_TRUE(&c, memcmp(&a[k], &b[k], sizeof a[k]) == 0, "item %zu", k);
+    expect_alike_in_bytes(&c, &cfg, trace, sizeof trace, &img, a, n);
     tl_end(&c);
 }
 
