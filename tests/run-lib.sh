@@ -18,6 +18,12 @@ fail() {
     return 0
 }
 
+# begins_with FILE PREFIX: FILE starts with every byte of PREFIX (what a
+# reference tool printed before it failed).
+begins_with() {
+    head -c "$(wc -c < "$2")" "$1" | cmp -s - "$2"
+}
+
 # out_dir NAME: T, the script's output folder build/NAME (build/NAME-TAG
 # with TDEC_TAG), made empty; X, the CLI to test ($TRACEDEC, default
 # build/tracedec: make check also names the sanitized one).
