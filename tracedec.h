@@ -7293,6 +7293,8 @@ typedef struct tdec_ipt_err_state {
 typedef struct tdec_ipt__held {
     tdec_ipt_packet pkt;
     uint64_t        offset;
+    uint64_t        from;  /* the first packet read after the one before it   */
+                           /* (libipt's offset there: time packets count)     */
     tdec_ipt__stamp stamp; /* the time right after the packet */
 } tdec_ipt__held;
 
@@ -7324,6 +7326,8 @@ typedef struct tdec_ipt_evt_decoder {
     uint8_t          held_head;
     uint8_t          scan;        /* held packets the scans have seen               */
     uint8_t          cur_live;    /* cur_stamp is not made yet: it is the time now  */
+    uint8_t          skipped;     /* a look-ahead applied time packets after the    */
+                                  /* last packet kept, the first at skipped_at      */
     uint8_t          look_how[3]; /* how a scan recovers, and at which held packet */
     uint8_t          look_at[3];
     int32_t          look_res[5]; /* the scans' results                             */
@@ -7331,6 +7335,7 @@ typedef struct tdec_ipt_evt_decoder {
     uint64_t         call_offset; /* cur when this next() call started              */
     uint64_t         cur_offset;
     uint64_t         sync_psb;    /* offset of the last PSB                         */
+    uint64_t         skipped_at;
     tdec_ipt_packet  cur;
     tdec_ipt__stamp  cur_stamp;   /* the time right after cur                       */
     tdec_ipt_packet  look_fup;    /* the PSB+ FUP the SKD010 scan found             */
@@ -7362,6 +7367,21 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
    pt_evt_sync_forward(). Returns TDEC_NEED_INPUT, or TDEC_E_SEQUENCE when
    there is no error to recover from. */
 TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e);
+/* Forgets the state and looks for the next PSB from where the decoder is,
+   after an error or not (libipt's pt_evt_sync_forward): a layer above that
+   failed on its own goes on at the next sync point. Returns TDEC_NEED_INPUT
+   (next() then meets the PSB or the end), or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_sync_forward(tdec_ipt_evt_decoder *e);
+/* libipt's pt_evt_get_offset: the packet the decoder is on, where its next
+   next() starts reading. That is the packet an event came from while more
+   may come from it (a TIP, a PSBEND's status events), else the packet after
+   it, PADs skipped (read from the packet layer now); after an error the
+   packet that failed, after the end where the trace ends. Item offsets are
+   the packets that completed the events; this is what libipt's offsets in
+   errors of the layers above are. TDEC_OK (*offset set), TDEC_NEED_INPUT
+   (the next packet is not fed yet: feed() or finish(), ask again) or
+   TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_offset(tdec_ipt_evt_decoder *e, uint64_t *offset);
 /* Back to the state after init() (same config). */
 TDEC_IPT_DEF void tdec_ipt_evt_reset(tdec_ipt_evt_decoder *e);
 /* Text for an event type: "enabled", "async_branch", ... ("" under
@@ -10481,9 +10501,13 @@ static tdec_status tdec_ipt__look(tdec_ipt_evt_decoder *e)
         if (st != TDEC_OK) return st;
         h.stamp.has_tsc = h.stamp.has_cbr = 0;
         if (tdec_ipt__time_only(h.pkt.kind) && err == 0) {
+            if (!e->skipped) e->skipped_at = h.offset;
+            e->skipped = 1;
             tdec_ipt__look_feed(e, &h, 0, e->scan);
             continue;
         }
+        h.from = e->skipped ? e->skipped_at : h.offset;
+        e->skipped = 0;
         /* the end or a decode error always fits: it only decides */
         if (e->nheld >= TDEC_IPT_EVT_HOLD + (h.pkt.kind >= TDEC_IPT__K_ERROR ? 1 : 0)) return TDEC_E_LIMIT;
         if (h.pkt.kind < TDEC_IPT__K_ERROR) tdec_ipt__stamp_now(&e->time, &h.stamp);
@@ -10751,7 +10775,7 @@ static void tdec_ipt__evt_clear(tdec_ipt_evt_decoder *e)
     tdec_ipt__err_clear(&e->st);
     e->in_sync = 1;
     e->phase = TDEC_IPT__E_SYNC;
-    e->have_cur = e->bound = e->enabled = e->exec_valid = e->exec = 0;
+    e->have_cur = e->bound = e->enabled = e->exec_valid = e->exec = e->skipped = 0;
     e->in_psb = e->look = e->look_done = e->start_set = e->tsx_found = e->tsx_bits = 0;
     e->nq = e->nheld = e->held_head = e->scan = 0;
     e->cur_err = 0;
@@ -10838,6 +10862,42 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_resync(tdec_ipt_evt_decoder *e)
     return TDEC_NEED_INPUT;
 }
 
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_sync_forward(tdec_ipt_evt_decoder *e)
+{
+    if (e == NULL) return TDEC_E_ARG;
+    tdec_ipt__evt_sync(e);
+    return TDEC_NEED_INPUT;
+}
+
+/* Where the packet layer's next packet starts, PADs stepped over (as its
+   next() steps over them): TDEC_OK, or TDEC_NEED_INPUT when no byte of it
+   is fed yet. */
+static tdec_status tdec_ipt__packet_at(tdec_ipt_decoder *d, uint64_t *offset)
+{
+    tdec_ipt_item pad;
+    while (d->phase == TDEC_IPT__P_PACKETS && d->st.err == TDEC_OK && d->st.carry_len == 0 &&
+           (d->st.win_len == 0 || d->st.win[0] == 0x00)) {
+        if (d->st.win_len == 0 && d->ended) break;
+        if (tdec_ipt_next(d, &pad) != TDEC_OK) return TDEC_NEED_INPUT; /* the window is used up */
+    }
+    *offset = d->st.pos;
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_evt_offset(tdec_ipt_evt_decoder *e, uint64_t *offset)
+{
+    if (e == NULL || offset == NULL) return TDEC_E_ARG;
+    if (e->have_cur || e->st.err != TDEC_OK || e->phase == TDEC_IPT__E_END) {
+        *offset = e->cur_offset;
+        return TDEC_OK;
+    }
+    if (e->nheld > 0 || e->skipped) {
+        *offset = e->nheld > 0 ? e->held[e->held_head].from : e->skipped_at;
+        return TDEC_OK;
+    }
+    return tdec_ipt__packet_at(&e->pkt, offset);
+}
+
 static tdec_status tdec_ipt__evt_fail(tdec_ipt_evt_decoder *e, int code)
 {
     if (code == -TDEC_IPT_ERR_EOS) {
@@ -10916,6 +10976,7 @@ static int tdec_ipt__evt_run(tdec_ipt_evt_decoder *e, tdec_ipt_evt_item *out)
         break;
     }
     d->st.win_len -= (size_t)(p - d->st.win);
+    if (p != d->st.win) e->skipped = 0;
     d->st.win = p;
     d->st.pos = pos;
     if (r) {
@@ -10959,6 +11020,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_evt_next(tdec_ipt_evt_decoder *e, tdec_ipt_evt
             } else {
                 st = tdec_ipt__pull(e, &e->cur, &e->cur_offset, &e->cur_err);
                 if (st != TDEC_OK) return st;
+                e->skipped = 0;
                 e->cur_live = 1;
             }
             e->have_cur = 1;

@@ -12,6 +12,9 @@
         compared with them: evt.txt ignoring the 8-hex-digit offset column
         of event lines, qry.txt byte for byte. Like the tool that made
         them, a transcript stops after a failed sync;
+    1a. libipt's offsets: tdec_ipt_evt_offset() after each item equals
+        evt.txt's offset column of the next event line (pt_evt_get_offset
+        before that event's pt_evt_next call), whole and in 1-byte chunks;
      2. chunk invariance: every vector in 1-byte chunks, at every 2-way
         split, and in seeded random chunks gives the same records (items,
         offsets, every field, errors, answers) as the whole buffer; the
@@ -54,9 +57,10 @@
      4. hand-made streams with libipt's results. Each expectation was
         worked out from pt_event_decoder.c / pt_query_decoder.c (comments
         say which rule) and checked against libipt master 8978561f built
-        from source (the vectors' reference commit). Event offsets are not
-        compared (tracedec's are the completing packet, libipt's its read
-        position); error and sync offsets are;
+        from source (the vectors' reference commit). Item offsets are not
+        compared with libipt's (tracedec's are the completing packet,
+        libipt's its read position, tdec_ipt_evt_offset: 1a and the
+        sync-forward test); error and sync offsets are;
      5. the API: NULL arguments, calls out of sequence.
 
    Usage: build/unit/ipt_evt [vector-dir]; default tests/data/ipt (or
@@ -435,6 +439,8 @@ typedef struct vec {
     tdec_ipt_config cfg;
     iptc_facts      facts;     /* what its time may be (tests/lib/ipt_check.h)      */
     char           *evt, *qry; /* the reference transcripts (evt: offsets removed) */
+    uint64_t       *evt_at;    /* evt.txt's offset column: libipt's offset before  */
+    size_t          n_evt_at;  /* each event's pt_evt_next call                    */
 } vec;
 
 static vec vecs[256];
@@ -489,6 +495,21 @@ static char *read_transcript(const char *dir, const char *name, const char *file
     return s;
 }
 
+/* The "%08x " offsets of evt.txt's event lines, into v->evt_at. */
+static void keep_offsets(vec *v, const char *s)
+{
+    size_t n = 0;
+    const char *l;
+    for (l = s; *l; l++) n += *l == '\n';
+    v->evt_at = (uint64_t *)malloc((n + 1) * sizeof *v->evt_at);
+    if (v->evt_at == NULL) abort();
+    v->n_evt_at = 0;
+    for (l = s; *l; l = l[strcspn(l, "\n")] ? l + strcspn(l, "\n") + 1 : l + strcspn(l, "\n")) {
+        size_t k = strspn(l, "0123456789abcdef");
+        if (k == 8 && l[8] == ' ') v->evt_at[v->n_evt_at++] = strtoull(l, NULL, 16);
+    }
+}
+
 /* evt.txt without the "%08x " offset column of event lines. */
 static void strip_offsets(char *s)
 {
@@ -537,7 +558,10 @@ static void load_vectors(const char *dir)
             v->evt = read_transcript(dir, v->name, "evt.txt");
             v->qry = read_transcript(dir, v->name, "qry.txt");
             TL_TRUE(&c, v->evt != NULL && v->qry != NULL, "%s: no evt.txt or qry.txt", v->name);
-            if (v->evt) strip_offsets(v->evt);
+            if (v->evt) {
+                keep_offsets(v, v->evt);
+                strip_offsets(v->evt);
+            }
             with_text += v->evt != NULL && v->qry != NULL;
             iptc_facts_scan(&v->facts, v->pt, v->len, IPTC_HOOK_NONE, &v->cfg);
             nvecs++;
@@ -585,6 +609,71 @@ static void test_transcripts(void)
         }
     }
     printf("# transcripts: %u/%u evt.txt, %u/%u qry.txt equal, %zu lines\n", same_evt, nvecs, same_qry, nvecs, lines);
+}
+
+/* ---- 1a: libipt's offsets (tdec_ipt_evt_offset) --------------------------------------- */
+
+/* Feeds the next piece of v (chunk bytes at most), or finishes. */
+static void feed_more(tdec_ipt_evt_decoder *e, const vec *v, size_t chunk, size_t *fed)
+{
+    size_t n = v->len - *fed < chunk ? v->len - *fed : chunk;
+    if (n == 0) {
+        tdec_ipt_evt_finish(e);
+        return;
+    }
+    tdec_ipt_evt_feed(e, v->pt + *fed, n);
+    *fed += n;
+}
+
+/* Decodes v in chunk-byte pieces as evt.txt was made (an error: sync forward);
+   out[k]: tdec_ipt_evt_offset() after the item before the k-th event. */
+static size_t offsets_before_events(const vec *v, size_t chunk, uint64_t *out, size_t cap)
+{
+    tdec_ipt_evt_decoder *e = &g_evt;
+    tdec_ipt_evt_item it;
+    size_t fed = 0, n = 0, spins = 0;
+    uint64_t after = 0;
+    tdec_status st;
+    tdec_ipt_evt_init(e, &v->cfg);
+    while (spins++ < 4 * v->len + 1000) {
+        st = tdec_ipt_evt_next(e, &it);
+        if (st == TDEC_NEED_INPUT) {
+            feed_more(e, v, chunk, &fed);
+        } else if (st == TDEC_OK) {
+            if (it.kind == TDEC_ITEM_RECORD && n < cap) out[n++] = after;
+            while (tdec_ipt_evt_offset(e, &after) == TDEC_NEED_INPUT && spins++ < 4 * v->len + 1000)
+                feed_more(e, v, chunk, &fed);
+        } else if (st == TDEC_E_CORRUPT && !e->in_sync) {
+            tdec_ipt_evt_resync(e);
+        } else {
+            break; /* the end, or a sync error (the reference tool stops there) */
+        }
+    }
+    return n;
+}
+
+static void test_offsets(void)
+{
+    static const size_t chunks[2] = {(size_t)-1, 1};
+    uint64_t got[4096];
+    unsigned i, k, same = 0;
+    for (i = 0; i < nvecs; i++) {
+        const vec *v = &vecs[i];
+        tl_case c;
+        tl_begin(&c, "vector %s: tdec_ipt_evt_offset() before each event == evt.txt's offset column (whole, 1-byte chunks)",
+                 v->name);
+        for (k = 0; k < 2; k++) {
+            size_t n = offsets_before_events(v, chunks[k], got, 4096), j;
+            if (!TL_EQU(&c, n, v->n_evt_at)) continue;
+            for (j = 0; j < n; j++)
+                if (!TL_TRUE(&c, got[j] == v->evt_at[j], "chunk %zu, event %zu: %llx, evt.txt %llx", chunks[k], j,
+                             (unsigned long long)got[j], (unsigned long long)v->evt_at[j]))
+                    break;
+        }
+        same += !c.bad;
+        tl_end(&c);
+    }
+    printf("# offsets: %u/%u vectors as libipt's pt_evt_get_offset\n", same, nvecs);
 }
 
 /* ---- 2: chunk invariance ------------------------------------------------------------- */
@@ -1143,6 +1232,96 @@ static void test_endless_ovf(void)
     tl_end(&c);
     tx_free(&we);
     tx_free(&wq);
+}
+
+/* The event decoder's next item (feeding the rest of s and finishing when
+   it needs input): its status, the item in *it. */
+static tdec_status next_of(tdec_ipt_evt_decoder *e, size_t *fed, tdec_ipt_evt_item *it)
+{
+    tdec_status st;
+    while ((st = tdec_ipt_evt_next(e, it)) == TDEC_NEED_INPUT) {
+        if (*fed < s.n) tdec_ipt_evt_feed(e, s.b + *fed, s.n - *fed);
+        else tdec_ipt_evt_finish(e);
+        *fed = s.n;
+    }
+    return st;
+}
+
+static void test_sync_forward_and_offset(void)
+{
+    tdec_ipt_evt_decoder *e = &g_evt;
+    tdec_ipt_evt_item it;
+    tl_case c;
+    size_t fed = 0, k;
+    uint64_t at = 0;
+    s.n = 0;
+    psb_on(&s); /* 0x00, PSBEND at 0x19 */
+    tnt_t(&s);  /* 0x1b */
+    pad(&s);    /* 0x1c */
+    pad(&s);    /* 0x1d */
+    psb_on(&s); /* 0x1e */
+    tnt_t(&s);  /* 0x39 */
+    psb_on(&s); /* 0x3a */
+
+    /* libipt's pt_evt_get_offset: the PSBEND while its status events come,
+       then after a TNT the next packet, PADs skipped. */
+    tl_begin(&c, "evt_offset: the PSBEND during its status events, the packet after a TNT (PADs skipped)");
+    tdec_ipt_evt_init(e, NULL);
+    TL_EQI(&c, next_of(e, &fed, &it), TDEC_OK);
+    TL_EQI(&c, tdec_ipt_evt_offset(e, &at), TDEC_OK);
+    TL_EQU(&c, at, 0x19);
+    for (k = 0; k < 3; k++) TL_EQI(&c, next_of(e, &fed, &it), TDEC_OK);
+    TL_EQU(&c, it.ev.type, TDEC_IPT_EV_TNT);
+    TL_EQI(&c, tdec_ipt_evt_offset(e, &at), TDEC_OK);
+    TL_EQU(&c, at, 0x1e);
+    TL_EQI(&c, tdec_ipt_evt_offset(NULL, &at), TDEC_E_ARG);
+    TL_EQI(&c, tdec_ipt_evt_offset(e, NULL), TDEC_E_ARG);
+    tl_end(&c);
+
+    /* Fed a byte at a time, the offset after the TNT waits for the byte
+       after the PADs; the events that follow are the same. */
+    tl_begin(&c, "evt_offset: in 1-byte feeds it needs input until the byte after the PADs, and changes no event");
+    tdec_ipt_evt_init(e, NULL);
+    for (fed = 0; fed < 0x1c; fed++) {
+        TL_EQI(&c, tdec_ipt_evt_feed(e, s.b + fed, 1), TDEC_NEED_INPUT);
+        while (tdec_ipt_evt_next(e, &it) == TDEC_OK) continue;
+    }
+    TL_EQU(&c, it.ev.type, TDEC_IPT_EV_TNT);
+    for (; fed < 0x1e; fed++) {
+        TL_EQI(&c, tdec_ipt_evt_offset(e, &at), TDEC_NEED_INPUT);
+        TL_EQI(&c, tdec_ipt_evt_feed(e, s.b + fed, 1), TDEC_NEED_INPUT);
+    }
+    TL_EQI(&c, tdec_ipt_evt_offset(e, &at), TDEC_NEED_INPUT);
+    TL_EQI(&c, tdec_ipt_evt_feed(e, s.b + fed, 1), TDEC_NEED_INPUT);
+    fed++;
+    TL_EQI(&c, tdec_ipt_evt_offset(e, &at), TDEC_OK);
+    TL_EQU(&c, at, 0x1e);
+    TL_EQI(&c, next_of(e, &fed, &it), TDEC_OK);
+    TL_TRUE(&c, it.ev.type == TDEC_IPT_EV_ENABLED && (it.ev.flags & TDEC_IPT_EVF_STATUS), "type %u", it.ev.type);
+    tl_end(&c);
+
+    /* pt_evt_sync_forward without an error: after the TNT, on to the PSB
+       at 0x1e; right after that sync point (its status events not read
+       yet), on to the one at 0x3a; after the end, the end again. */
+    tl_begin(&c, "evt_sync_forward: from a TNT to the next PSB, from a sync point to the next, the end stays");
+    tdec_ipt_evt_init(e, NULL);
+    fed = 0;
+    for (k = 0; k < 4; k++) next_of(e, &fed, &it);
+    TL_EQU(&c, it.ev.type, TDEC_IPT_EV_TNT);
+    TL_EQI(&c, tdec_ipt_evt_sync_forward(e), TDEC_NEED_INPUT);
+    TL_EQI(&c, next_of(e, &fed, &it), TDEC_OK);
+    TL_TRUE(&c, it.kind == TDEC_IPT_ITEM_SYNC && it.offset == 0x1e, "kind %u offset %llx", it.kind,
+            (unsigned long long)it.offset);
+    TL_EQI(&c, tdec_ipt_evt_sync_forward(e), TDEC_NEED_INPUT);
+    TL_EQI(&c, next_of(e, &fed, &it), TDEC_OK);
+    TL_TRUE(&c, it.kind == TDEC_IPT_ITEM_SYNC && it.offset == 0x3a, "kind %u offset %llx", it.kind,
+            (unsigned long long)it.offset);
+    for (k = 0; k < 2; k++) TL_EQI(&c, next_of(e, &fed, &it), TDEC_OK);
+    TL_EQI(&c, next_of(e, &fed, &it), TDEC_END);
+    TL_EQI(&c, tdec_ipt_evt_sync_forward(e), TDEC_NEED_INPUT);
+    TL_EQI(&c, next_of(e, &fed, &it), TDEC_END);
+    TL_EQI(&c, tdec_ipt_evt_sync_forward(NULL), TDEC_E_ARG);
+    tl_end(&c);
 }
 
 static void test_bad_context(void)
@@ -1993,6 +2172,7 @@ int main(int argc, char **argv)
     test_api();
     load_vectors(dir);
     test_transcripts();
+    test_offsets();
     test_chunks("events", 0);
     test_chunks("queries", 1);
     test_prefixes("events", 0);
@@ -2001,6 +2181,7 @@ int main(int argc, char **argv)
     test_layers_agree();
     test_time();
     test_endless_ovf();
+    test_sync_forward_and_offset();
     test_bad_context();
     test_limits();
     test_lookahead_api();
@@ -2009,6 +2190,7 @@ int main(int argc, char **argv)
         free(vecs[i].pt);
         free(vecs[i].evt);
         free(vecs[i].qry);
+        free(vecs[i].evt_at);
     }
     printf("%d passed, %d failed\n", tl_passed, tl_failed);
     return tl_exit_code();

@@ -31,7 +31,8 @@ enum {
     FLOW_IFLAGS = 1u << 4,   /* --event:iflags: IFLAGS events                  */
     FLOW_TICK = 1u << 5,     /* --event:tick: TICK events                      */
     FLOW_TIME = 1u << 6,     /* --event:time: events with their TSC            */
-    FLOW_KEEP_TCAL = 1u << 7 /* --insn:/--block:keep-tcal-on-ovf               */
+    FLOW_KEEP_TCAL = 1u << 7, /* --insn:/--block:keep-tcal-on-ovf              */
+    FLOW_RESYNC = 1u << 8    /* --resync-on-error: go on at the current event  */
 };
 
 static struct {
@@ -50,6 +51,7 @@ static const struct {
     {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
     {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_TIME},
     {"--insn:keep-tcal-on-ovf", FLOW_KEEP_TCAL}, {"--block:keep-tcal-on-ovf", FLOW_KEEP_TCAL},
+    {"--resync-on-error", FLOW_RESYNC},
 };
 
 /* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
