@@ -7708,13 +7708,24 @@ typedef struct tdec_ipt__flow_ev {
     uint64_t       offset;
 } tdec_ipt__flow_ev;
 
+/* The state the status events of the last PSB+ set, for a resync there. */
+typedef struct tdec_ipt__flow_psb {
+    uint64_t at;        /* the PSB+ (its status events' offset), or UINT64_MAX */
+    uint64_t ip;
+    uint64_t cr3;
+    uint8_t  enabled;
+    uint8_t  mode;
+    uint8_t  speculative;
+    uint8_t  reserved[5];
+} tdec_ipt__flow_psb;
+
 typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_err_state st;      /* public read-only: err, err_offset, err_reason */
     uint64_t         err_ip;    /* public: the IP an error is reported at        */
     uint8_t          enabled;   /* public: tracing is on                         */
     /* private */
     uint8_t          synced;
-    uint8_t          at_sync;   /* status events now set the state               */
+    uint8_t          at_sync;   /* only PSB+ events since the sync point         */
     uint8_t          mode;
     uint8_t          speculative;
     uint8_t          nla;       /* events read ahead (la[0] is the current one)  */
@@ -7726,7 +7737,6 @@ typedef struct tdec_ipt_flow_decoder {
     uint8_t          reserved;
     int32_t          end;       /* after la: 0, TDEC_END or an error status      */
     uint32_t         end_reason;
-    uint64_t         end_offset;
     uint32_t         walked;    /* instructions since trace or an event was used */
     uint32_t         walk_limit;
     uint32_t         icnt;      /* instructions since the last IP from the trace */
@@ -7744,6 +7754,7 @@ typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_addr_filter filter;
     uint64_t         ret[TDEC_IPT_RETSTACK];
     tdec_ipt__flow_ev la[2];
+    tdec_ipt__flow_psb psb;
     tdec_ipt_evt_decoder evt;
 } tdec_ipt_flow_decoder;
 
@@ -7766,6 +7777,25 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
    PSB (ptxed's default after an error). TDEC_NEED_INPUT, or TDEC_E_SEQUENCE
    without an error. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f);
+/* After TDEC_E_CORRUPT: go on at the current event instead (libipt's
+   pt_insn_resync / pt_blk_resync, ptxed --resync-on-error). Events that
+   cannot place the decoder (no IP: TNT, CBR, PAGING, ...) are skipped; a
+   TIP or an async branch gives the IP, an event with tracing state (exec
+   mode, TSX, ...) also whether tracing is on, a disable turns it off, an
+   enable is taken as after a disable; inside a PSB+ decoding starts again
+   from that PSB+ (with its state). Returns
+     TDEC_OK, out->kind 0: decoding goes on (f->enabled 0: tracing is off
+       there; ptxed prints "[disabled]");
+     TDEC_OK, out->kind TDEC_IPT_FLOW_EVENT: an event it cannot skip but
+       that has no IP (a PTWRITE without one: libipt's -pte_event_ignored),
+       to report; then call it again;
+     TDEC_NEED_INPUT: feed() or finish(), then call it again;
+     TDEC_E_CORRUPT: there is no event to go on at (the event decoder
+       failed, or the trace ended: TDEC_IPT_ERR_EOS): ptxed's "resync
+       error", st and err_ip say it; tdec_ipt_flow_resync() then goes on at
+       the next PSB;
+     TDEC_E_SEQUENCE without an error, TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out);
 
 #endif /* TDEC_IPT_NO_FLOW */
 
@@ -11903,6 +11933,7 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
     f->tick = 0;
     f->tick_tsc = 0;
     f->after_branch = 0;
+    f->psb.at = UINT64_MAX;
 }
 
 /* An item with nothing set. */
@@ -11950,7 +11981,6 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     f->nla = 0;
     f->end = 0;
     f->end_reason = 0;
-    f->end_offset = 0;
     tdec_ipt__flow_forget(f);
     f->read = read;
     f->read_ctx = read_ctx;
@@ -11974,22 +12004,14 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f)
 
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f)
 {
-    tdec_status st;
     if (!f) return TDEC_E_ARG;
     if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
     f->st.err = TDEC_OK;
     tdec_ipt__flow_forget(f);
     f->synced = 0;
     f->nla = 0;
-    /* an error the event decoder reported is resynchronised there; an
-       error of this layer goes on from the next PSB too */
-    if (f->evt.st.err == TDEC_OK) {
-        f->evt.st.err = TDEC_E_CORRUPT;
-        f->evt.st.err_reason = TDEC_IPT_ERR_BAD_QUERY;
-    }
     f->end = 0;
-    st = tdec_ipt_evt_resync(&f->evt);
-    return st == TDEC_E_SEQUENCE ? TDEC_NEED_INPUT : st;
+    return tdec_ipt_evt_sync_forward(&f->evt);
 }
 
 /* Reads events ahead until `want` are there (or the end): TDEC_OK or
@@ -12004,11 +12026,6 @@ static tdec_status tdec_ipt__flow_fetch(tdec_ipt_flow_decoder *f, unsigned want)
         if (st != TDEC_OK) {
             f->end = st;
             f->end_reason = f->evt.st.err_reason;
-            /* the end of the stream; an error's packet (in the sync point's
-               PSB+ libipt's start fails at the packet) */
-            f->end_offset = st == TDEC_END                 ? f->evt.pkt.st.pos
-                            : f->at_sync && f->nla == 0 ? f->evt.cur_offset
-                                                        : f->evt.st.err_offset;
             if (!f->synced) return TDEC_OK;
             continue;
         }
@@ -12031,8 +12048,8 @@ static void tdec_ipt__flow_drop(tdec_ipt_flow_decoder *f)
     f->nla--;
 }
 
-static tdec_status tdec_ipt__flow_fail(tdec_ipt_flow_decoder *f, tdec_status st, uint32_t reason,
-                                       uint64_t offset, uint64_t ip)
+static tdec_status tdec_ipt__flow_fail_at(tdec_ipt_flow_decoder *f, tdec_status st, uint32_t reason,
+                                          uint64_t offset, uint64_t ip)
 {
     f->st.err = st;
     f->st.err_reason = reason;
@@ -12041,11 +12058,14 @@ static tdec_status tdec_ipt__flow_fail(tdec_ipt_flow_decoder *f, tdec_status st,
     return st;
 }
 
-/* The event decoder's position: libipt's pt_insn_get_offset after reading
-   the current event ahead. */
-static uint64_t tdec_ipt__flow_offset(const tdec_ipt_flow_decoder *f)
+/* Fails at ip, at the offset libipt reports then (its pt_insn_get_offset:
+   the event decoder's read position, tdec_ipt_evt_offset): the status st,
+   or TDEC_NEED_INPUT (nothing changed) until that position is fed. */
+static tdec_status tdec_ipt__flow_fail(tdec_ipt_flow_decoder *f, tdec_status st, uint32_t reason, uint64_t ip)
 {
-    return f->nla ? f->la[f->nla - 1].offset : f->end_offset;
+    uint64_t offset;
+    if (tdec_ipt_evt_offset(&f->evt, &offset) != TDEC_OK) return TDEC_NEED_INPUT;
+    return tdec_ipt__flow_fail_at(f, st, reason, offset, ip);
 }
 
 /* Decodes the instruction at ip (reading on into the next mapped piece when
@@ -12099,7 +12119,7 @@ static int tdec_ipt__flow_place(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     case TDEC_IPT_EV_SIPI:
         return 0;
     case TDEC_IPT_EV_DISABLED: /* at its IP, or at the branch that left */
-        if (!f->enabled) return 0;
+        if (!f->enabled || (ev->flags & TDEC_IPT_EVF_STATUS)) return 0;
         return !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED) && ev->ip == f->ip ? 1 : 2;
     case TDEC_IPT_EV_ASYNC_DISABLED:
     case TDEC_IPT_EV_ASYNC_BRANCH:
@@ -12169,6 +12189,21 @@ static int tdec_ipt__flow_binds(const tdec_ipt_flow_decoder *f, const tdec_ipt_e
     }
 }
 
+/* Erratum SKD022: an async disable at a VMLAUNCH or VMRESUME may have a
+   bogus FUP; libipt then takes it for a synchronous disable with the same
+   IP (pt_blk_handle_erratum_skd022). Returns 1 when ev was turned into one. */
+static int tdec_ipt__flow_skd022(tdec_ipt_flow_decoder *f, tdec_ipt_event *ev)
+{
+    tdec_ipt_insn_info insn;
+    uint8_t raw[TDEC_IPT_INSN_MAX];
+    uint32_t reason;
+    if (ev->type != TDEC_IPT_EV_ASYNC_DISABLED || !(f->evt.pkt.cfg.errata & TDEC_IPT_ERRATUM_SKD022)) return 0;
+    if (tdec_ipt__flow_decode(f, ev->arg, raw, &insn, &reason) != TDEC_OK || !(insn.flags & TDEC_IPT_INSNF_VMENTRY))
+        return 0;
+    ev->type = TDEC_IPT_EV_DISABLED;
+    return 1;
+}
+
 /* Delivers la[0] (its effect on the state) into out. */
 static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
 {
@@ -12177,7 +12212,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED:
         if (f->enabled)
-            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_CONTEXT, tdec_ipt__flow_offset(f), f->ip);
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_CONTEXT, f->ip);
         if (f->resume_ip == ev->ip && f->resume_ip != 0) ev->flags |= TDEC_IPT_EVF_RESUMED;
         f->enabled = 1;
         f->ip = ev->ip;
@@ -12234,38 +12269,51 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     return TDEC_OK;
 }
 
-/* A PSB+ status event: the state at a sync point, a check later. */
+/* libipt's start at a sync point: when its first event, la[0], is the
+   status "enabled", tracing is on at its IP. */
+static void tdec_ipt__flow_start(tdec_ipt_flow_decoder *f)
+{
+    const tdec_ipt_event *ev = &f->la[0].ev;
+    if (!f->at_sync || f->psb.at != UINT64_MAX || ev->type != TDEC_IPT_EV_ENABLED ||
+        !(ev->flags & TDEC_IPT_EVF_STATUS))
+        return;
+    f->enabled = 1;
+    f->ip = ev->ip;
+    f->icnt = 0;
+}
+
+/* A PSB+ status event, reached (libipt's pt_blk_event on a status update):
+   a check of the state, which it also sets, and noted in f->psb for a
+   resync there. Not reported. */
 static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
 {
     const tdec_ipt_event *ev = &f->la[0].ev;
-    uint32_t bad = 0;
+    int bad = 0;
+    tdec_ipt__flow_start(f);
     switch (ev->type) {
-    case TDEC_IPT_EV_ENABLED:
-        if (f->at_sync) {
-            f->enabled = 1;
-            f->ip = ev->ip;
-            f->icnt = 0;
-        } else if (!f->enabled) {
-            bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
-        }
-        break;
-    case TDEC_IPT_EV_DISABLED:
-        if (!f->at_sync && f->enabled) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
-        break;
-    case TDEC_IPT_EV_EXEC_MODE:
-        if (!f->at_sync && f->enabled && f->mode != ev->a) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
-        f->mode = ev->a;
-        break;
-    case TDEC_IPT_EV_PAGING:
-        f->cr3 = ev->arg;
-        break;
-    case TDEC_IPT_EV_TSX:
-        f->speculative = (uint8_t)((ev->flags & TDEC_IPT_EVF_SPECULATIVE) != 0);
-        break;
-    default:
-        break;
+    case TDEC_IPT_EV_ENABLED: bad = !f->enabled; break;
+    case TDEC_IPT_EV_DISABLED: bad = f->enabled; break;
+    case TDEC_IPT_EV_EXEC_MODE: bad = f->enabled && f->mode != TDEC_IPT_MODE_UNKNOWN && f->mode != ev->a; break;
+    default: break;
     }
-    if (bad) return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, bad, tdec_ipt__flow_offset(f), f->ip);
+    if (bad) return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_STATUS_UPDATE, f->ip);
+    switch (ev->type) {
+    case TDEC_IPT_EV_EXEC_MODE: f->mode = ev->a; break;
+    case TDEC_IPT_EV_ASYNC_PAGING: f->cr3 = ev->arg; break;
+    case TDEC_IPT_EV_TSX: f->speculative = (uint8_t)((ev->flags & TDEC_IPT_EVF_SPECULATIVE) != 0); break;
+    default: break;
+    }
+    if (f->psb.at != f->la[0].offset) { /* the first of a PSB+ */
+        f->psb.at = f->la[0].offset;
+        f->psb.enabled = ev->type == TDEC_IPT_EV_ENABLED;
+        f->psb.ip = f->psb.enabled ? ev->ip : 0;
+        f->psb.mode = TDEC_IPT_MODE_UNKNOWN;
+        f->psb.cr3 = 0;
+        f->psb.speculative = 0;
+    }
+    if (ev->type == TDEC_IPT_EV_EXEC_MODE) f->psb.mode = f->mode;
+    if (ev->type == TDEC_IPT_EV_ASYNC_PAGING) f->psb.cr3 = f->cr3;
+    if (ev->type == TDEC_IPT_EV_TSX) f->psb.speculative = f->speculative;
     tdec_ipt__flow_drop(f);
     return TDEC_OK;
 }
@@ -12336,7 +12384,7 @@ static void tdec_ipt__flow_note_tick(tdec_ipt_flow_decoder *f, const tdec_ipt_ev
 static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
                                           uint64_t ip, uint64_t *next, int *tip)
 {
-    uint64_t after = ip + insn->size;
+    uint64_t after = ip + insn->size, before;
     unsigned tip_at;
     int taken;
     tdec_status st;
@@ -12348,12 +12396,12 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
     if (insn->iclass == TDEC_IPT_IC_COND_JUMP || (insn->iclass == TDEC_IPT_IC_RETURN && tdec_ipt__flow_tnt(f, 1) >= 0)) {
         taken = tdec_ipt__flow_tnt(f, 1);
         if (taken < 0)
-            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), ip);
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, ip);
         if (insn->iclass == TDEC_IPT_IC_RETURN) {
             if (!taken)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, tdec_ipt__flow_offset(f), ip);
+                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, ip);
             if (f->ret_n == 0)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, tdec_ipt__flow_offset(f), ip);
+                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, ip);
             f->ret_top = (uint8_t)((f->ret_top + TDEC_IPT_RETSTACK - 1u) % TDEC_IPT_RETSTACK);
             f->ret_n--;
             *next = f->ret[f->ret_top];
@@ -12365,17 +12413,23 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
         return TDEC_OK;
     }
     /* a TIP: the current event, or one after a TNT with bits left (the
-       deferred TIP) */
+       deferred TIP: libipt reads one event on, and goes back when it is
+       no TIP; an error is where the TNT left the event decoder) */
     tip_at = 0;
     if (f->nla && f->la[0].ev.type == TDEC_IPT_EV_TNT) {
+        if (tdec_ipt_evt_offset(&f->evt, &before) != TDEC_OK) return TDEC_NEED_INPUT;
         st = tdec_ipt__flow_fetch(f, 2);
         if (st != TDEC_OK) return st;
+        if (f->nla < 2 || f->la[1].ev.type != TDEC_IPT_EV_TIP)
+            return tdec_ipt__flow_fail_at(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, before, ip);
+        if (f->la[1].ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED)
+            return tdec_ipt__flow_fail_at(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_PACKET, before, ip);
         tip_at = 1;
+    } else if (f->nla == 0 || f->la[0].ev.type != TDEC_IPT_EV_TIP) {
+        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, ip);
+    } else if (f->la[0].ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED) {
+        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_PACKET, ip);
     }
-    if (f->nla <= tip_at || f->la[tip_at].ev.type != TDEC_IPT_EV_TIP)
-        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), ip);
-    if (f->la[tip_at].ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED)
-        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_PACKET, tdec_ipt__flow_offset(f), ip);
     *next = f->la[tip_at].ev.ip;
     *tip = 1;
     tdec_ipt__flow_note_tick(f, &f->la[tip_at].ev, ip);
@@ -12412,10 +12466,10 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     st = tdec_ipt__flow_decode(f, f->ip, raw, &insn, &reason);
     if (st != TDEC_OK) {
         /* walking to an instruction an event binds to, libipt has read on
-           past that event: the error is at the event after it */
-        if (where != 2) return tdec_ipt__flow_fail(f, st, reason, tdec_ipt__flow_offset(f), f->ip);
-        if (tdec_ipt__flow_fetch(f, 2) == TDEC_NEED_INPUT) return TDEC_NEED_INPUT;
-        return tdec_ipt__flow_fail(f, st, reason, f->nla == 2 ? f->la[1].offset : f->end_offset, f->ip);
+           past that event: the error is where the event after it left the
+           event decoder */
+        if (where == 2 && tdec_ipt__flow_fetch(f, 2) == TDEC_NEED_INPUT) return TDEC_NEED_INPUT;
+        return tdec_ipt__flow_fail(f, st, reason, f->ip);
     }
     if (where == 2 && tdec_ipt__flow_binds(f, &f->la[0].ev, &insn, f->ip)) {
         f->post = 1;
@@ -12427,14 +12481,24 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
         return TDEC_OK;
     }
     if (tdec_ipt_insn_next_ip(&insn, f->ip, &next, NULL) == TDEC_OK) {
-        if (++f->walked > f->walk_limit)
-            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_WALK_LIMIT, tdec_ipt__flow_offset(f), f->ip);
-    } else if (!trace) {
-        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), f->ip);
+        if (f->walked >= f->walk_limit)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_WALK_LIMIT, f->ip);
+        f->walked++;
+        st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip);
     } else {
+        st = trace ? tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip)
+                   : tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, f->ip);
+        if (st == TDEC_NEED_INPUT) return st;
+        if (st != TDEC_OK) {
+            /* libipt's block ends with the instruction that needed trace:
+               it is reported, the error with the next call (ptxed puts a
+               query error at it, others at the instruction after it) */
+            if (f->st.err_reason != TDEC_IPT_ERR_BAD_QUERY) f->err_ip = f->ip + insn.size;
+            tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
+            return TDEC_OK;
+        }
         f->walked = 0;
     }
-    st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip);
     if (st != TDEC_OK) return st;
     tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
     f->icnt = tip ? 0 : f->icnt + 1; /* a TIP's target is the new anchor */
@@ -12466,17 +12530,12 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         if (st != TDEC_OK) return st;
         if (f->nla == 0) {
             if (f->end == TDEC_END) return TDEC_END;
-            return tdec_ipt__flow_fail(f, (tdec_status)f->end, f->end_reason, f->end_offset,
-                                       f->at_sync ? 0 : f->ip);
+            return tdec_ipt__flow_fail(f, (tdec_status)f->end, f->end_reason, f->at_sync ? 0 : f->ip);
         }
         ev = &f->la[0].ev;
-        if (ev->flags & TDEC_IPT_EVF_STATUS) {
-            st = tdec_ipt__flow_status(f);
-            if (st != TDEC_OK) return st;
-            continue;
-        }
         /* PSB+ may hold events that change nothing in between */
-        if (ev->type != TDEC_IPT_EV_MNT && ev->type != TDEC_IPT_EV_CBR) f->at_sync = 0;
+        if (!(ev->flags & TDEC_IPT_EVF_STATUS) && ev->type != TDEC_IPT_EV_MNT && ev->type != TDEC_IPT_EV_CBR)
+            f->at_sync = 0;
         if (f->post) {
             if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
                 tdec_ipt__flow_binds(f, ev, &f->post_insn, f->post_ip)) {
@@ -12493,15 +12552,20 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         }
         if (ev->type == TDEC_IPT_EV_TNT || ev->type == TDEC_IPT_EV_TIP) {
             if (!f->enabled)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_NO_ENABLE, tdec_ipt__flow_offset(f), f->ip);
+                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_NO_ENABLE, f->ip);
             return tdec_ipt__flow_step(f, 0, out);
         }
-        if (f->enabled) tdec_ipt__flow_bdm64(f, ev);
+        if (f->enabled && !(ev->flags & TDEC_IPT_EVF_STATUS)) tdec_ipt__flow_bdm64(f, ev);
         where = tdec_ipt__flow_place(f, ev, &at);
-        if (where == 0) return tdec_ipt__flow_event(f, out);
         if (where == 1 && at == f->ip) {
+            if (tdec_ipt__flow_skd022(f, &f->la[0].ev)) continue;
             f->icnt = 0; /* an event's IP is an anchor for TRIG too */
-            return tdec_ipt__flow_event(f, out);
+        }
+        if (where == 0 || (where == 1 && at == f->ip)) {
+            if (!(ev->flags & TDEC_IPT_EVF_STATUS)) return tdec_ipt__flow_event(f, out);
+            st = tdec_ipt__flow_status(f);
+            if (st != TDEC_OK) return st;
+            continue;
         }
         if (where == 3 && f->icnt == ev->aux) {
             f->la[0].ev.ip = f->ip; /* where the count ended */
@@ -12510,6 +12574,114 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         }
         return tdec_ipt__flow_step(f, where, out);
     }
+}
+
+/* Starts decoding again from the PSB+ whose status event la[0] is, with
+   the state its status events before la[0] set (libipt's sync_set there). */
+static void tdec_ipt__flow_resync_psb(tdec_ipt_flow_decoder *f)
+{
+    tdec_ipt__flow_psb psb = f->psb;
+    tdec_ipt__flow_forget(f);
+    if (psb.at == f->la[0].offset) {
+        f->psb = psb;
+        f->enabled = psb.enabled;
+        f->ip = psb.ip;
+        f->mode = psb.mode;
+        f->cr3 = psb.cr3;
+        f->speculative = psb.speculative;
+    }
+    tdec_ipt__flow_start(f);
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+{
+    tdec_ipt_event *ev;
+    tdec_status st;
+    int known, here;
+    if (!f || !out) return TDEC_E_ARG;
+    if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
+    *out = tdec_ipt__flow_none;
+    f->post = 0;
+    for (;;) {
+        st = tdec_ipt__flow_fetch(f, 1);
+        if (st != TDEC_OK) return st;
+        if (f->nla == 0)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, f->end == TDEC_END ? TDEC_IPT_ERR_EOS : f->end_reason,
+                                       f->err_ip);
+        ev = &f->la[0].ev;
+        known = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
+        here = 1;
+        if (ev->flags & TDEC_IPT_EVF_STATUS) {
+            tdec_ipt__flow_resync_psb(f);
+        } else {
+            switch (ev->type) {
+            case TDEC_IPT_EV_ENABLED:
+                f->resume_ip = f->ip;
+                f->enabled = 0;
+                break;
+            case TDEC_IPT_EV_DISABLED: /* used up */
+                f->enabled = 0;
+                f->ip = f->resume_ip = 0;
+                f->icnt = 0;
+                tdec_ipt__flow_drop(f);
+                break;
+            case TDEC_IPT_EV_ASYNC_DISABLED:
+                if (tdec_ipt__flow_skd022(f, ev)) here = 0; /* libipt drops the disable it made */
+                else f->ip = ev->arg;
+                break;
+            case TDEC_IPT_EV_ASYNC_BRANCH: f->ip = ev->arg; break;
+            case TDEC_IPT_EV_OVERFLOW: break;
+            case TDEC_IPT_EV_EXEC_MODE:
+            case TDEC_IPT_EV_TSX:
+            case TDEC_IPT_EV_IFLAGS:
+            case TDEC_IPT_EV_INTERRUPT:
+                f->enabled = (uint8_t)known;
+                if (known) f->ip = ev->ip;
+                break;
+            case TDEC_IPT_EV_TIP: /* used up */
+                f->ip = ev->ip;
+                tdec_ipt__flow_drop(f);
+                break;
+            case TDEC_IPT_EV_PTWRITE:
+                if (!known) return tdec_ipt__flow_event(f, out);
+                f->ip = ev->ip;
+                break;
+            case TDEC_IPT_EV_ASYNC_PAGING:
+            case TDEC_IPT_EV_PAGING:
+                here = known && ev->type == TDEC_IPT_EV_ASYNC_PAGING;
+                if (here) f->ip = ev->ip;
+                else f->cr3 = ev->arg;
+                break;
+            case TDEC_IPT_EV_ASYNC_VMCS:
+            case TDEC_IPT_EV_EXSTOP:
+            case TDEC_IPT_EV_MWAIT:
+            case TDEC_IPT_EV_TICK:
+            case TDEC_IPT_EV_IRET:
+            case TDEC_IPT_EV_SMI:
+            case TDEC_IPT_EV_RSM:
+            case TDEC_IPT_EV_INIT:
+            case TDEC_IPT_EV_VMENTRY:
+            case TDEC_IPT_EV_VMEXIT:
+            case TDEC_IPT_EV_SHUTDOWN:
+            case TDEC_IPT_EV_UINTR:
+            case TDEC_IPT_EV_UIRET:
+            case TDEC_IPT_EV_SWINTR:
+            case TDEC_IPT_EV_SYSCALL:
+                here = known;
+                if (known) f->ip = ev->ip;
+                break;
+            default: /* no IP: STOP, VMCS, PWRE, PWRX, CBR, MNT, TNT, SIPI, TRIG */
+                here = 0;
+                break;
+            }
+        }
+        if (here) break;
+        tdec_ipt__flow_drop(f);
+    }
+    f->st.err = TDEC_OK;
+    f->walked = 0;
+    f->after_branch = 0;
+    return TDEC_OK;
 }
 #endif /* TDEC_IPT_NO_FLOW */
 

@@ -24,18 +24,6 @@ ptxed-end_on_call-fup-tip_pgd block-decoder
 ptxed-end_on_call-ret_tip block-decoder
 ptxed-end_on_call-tip_pgd block-decoder
 ptxed-end_on_jump-fup-tip_pgd block-decoder
-ptxed-resync-bad_query-ovf --resync-on-error
-ptxed-resync-bad_query-tip --resync-on-error
-ptxed-resync-nomap-fup-tip --resync-on-error
-ptxed-resync-nomap-mode_tsx-eos --resync-on-error
-ptxed-resync-nomap-mode_tsx-fup-tip --resync-on-error
-ptxed-resync-nomap-mode_tsx-tip_pgd --resync-on-error
-ptxed-resync-nomap-psb --resync-on-error
-ptxed-resync-nomap-ptw-fup --resync-on-error
-ptxed-resync-nomap-ptw-tip --resync-on-error
-ptxed-resync-nomap-tip_pgd --resync-on-error
-ptxed-resync-nomap-tip_pge --resync-on-error
-ptxed-resync-psb-bad_status-psb --resync-on-error
 '
 unsupported() { echo "$UNSUPPORTED" | grep -q "^$1 "; }
 

@@ -9,7 +9,8 @@
    --stat:insn, --event:ip, --event:iflags, --event:tick, --event:time,
    --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf, --filter:addrN_cfg,
    --filter:addrN_a, --filter:addrN_b (N 0-3: the IP filter, for erratum
-   SKL014). The trace is read in CLI_CHUNK pieces; the
+   SKL014), --resync-on-error (after an error, go on at the current event,
+   not the next PSB). The trace is read in CLI_CHUNK pieces; the
    image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
@@ -316,6 +317,37 @@ static void flow_error(out_buf *o, uint64_t offset, uint64_t ip, const char *wha
 
 static tdec_ipt_flow_decoder flow_dec;
 
+/* Feeds the next chunk, or finishes at the end of the file: the decoder's
+   answer, or TDEC_E_SEQUENCE when it asks for more after the end. */
+static tdec_status flow_input(tdec_ipt_flow_decoder *f, cli_reader *in, int *ended)
+{
+    size_t n = *ended ? 0 : cli_read(in);
+    if (n) return tdec_ipt_flow_feed(f, in->buf, n);
+    if (*ended) return TDEC_E_SEQUENCE;
+    *ended = 1;
+    return tdec_ipt_flow_finish(f);
+}
+
+/* --resync-on-error after an error (ptxed's resync_insn): go on at the
+   current event, printing the events met on the way, and "[disabled]"
+   when tracing is off there. TDEC_OK, or what stopped it (TDEC_E_CORRUPT:
+   a "resync error", printed). */
+static tdec_status flow_resync_event(tdec_ipt_flow_decoder *f, cli_reader *in, out_buf *out, int *ended, int quiet)
+{
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    for (;;) {
+        st = tdec_ipt_flow_resync_event(f, &it);
+        if (st == TDEC_NEED_INPUT) st = flow_input(f, in, ended);
+        else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_EVENT && !quiet) flow_event(out, &it.ev);
+        else break;
+        if (st < 0) return st;
+    }
+    if (st == TDEC_OK && !f->enabled && !quiet) out_str(out, "[disabled]\n");
+    if (st == TDEC_E_CORRUPT && !quiet) flow_error(out, f->st.err_offset, f->err_ip, "resync ", f->st.err_reason);
+    return st;
+}
+
 int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, out_buf *err)
 {
     tdec_ipt_flow_decoder *f = &flow_dec;
@@ -324,7 +356,6 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     tdec_ipt_flow_item it;
     tdec_status st;
     uint64_t insns = 0;
-    size_t n;
     int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
     long errors = 0;
     if (!ipt_config(&cfg)) flow_error(out, 0, 0, "config ", TDEC_IPT_ERR_BAD_CPU);
@@ -346,10 +377,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
         } else if (st == TDEC_OK) {
             if (!quiet) flow_event(out, &it.ev);
         } else if (st == TDEC_NEED_INPUT) {
-            n = ended ? 0 : cli_read(in);
-            if (n) st = tdec_ipt_flow_feed(f, in->buf, n);
-            else if (!ended) st = (ended = 1, tdec_ipt_flow_finish(f));
-            else st = TDEC_E_SEQUENCE;
+            st = flow_input(f, in, &ended);
             if (st < 0) break;
         } else if (st == TDEC_END) {
             if (f->enabled && !quiet) out_str(out, "[end of trace]\n");
@@ -357,6 +385,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
         } else if (st == TDEC_E_CORRUPT) {
             errors++;
             if (!quiet) flow_error(out, f->st.err_offset, f->err_ip, "", f->st.err_reason);
+            if ((flow_opts.show & FLOW_RESYNC) && flow_resync_event(f, in, out, &ended, quiet) == TDEC_OK) continue;
             if (tdec_ipt_flow_resync(f) != TDEC_NEED_INPUT) break;
         } else {
             break;
