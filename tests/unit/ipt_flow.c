@@ -21,6 +21,8 @@
 #define TSX_BEGIN 0x99, 0x21
 #define TSX_ABORT 0x99, 0x22
 #define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
+#define FUP16(ip) 0x3d, (ip) & 0xff, ((ip) >> 8) & 0xff /* IPC 1: update 16 bits */
+#define PTW_NOIP(v) 0x02, 0x12, (v) & 0xff, ((v) >> 8) & 0xff, 0, 0 /* 4-byte payload */
 
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
    items[]: the number of items, *last the final status. The IP filter:
@@ -133,10 +135,11 @@ static void test_errors(void)
     tdec_status st;
     size_t n;
     tl_case c;
-    tl_begin(&c, "flow: empty return stack, unmapped code, the walk limit");
+    tl_begin(&c, "flow: empty return stack (after the return, at the IP after it), unmapped code, the walk limit");
     n = run(t_ret, sizeof t_ret, 4096, &img, 0, it, 4, &st, &f);
-    TL_TRUE(&c, n == 0 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_RETSTACK_EMPTY &&
-                    f.err_ip == 0x1000, "ret: %zu %d %u", n, (int)st, f.st.err_reason);
+    TL_TRUE(&c, n == 1 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_RETSTACK_EMPTY &&
+                    f.err_ip == 0x1001, "ret: %zu %d %u", n, (int)st, f.st.err_reason);
+    expect_insn(&c, &it[0], 0x1000);
     n = run(t_nomap, sizeof t_nomap, 4096, &img, 0, it, 4, &st, &f);
     TL_TRUE(&c, n == 0 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_NOMAP && f.err_ip == 0x5000,
             "nomap: %zu %d %u", n, (int)st, f.st.err_reason);
@@ -271,6 +274,130 @@ static void test_skl014(void)
     tl_end(&c);
 }
 
+static void test_skd022(void)
+{
+    /* 1000: nop; 1001: vmlaunch; 1004: hlt. An async disable (FUP 1001 +
+       TIP.PGD) at the VMLAUNCH: with SKD022 a synchronous disable that binds
+       to it (libipt 2.0.5's pt_insn decoder on this trace: insn 1000, insn
+       1001, disabled with its IP suppressed); without, or at another
+       instruction, the async disable at 1001 */
+    static const uint8_t code[] = {0x90, 0x0f, 0x01, 0xc2, 0xf4};
+    static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, FUP(0x1001), PGD_NOIP};
+    static const uint8_t at_nop[] = {PSB, FUP(0x1000), MODE64, PSBEND, FUP(0x1000), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_config cfg;
+    tdec_ipt_flow_item a[4];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n;
+    tl_case c;
+    tl_begin(&c, "flow: erratum SKD022 turns an async disable at VMLAUNCH into a disable bound to it; 1-byte feeds alike");
+    n = run(trace, sizeof trace, 4096, &img, 0, a, 4, &st, &f);
+    TL_TRUE(&c, n == 2 && st == TDEC_END && a[1].kind == TDEC_IPT_FLOW_EVENT &&
+                    a[1].ev.type == TDEC_IPT_EV_ASYNC_DISABLED && a[1].ev.arg == 0x1001,
+            "without SKD022: %zu items, %d", n, (int)st);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.errata = TDEC_IPT_ERRATUM_SKD022;
+    n = run_cfg(&cfg, NULL, at_nop, sizeof at_nop, 4096, &img, 0, a, 4, &st, &f);
+    TL_TRUE(&c, n == 1 && st == TDEC_END && a[0].ev.type == TDEC_IPT_EV_ASYNC_DISABLED,
+            "at a nop: %zu items, %d", n, (int)st);
+    n = run_cfg(&cfg, NULL, trace, sizeof trace, 4096, &img, 0, a, 4, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 3);
+    if (n == 3) {
+        expect_insn(&c, &a[0], 0x1000);
+        expect_insn(&c, &a[1], 0x1001);
+        TL_TRUE(&c, a[2].kind == TDEC_IPT_FLOW_EVENT && a[2].ev.type == TDEC_IPT_EV_DISABLED &&
+                        (a[2].ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED),
+                "disabled, no IP");
+    }
+    TL_EQU(&c, f.enabled, 0);
+    expect_alike_in_bytes(&c, &cfg, trace, sizeof trace, &img, a, n);
+    tl_end(&c);
+}
+
+/* Decodes trace as ptxed --resync-on-error does, fed `chunk` bytes at a
+   time: a line per item, error ("error REASON @OFFSET IP"), resync
+   ("resync on"/"resync off", "resync error ..."), and the end. */
+static void run_resync(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, char *log, size_t cap)
+{
+    static tdec_ipt_flow_decoder f;
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    size_t at = 0, len = 0, steps;
+    int in_resync = 0;
+    log[0] = 0;
+    tdec_ipt_flow_init(&f, NULL, tdec_ipt_image_read, img, 0);
+    for (steps = 0; steps < 1000 && len < cap - 80; steps++) {
+        st = in_resync ? tdec_ipt_flow_resync_event(&f, &it) : tdec_ipt_flow_next(&f, &it);
+        if (st == TDEC_NEED_INPUT) {
+            size_t m = n - at < chunk ? n - at : chunk;
+            if (m) tdec_ipt_flow_feed(&f, trace + at, m);
+            else tdec_ipt_flow_finish(&f);
+            at += m;
+        } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
+            len += (size_t)snprintf(log + len, cap - len, "insn %llx\n", (unsigned long long)it.ip);
+        } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_EVENT) {
+            len += (size_t)snprintf(log + len, cap - len, "event %u\n", it.ev.type);
+        } else if (st == TDEC_OK) {
+            len += (size_t)snprintf(log + len, cap - len, "resync %s\n", f.enabled ? "on" : "off");
+            in_resync = 0;
+        } else if (st == TDEC_E_CORRUPT) {
+            len += (size_t)snprintf(log + len, cap - len, "%serror %u @%llx %llx\n", in_resync ? "resync " : "",
+                                    f.st.err_reason, (unsigned long long)f.st.err_offset, (unsigned long long)f.err_ip);
+            if (in_resync) tdec_ipt_flow_resync(&f);
+            in_resync = !in_resync;
+        } else {
+            len += (size_t)snprintf(log + len, cap - len, "end %d\n", (int)st);
+            break;
+        }
+    }
+}
+
+static void expect_resync(tl_case *c, const uint8_t *trace, size_t n, tdec_ipt_image *img, const char *want)
+{
+    char whole[1024], bytes[1024];
+    run_resync(trace, n, 4096, img, whole, sizeof whole);
+    run_resync(trace, n, 1, img, bytes, sizeof bytes);
+    TL_TRUE(c, strcmp(whole, want) == 0, "got\n%swant\n%s", whole, want);
+    TL_TRUE(c, strcmp(bytes, whole) == 0, "1-byte feeds:\n%s", bytes);
+}
+
+static void test_resync_event(void)
+{
+    /* 1000: jmp 3000 (unmapped); 1005: nop; 1006: hlt */
+    static const uint8_t code[] = {0xe9, 0xfb, 0x1f, 0x00, 0x00, 0x90, 0xf4};
+    static const uint8_t t_tip[] = {PSB, FUP(0x1000), MODE64, PSBEND, TIP(0x1005), FUP16(0x1006), PGD_NOIP};
+    static const uint8_t t_ptw[] = {PSB, FUP(0x1000), MODE64, PSBEND, PTW_NOIP(0xabcd)};
+    /* a PSB+ at 1005 that the walk from 1000 cannot reach */
+    static const uint8_t t_psb[] = {PSB, FUP(0x1000), MODE64, PSBEND, PSB, FUP(0x1005), MODE64, PSBEND,
+                                    FUP16(0x1006), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_decoder f;
+    tdec_ipt_flow_item it;
+    tl_case c;
+    tl_begin(&c, "flow resync_event: at a TIP, past a PTWRITE without IP to the end, from a PSB+; 1-byte feeds alike");
+    /* the TIP gives the IP and is used up; the async disable follows */
+    expect_resync(&c, t_tip, sizeof t_tip, &img,
+                  "insn 1000\nerror 13 @1b 3000\nresync on\ninsn 1005\nevent 2\nend 2\n");
+    /* the PTWRITE is handed out (libipt's -pte_event_ignored); then the
+       end: no event to go on at ("resync error", end of trace), the PSB
+       resync finds nothing more */
+    expect_resync(&c, t_ptw, sizeof t_ptw, &img,
+                  "insn 1000\nerror 13 @21 3000\nevent 16\nresync error 7 @21 3000\nend 2\n");
+    /* the second PSB+'s exec-mode status at 1005 cannot be reached; resync
+       starts again from that PSB+ (tracing on at 1005) */
+    expect_resync(&c, t_psb, sizeof t_psb, &img,
+                  "insn 1000\nerror 13 @34 3000\nresync on\ninsn 1005\nevent 2\nend 2\n");
+    TL_EQI(&c, tdec_ipt_flow_init(&f, NULL, tdec_ipt_image_read, &img, 0), TDEC_NEED_INPUT);
+    TL_EQI(&c, tdec_ipt_flow_resync_event(&f, &it), TDEC_E_SEQUENCE);
+    TL_EQI(&c, tdec_ipt_flow_resync_event(&f, NULL), TDEC_E_ARG);
+    TL_EQI(&c, tdec_ipt_flow_resync_event(NULL, &it), TDEC_E_ARG);
+    tl_end(&c);
+}
+
 static void test_image(void)
 {
     static const uint8_t old[] = {1, 2, 3, 4}, fresh[] = {9, 9}, other[] = {7};
@@ -312,6 +439,8 @@ int main(void)
     test_ticks();
     test_bdm64();
     test_skl014();
+    test_skd022();
+    test_resync_event();
     test_image();
     test_sizes();
     return tl_exit_code();
