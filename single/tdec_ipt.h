@@ -1574,8 +1574,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
    them, built like libipt's on the event decoder (FLOW.md §2). Code comes
    from the caller through a read callback; tdec_ipt_image_read reads an
    array of caller-owned sections. docs/ipt.md "Layer 3" says what is done
-   (and what is not yet: the block decoder, erratum SKD022,
-   resync at the current event).
+   (and what is not yet: the block decoder).
 
        st = tdec_ipt_flow_init(&f, &cfg, tdec_ipt_image_read, &image, 0);
        loop:
@@ -1583,7 +1582,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, u
          TDEC_OK: item.kind says instruction or event;
          TDEC_NEED_INPUT: feed() or finish(), then ask again (nothing changed);
          TDEC_END: the trace ended (f.enabled: tracing was on: "[end of trace]");
-         TDEC_E_CORRUPT: st.err_reason/err_offset, err_ip; resync() and go on.
+         TDEC_E_CORRUPT: st.err_reason/err_offset, err_ip; resync() (the next
+           PSB) or resync_event() (the current event) and go on.
 
    Every call returns after one instruction or event; the silent steps on
    the way (PSB+ status events, a resolved branch) each use trace, so work
