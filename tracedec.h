@@ -12606,7 +12606,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync_event(tdec_ipt_flow_decoder *f, td
         st = tdec_ipt__flow_fetch(f, 1);
         if (st != TDEC_OK) return st;
         if (f->nla == 0)
-            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, f->end == TDEC_END ? TDEC_IPT_ERR_EOS : f->end_reason,
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, f->end == TDEC_END ? (uint32_t)TDEC_IPT_ERR_EOS : f->end_reason,
                                        f->err_ip);
         ev = &f->la[0].ev;
         known = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
