@@ -1752,8 +1752,10 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
    the block decoder remembers straight-line runs of code, so that a warm
    run costs one lookup per decision point instead of a decode per
    instruction. A cache never changes what is decoded, only how fast. The
-   decoder keeps a pointer; the memory is yours after flow_init or a new
-   set_cache. TDEC_OK or TDEC_E_ARG. */
+   memory must be zeroed (or invalidated) the first time; what a decoder
+   left in it stays good for the next decoder over the same image (of the
+   same size). The decoder keeps a pointer; the memory is yours again after
+   flow_init or a new set_cache. TDEC_OK or TDEC_E_ARG. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size);
 /* Forgets every remembered run: call it when code in the image changed. */
 TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f);
@@ -6508,7 +6510,6 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void 
     while (entries <= n / 2 && entries < ((size_t)1 << 30)) entries *= 2;
     f->cache = (tdec_ipt__run *)mem;
     f->cache_mask = (uint32_t)(entries - 1);
-    tdec_ipt_flow_cache_invalidate(f);
     return TDEC_OK;
 }
 
