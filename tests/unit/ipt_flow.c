@@ -387,6 +387,23 @@ static void test_blocks(void)
         TL_TRUE(&c, it[k].ip == call_ip[k] && it[k].ninsn == call_n[k], "end-on-call: block %zu", k);
     TL_EQI(&c, tdec_ipt_flow_set_cache(&f, (char *)mem + 4, 96), TDEC_E_ARG);
     tl_end(&c);
+
+    tl_begin(&c, "blocks: code changed under a warm cache is seen after tdec_ipt_flow_cache_invalidate");
+    {
+        uint8_t changed[sizeof code];
+        tdec_ipt_section sec2 = {0x1000, sizeof code, changed, TDEC_IPT_ASID_ANY};
+        tdec_ipt_image img2 = {&sec2, 1};
+        memcpy(changed, code, sizeof code);
+        n = run_blocks(trace, sizeof trace, sizeof trace, &img2, mem, sizeof mem, 0, it, 16, ips, &nips, &st);
+        TL_TRUE(&c, n == 7 && it[0].ninsn == 3, "warm: %zu items, first block %u", n, it[0].ninsn);
+        memset(changed, 0x90, 5); /* mov ecx, 3 becomes five nops */
+        TL_EQI(&c, tdec_ipt_flow_set_cache(&f, mem, sizeof mem), TDEC_OK);
+        tdec_ipt_flow_cache_invalidate(&f);
+        n = run_blocks(trace, sizeof trace, sizeof trace, &img2, mem, sizeof mem, 0, it, 16, ips, &nips, &st);
+        TL_TRUE(&c, n >= 1 && it[0].ip == 0x1000 && it[0].ninsn == 7 && ips[4] == 0x1004 && ips[5] == 0x1005,
+                "after invalidate: first block %u", n ? it[0].ninsn : 0);
+    }
+    tl_end(&c);
 }
 
 static void test_sizes(void)
