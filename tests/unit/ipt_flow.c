@@ -400,7 +400,7 @@ static void test_blocks(void)
         TL_EQI(&c, tdec_ipt_flow_set_cache(&f, mem, sizeof mem), TDEC_OK);
         tdec_ipt_flow_cache_invalidate(&f);
         n = run_blocks(trace, sizeof trace, sizeof trace, &img2, mem, sizeof mem, 0, it, 16, ips, &nips, &st);
-        TL_TRUE(&c, n >= 2 && it[1].ip == 0x1005 && it[1].ninsn == 3 && ips[3] == 0x1005 && ips[4] == 0x1006,
+        TL_TRUE(&c, n >= 2 && it[1].ip == 0x1005 && it[1].ninsn == 3 && ips[4] == 0x1005 && ips[5] == 0x1006,
                 "after invalidate: second block %u", n > 1 ? it[1].ninsn : 0);
     }
     tl_end(&c);
