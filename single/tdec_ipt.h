@@ -1651,11 +1651,12 @@ typedef struct tdec_ipt__flow_ev {
 typedef struct tdec_ipt__run {
     uint64_t           ip;
     uint64_t           asid;
+    uint8_t            mode;   /* TDEC_IPT_MODE_UNKNOWN (0): an empty entry */
+    uint8_t            trace;  /* the stop instruction needs trace          */
+    uint8_t            reserved[2];
+    uint32_t           ninsn;
     uint64_t           stop_ip;
     tdec_ipt_insn_info stop;
-    uint32_t           ninsn;
-    uint8_t            mode;   /* TDEC_IPT_MODE_UNKNOWN (0): an empty entry */
-    uint8_t            reserved[3];
 } tdec_ipt__run;
 
 #define TDEC_IPT_CACHE_ENTRY 48u /* bytes of cache one remembered run takes */
@@ -1682,9 +1683,9 @@ typedef struct tdec_ipt_flow_decoder {
     uint8_t          reserved[3];
     uint32_t         blk_n;      /* instructions in the open block              */
     uint32_t         cache_mask; /* cache entries - 1 (a power of two), or none */
-    uint64_t         blk_ip;
+    uint64_t         blk_ip;     /* (not beside blk_end: a load of both at once */
+    struct tdec_ipt__run *cache; /* stalls on their two stores)                 */
     uint64_t         blk_end;
-    struct tdec_ipt__run *cache; /* caller memory (tdec_ipt_flow_set_cache)     */
     int32_t          end;       /* after la: 0, TDEC_END or an error status      */
     uint32_t         end_reason;
     uint64_t         end_offset;
@@ -5857,7 +5858,25 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
 }
 
 /* An item with nothing set. */
-static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+static const tdec_ipt_event tdec_ipt__no_event = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/* Starts out as an item of kind with every field 0 (field by field: a
+   struct copy of the whole item costs a block decoder a fifth of its time). */
+static void tdec_ipt__flow_item(tdec_ipt_flow_item *out, uint32_t kind)
+{
+    unsigned k;
+    out->kind = kind;
+    out->size = 0;
+    out->iclass = 0;
+    out->mode = 0;
+    out->speculative = 0;
+    out->ip = 0;
+    out->end_ip = 0;
+    out->ninsn = 0;
+    out->reserved = 0;
+    out->ev = tdec_ipt__no_event;
+    for (k = 0; k < sizeof out->raw; k++) out->raw[k] = 0;
+}
 
 TDEC_IPT_DEF int tdec_ipt_filter_check(const tdec_ipt_addr_filter *filter, uint64_t ip)
 {
@@ -6183,8 +6202,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     }
     if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
     f->after_branch = 0;
-    *out = tdec_ipt__flow_none;
-    out->kind = TDEC_IPT_FLOW_EVENT;
+    tdec_ipt__flow_item(out, TDEC_IPT_FLOW_EVENT);
     out->ev = *ev;
     f->walked = 0;
     tdec_ipt__flow_drop(f);
@@ -6351,8 +6369,7 @@ static void tdec_ipt__flow_insn(const tdec_ipt_flow_decoder *f, const tdec_ipt_i
                                 const uint8_t *raw, uint64_t ip, tdec_ipt_flow_item *out)
 {
     unsigned k;
-    *out = tdec_ipt__flow_none;
-    out->kind = TDEC_IPT_FLOW_INSN;
+    tdec_ipt__flow_item(out, TDEC_IPT_FLOW_INSN);
     out->ip = ip;
     out->end_ip = ip;
     out->ninsn = 1;
@@ -6426,8 +6443,7 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
     if (f->tick) {
         if (hold) return TDEC_IPT__EVENT_DUE;
         f->tick = 0;
-        *out = tdec_ipt__flow_none;
-        out->kind = TDEC_IPT_FLOW_EVENT;
+        tdec_ipt__flow_item(out, TDEC_IPT_FLOW_EVENT);
         out->ev.type = TDEC_IPT_EV_TICK;
         out->ev.ip = f->tick_ip;
         out->ev.tsc = f->tick_tsc;
@@ -6534,13 +6550,14 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r)
     for (n = 0;; n++) {
         if (tdec_ipt__flow_decode(f, ip, f->mode, raw, &insn, &reason) != TDEC_OK) {
             if (n == 0) return 0;
+            r->trace = 0;
             r->stop = prev;
             r->stop_ip = prev_ip;
             r->ninsn = n - 1;
             break;
         }
-        if (n + 1 == TDEC_IPT__RUN_MAX || insn.iclass == TDEC_IPT_IC_CALL ||
-            tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK) {
+        r->trace = tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK;
+        if (n + 1 == TDEC_IPT__RUN_MAX || insn.iclass == TDEC_IPT_IC_CALL || r->trace) {
             r->stop = insn;
             r->stop_ip = ip;
             r->ninsn = n;
@@ -6583,8 +6600,7 @@ static void tdec_ipt__block_add(tdec_ipt_flow_decoder *f, uint64_t first_ip, uin
 /* Closes the open block into out. */
 static tdec_status tdec_ipt__block_out(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
 {
-    *out = tdec_ipt__flow_none;
-    out->kind = TDEC_IPT_FLOW_BLOCK;
+    tdec_ipt__flow_item(out, TDEC_IPT_FLOW_BLOCK);
     out->ip = f->blk_ip;
     out->end_ip = f->blk_end;
     out->ninsn = f->blk_n;
@@ -6620,7 +6636,7 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
         if (f->blk_n + n > TDEC_IPT__BLOCK_MAX || f->walked + n > f->walk_limit) return TDEC_IPT__SLOW;
         f->at_sync = 0;
         start = f->ip;
-        if (tdec_ipt_insn_next_ip(&r->stop, r->stop_ip, &next, NULL) == TDEC_OK) {
+        if (!r->trace) {
             (void)tdec_ipt__flow_resolve(f, &r->stop, r->stop_ip, &next, &tip); /* a call's push */
             tdec_ipt__block_add(f, start, n, r->stop_ip, r->stop.iclass, r->stop.size);
             f->walked += n;
