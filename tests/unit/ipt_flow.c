@@ -22,6 +22,10 @@
 #define TSX_ABORT 0x99, 0x22
 #define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
 
+/* The cache run_cfg gives its decoder (none unless a test sets one). */
+static void  *run_cache;
+static size_t run_cache_size;
+
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
    items[]: the number of items, *last the final status. The IP filter:
    filter, if not NULL. */
@@ -32,6 +36,7 @@ static size_t run_cfg(const tdec_ipt_config *cfg, const tdec_ipt_addr_filter *fi
     size_t at = 0, k = 0;
     tdec_status st = tdec_ipt_flow_init(f, cfg, tdec_ipt_image_read, img, limit);
     if (filter) tdec_ipt_flow_set_filter(f, filter);
+    tdec_ipt_flow_set_cache(f, run_cache, run_cache_size);
     while (k < cap) {
         st = tdec_ipt_flow_next(f, &items[k]);
         if (st == TDEC_OK) {
@@ -381,6 +386,17 @@ static void test_blocks(void)
                 TL_TRUE(&c, ips[k] == insns[k].ip, "instruction %zu: %llx, insn decoder %llx", k,
                         (unsigned long long)ips[k], (unsigned long long)insns[k].ip);
         }
+    /* with a cache, instructions come from blocks: the same items */
+    for (c1 = 1; c1 < 4; c1++) {
+        tdec_ipt_flow_item cached[32];
+        memset(mem, 0, sizeof mem);
+        run_cache = mem;
+        run_cache_size = cache_sizes[c1];
+        n = run(trace, sizeof trace, 1, &img, 0, cached, 32, &st, &f);
+        run_cache = NULL;
+        TL_TRUE(&c, n == m && st == TDEC_END, "instructions with cache %zu: %zu items", cache_sizes[c1], n);
+        for (k = 0; k < n && k < m; k++) TL_TRUE(&c, same_item(&cached[k], &insns[k]), "cache %zu: item %zu", cache_sizes[c1], k);
+    }
     n = run_blocks(trace, sizeof trace, 3, &img, mem, sizeof mem, TDEC_IPT_BLOCK_END_ON_CALL, it, 16, ips, &nips, &st);
     TL_EQU(&c, n, 8);
     for (k = 0; k < 7 && k < n; k++)
@@ -411,9 +427,9 @@ static void test_sizes(void)
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3344);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3360);
         TL_EQU(&c, sizeof(tdec_ipt_flow_item), 104);
-        TL_EQU(&c, sizeof(tdec_ipt__run), TDEC_IPT_CACHE_ENTRY);
+        TL_EQU(&c, sizeof(tdec_ipt__cached), TDEC_IPT_CACHE_ENTRY);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }
     tl_end(&c);
