@@ -75,7 +75,8 @@ static int same_item(const tdec_ipt_flow_item *x, const tdec_ipt_flow_item *y)
 {
     const tdec_ipt_event *e = &x->ev, *g = &y->ev;
     return x->kind == y->kind && x->size == y->size && x->iclass == y->iclass && x->mode == y->mode &&
-           x->speculative == y->speculative && x->ip == y->ip && memcmp(x->raw, y->raw, sizeof x->raw) == 0 &&
+           x->speculative == y->speculative && x->ip == y->ip && x->end_ip == y->end_ip && x->ninsn == y->ninsn &&
+           memcmp(x->raw, y->raw, sizeof x->raw) == 0 &&
            e->ip == g->ip && e->arg == g->arg && e->arg2 == g->arg2 && e->tsc == g->tsc &&
            e->lost_mtc == g->lost_mtc && e->lost_cyc == g->lost_cyc && e->flags == g->flags && e->aux == g->aux &&
            e->type == g->type && e->a == g->a && e->b == g->b;
