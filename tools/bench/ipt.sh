@@ -19,6 +19,11 @@
 #      no ptdump ships with Debian; libipt master's measured 4.1-5.3 MB/s
 #      on the same mix, docs/ipt.md "Speed"), after checking that both print the same bytes.
 #
+#   4. Layer 3: build/bench/ipt_flow
+#      (tools/bench/ipt_flow.c) on each real run's trace `make bench-traces`
+#      wrote into build/bench/traces/: our block and instruction decoders
+#      beside libipt's, and `tracedec flow` (its lines to /dev/null).
+#
 # Both programs link the system's libipt (Debian's 2.0.5), or with
 # `make LIBIPT_DIR=dir bench` a libipt cmake build directory of your own
 # (e.g. of master, for figures side by side with that version; step 2 then
@@ -82,4 +87,24 @@ if [ -n "$PTDUMP" ] && [ -x "$PTDUMP" ]; then
 else
     echo "no ptdump (PTDUMP or LIBIPT_DIR/bin/ptdump): libipt master's ptdump measured 4.1-5.3 MB/s on this mix (docs/ipt.md)"
 fi
+
+# 4. Layer 3 on real runs' traces (`make bench-traces` writes them).
+echo
+echo "== Intel PT layer 3: build/bench/ipt_flow on build/bench/traces (real runs under qemu)"
+TR=build/bench/traces
+if ! ls $TR/*-ret.pt >/dev/null 2>&1; then
+    echo "no traces in $TR: make bench-traces first; skipped"
+    exit 0
+fi
+for t in $TR/*-ret.pt $TR/*-noret.pt; do
+    prog=$(basename "$t" .pt)
+    prog=${prog%-*}
+    # shellcheck disable=SC2046
+    build/bench/ipt_flow -n "$RUNS" --pt "$t" $(sed "s|^|--raw $TR/$prog.img:|" "$TR/$prog.img.sections") |
+        tee "$O/flow-$(basename "$t" .pt).out" || exit 1
+    echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    args="--pt $t $(sed "s|^|--raw $TR/$prog.img:|" "$TR/$prog.img.sections")"
+    # shellcheck disable=SC2086
+    tf=$(timing "flow-$prog" "build/tracedec flow $args") && echo "tracedec flow $(basename "$t"): $tf s"
+done
 exit 0
