@@ -12373,21 +12373,17 @@ static void tdec_ipt__flow_note_tick(tdec_ipt_flow_decoder *f, const tdec_ipt_ev
     f->tick_ip = ip;
 }
 
-/* The successor of insn at ip, with trace where it needs it: TDEC_OK (*next
-   set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT (nothing
-   changed) or an error. */
-static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
-                                          uint64_t ip, uint64_t *next, int *tip)
+/* The successor of insn at ip, an instruction that needs trace: TDEC_OK
+   (*next set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT
+   (nothing changed) or an error. */
+static tdec_status tdec_ipt__flow_resolve_trace(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
+                                                uint64_t ip, uint64_t *next, int *tip)
 {
     uint64_t after = ip + insn->size;
     unsigned tip_at;
     int taken;
     tdec_status st;
     *tip = 0;
-    if (tdec_ipt_insn_next_ip(insn, ip, next, NULL) == TDEC_OK) {
-        if (insn->iclass == TDEC_IPT_IC_CALL && insn->disp != 0) tdec_ipt__flow_push(f, after);
-        return TDEC_OK;
-    }
     if (insn->iclass == TDEC_IPT_IC_COND_JUMP || (insn->iclass == TDEC_IPT_IC_RETURN && tdec_ipt__flow_tnt(f, 1) >= 0)) {
         taken = tdec_ipt__flow_tnt(f, 1);
         if (taken < 0)
@@ -12426,6 +12422,19 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
     if (tip_at) f->nla = 1;
     else tdec_ipt__flow_drop(f);
     return TDEC_OK;
+}
+
+/* The successor of insn at ip, with trace where it needs it (a near call
+   pushes its return address): as tdec_ipt__flow_resolve_trace. */
+static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
+                                          uint64_t ip, uint64_t *next, int *tip)
+{
+    *tip = 0;
+    if (tdec_ipt_insn_next_ip(insn, ip, next, NULL) == TDEC_OK) {
+        if (insn->iclass == TDEC_IPT_IC_CALL && insn->disp != 0) tdec_ipt__flow_push(f, ip + insn->size);
+        return TDEC_OK;
+    }
+    return tdec_ipt__flow_resolve_trace(f, insn, ip, next, tip);
 }
 
 static void tdec_ipt__flow_insn(const tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
@@ -12745,7 +12754,7 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
                 return TDEC_OK;
             continue;
         }
-        st = tdec_ipt__flow_resolve(f, &r->insn, r->stop_ip, &next, &tip);
+        st = tdec_ipt__flow_resolve_trace(f, &r->insn, r->stop_ip, &next, &tip);
         if (st == TDEC_NEED_INPUT) return st;
         tdec_ipt__block_add(f, start, n, r->stop_ip, r->insn.iclass, r->insn.size);
         if (st != TDEC_OK) { /* the error comes after the block */
