@@ -48,8 +48,8 @@ static size_t quick = 1; /* TDEC_TEST_QUICK: stride multiplier (testlib.h) */
 /* The decoders' sizes on LP64 targets, as the header's MEMORY section
    documents them. */
 #define IPT_DECODER_SIZE_LP64 256u
-#define IPT_EVT_DECODER_SIZE_LP64 2424u
-#define IPT_QRY_DECODER_SIZE_LP64 4040u
+#define IPT_EVT_DECODER_SIZE_LP64 2576u
+#define IPT_QRY_DECODER_SIZE_LP64 4192u
 
 #define LOGCAP (1u << 20)
 #define EVCAP  (1u << 16)
