@@ -6664,6 +6664,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync_event(tdec_ipt_flow_decoder *f, td
     if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
     tdec_ipt__flow_item(out, 0);
     f->post = 0;
+    f->blk_n = 0;
+    f->cur_n = 0;
     for (;;) {
         st = tdec_ipt__flow_fetch(f, 1);
         if (st != TDEC_OK) return st;
