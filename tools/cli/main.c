@@ -36,7 +36,7 @@ static const struct {
     const char *name;
     int         json; /* takes --json */
 } cli_commands[] = {
-    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1}, {"flow", 0},
+    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1}, {"flow", 1},
 };
 #define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 

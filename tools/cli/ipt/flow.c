@@ -1,16 +1,14 @@
 /* flow.c - `tracedec flow`: the Intel PT instruction flow decoder
    (single/tdec_ipt.h, layer 3) printing what libipt's ptxed prints with
    --no-inst (docs/ipt.md, "tracedec flow"): one line per instruction
-   (its IP, "? " first when speculative), event lines "[...]", error lines
-   "[OFFSET, IP: error: MESSAGE]", "[end of trace]". Options are ptxed's:
-   --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE
-   (repeatable: the code image), --cpu and the timing options (shared with
-   ptdump's), --insn-decoder, --no-inst, --check, --quiet, --stat,
-   --stat:insn, --event:ip, --event:iflags, --event:tick, --event:time,
-   --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf, --filter:addrN_cfg,
-   --filter:addrN_a, --filter:addrN_b (N 0-3: the IP filter, for erratum
-   SKL014). The trace is read in CLI_CHUNK pieces; the
-   image files are read whole. */
+   ("[TIME  ][? ]IP"), event lines "[[TSC  ]...]",
+   error lines "[OFFSET, IP: error: MESSAGE]", "[end of trace]"; or, with
+   --json, one JSON object per line for each of them. Options are ptxed's:
+   --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE and
+   --elf FILE[:BASE] (repeatable: the code image; elf.c reads ELF files),
+   --cpu and the timing options (shared with ptdump's), and the switches
+   and --filter:addrN_* options below. The trace is read in CLI_CHUNK
+   pieces; the image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
 
@@ -21,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLOW_MAX_RAW 64 /* --raw options at most */
+#define FLOW_MAX_SECTIONS 64 /* image sections (--raw, --elf segments) at most */
 
 enum {
     FLOW_QUIET = 1u << 0,    /* --quiet: no instruction or event lines         */
@@ -30,14 +28,15 @@ enum {
     FLOW_EVENT_IP = 1u << 3, /* --event:ip                                     */
     FLOW_IFLAGS = 1u << 4,   /* --event:iflags: IFLAGS events                  */
     FLOW_TICK = 1u << 5,     /* --event:tick: TICK events                      */
-    FLOW_TIME = 1u << 6,     /* --event:time: events with their TSC            */
-    FLOW_KEEP_TCAL = 1u << 7 /* --insn:/--block:keep-tcal-on-ovf               */
+    FLOW_EVENT_TIME = 1u << 6, /* --event:time: events with their TSC          */
+    FLOW_KEEP_TCAL = 1u << 7, /* --insn:/--block:keep-tcal-on-ovf              */
+    FLOW_TIME = 1u << 8      /* --time: the time before each instruction       */
 };
 
 static struct {
     uint32_t         show;
-    size_t           nraw;
-    tdec_ipt_section raw[FLOW_MAX_RAW];
+    size_t           nsections;
+    tdec_ipt_section sections[FLOW_MAX_SECTIONS];
     tdec_ipt_addr_filter filter;
 } flow_opts;
 
@@ -48,8 +47,9 @@ static const struct {
     {"--quiet", FLOW_QUIET},     {"--stat", FLOW_STAT},   {"--stat:insn", FLOW_STAT_INSN},
     {"--event:ip", FLOW_EVENT_IP}, {"--insn-decoder", 0}, {"--no-inst", 0},
     {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
-    {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_TIME},
+    {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_EVENT_TIME},
     {"--insn:keep-tcal-on-ovf", FLOW_KEEP_TCAL}, {"--block:keep-tcal-on-ovf", FLOW_KEEP_TCAL},
+    {"--time", FLOW_TIME},
 };
 
 /* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
@@ -100,14 +100,14 @@ static int flow_raw(const char *arg, out_buf *err)
         else
             from = to = 0;
     }
-    if (len >= sizeof path || flow_opts.nraw == FLOW_MAX_RAW) goto bad;
+    if (len >= sizeof path || flow_opts.nsections == FLOW_MAX_SECTIONS) goto bad;
     memcpy(path, arg, len);
     path[len] = '\0';
     bytes = flow_slurp(path, &size);
     if (bytes == NULL) goto bad;
     if (to == 0 || to > size) to = size;
     if (from > to) goto bad;
-    s = &flow_opts.raw[flow_opts.nraw++];
+    s = &flow_opts.sections[flow_opts.nsections++];
     s->vaddr = at;
     s->bytes = bytes + from;
     s->size = to - from;
@@ -115,6 +115,32 @@ static int flow_raw(const char *arg, out_buf *err)
     return CLI_OPT_TAKEN;
 bad:
     out_str(err, "tracedec: failed to load ");
+    out_str(err, arg);
+    out_str(err, ".\n");
+    return CLI_OPT_FAILED;
+}
+
+/* --elf FILE[:BASE]: the file's loadable segments (elf.c), moved to BASE
+   when it is given and not 0. As ptxed, a ':' not followed by a number
+   belongs to FILE. */
+static int flow_elf(const char *arg, out_buf *err)
+{
+    const char *colon = strrchr(arg, ':');
+    char path[4096];
+    uint64_t base = 0, size;
+    uint8_t *bytes;
+    size_t len = strlen(arg);
+    if (colon != NULL && flow_number(colon + 1, arg + len, &base)) len = (size_t)(colon - arg);
+    else base = 0;
+    if (len >= sizeof path) goto bad;
+    memcpy(path, arg, len);
+    path[len] = '\0';
+    bytes = flow_slurp(path, &size);
+    if (bytes == NULL) goto bad;
+    if (ipt_elf_sections(bytes, size, base, path, flow_opts.sections, FLOW_MAX_SECTIONS, &flow_opts.nsections, err))
+        return CLI_OPT_TAKEN;
+bad:
+    out_str(err, "tracedec: --elf: failed to load ");
     out_str(err, arg);
     out_str(err, ".\n");
     return CLI_OPT_FAILED;
@@ -151,12 +177,59 @@ int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
         if (++*i >= argc) return CLI_OPT_USAGE;
         return flow_filter(a + 13, argv[*i]);
     }
-    if (strcmp(a, "--raw") != 0) return CLI_OPT_NONE;
+    if (strcmp(a, "--raw") != 0 && strcmp(a, "--elf") != 0) return CLI_OPT_NONE;
     if (++*i >= argc) return CLI_OPT_USAGE;
-    return flow_raw(argv[*i], err);
+    return a[2] == 'r' ? flow_raw(argv[*i], err) : flow_elf(argv[*i], err);
 }
 
-/* ---- printing --------------------------------------------------------------------- */
+/* ---- printing: one printer per item kind, text or JSON ------------------------------ */
+
+static int flow_json; /* --json: the printers write JSON objects */
+
+/* tdec_ipt_iclass names (libipt's ptic_* without the prefix). */
+static const char *const flow_iclasses[] = {"unknown",    "other",    "call",     "return",
+                                            "jump",       "cond_jump", "far_call", "far_return",
+                                            "far_jump",   "ptwrite",  "indirect"};
+
+/* A --time or --event:time column: 16 hex digits and two spaces. */
+static void flow_column(out_buf *o, uint64_t v)
+{
+    out_hexw(o, v, 16);
+    out_str(o, "  ");
+}
+
+/* What ptxed prints before an instruction's IP: the --time column (time:
+   the decoder's, the TSC of the last event), then "? " inside a
+   transaction. (A block printer gives each instruction of a block the
+   same.) */
+static void flow_insn_prefix(out_buf *o, uint64_t time, int speculative)
+{
+    if (flow_opts.show & FLOW_TIME) flow_column(o, time);
+    if (speculative) out_str(o, "? ");
+}
+
+static void flow_insn(out_buf *o, const tdec_ipt_flow_item *it, uint64_t time)
+{
+    if (!flow_json) {
+        flow_insn_prefix(o, time, it->speculative);
+        out_hexw(o, it->ip, 16);
+        out_char(o, '\n');
+        return;
+    }
+    out_json_open(o);
+    out_json_str(o, "kind", "insn");
+    out_json_u64(o, "time", time);
+    out_json_u64(o, "ip", it->ip);
+    out_json_u64(o, "size", it->size);
+    out_json_str(o, "iclass", it->iclass < sizeof flow_iclasses / sizeof flow_iclasses[0] ? flow_iclasses[it->iclass] : "unknown");
+    out_json_u64(o, "mode", it->mode);
+    out_json_bool(o, "speculative", it->speculative);
+    out_json_key(o, "raw");
+    out_char(o, '"');
+    out_hex_bytes(o, it->raw, it->size);
+    out_char(o, '"');
+    out_json_close(o);
+}
 
 static void flow_ip(out_buf *o, const char *what, uint64_t ip)
 {
@@ -164,17 +237,22 @@ static void flow_ip(out_buf *o, const char *what, uint64_t ip)
     out_hexw(o, ip, 16);
 }
 
-/* An event line as ptxed prints it. */
+/* An event line as ptxed prints it, or the event as `tracedec events
+   --json` gives it. */
 static void flow_event(out_buf *o, const tdec_ipt_event *ev)
 {
     int known = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
     int with_ip = (flow_opts.show & FLOW_EVENT_IP) && known;
     static const char *const modes[] = {"<unknown>", "16-bit", "32-bit", "64-bit"};
-    out_char(o, '[');
-    if ((flow_opts.show & FLOW_TIME) && (ev->flags & TDEC_IPT_EVF_HAS_TSC)) {
-        out_hexw(o, ev->tsc, 16);
-        out_str(o, "  ");
+    if (flow_json) {
+        out_json_open(o);
+        out_json_str(o, "kind", "event");
+        ipt_event_json(o, ev);
+        out_json_close(o);
+        return;
     }
+    out_char(o, '[');
+    if ((flow_opts.show & FLOW_EVENT_TIME) && (ev->flags & TDEC_IPT_EVF_HAS_TSC)) flow_column(o, ev->tsc);
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED: out_str(o, ev->flags & TDEC_IPT_EVF_RESUMED ? "resumed" : "enabled"); break;
     case TDEC_IPT_EV_DISABLED: out_str(o, "disabled"); break;
@@ -296,18 +374,56 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     out_str(o, "]\n");
 }
 
-/* "[OFFSET, IP: WHAT error: MESSAGE]" */
-static void flow_error(out_buf *o, uint64_t offset, uint64_t ip, const char *what, uint32_t reason)
+/* "[OFFSET, IP: [config ]error: MESSAGE]"; where: "decode" or "config". */
+static void flow_error(out_buf *o, const char *where, uint64_t offset, uint64_t ip, uint32_t reason)
 {
+    if (flow_json) {
+        out_json_open(o);
+        out_json_str(o, "kind", "error");
+        out_json_str(o, "where", where);
+        out_json_u64(o, "offset", offset);
+        out_json_u64(o, "ip", ip);
+        out_json_u64(o, "code", reason);
+        out_json_str(o, "error", tdec_ipt_reason_str(reason));
+        out_json_close(o);
+        return;
+    }
     out_char(o, '[');
     out_hex(o, offset);
     out_str(o, ", ");
     out_hex(o, ip);
     out_str(o, ": ");
-    out_str(o, what);
+    if (strcmp(where, "config") == 0) out_str(o, "config ");
     out_str(o, "error: ");
     out_str(o, tdec_ipt_reason_str(reason));
     out_str(o, "]\n");
+}
+
+/* The trace ended with tracing on. */
+static void flow_end(out_buf *o)
+{
+    if (!flow_json) {
+        out_str(o, "[end of trace]\n");
+        return;
+    }
+    out_json_open(o);
+    out_json_str(o, "kind", "end");
+    out_json_close(o);
+}
+
+/* --stat, --stat:insn */
+static void flow_stat(out_buf *o, uint64_t insns)
+{
+    if (!flow_json) {
+        out_str(o, "insn: ");
+        out_u64(o, insns);
+        out_str(o, ".\n");
+        return;
+    }
+    out_json_open(o);
+    out_json_str(o, "kind", "stat");
+    out_json_u64(o, "insn", insns);
+    out_json_close(o);
 }
 
 /* ---- the loop --------------------------------------------------------------------- */
@@ -325,22 +441,20 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     size_t n;
     int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
     long errors = 0;
-    if (!ipt_config(&cfg)) flow_error(out, 0, 0, "config ", TDEC_IPT_ERR_BAD_CPU);
+    flow_json = a->output == CLI_OUT_JSON;
+    if (!ipt_config(&cfg)) flow_error(out, "config", 0, 0, TDEC_IPT_ERR_BAD_CPU);
     if (flow_opts.show & FLOW_IFLAGS) cfg.flags |= TDEC_IPT_F_IFLAGS;
     if (flow_opts.show & FLOW_TICK) cfg.flags |= TDEC_IPT_F_TICKS;
     if (flow_opts.show & FLOW_KEEP_TCAL) cfg.flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
-    image.sections = flow_opts.raw;
-    image.count = flow_opts.nraw;
+    image.sections = flow_opts.sections;
+    image.count = flow_opts.nsections;
     tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
     tdec_ipt_flow_set_filter(f, &flow_opts.filter);
     for (;;) {
         st = tdec_ipt_flow_next(f, &it);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             insns++;
-            if (quiet) continue;
-            if (it.speculative) out_str(out, "? ");
-            out_hexw(out, it.ip, 16);
-            out_char(out, '\n');
+            if (!quiet) flow_insn(out, &it, f->time);
         } else if (st == TDEC_OK) {
             if (!quiet) flow_event(out, &it.ev);
         } else if (st == TDEC_NEED_INPUT) {
@@ -350,21 +464,17 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
             else st = TDEC_E_SEQUENCE;
             if (st < 0) break;
         } else if (st == TDEC_END) {
-            if (f->enabled && !quiet) out_str(out, "[end of trace]\n");
+            if (f->enabled && !quiet) flow_end(out);
             break;
         } else if (st == TDEC_E_CORRUPT) {
             errors++;
-            if (!quiet) flow_error(out, f->st.err_offset, f->err_ip, "", f->st.err_reason);
+            if (!quiet) flow_error(out, "decode", f->st.err_offset, f->err_ip, f->st.err_reason);
             if (tdec_ipt_flow_resync(f) != TDEC_NEED_INPUT) break;
         } else {
             break;
         }
     }
-    if (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN)) {
-        out_str(out, "insn: ");
-        out_u64(out, insns);
-        out_str(out, ".\n");
-    }
+    if (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN)) flow_stat(out, insns);
     out_flush(out);
     if (in->failed) {
         cli_diag(err, "error", -1, "read error", path);
