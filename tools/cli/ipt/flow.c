@@ -248,6 +248,7 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
         out_json_open(o);
         out_json_str(o, "kind", "event");
         ipt_event_json(o, ev);
+        if (ev->type == TDEC_IPT_EV_ENABLED) out_json_bool(o, "resumed", (ev->flags & TDEC_IPT_EVF_RESUMED) != 0);
         out_json_close(o);
         return;
     }
