@@ -8,8 +8,8 @@
 #    equals the text run, with --time --event:ip --event:time added; on broken traces (cut short, bytes
 #    flipped) every line is a JSON object and the output ends cleanly;
 #  - --elf: the vectors' code wrapped into 64- and 32-bit ELF executables
-#    (objcopy and ld, binutils) decodes as --raw does, at the ELF's own
-#    address and moved with :BASE; hostile ELF files give an error naming
+#    (objcopy and ld, binutils; gcc -pie) decodes as --raw does, at the
+#    ELF's own address and moved with :BASE; hostile ELF files give an error naming
 #    the byte offset, or a warning, never a crash;
 #  - --help names every flow option.
 cd "$(dirname "$0")/../.." || exit 2
@@ -142,6 +142,33 @@ if have objcopy && have ld; then
     fi
 else
     skip "ipt-flow --elf == --raw (objcopy/ld from binutils not found)"
+fi
+
+# gcc's position-independent executables (ET_DYN linked at 0, several
+# PT_LOAD segments: headers, code, data) holding the vector's code at
+# _start, moved with :BASE so that _start lands on the vector's address
+if have gcc && have nm; then
+    n=0 bad=""
+    for v in call_direct-ret_compressed tsx-abort loop-tnt mode_exec-tip; do
+        [ -f "$T/$v.raw" ] || flow "$v" > "$T/$v.raw" 2>&1
+        printf '.text\n.globl _start\n_start:\n.incbin "%s"\n' "$D/$v/$v.bin" > "$T/$v.S"
+        for bits in 64 32; do
+            gcc -m$bits -nostdlib -pie -Wl,--build-id=none -o "$T/$v.pie$bits" "$T/$v.S" 2> "$T/gcc.log" || continue
+            n=$((n + 1))
+            start=$(nm "$T/$v.pie$bits" | awk '$3 == "_start" { print $1 }')
+            base=$(printf '0x%x' $(($(org "$v") - 0x$start)))
+            # shellcheck disable=SC2046
+            (cd "$D/$v" && "$X" flow --elf "$T/$v.pie$bits:$base" $(opts "$v") --pt "$v.pt") > "$T/$v.pie.out" 2>&1
+            cmp -s "$T/$v.pie.out" "$T/$v.raw" || bad="$bad $v/$bits"
+        done
+    done
+    if [ -z "$bad" ] && [ "$n" -ge 4 ]; then
+        pass "ipt-flow --elf FILE:BASE of gcc -pie executables == --raw on $n vector images"
+    else
+        fail "ipt-flow --elf of gcc -pie executables ($n built):$bad" "$T/gcc.log"
+    fi
+else
+    skip "ipt-flow --elf of gcc -pie executables (gcc/nm not found)"
 fi
 
 # hostile ELF files: python3 writes them; "error@OFF" expects exit 1 and an
