@@ -7691,6 +7691,7 @@ typedef struct tdec_ipt__flow_ev {
 typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_err_state st;      /* public read-only: err, err_offset, err_reason */
     uint64_t         err_ip;    /* public: the IP an error is reported at        */
+    uint64_t         time;      /* public: the last event's TSC, PSB+ status too (0: none; ptxed --time) */
     uint8_t          enabled;   /* public: tracing is on                         */
     /* private */
     uint8_t          synced;
@@ -11884,6 +11885,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     f->st.err_reason = 0;
     f->st.err_offset = 0;
     f->err_ip = 0;
+    f->time = 0;
     f->synced = 0;
     f->nla = 0;
     f->end = 0;
@@ -12163,6 +12165,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
         break;
     }
     if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
+    f->time = ev->tsc;
     f->after_branch = 0;
     *out = tdec_ipt__flow_none;
     out->kind = TDEC_IPT_FLOW_EVENT;
@@ -12177,6 +12180,7 @@ static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
 {
     const tdec_ipt_event *ev = &f->la[0].ev;
     uint32_t bad = 0;
+    f->time = ev->tsc;
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED:
         if (f->at_sync) {
@@ -12395,7 +12399,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         out->kind = TDEC_IPT_FLOW_EVENT;
         out->ev.type = TDEC_IPT_EV_TICK;
         out->ev.ip = f->tick_ip;
-        out->ev.tsc = f->tick_tsc;
+        out->ev.tsc = f->time = f->tick_tsc;
         out->ev.flags = TDEC_IPT_EVF_HAS_TSC;
         return TDEC_OK;
     }

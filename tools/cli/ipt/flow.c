@@ -52,13 +52,18 @@ static const struct {
     {"--time", FLOW_TIME},
 };
 
-/* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
-static uint8_t *flow_slurp(const char *path, uint64_t *size)
+/* Reads the file named by name[0, len) whole: its bytes (malloc'd) and
+   size, or NULL. */
+static uint8_t *flow_slurp(const char *name, size_t len, uint64_t *size)
 {
-    FILE *fp = fopen(path, "rb");
+    char path[4096];
+    FILE *fp;
     uint8_t *buf = NULL;
     long n;
-    if (fp == NULL) return NULL;
+    if (len >= sizeof path) return NULL;
+    memcpy(path, name, len);
+    path[len] = '\0';
+    if ((fp = fopen(path, "rb")) == NULL) return NULL;
     if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
         buf = (uint8_t *)malloc(n ? (size_t)n : 1u);
         if (buf && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
@@ -81,16 +86,23 @@ static int flow_number(const char *s, const char *end, uint64_t *v)
     return errno == 0 && stop == end;
 }
 
+static int flow_load_failed(const char *arg, out_buf *err)
+{
+    out_str(err, "tracedec: failed to load ");
+    out_str(err, arg);
+    out_str(err, ".\n");
+    return CLI_OPT_FAILED;
+}
+
 /* --raw FILE[:FROM[-TO]]:BASE: loads the file's bytes [FROM, TO) at BASE. */
 static int flow_raw(const char *arg, out_buf *err)
 {
     const char *base = strrchr(arg, ':'), *range, *dash;
-    char path[4096];
     uint64_t at, from = 0, to = 0, size;
     uint8_t *bytes;
     tdec_ipt_section *s;
     size_t len;
-    if (base == NULL || !flow_number(base + 1, base + strlen(base), &at)) goto bad;
+    if (base == NULL || !flow_number(base + 1, base + strlen(base), &at)) return flow_load_failed(arg, err);
     len = (size_t)(base - arg);
     for (range = base; range > arg && range[-1] != ':'; range--) continue;
     if (range > arg) { /* FILE:FROM[-TO] when what follows the ':' is a range */
@@ -100,24 +112,16 @@ static int flow_raw(const char *arg, out_buf *err)
         else
             from = to = 0;
     }
-    if (len >= sizeof path || flow_opts.nsections == FLOW_MAX_SECTIONS) goto bad;
-    memcpy(path, arg, len);
-    path[len] = '\0';
-    bytes = flow_slurp(path, &size);
-    if (bytes == NULL) goto bad;
+    if (flow_opts.nsections == FLOW_MAX_SECTIONS || (bytes = flow_slurp(arg, len, &size)) == NULL)
+        return flow_load_failed(arg, err);
     if (to == 0 || to > size) to = size;
-    if (from > to) goto bad;
+    if (from > to) return flow_load_failed(arg, err);
     s = &flow_opts.sections[flow_opts.nsections++];
     s->vaddr = at;
     s->bytes = bytes + from;
     s->size = to - from;
     s->asid = TDEC_IPT_ASID_ANY;
     return CLI_OPT_TAKEN;
-bad:
-    out_str(err, "tracedec: failed to load ");
-    out_str(err, arg);
-    out_str(err, ".\n");
-    return CLI_OPT_FAILED;
 }
 
 /* --elf FILE[:BASE]: the file's loadable segments (elf.c), moved to BASE
@@ -126,24 +130,15 @@ bad:
 static int flow_elf(const char *arg, out_buf *err)
 {
     const char *colon = strrchr(arg, ':');
-    char path[4096];
     uint64_t base = 0, size;
     uint8_t *bytes;
     size_t len = strlen(arg);
     if (colon != NULL && flow_number(colon + 1, arg + len, &base)) len = (size_t)(colon - arg);
     else base = 0;
-    if (len >= sizeof path) goto bad;
-    memcpy(path, arg, len);
-    path[len] = '\0';
-    bytes = flow_slurp(path, &size);
-    if (bytes == NULL) goto bad;
-    if (ipt_elf_sections(bytes, size, base, path, flow_opts.sections, FLOW_MAX_SECTIONS, &flow_opts.nsections, err))
-        return CLI_OPT_TAKEN;
-bad:
-    out_str(err, "tracedec: --elf: failed to load ");
-    out_str(err, arg);
-    out_str(err, ".\n");
-    return CLI_OPT_FAILED;
+    if ((bytes = flow_slurp(arg, len, &size)) == NULL ||
+        !ipt_elf_sections(bytes, size, base, arg, flow_opts.sections, FLOW_MAX_SECTIONS, &flow_opts.nsections, err))
+        return flow_load_failed(arg, err);
+    return CLI_OPT_TAKEN;
 }
 
 /* --filter:addrN_cfg|_a|_b VALUE (a = the option without "--filter:addr"):
