@@ -298,7 +298,7 @@ static void test_sizes(void)
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3296);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3304);
         TL_EQU(&c, sizeof(tdec_ipt_flow_item), 88);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }

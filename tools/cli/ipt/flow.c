@@ -115,7 +115,10 @@ static int flow_raw(const char *arg, out_buf *err)
     if (flow_opts.nsections == FLOW_MAX_SECTIONS || (bytes = flow_slurp(arg, len, &size)) == NULL)
         return flow_load_failed(arg, err);
     if (to == 0 || to > size) to = size;
-    if (from > to) return flow_load_failed(arg, err);
+    if (from > to) {
+        free(bytes);
+        return flow_load_failed(arg, err);
+    }
     s = &flow_opts.sections[flow_opts.nsections++];
     s->vaddr = at;
     s->bytes = bytes + from;
@@ -132,13 +135,14 @@ static int flow_elf(const char *arg, out_buf *err)
     const char *colon = strrchr(arg, ':');
     uint64_t base = 0, size;
     uint8_t *bytes;
-    size_t len = strlen(arg);
+    size_t len = strlen(arg), had = flow_opts.nsections;
+    int ok;
     if (colon != NULL && flow_number(colon + 1, arg + len, &base)) len = (size_t)(colon - arg);
     else base = 0;
-    if ((bytes = flow_slurp(arg, len, &size)) == NULL ||
-        !ipt_elf_sections(bytes, size, base, arg, flow_opts.sections, FLOW_MAX_SECTIONS, &flow_opts.nsections, err))
-        return flow_load_failed(arg, err);
-    return CLI_OPT_TAKEN;
+    if ((bytes = flow_slurp(arg, len, &size)) == NULL) return flow_load_failed(arg, err);
+    ok = ipt_elf_sections(bytes, size, base, arg, flow_opts.sections, FLOW_MAX_SECTIONS, &flow_opts.nsections, err);
+    if (flow_opts.nsections == had) free(bytes); /* no section holds them */
+    return ok ? CLI_OPT_TAKEN : flow_load_failed(arg, err);
 }
 
 /* --filter:addrN_cfg|_a|_b VALUE (a = the option without "--filter:addr"):
