@@ -120,7 +120,7 @@
        sizeof(tdec_ipt_evt_decoder) = 2576 on LP64, 2552 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4192 on LP64, 4168 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3536 on LP64, 3504 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3544 on LP64, 3512 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_flow_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
@@ -1699,6 +1699,7 @@ typedef struct tdec_ipt__cached {
 typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_err_state st;      /* public read-only: err, err_offset, err_reason */
     uint64_t         err_ip;    /* public: the IP an error is reported at        */
+    uint64_t         time;      /* public: the last event's TSC, PSB+ status too (0: none; ptxed --time) */
     uint8_t          enabled;   /* public: tracing is on                         */
     /* private */
     uint8_t          synced;
@@ -6015,6 +6016,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     f->st.err_reason = 0;
     f->st.err_offset = 0;
     f->err_ip = 0;
+    f->time = 0;
     f->synced = 0;
     f->nla = 0;
     f->end = 0;
@@ -6307,6 +6309,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
         break;
     }
     if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
+    f->time = ev->tsc;
     f->after_branch = 0;
     tdec_ipt__flow_item(out, TDEC_IPT_FLOW_EVENT);
     out->ev = *ev;
@@ -6334,6 +6337,7 @@ static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
 {
     const tdec_ipt_event *ev = &f->la[0].ev;
     int bad = 0;
+    f->time = ev->tsc;
     tdec_ipt__flow_start(f);
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED: bad = !f->enabled; break;
@@ -6579,7 +6583,7 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
         tdec_ipt__flow_item(out, TDEC_IPT_FLOW_EVENT);
         out->ev.type = TDEC_IPT_EV_TICK;
         out->ev.ip = f->tick_ip;
-        out->ev.tsc = f->tick_tsc;
+        out->ev.tsc = f->time = f->tick_tsc;
         out->ev.flags = TDEC_IPT_EVF_HAS_TSC;
         return TDEC_OK;
     }

@@ -646,7 +646,7 @@ static void test_sizes(void)
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3536);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3544);
         TL_EQU(&c, sizeof(tdec_ipt_flow_item), 104);
         TL_EQU(&c, sizeof(tdec_ipt__cached), TDEC_IPT_CACHE_ENTRY);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);

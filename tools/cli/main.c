@@ -36,7 +36,7 @@ static const struct {
     const char *name;
     int         json; /* takes --json */
 } cli_commands[] = {
-    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1}, {"flow", 0},
+    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1}, {"flow", 1},
 };
 #define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 
@@ -50,7 +50,7 @@ static int usage(void)
                       "       tracedec replay DIR\n"
                       "       tracedec top DIR\n"
                       "       tracedec events|queries [--json] [options] FILE   (Intel PT)\n"
-                      "       tracedec flow [ptxed options] --raw FILE[:FROM[-TO]]:BASE --pt FILE\n"
+                      "       tracedec flow [--json] [ptxed options] --raw|--elf FILE... --pt FILE\n"
                       "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
                       "ovni trace directories (every layout); xtrace files (by name, or --format);\n"
                       "Intel PT traces.\n"
@@ -64,7 +64,14 @@ static int usage(void)
                       "  events         Intel PT: libipt's event decoder transcript (docs/ipt.md)\n"
                       "  queries        Intel PT: libipt's query decoder, drained without an image\n"
                       "  flow           Intel PT: the instructions that ran, as ptxed --no-inst prints\n"
-                      "                 them (in progress: docs/ipt.md, \"Layer 3\")\n"
+                      "                 them (in progress: docs/ipt.md, \"Layer 3\"), with ptxed's options:\n"
+                      "                 --pt FILE, --raw FILE[:FROM[-TO]]:BASE, --elf FILE[:BASE], --cpu,\n"
+                      "                 --mtc-freq, --nom-freq, --cpuid-0x15.eax, --cpuid-0x15.ebx,\n"
+                      "                 --insn-decoder, --no-inst, --check, --quiet, --stat, --stat:insn,\n"
+                      "                 --event:ip, --event:iflags, --event:time, --event:tick, --time,\n"
+                      "                 --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf,\n"
+                      "                 --filter:addrN_cfg, --filter:addrN_a, --filter:addrN_b (N 0-3);\n"
+                      "                 --json: one JSON object per line\n"
                       "  top            ovni: events per MCV, as ovnitop\n"
                       "  xtrace: --format=xtrace|xtrace-snapshot, --vl=BITS, --snap-header=auto|yes|no,\n"
                       "         --time-size=N, --iovec-data, --big-endian, --token-size=TOKEN:BYTES\n"

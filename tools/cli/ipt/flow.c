@@ -1,17 +1,17 @@
 /* flow.c - `tracedec flow`: the Intel PT instruction flow decoder
    (single/tdec_ipt.h, layer 3) printing what libipt's ptxed prints with
    --no-inst (docs/ipt.md, "tracedec flow"): one line per instruction
-   (its IP, "? " first when speculative), event lines "[...]", error lines
-   "[OFFSET, IP: error: MESSAGE]", "[end of trace]". Options are ptxed's:
-   --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE
-   (repeatable: the code image), --cpu and the timing options (shared with
-   ptdump's), --insn-decoder, --no-inst, --check, --quiet, --stat,
-   --stat:insn, --event:ip, --event:iflags, --event:tick, --event:time,
-   --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf, --filter:addrN_cfg,
-   --filter:addrN_a, --filter:addrN_b (N 0-3: the IP filter, for erratum
-   SKL014), --resync-on-error (after an error, go on at the current event,
-   not the next PSB). The trace is read in CLI_CHUNK pieces; the
-   image files are read whole. */
+   ("[TIME  ][? ]IP"), event lines "[[TSC  ]...]",
+   error lines "[OFFSET, IP: error: MESSAGE]", "[end of trace]"; or, with
+   --json, one JSON object per line for each of them. Options are ptxed's:
+   --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE and
+   --elf FILE[:BASE] (repeatable: the code image; elf.c reads ELF files),
+   --cpu and the timing options (shared with ptdump's), and the switches
+   and --filter:addrN_* options below: the block decoder by default (each
+   block's instructions read again from the image, "[block]" lines with
+   --block:show-blocks), --insn-decoder, --resync-on-error (after an
+   error, go on at the current event, not the next PSB). The trace is read in CLI_CHUNK
+   pieces; the image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
 
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLOW_MAX_RAW 64 /* --raw options at most */
+#define FLOW_MAX_SECTIONS 64 /* image sections (--raw, --elf segments) at most */
 
 enum {
     FLOW_QUIET = 1u << 0,    /* --quiet: no instruction or event lines         */
@@ -31,20 +31,21 @@ enum {
     FLOW_EVENT_IP = 1u << 3, /* --event:ip                                     */
     FLOW_IFLAGS = 1u << 4,   /* --event:iflags: IFLAGS events                  */
     FLOW_TICK = 1u << 5,     /* --event:tick: TICK events                      */
-    FLOW_TIME = 1u << 6,     /* --event:time: events with their TSC            */
+    FLOW_EVENT_TIME = 1u << 6, /* --event:time: events with their TSC          */
     FLOW_KEEP_TCAL = 1u << 7, /* --insn:/--block:keep-tcal-on-ovf              */
     FLOW_INSN_DEC = 1u << 8,  /* --insn-decoder (else the block decoder)        */
     FLOW_SHOW_BLOCKS = 1u << 9, /* --block:show-blocks: "[block]" lines         */
     FLOW_END_ON_CALL = 1u << 10, /* --block:end-on-call                         */
     FLOW_END_ON_JUMP = 1u << 11, /* --block:end-on-jump                         */
     FLOW_STAT_BLOCKS = 1u << 12, /* --stat:blocks                               */
-    FLOW_RESYNC = 1u << 13     /* --resync-on-error: go on at the current event */
+    FLOW_RESYNC = 1u << 13,    /* --resync-on-error: go on at the current event */
+    FLOW_TIME = 1u << 14       /* --time: the time before each instruction      */
 };
 
 static struct {
     uint32_t         show;
-    size_t           nraw;
-    tdec_ipt_section raw[FLOW_MAX_RAW];
+    size_t           nsections;
+    tdec_ipt_section sections[FLOW_MAX_SECTIONS];
     tdec_ipt_addr_filter filter;
 } flow_opts;
 
@@ -58,18 +59,23 @@ static const struct {
     {"--block:show-blocks", FLOW_SHOW_BLOCKS}, {"--block:end-on-call", FLOW_END_ON_CALL},
     {"--block:end-on-jump", FLOW_END_ON_JUMP},
     {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
-    {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_TIME},
+    {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_EVENT_TIME},
     {"--insn:keep-tcal-on-ovf", FLOW_KEEP_TCAL}, {"--block:keep-tcal-on-ovf", FLOW_KEEP_TCAL},
-    {"--resync-on-error", FLOW_RESYNC},
+    {"--resync-on-error", FLOW_RESYNC}, {"--time", FLOW_TIME},
 };
 
-/* Reads the whole file: its bytes (malloc'd) and size, or NULL. */
-static uint8_t *flow_slurp(const char *path, uint64_t *size)
+/* Reads the file named by name[0, len) whole: its bytes (malloc'd) and
+   size, or NULL. */
+static uint8_t *flow_slurp(const char *name, size_t len, uint64_t *size)
 {
-    FILE *fp = fopen(path, "rb");
+    char path[4096];
+    FILE *fp;
     uint8_t *buf = NULL;
     long n;
-    if (fp == NULL) return NULL;
+    if (len >= sizeof path) return NULL;
+    memcpy(path, name, len);
+    path[len] = '\0';
+    if ((fp = fopen(path, "rb")) == NULL) return NULL;
     if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0) {
         buf = (uint8_t *)malloc(n ? (size_t)n : 1u);
         if (buf && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
@@ -92,16 +98,23 @@ static int flow_number(const char *s, const char *end, uint64_t *v)
     return errno == 0 && stop == end;
 }
 
+static int flow_load_failed(const char *arg, out_buf *err)
+{
+    out_str(err, "tracedec: failed to load ");
+    out_str(err, arg);
+    out_str(err, ".\n");
+    return CLI_OPT_FAILED;
+}
+
 /* --raw FILE[:FROM[-TO]]:BASE: loads the file's bytes [FROM, TO) at BASE. */
 static int flow_raw(const char *arg, out_buf *err)
 {
     const char *base = strrchr(arg, ':'), *range, *dash;
-    char path[4096];
     uint64_t at, from = 0, to = 0, size;
     uint8_t *bytes;
     tdec_ipt_section *s;
     size_t len;
-    if (base == NULL || !flow_number(base + 1, base + strlen(base), &at)) goto bad;
+    if (base == NULL || !flow_number(base + 1, base + strlen(base), &at)) return flow_load_failed(arg, err);
     len = (size_t)(base - arg);
     for (range = base; range > arg && range[-1] != ':'; range--) continue;
     if (range > arg) { /* FILE:FROM[-TO] when what follows the ':' is a range */
@@ -111,24 +124,37 @@ static int flow_raw(const char *arg, out_buf *err)
         else
             from = to = 0;
     }
-    if (len >= sizeof path || flow_opts.nraw == FLOW_MAX_RAW) goto bad;
-    memcpy(path, arg, len);
-    path[len] = '\0';
-    bytes = flow_slurp(path, &size);
-    if (bytes == NULL) goto bad;
+    if (flow_opts.nsections == FLOW_MAX_SECTIONS || (bytes = flow_slurp(arg, len, &size)) == NULL)
+        return flow_load_failed(arg, err);
     if (to == 0 || to > size) to = size;
-    if (from > to) goto bad;
-    s = &flow_opts.raw[flow_opts.nraw++];
+    if (from > to) {
+        free(bytes);
+        return flow_load_failed(arg, err);
+    }
+    s = &flow_opts.sections[flow_opts.nsections++];
     s->vaddr = at;
     s->bytes = bytes + from;
     s->size = to - from;
     s->asid = TDEC_IPT_ASID_ANY;
     return CLI_OPT_TAKEN;
-bad:
-    out_str(err, "tracedec: failed to load ");
-    out_str(err, arg);
-    out_str(err, ".\n");
-    return CLI_OPT_FAILED;
+}
+
+/* --elf FILE[:BASE]: the file's loadable segments (elf.c), moved to BASE
+   when it is given and not 0. As ptxed, a ':' not followed by a number
+   belongs to FILE. */
+static int flow_elf(const char *arg, out_buf *err)
+{
+    const char *colon = strrchr(arg, ':');
+    uint64_t base = 0, size;
+    uint8_t *bytes;
+    size_t len = strlen(arg), had = flow_opts.nsections;
+    int ok;
+    if (colon != NULL && flow_number(colon + 1, arg + len, &base)) len = (size_t)(colon - arg);
+    else base = 0;
+    if ((bytes = flow_slurp(arg, len, &size)) == NULL) return flow_load_failed(arg, err);
+    ok = ipt_elf_sections(bytes, size, base, arg, flow_opts.sections, FLOW_MAX_SECTIONS, &flow_opts.nsections, err);
+    if (flow_opts.nsections == had) free(bytes); /* no section holds them */
+    return ok ? CLI_OPT_TAKEN : flow_load_failed(arg, err);
 }
 
 /* --filter:addrN_cfg|_a|_b VALUE (a = the option without "--filter:addr"):
@@ -166,12 +192,65 @@ int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
         if (++*i >= argc) return CLI_OPT_USAGE;
         return flow_filter(a + 13, argv[*i]);
     }
-    if (strcmp(a, "--raw") != 0) return CLI_OPT_NONE;
+    if (strcmp(a, "--raw") != 0 && strcmp(a, "--elf") != 0) return CLI_OPT_NONE;
     if (++*i >= argc) return CLI_OPT_USAGE;
-    return flow_raw(argv[*i], err);
+    return a[2] == 'r' ? flow_raw(argv[*i], err) : flow_elf(argv[*i], err);
 }
 
-/* ---- printing --------------------------------------------------------------------- */
+/* ---- printing: one printer per item kind, text or JSON ------------------------------ */
+
+static int flow_json; /* --json: the printers write JSON objects */
+
+/* tdec_ipt_iclass names (libipt's ptic_* without the prefix). */
+static const char *const flow_iclasses[] = {"unknown",    "other",    "call",     "return",
+                                            "jump",       "cond_jump", "far_call", "far_return",
+                                            "far_jump",   "ptwrite",  "indirect"};
+
+/* A --time or --event:time column: 16 hex digits and two spaces. */
+static void flow_column(out_buf *o, uint64_t v)
+{
+    out_hexw(o, v, 16);
+    out_str(o, "  ");
+}
+
+/* tdec_ipt_iclass's name in JSON. */
+static const char *flow_iclass_name(unsigned iclass)
+{
+    return iclass < sizeof flow_iclasses / sizeof flow_iclasses[0] ? flow_iclasses[iclass] : "unknown";
+}
+
+/* What ptxed prints before an instruction's IP: the --time column (time:
+   the decoder's, the TSC of the last event), then "? " inside a
+   transaction. (A block printer gives each instruction of a block the
+   same.) */
+static void flow_insn_prefix(out_buf *o, uint64_t time, int speculative)
+{
+    if (flow_opts.show & FLOW_TIME) flow_column(o, time);
+    if (speculative) out_str(o, "? ");
+}
+
+static void flow_insn(out_buf *o, const tdec_ipt_flow_item *it, uint64_t time)
+{
+    if (!flow_json) {
+        flow_insn_prefix(o, time, it->speculative);
+        out_hexw(o, it->ip, 16);
+        out_char(o, '\n');
+        return;
+    }
+    out_json_open(o);
+    out_json_str(o, "kind", "insn");
+    out_json_u64(o, "time", time);
+    out_json_u64(o, "ip", it->ip);
+    out_json_u64(o, "size", it->size);
+    out_json_str(o, "iclass", flow_iclass_name(it->iclass));
+    out_json_u64(o, "mode", it->mode);
+    out_json_bool(o, "speculative", it->speculative);
+    out_json_key(o, "raw");
+    out_char(o, '"');
+    out_hex_bytes(o, it->raw, it->size);
+    out_char(o, '"');
+    out_json_close(o);
+}
 
 static void flow_ip(out_buf *o, const char *what, uint64_t ip)
 {
@@ -179,17 +258,23 @@ static void flow_ip(out_buf *o, const char *what, uint64_t ip)
     out_hexw(o, ip, 16);
 }
 
-/* An event line as ptxed prints it. */
+/* An event line as ptxed prints it, or the event as `tracedec events
+   --json` gives it. */
 static void flow_event(out_buf *o, const tdec_ipt_event *ev)
 {
     int known = !(ev->flags & TDEC_IPT_EVF_IP_SUPPRESSED);
     int with_ip = (flow_opts.show & FLOW_EVENT_IP) && known;
     static const char *const modes[] = {"<unknown>", "16-bit", "32-bit", "64-bit"};
-    out_char(o, '[');
-    if ((flow_opts.show & FLOW_TIME) && (ev->flags & TDEC_IPT_EVF_HAS_TSC)) {
-        out_hexw(o, ev->tsc, 16);
-        out_str(o, "  ");
+    if (flow_json) {
+        out_json_open(o);
+        out_json_str(o, "kind", "event");
+        ipt_event_json(o, ev);
+        if (ev->type == TDEC_IPT_EV_ENABLED) out_json_bool(o, "resumed", (ev->flags & TDEC_IPT_EVF_RESUMED) != 0);
+        out_json_close(o);
+        return;
     }
+    out_char(o, '[');
+    if ((flow_opts.show & FLOW_EVENT_TIME) && (ev->flags & TDEC_IPT_EVF_HAS_TSC)) flow_column(o, ev->tsc);
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED: out_str(o, ev->flags & TDEC_IPT_EVF_RESUMED ? "resumed" : "enabled"); break;
     case TDEC_IPT_EV_DISABLED: out_str(o, "disabled"); break;
@@ -311,48 +396,84 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     out_str(o, "]\n");
 }
 
-/* "[OFFSET, IP: WHAT error: MESSAGE]" */
-static void flow_error(out_buf *o, uint64_t offset, uint64_t ip, const char *what, uint32_t reason)
+/* "[OFFSET, IP: [WHERE ]error: MESSAGE]"; where: "decode" (not printed),
+   "config", "resync" or "fetch". */
+static void flow_error(out_buf *o, const char *where, uint64_t offset, uint64_t ip, uint32_t reason)
 {
+    if (flow_json) {
+        out_json_open(o);
+        out_json_str(o, "kind", "error");
+        out_json_str(o, "where", where);
+        out_json_u64(o, "offset", offset);
+        out_json_u64(o, "ip", ip);
+        out_json_u64(o, "code", reason);
+        out_json_str(o, "error", tdec_ipt_reason_str(reason));
+        out_json_close(o);
+        return;
+    }
     out_char(o, '[');
     out_hex(o, offset);
     out_str(o, ", ");
     out_hex(o, ip);
     out_str(o, ": ");
-    out_str(o, what);
+    if (strcmp(where, "decode") != 0) {
+        out_str(o, where);
+        out_char(o, ' ');
+    }
     out_str(o, "error: ");
     out_str(o, tdec_ipt_reason_str(reason));
     out_str(o, "]\n");
 }
 
-/* An instruction line: its IP ("? " first when speculative), without the
-   line's end. */
-static void flow_insn(out_buf *o, int speculative, uint64_t ip)
-{
-    if (speculative) out_str(o, "? ");
-    out_hexw(o, ip, 16);
-}
-
 /* A block as ptxed prints it: "[block N]" with --block:show-blocks (N, in
    hex, with statistics on), then its instructions, read again from the
-   image. */
+   image (in JSON: a block object, then one object per instruction). */
 static void flow_block(out_buf *o, const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *b, uint64_t nblocks)
 {
+    tdec_ipt_flow_item it = *b;
     tdec_ipt_insn_info insn;
-    uint8_t raw[16];
     uint32_t k, reason;
-    uint64_t ip = b->ip;
-    if (flow_opts.show & FLOW_SHOW_BLOCKS) {
+    uint64_t ip = b->ip, at;
+    tdec_status st;
+    int counted = (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN | FLOW_STAT_BLOCKS)) != 0;
+    if ((flow_opts.show & FLOW_SHOW_BLOCKS) && flow_json) {
+        out_json_open(o);
+        out_json_str(o, "kind", "block");
+        if (counted) out_json_u64(o, "block", nblocks);
+        out_json_u64(o, "ip", b->ip);
+        out_json_u64(o, "end_ip", b->end_ip);
+        out_json_u64(o, "ninsn", b->ninsn);
+        out_json_str(o, "iclass", flow_iclass_name(b->iclass));
+        out_json_u64(o, "mode", b->mode);
+        out_json_bool(o, "speculative", b->speculative);
+        out_json_close(o);
+    } else if (flow_opts.show & FLOW_SHOW_BLOCKS) {
         out_str(o, "[block");
-        if (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN | FLOW_STAT_BLOCKS)) {
+        if (counted) {
             out_char(o, ' ');
             out_hex(o, nblocks);
         }
         out_str(o, "]\n");
     }
+    it.kind = TDEC_IPT_FLOW_INSN;
+    it.ninsn = 1;
     for (k = 0; k < b->ninsn; k++) {
-        flow_insn(o, b->speculative, ip);
-        if (tdec_ipt_block_walk(f, b, &ip, &insn, raw, &reason) != TDEC_OK) {
+        at = ip;
+        st = tdec_ipt_block_walk(f, b, &ip, &insn, it.raw, &reason);
+        if (flow_json && st != TDEC_OK) {
+            flow_error(o, "fetch", 0, at, reason);
+            return;
+        }
+        if (flow_json) {
+            it.ip = it.end_ip = at;
+            it.size = insn.size;
+            it.iclass = insn.iclass;
+            flow_insn(o, &it, f->time);
+            continue;
+        }
+        flow_insn_prefix(o, f->time, b->speculative);
+        out_hexw(o, at, 16);
+        if (st != TDEC_OK) {
             out_str(o, " [fetch error: ");
             out_str(o, tdec_ipt_reason_str(reason));
             out_str(o, "]\n");
@@ -362,13 +483,33 @@ static void flow_block(out_buf *o, const tdec_ipt_flow_decoder *f, const tdec_ip
     }
 }
 
-/* --stat's lines: which counts ptxed prints (both by default with the block
+/* The trace ended with tracing on. */
+static void flow_end(out_buf *o)
+{
+    if (!flow_json) {
+        out_str(o, "[end of trace]\n");
+        return;
+    }
+    out_json_open(o);
+    out_json_str(o, "kind", "end");
+    out_json_close(o);
+}
+
+/* --stat's counts: which ptxed prints (both by default with the block
    decoder). */
 static void flow_stats(out_buf *o, uint64_t insns, uint64_t blocks)
 {
     uint32_t which = flow_opts.show & (FLOW_STAT_INSN | FLOW_STAT_BLOCKS);
     if (!(flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN | FLOW_STAT_BLOCKS))) return;
     if (!which) which = FLOW_STAT_INSN | (flow_opts.show & FLOW_INSN_DEC ? 0u : (uint32_t)FLOW_STAT_BLOCKS);
+    if (flow_json) {
+        out_json_open(o);
+        out_json_str(o, "kind", "stat");
+        if (which & FLOW_STAT_INSN) out_json_u64(o, "insn", insns);
+        if (which & FLOW_STAT_BLOCKS) out_json_u64(o, "blocks", blocks);
+        out_json_close(o);
+        return;
+    }
     if (which & FLOW_STAT_INSN) {
         out_str(o, "insn: ");
         out_u64(o, insns);
@@ -413,8 +554,17 @@ static tdec_status flow_resync_event(tdec_ipt_flow_decoder *f, cli_reader *in, o
         else break;
         if (st < 0) return st;
     }
-    if (st == TDEC_OK && !f->enabled && !quiet) out_str(out, "[disabled]\n");
-    if (st == TDEC_E_CORRUPT && !quiet) flow_error(out, f->st.err_offset, f->err_ip, "resync ", f->st.err_reason);
+    if (st == TDEC_OK && !f->enabled && !quiet) {
+        if (flow_json) {
+            out_json_open(out);
+            out_json_str(out, "kind", "resync");
+            out_json_bool(out, "enabled", 0);
+            out_json_close(out);
+        } else {
+            out_str(out, "[disabled]\n");
+        }
+    }
+    if (st == TDEC_E_CORRUPT && !quiet) flow_error(out, "resync", f->st.err_offset, f->err_ip, f->st.err_reason);
     return st;
 }
 
@@ -430,12 +580,13 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
                     (flow_opts.show & FLOW_END_ON_JUMP ? TDEC_IPT_BLOCK_END_ON_JUMP : 0u);
     int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
     long errors = 0;
-    if (!ipt_config(&cfg)) flow_error(out, 0, 0, "config ", TDEC_IPT_ERR_BAD_CPU);
+    flow_json = a->output == CLI_OUT_JSON;
+    if (!ipt_config(&cfg)) flow_error(out, "config", 0, 0, TDEC_IPT_ERR_BAD_CPU);
     if (flow_opts.show & FLOW_IFLAGS) cfg.flags |= TDEC_IPT_F_IFLAGS;
     if (flow_opts.show & FLOW_TICK) cfg.flags |= TDEC_IPT_F_TICKS;
     if (flow_opts.show & FLOW_KEEP_TCAL) cfg.flags |= TDEC_IPT_F_KEEP_TCAL_OVF;
-    image.sections = flow_opts.raw;
-    image.count = flow_opts.nraw;
+    image.sections = flow_opts.sections;
+    image.count = flow_opts.nsections;
     tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
     tdec_ipt_flow_set_filter(f, &flow_opts.filter);
     tdec_ipt_flow_set_cache(f, flow_cache, sizeof flow_cache);
@@ -443,9 +594,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
         st = flow_opts.show & FLOW_INSN_DEC ? tdec_ipt_flow_next(f, &it) : tdec_ipt_flow_next_block(f, &it, ends);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             insns++;
-            if (quiet) continue;
-            flow_insn(out, it.speculative, it.ip);
-            out_char(out, '\n');
+            if (!quiet) flow_insn(out, &it, f->time);
         } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_BLOCK) {
             insns += it.ninsn;
             blocks++;
@@ -456,11 +605,11 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
             st = flow_input(f, in, &ended);
             if (st < 0) break;
         } else if (st == TDEC_END) {
-            if (f->enabled && !quiet) out_str(out, "[end of trace]\n");
+            if (f->enabled && !quiet) flow_end(out);
             break;
         } else if (st == TDEC_E_CORRUPT) {
             errors++;
-            if (!quiet) flow_error(out, f->st.err_offset, f->err_ip, "", f->st.err_reason);
+            if (!quiet) flow_error(out, "decode", f->st.err_offset, f->err_ip, f->st.err_reason);
             if ((flow_opts.show & FLOW_RESYNC) && flow_resync_event(f, in, out, &ended, quiet) == TDEC_OK) continue;
             if (tdec_ipt_flow_resync(f) != TDEC_NEED_INPUT) break;
         } else {

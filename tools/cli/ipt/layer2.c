@@ -188,6 +188,14 @@ static void l2_event(l2_out *w, const tdec_ipt_event *ev)
     }
 }
 
+void ipt_event_json(out_buf *o, const tdec_ipt_event *ev)
+{
+    l2_out w;
+    w.o = o;
+    w.json = 1;
+    l2_event(&w, ev);
+}
+
 /* ---- lines ---- */
 
 static void l2_begin(l2_out *w, const char *kind)
