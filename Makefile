@@ -169,6 +169,19 @@ DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
                $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang)) \
              $(if $(HAVE_ZYDIS),$(B)/diff/ipt_ild)
 
+# ---- the Intel PT real-execution corpus (tests/exec/, tests/data/ipt/exec/) ----
+# A qemu-user TCG plugin that logs which code ran, and the writer that
+# turns its log into an Intel PT trace, image and instruction sequence.
+HAVE_QEMU := $(call have,qemu-x86_64)
+$(B)/exec/plugin.so: tests/exec/plugin.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
+$(B)/exec/writer: tests/exec/writer.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
+
+EXEC_BINS := $(if $(HAVE_LIBIPT),$(B)/exec/writer $(if $(HAVE_QEMU),$(B)/exec/plugin.so))
+
 # ---- live tests: the programs the real producers record ----------------------
 $(B)/live/xray_prog: tests/live/xray_prog.c
 	@mkdir -p $(@D)
