@@ -1,0 +1,296 @@
+/* ipt_flow.c - the Intel PT instruction flow of a real run (the corpus of
+   tests/data/ipt/exec/, or a recording made by tests/live/ipt_exec.sh)
+   decoded four ways, each compared with the instructions that really ran:
+   tracedec's flow decoder fed the whole trace and fed 1 byte at a time,
+   libipt's instruction decoder (pt_insn_next) and libipt's block decoder
+   (pt_blk_next, its blocks walked with the image), all over the same image.
+
+       ipt_flow NAME TRACE IMAGE SECTIONS EXPECTED
+
+   SECTIONS: lines "OFFSET-END:VADDR" (hex): IMAGE's bytes [OFFSET, END) at
+   VADDR. EXPECTED: the executed IPs, one "%016x" a line. Prints one line a
+   decoder, "PASS NAME: DECODER (N instructions)" or "FAIL NAME: DECODER:"
+   with the first difference (instruction index, trace offset, expected and
+   decoded IP); a decoder error is a difference. Exit status 1 on FAIL. */
+#define _POSIX_C_SOURCE 200809L
+#define TDEC_IPT_IMPLEMENTATION
+#include "single/tdec_ipt.h"
+
+#include <intel-pt.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SECTIONS 256
+
+static const char *name;
+static uint8_t *image, *trace;
+static size_t image_size, trace_size;
+static tdec_ipt_section sections[MAX_SECTIONS];
+static size_t nsections;
+static uint64_t *expected;
+static size_t nexpected;
+static int failed;
+
+/* One decoder's run against EXPECTED: what it decoded so far. */
+typedef struct {
+    const char *decoder;
+    size_t      n;        /* instructions matched */
+    int         bad;      /* a difference was reported */
+} run;
+
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *fp = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    long n;
+    if (fp == NULL || fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0 ||
+        (buf = malloc((size_t)n + 1)) == NULL || fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+        fprintf(stderr, "ipt_flow: cannot read %s\n", path);
+        exit(2);
+    }
+    fclose(fp);
+    *size = (size_t)n;
+    return buf;
+}
+
+static void differ(run *r, uint64_t offset, const char *what, uint64_t got)
+{
+    if (r->bad)
+        return;
+    r->bad = 1;
+    failed = 1;
+    printf("FAIL %s: %s: instruction %zu (trace offset %#" PRIx64 "): expected %016" PRIx64 ", got %s %016" PRIx64
+           "\n",
+           name, r->decoder, r->n, offset, r->n < nexpected ? expected[r->n] : 0, what, got);
+}
+
+static void insn_ran(run *r, uint64_t ip, uint64_t offset)
+{
+    if (r->n >= nexpected || expected[r->n] != ip)
+        differ(r, offset, "ip", ip);
+    else if (!r->bad)
+        r->n++;
+}
+
+static void verdict(run *r)
+{
+    if (!r->bad && r->n != nexpected)
+        differ(r, trace_size, "the end after", r->n);
+    if (!r->bad)
+        printf("PASS %s: %s (%zu instructions)\n", name, r->decoder, r->n);
+}
+
+/* ---- tracedec --------------------------------------------------------------- */
+static tdec_ipt_flow_decoder flow;
+
+static void run_tracedec(size_t chunk)
+{
+    tdec_ipt_config cfg;
+    tdec_ipt_image img;
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    size_t fed = 0;
+    run r = {chunk == 0 ? "tracedec flow (whole trace)" : "tracedec flow (1-byte feeds)", 0, 0};
+    memset(&cfg, 0, sizeof cfg);
+    img.sections = sections;
+    img.count = nsections;
+    tdec_ipt_flow_init(&flow, &cfg, tdec_ipt_image_read, &img, 0);
+    for (;;) {
+        st = tdec_ipt_flow_next(&flow, &it);
+        if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
+            insn_ran(&r, it.ip, fed);
+        } else if (st == TDEC_NEED_INPUT) {
+            size_t n = chunk == 0 ? trace_size - fed : (trace_size - fed < chunk ? trace_size - fed : chunk);
+            st = n > 0 ? tdec_ipt_flow_feed(&flow, trace + fed, n) : tdec_ipt_flow_finish(&flow);
+            fed += n;
+            if (st < 0 && st != TDEC_E_CORRUPT)
+                break;
+        } else if (st == TDEC_END) {
+            break;
+        } else if (st == TDEC_E_CORRUPT) {
+            differ(&r, flow.st.err_offset, "error", flow.err_ip);
+            if (tdec_ipt_flow_resync(&flow) != TDEC_NEED_INPUT)
+                break;
+        } else if (st != TDEC_OK) {
+            differ(&r, fed, "misuse", (uint64_t)(int64_t)st);
+            break;
+        }
+    }
+    verdict(&r);
+}
+
+/* ---- libipt ------------------------------------------------------------------- */
+static int add_sections(struct pt_image *img, const char *path)
+{
+    size_t i;
+    for (i = 0; i < nsections; i++)
+        if (pt_image_add_file(img, path, (uint64_t)(sections[i].bytes - image), sections[i].size, NULL,
+                              sections[i].vaddr) < 0)
+            return -1;
+    return 0;
+}
+
+static void libipt_config(struct pt_config *cfg)
+{
+    pt_config_init(cfg);
+    cfg->begin = trace;
+    cfg->end = trace + trace_size;
+}
+
+static void run_insn(const char *image_path)
+{
+    struct pt_config cfg;
+    struct pt_insn_decoder *d;
+    run r = {"libipt pt_insn_next", 0, 0};
+    int status;
+    uint64_t offset = 0;
+    libipt_config(&cfg);
+    d = pt_insn_alloc_decoder(&cfg);
+    if (d == NULL || add_sections(pt_insn_get_image(d), image_path) < 0) {
+        differ(&r, 0, "setup failure", 0);
+        return;
+    }
+    for (;;) {
+        status = pt_insn_sync_forward(d);
+        if (status < 0)
+            break;
+        for (;;) {
+            struct pt_insn insn;
+            while (status & pts_event_pending) {
+                struct pt_event ev;
+                status = pt_insn_event(d, &ev, sizeof ev);
+                if (status < 0)
+                    break;
+            }
+            if (status < 0)
+                break;
+            status = pt_insn_next(d, &insn, sizeof insn);
+            pt_insn_get_offset(d, &offset);
+            if (status < 0)
+                break;
+            insn_ran(&r, insn.ip, offset);
+        }
+        if (status == -pte_eos)
+            break;
+        differ(&r, offset, pt_errstr(pt_errcode(status)), 0);
+    }
+    pt_insn_free_decoder(d);
+    verdict(&r);
+}
+
+/* The instruction after the one at ip in a block, which goes on across
+   direct jumps and calls (a block's instructions are walked with
+   tracedec's length decoder, as ptxed walks them with XED). */
+static uint64_t next_in_block(uint64_t ip, enum pt_exec_mode mode)
+{
+    tdec_ipt_image img = {sections, nsections};
+    tdec_ipt_insn_info info;
+    uint8_t buf[TDEC_IPT_INSN_MAX];
+    uint32_t reason = 0;
+    size_t n = tdec_ipt_image_read(&img, TDEC_IPT_ASID_ANY, ip, buf, sizeof buf);
+    uint32_t m = mode == ptem_64bit ? TDEC_IPT_MODE_64 : mode == ptem_32bit ? TDEC_IPT_MODE_32 : TDEC_IPT_MODE_16;
+    uint64_t next = 0;
+    if (tdec_ipt_insn_decode(buf, n, m, &info, &reason) != TDEC_OK ||
+        tdec_ipt_insn_next_ip(&info, ip, &next, &reason) != TDEC_OK)
+        return 0;
+    return next;
+}
+
+static void run_blk(const char *image_path)
+{
+    struct pt_config cfg;
+    struct pt_block_decoder *d;
+    run r = {"libipt pt_blk_next", 0, 0};
+    int status;
+    uint64_t offset = 0;
+    libipt_config(&cfg);
+    d = pt_blk_alloc_decoder(&cfg);
+    if (d == NULL || add_sections(pt_blk_get_image(d), image_path) < 0) {
+        differ(&r, 0, "setup failure", 0);
+        return;
+    }
+    for (;;) {
+        status = pt_blk_sync_forward(d);
+        if (status < 0)
+            break;
+        for (;;) {
+            struct pt_block block;
+            uint64_t ip;
+            uint16_t i;
+            while (status & pts_event_pending) {
+                struct pt_event ev;
+                status = pt_blk_event(d, &ev, sizeof ev);
+                if (status < 0)
+                    break;
+            }
+            if (status < 0)
+                break;
+            status = pt_blk_next(d, &block, sizeof block);
+            pt_blk_get_offset(d, &offset);
+            for (i = 0, ip = block.ip; i < block.ninsn; i++) {
+                insn_ran(&r, ip, offset);
+                if (i + 1 < block.ninsn)
+                    ip = next_in_block(ip, block.mode);
+            }
+            if (block.ninsn > 0 && ip != block.end_ip)
+                differ(&r, offset, "block end", block.end_ip);
+            if (status < 0)
+                break;
+        }
+        if (status == -pte_eos)
+            break;
+        differ(&r, offset, pt_errstr(pt_errcode(status)), 0);
+    }
+    pt_blk_free_decoder(d);
+    verdict(&r);
+}
+
+int main(int argc, char **argv)
+{
+    FILE *fp;
+    char line[256];
+    size_t cap = 0;
+    if (argc != 6) {
+        fprintf(stderr, "usage: ipt_flow NAME TRACE IMAGE SECTIONS EXPECTED\n");
+        return 2;
+    }
+    name = argv[1];
+    trace = slurp(argv[2], &trace_size);
+    image = slurp(argv[3], &image_size);
+    fp = fopen(argv[4], "r");
+    while (fp != NULL && fgets(line, sizeof line, fp) != NULL) {
+        unsigned long long from, to, vaddr;
+        if (nsections == MAX_SECTIONS || sscanf(line, "%llx-%llx:%llx", &from, &to, &vaddr) != 3 || from > to ||
+            to > image_size) {
+            fprintf(stderr, "ipt_flow: %s: bad section line %s", argv[4], line);
+            return 2;
+        }
+        sections[nsections].vaddr = vaddr;
+        sections[nsections].size = to - from;
+        sections[nsections].bytes = image + from;
+        sections[nsections].asid = TDEC_IPT_ASID_ANY;
+        nsections++;
+    }
+    if (fp == NULL || (fclose(fp), fp = fopen(argv[5], "r")) == NULL) {
+        fprintf(stderr, "ipt_flow: cannot read %s or %s\n", argv[4], argv[5]);
+        return 2;
+    }
+    while (fgets(line, sizeof line, fp) != NULL) {
+        if (nexpected == cap) {
+            cap = cap * 2 + 4096;
+            expected = realloc(expected, cap * sizeof *expected);
+            if (expected == NULL)
+                return 2;
+        }
+        expected[nexpected++] = strtoull(line, NULL, 16);
+    }
+    fclose(fp);
+    run_tracedec(0);
+    run_tracedec(1);
+    run_insn(argv[3]);
+    run_blk(argv[3]);
+    return failed;
+}
