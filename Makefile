@@ -57,7 +57,7 @@ HAVE_UFTRACE := $(call have,uftrace)
 HAVE_XRAY    := $(if $(HAVE_CLANG),$(wildcard $(shell clang -print-runtime-dir 2>/dev/null)/libclang_rt.xray*.a))
 
 .PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay \
-        bench demo examples clean FORCE
+        bench bench-traces demo examples clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/tracedec
@@ -229,6 +229,11 @@ BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_B
 
 bench: $(B)/tracedec $(BENCH_BINS)
 	@sh tools/bench/bench.sh
+
+# Large Intel PT traces of real runs (xz, gzip under qemu-user) and their
+# images, for the flow benchmark: build/bench/traces/ (KB=input size).
+bench-traces: $(B)/exec/writer $(B)/exec/plugin.so
+	@sh tools/bench/ipt_traces.sh $(KB)
 
 # ---- the suites ------------------------------------------------------------------
 TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \

@@ -29,7 +29,8 @@
    (FLOW.md §2.5), so a compressed return is always one they can resolve.
    Each instruction is classified with tdec_ipt_insn_decode; its length
    must be qemu's. A repeated string instruction is one instruction (qemu
-   runs each iteration as a block of its own). Any flow that no branch
+   runs each iteration as a block of its own), and so is a page-crossing
+   instruction that qemu 7.2 reports twice in a row. Any flow that no branch
    explains (an instruction that stopped its block half way) is an error. */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
@@ -246,11 +247,15 @@ static int go_to(uint64_t ip)
     uint64_t next = p->ip + p->info.size;
     uint64_t target = next + (uint64_t)p->info.disp;
     int direct = (p->info.flags & TDEC_IPT_INSNF_DIRECT) && p->info.kind != TDEC_IPT_INSN_JMPABS;
+    int crosses = (p->ip & (PAGE - 1)) + p->info.size > PAGE;
+    /* The same instruction again: another iteration of a string
+       instruction, or a page-crossing one that qemu 7.2 reports at the
+       end of a block and again as a block of its own */
+    if (ip == p->ip && (p->info.iclass == TDEC_IPT_IC_OTHER || (crosses && !(direct && target == ip))))
+        return 0;
     switch (p->info.iclass) {
     case TDEC_IPT_IC_OTHER:
     case TDEC_IPT_IC_PTWRITE:
-        if (ip == p->ip && p->info.iclass == TDEC_IPT_IC_OTHER)
-            return 0;
         if (ip != next)
             bad_flow(p, ip);
         return 1;
