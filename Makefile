@@ -160,6 +160,11 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
+# A real run's flow: tracedec against libipt's decoders (tests/exec/).
+$(B)/diff/ipt_flow: tests/diff/ipt_flow.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
+
 # The x86 length decoder against Zydis (libzydis-dev).
 $(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
@@ -180,7 +185,18 @@ $(B)/exec/writer: tests/exec/writer.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
 
-EXEC_BINS := $(if $(HAVE_LIBIPT),$(B)/exec/writer $(if $(HAVE_QEMU),$(B)/exec/plugin.so))
+# The C++ program the live test records (64-bit; 32-bit with g++-multilib).
+HAVE_GXX32 := $(shell echo 'int main(){}' | g++ -m32 -x c++ -o /dev/null - >/dev/null 2>&1 && echo yes)
+$(B)/exec/exceptions64: tests/exec/exceptions.cpp
+	@mkdir -p $(@D)
+	g++ -std=c++11 -O1 -m64 -o $@ $<
+$(B)/exec/exceptions32: tests/exec/exceptions.cpp
+	@mkdir -p $(@D)
+	g++ -std=c++11 -O1 -m32 -o $@ $<
+
+EXEC_BINS := $(if $(HAVE_LIBIPT),$(B)/exec/writer $(B)/diff/ipt_flow \
+               $(if $(HAVE_QEMU),$(B)/exec/plugin.so $(B)/exec/exceptions64 \
+                 $(if $(HAVE_GXX32),$(B)/exec/exceptions32)))
 
 # ---- live tests: the programs the real producers record ----------------------
 $(B)/live/xray_prog: tests/live/xray_prog.c
@@ -237,7 +253,7 @@ bench-traces: $(B)/exec/writer $(B)/exec/plugin.so
 
 # ---- the suites ------------------------------------------------------------------
 TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \
-             $(DIFF_BINS) $(LIVE_BINS)
+             $(DIFF_BINS) $(LIVE_BINS) $(EXEC_BINS)
 
 # Unit, golden, live and differential tests; ends with "N passed, N failed".
 test: $(TEST_BINS)

@@ -40,3 +40,32 @@ need() {
     fail "$2 ($1 is not built: make $1)"
     return 1
 }
+
+# exec_unpack REC DIR: a recording of the Intel PT real-execution corpus
+# (tests/data/ipt/exec/REC, xz-compressed) unpacked into DIR: ret.pt,
+# noret.pt, image, image.sections, expected, command. Needs xz.
+exec_unpack() {
+    mkdir -p "$2" &&
+        for f in ret.pt noret.pt image expected; do
+            xz -dc "$1/$f.xz" > "$2/$f" || return 1
+        done &&
+        cp "$1/image.sections" "$1/command" "$2/"
+}
+
+# exec_flow_check NAME CLI DIR: `CLI flow` on DIR's two traces (an unpacked
+# or live recording) prints the executed instructions, DIR/expected, and
+# besides them only the event lines user-mode tracing gives.
+exec_flow_check() {
+    for v in ret noret; do
+        # shellcheck disable=SC2046 # one --raw option a section
+        "$2" flow --pt "$3/$v.pt" $(sed "s|^|--raw $3/image:|" "$3/image.sections") > "$3/$v.out" 2>&1
+        if grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
+            cmp -s - "$3/expected"; then
+            pass "$1 ($v, $(wc -l < "$3/expected") instructions)"
+        else
+            grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
+                diff "$3/expected" - > "$3/$v.diff"
+            fail "$1 ($v)" "$3/$v.diff"
+        fi
+    done
+}

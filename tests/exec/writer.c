@@ -3,7 +3,7 @@
    have written, the code image and the executed instruction sequence
    (tests/data/ipt/exec/README.md says how the corpus is made).
 
-       writer [-m 64|32] [-r] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG
+       writer [-m 64|32] [-r] [-x] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG
 
    LOG may be a FIFO: it is read once, in order. Options:
      -m 64|32     the execution mode (qemu-x86_64: 64, qemu-i386: 32)
@@ -15,6 +15,8 @@
                   of one mapping, and IMAGE.sections: one line a section,
                   "OFFSET-END:VADDR" (hex, the image's bytes [OFFSET, END)
                   at VADDR: `tracedec flow --raw IMAGE:LINE`)
+     -x           the image keeps only the bytes of the instructions that
+                  ran (the rest zero: it compresses well)
      -e EXPECTED  write the instructions that ran, one IP a line ("%016x",
                   as `tracedec flow` prints them)
 
@@ -52,6 +54,7 @@
 typedef struct {
     uint64_t vaddr;
     uint8_t  bytes[PAGE];
+    uint8_t  code[PAGE / 8]; /* bit set: the byte is an instruction's */
 } page;
 
 typedef struct {
@@ -66,7 +69,7 @@ typedef struct {
 } insn;
 
 static struct {
-    int      mode, compress;
+    int      mode, compress, code_only;
     uint64_t psb_every;
     FILE    *trace, *expected;
     /* the log */
@@ -381,6 +384,16 @@ static size_t code_at(uint64_t ip, uint8_t *buf)
     return n;
 }
 
+static void mark_code(uint64_t ip, uint8_t size)
+{
+    uint8_t k;
+    for (k = 0; k < size; k++) {
+        uint64_t a = ip + k;
+        page *pg = (page *)find_page(a & ~(uint64_t)(PAGE - 1));
+        pg->code[(a & (PAGE - 1)) / 8] = (uint8_t)(pg->code[(a & (PAGE - 1)) / 8] | 1u << (a & 7));
+    }
+}
+
 /* A block: its instructions are decoded from the code pages, and must be
    what qemu ran: the same bytes and length. qemu 7.2 gives a wrong size
    (and too few bytes) for an instruction that crosses a page boundary;
@@ -421,6 +434,7 @@ static void read_block(FILE *fp)
             die("tdec_ipt_insn_decode disagrees with qemu on the length at %#llx", (unsigned long long)ip);
         if (in->info.size != sizes[i] && i + 1 != n)
             die("a page-crossing instruction inside a block at %#llx", (unsigned long long)ip);
+        mark_code(ip, in->info.size);
         ip += in->info.size;
     }
 }
@@ -471,6 +485,12 @@ static void write_image(const char *path)
         for (; j < w.npages && w.pages[j].vaddr - end <= MAX_GAP; j++) {
             for (; end < w.pages[j].vaddr; end += PAGE)
                 fwrite(zero, 1, PAGE, img);
+            if (w.code_only) {
+                uint32_t k;
+                for (k = 0; k < PAGE; k++)
+                    if (!(w.pages[j].code[k / 8] >> (k & 7) & 1))
+                        w.pages[j].bytes[k] = 0;
+            }
             fwrite(w.pages[j].bytes, 1, PAGE, img);
             end += PAGE;
         }
@@ -491,10 +511,11 @@ int main(int argc, char **argv)
     int opt;
     w.mode = 64;
     w.psb_every = 4096;
-    while ((opt = getopt(argc, argv, "m:rp:t:i:e:")) != -1) {
+    while ((opt = getopt(argc, argv, "m:rxp:t:i:e:")) != -1) {
         switch (opt) {
         case 'm': w.mode = atoi(optarg); break;
         case 'r': w.compress = 1; break;
+        case 'x': w.code_only = 1; break;
         case 'p': w.psb_every = strtoull(optarg, NULL, 0); break;
         case 't': trace = optarg; break;
         case 'i': image = optarg; break;
@@ -503,7 +524,7 @@ int main(int argc, char **argv)
         }
     }
     if (optind + 1 != argc || (w.mode != 64 && w.mode != 32)) {
-        fprintf(stderr, "usage: writer [-m 64|32] [-r] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG\n");
+        fprintf(stderr, "usage: writer [-m 64|32] [-r] [-x] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG\n");
         return 2;
     }
     fp = fopen(argv[optind], "rb");

@@ -8,11 +8,12 @@
 # from a fixed pseudo-random generator, so the traces are the same on every
 # run of this qemu and these programs.
 #
-#   sh tools/bench/ipt_traces.sh [KB]      default 8000 (`make bench-traces
-#                                          KB=N`): xz -6 ~2.1 G instructions,
-#                                          ~165 MB of trace (~290 MB without
-#                                          return compression); gzip -6 ~3.2 G,
-#                                          ~127 MB (~166 MB); ~4 minutes
+#   sh tools/bench/ipt_traces.sh [KB]      or `make bench-traces KB=N`;
+#                                          default 8000: xz -6 4.8 G
+#                                          instructions, 99 MB of trace (184 MB
+#                                          without return compression); gzip -6
+#                                          3.2 G, 129 MB (168 MB); 6 minutes on
+#                                          2 cores. Trace size grows with KB.
 # Writes into build/bench/traces/, for each PROG (xz, gzip):
 #   PROG-ret.pt, PROG-noret.pt   the traces (PSB+ every 4 KiB)
 #   PROG.img, PROG.img.sections  the image: `tracedec flow --pt PROG-ret.pt
