@@ -41,30 +41,38 @@ need() {
     return 1
 }
 
-# exec_unpack REC DIR: a recording of the Intel PT real-execution corpus
-# (tests/data/ipt/exec/REC, xz-compressed) unpacked into DIR: ret.pt,
-# noret.pt, image, image.sections, expected, command. Needs xz.
+# The traces of a recording of the Intel PT real-execution corpus
+# (tests/exec/record.sh), and exec_expected TRACE: its executed IPs' file.
+EXEC_TRACES="ret noret filter"
+exec_expected() {
+    if [ "$1" = filter ]; then echo expected-filter; else echo expected; fi
+}
+
+# exec_unpack REC DIR: a recording (tests/data/ipt/exec/REC, xz-compressed)
+# unpacked into DIR: the traces, image, image.sections, the expected
+# files, command. Needs xz.
 exec_unpack() {
     mkdir -p "$2" &&
-        for f in ret.pt noret.pt image expected; do
+        for f in ret.pt noret.pt filter.pt image expected expected-filter; do
             xz -dc "$1/$f.xz" > "$2/$f" || return 1
         done &&
         cp "$1/image.sections" "$1/command" "$2/"
 }
 
-# exec_flow_check NAME CLI DIR: `CLI flow` on DIR's two traces (an unpacked
-# or live recording) prints the executed instructions, DIR/expected, and
-# besides them only the event lines user-mode tracing gives.
+# exec_flow_check NAME CLI DIR: `CLI flow` on each of DIR's traces (an
+# unpacked or live recording) prints the traced instructions (its expected
+# file), and besides them only the event lines such tracing gives.
 exec_flow_check() {
-    for v in ret noret; do
+    for v in $EXEC_TRACES; do
+        e=$3/$(exec_expected $v)
         # shellcheck disable=SC2046 # one --raw option a section
         "$2" flow --pt "$3/$v.pt" $(sed "s|^|--raw $3/image:|" "$3/image.sections") > "$3/$v.out" 2>&1
         if grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
-            cmp -s - "$3/expected"; then
-            pass "$1 ($v, $(wc -l < "$3/expected") instructions)"
+            cmp -s - "$e"; then
+            pass "$1 ($v, $(wc -l < "$e") instructions)"
         else
             grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
-                diff "$3/expected" - > "$3/$v.diff"
+                diff "$e" - > "$3/$v.diff"
             fail "$1 ($v)" "$3/$v.diff"
         fi
     done

@@ -10,8 +10,9 @@
    SECTIONS: lines "OFFSET-END:VADDR" (hex): IMAGE's bytes [OFFSET, END) at
    VADDR. EXPECTED: the executed IPs, one "%016x" a line. Prints one line a
    decoder, "PASS NAME: DECODER (N instructions)" or "FAIL NAME: DECODER:"
-   with the first difference (instruction index, trace offset, expected and
-   decoded IP); a decoder error is a difference. Exit status 1 on FAIL. */
+   with the first difference (instruction index, how far the trace was
+   read, expected and decoded IP); a decoder error is a difference. Exit
+   status 1 on FAIL. */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -62,7 +63,7 @@ static void differ(run *r, uint64_t offset, const char *what, uint64_t got)
         return;
     r->bad = 1;
     failed = 1;
-    printf("FAIL %s: %s: instruction %zu (trace offset %#" PRIx64 "): expected %016" PRIx64 ", got %s %016" PRIx64
+    printf("FAIL %s: %s: instruction %zu (trace read to %#" PRIx64 "): expected %016" PRIx64 ", got %s %016" PRIx64
            "\n",
            name, r->decoder, r->n, offset, r->n < nexpected ? expected[r->n] : 0, what, got);
 }

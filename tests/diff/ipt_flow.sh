@@ -1,7 +1,7 @@
 #!/bin/sh
 # Differential test on the Intel PT real-execution corpus
 # (tests/data/ipt/exec/): build/diff/ipt_flow (tests/diff/ipt_flow.c)
-# decodes each recording's two traces with tracedec (whole and in 1-byte
+# decodes each recording's three traces with tracedec (whole and in 1-byte
 # feeds), libipt's pt_insn_next and pt_blk_next, and compares each with the
 # instructions that ran. One line per check.
 cd "$(dirname "$0")/../.." || exit 2
@@ -23,9 +23,9 @@ for rec in tests/data/ipt/exec/*/; do
         fail "ipt exec diff $name (cannot unpack)"
         continue
     fi
-    for v in ret noret; do
+    for v in $EXEC_TRACES; do
         build/diff/ipt_flow "ipt exec diff $name ($v)" "$T/$name/$v.pt" "$T/$name/image" \
-            "$T/$name/image.sections" "$T/$name/expected" || status=1
+            "$T/$name/image.sections" "$T/$name/$(exec_expected $v)" || status=1
     done
 done
 exit $status

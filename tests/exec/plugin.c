@@ -10,6 +10,12 @@
      'T' u32 id, u64 vaddr, u16 n, n x u8 size, the n instructions' bytes
                                  a translated block (straight-line code)
      'X' u32 id                  that block ran (all of its instructions)
+     'M' u64 start, u64 end, u16 n, n bytes of path
+                                 a file mapping [start, end) in guest
+                                 addresses, when the first block is
+                                 translated (among them the program's and
+                                 its loader's; qemu's own too where they
+                                 fall in the guest's address range)
    One vCPU only (the programs recorded are single-threaded). The plugin
    API is a stable C ABI: the few functions and types used are declared
    here, as qemu's include/qemu/qemu-plugin.h of 7.2 declares them. */
@@ -98,6 +104,32 @@ static void on_exec(unsigned int vcpu, void *userdata)
     put(&id, 4);
 }
 
+/* The file mappings, from the host's /proc/self/maps: host address =
+   guest address + guest_base. (qemu maps the guest's code without host
+   execute permission: every file mapping is recorded.) */
+static void record_mappings(uint64_t guest_base)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[4096 + 128];
+    while (maps != NULL && fgets(line, sizeof line, maps) != NULL) {
+        unsigned long long start, end;
+        char *path = strchr(line, '/');
+        uint16_t n;
+        if (sscanf(line, "%llx-%llx", &start, &end) != 2 || path == NULL || start < guest_base)
+            continue;
+        start -= guest_base;
+        end -= guest_base;
+        n = (uint16_t)strcspn(path, "\n");
+        put("M", 1);
+        put(&start, 8);
+        put(&end, 8);
+        put(&n, 2);
+        put(path, n);
+    }
+    if (maps == NULL || fclose(maps) != 0)
+        die("cannot read /proc/self/maps");
+}
+
 static void on_translate(qemu_plugin_id_t plugin, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -107,6 +139,10 @@ static void on_translate(qemu_plugin_id_t plugin, struct qemu_plugin_tb *tb)
     (void)plugin;
     if (n == 0 || n > 0xffff)
         die("a block of 0 or more than 65535 instructions");
+    if (id == 0) {
+        const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, 0);
+        record_mappings((uint64_t)(uintptr_t)qemu_plugin_insn_haddr(insn) - qemu_plugin_insn_vaddr(insn));
+    }
     for (i = 0; i < n; i++) {
         const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         const uint8_t *h = qemu_plugin_insn_haddr(insn);

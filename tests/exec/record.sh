@@ -5,7 +5,10 @@
 # QEMU_LD_PREFIX) with build/exec/plugin.so, then build/exec/writer makes
 # from the log, in DIR:
 #   ret.pt, noret.pt   the trace with returns compressed, and without
+#   filter.pt          returns compressed, an IP filter tracing only PROG's
+#                      own code (its file's mappings)
 #   image, image.sections, expected   the code image and the executed IPs
+#   expected-filter    the IPs traced in filter.pt
 #   command            the mode and the command line
 # With CODE_ONLY=1 the image keeps only the bytes of the instructions that
 # ran (writer -x). PROG's output goes to DIR/stdout. Exit status 1 when a
@@ -25,4 +28,6 @@ x=
 [ "${CODE_ONLY:-0}" = 1 ] && x=-x
 build/exec/writer -m "$mode" -r $x -t "$dir/ret.pt" -i "$dir/image" -e "$dir/expected" "$dir/log" || exit 1
 build/exec/writer -m "$mode" -t "$dir/noret.pt" "$dir/log" 2> /dev/null || exit 1
+build/exec/writer -m "$mode" -r -f "$(readlink -f "$1")" -t "$dir/filter.pt" -e "$dir/expected-filter" \
+    "$dir/log" || exit 1
 rm -f "$dir/log"

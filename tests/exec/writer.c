@@ -3,7 +3,7 @@
    have written, the code image and the executed instruction sequence
    (tests/data/ipt/exec/README.md says how the corpus is made).
 
-       writer [-m 64|32] [-r] [-x] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG
+       writer [-m 64|32] [-r] [-x] [-f PATH] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG
 
    LOG may be a FIFO: it is read once, in order. Options:
      -m 64|32     the execution mode (qemu-x86_64: 64, qemu-i386: 32)
@@ -17,8 +17,12 @@
                   at VADDR: `tracedec flow --raw IMAGE:LINE`)
      -x           the image keeps only the bytes of the instructions that
                   ran (the rest zero: it compresses well)
-     -e EXPECTED  write the instructions that ran, one IP a line ("%016x",
+     -e EXPECTED  write the instructions traced, one IP a line ("%016x",
                   as `tracedec flow` prints them)
+     -f PATH      trace only the code of the file PATH (as /proc/self/maps
+                  names it: the real path) with an IP filter range spanning
+                  its mappings: leaving the range is a TIP.PGD at the
+                  target, coming back MODE.Exec and TIP.PGE
 
    The trace is that of user-mode tracing (CPL 3 only) without timing
    packets: PSB, PSBEND, MODE.Exec, TIP.PGE at the start; TNT for
@@ -88,9 +92,12 @@ static struct {
     uint8_t  ntnt;
     uint64_t ret[RETSTACK];
     uint32_t ret_n;
-    int      have_prev;
+    int      have_prev, enabled;
     insn     prev;
-    uint64_t count;
+    uint64_t ran, count; /* instructions run, traced */
+    /* -f: the IP filter's range [filter_lo, filter_hi] */
+    const char *filter_path;
+    uint64_t filter_lo, filter_hi;
 } w;
 
 static void die(const char *fmt, unsigned long long a)
@@ -237,31 +244,73 @@ static void push_ret(uint64_t ip)
 static void bad_flow(const insn *from, uint64_t to)
 {
     fprintf(stderr, "writer: instruction %llu: %#llx (class %u, %u bytes) went to %#llx\n",
-            (unsigned long long)w.count, (unsigned long long)from->ip, from->info.iclass, from->info.size,
+            (unsigned long long)w.ran, (unsigned long long)from->ip, from->info.iclass, from->info.size,
             (unsigned long long)to);
     exit(1);
 }
 
-/* The packets that take the flow from the previous instruction to ip.
-   Returns 0 when ip is the previous (string) instruction again. */
-static int go_to(uint64_t ip)
+/* Is ip the previous instruction again: another iteration of a string
+   instruction, or a page-crossing one that qemu 7.2 reports at the end of
+   a block and again as a block of its own? */
+static int again(uint64_t ip)
+{
+    const insn *p = &w.prev;
+    uint64_t target = p->ip + p->info.size + (uint64_t)p->info.disp;
+    int direct = (p->info.flags & TDEC_IPT_INSNF_DIRECT) && p->info.kind != TDEC_IPT_INSN_JMPABS;
+    int crosses = (p->ip & (PAGE - 1)) + p->info.size > PAGE;
+    return ip == p->ip && (p->info.iclass == TDEC_IPT_IC_OTHER || (crosses && !(direct && target == ip)));
+}
+
+/* Is code at ip traced: inside the IP filter's range, when there is one? */
+static int traced(uint64_t ip)
+{
+    return w.filter_path == NULL || (ip >= w.filter_lo && ip <= w.filter_hi);
+}
+
+/* Tracing (re)starts at ip. */
+static void enable(uint64_t ip)
+{
+    emit_mode_exec();
+    emit_ip(ppt_tip_pge, ip, 0);
+    w.enabled = 1;
+}
+
+/* The previous instruction left the traced range for ip: a system call
+   (the IP suppressed), or a branch leaving the filter's range (the
+   branch's target). The decoders push no return address for such a call
+   (libipt does not proceed past an instruction that disabled tracing). */
+static void leave(uint64_t ip)
 {
     const insn *p = &w.prev;
     uint64_t next = p->ip + p->info.size;
     uint64_t target = next + (uint64_t)p->info.disp;
     int direct = (p->info.flags & TDEC_IPT_INSNF_DIRECT) && p->info.kind != TDEC_IPT_INSN_JMPABS;
-    int crosses = (p->ip & (PAGE - 1)) + p->info.size > PAGE;
-    /* The same instruction again: another iteration of a string
-       instruction, or a page-crossing one that qemu 7.2 reports at the
-       end of a block and again as a block of its own */
-    if (ip == p->ip && (p->info.iclass == TDEC_IPT_IC_OTHER || (crosses && !(direct && target == ip))))
-        return 0;
+    flush_tnt();
+    w.enabled = 0;
+    if (p->info.iclass == TDEC_IPT_IC_FAR_CALL) {
+        emit_ip(ppt_tip_pgd, 0, 1);
+        return;
+    }
+    if (p->info.iclass == TDEC_IPT_IC_OTHER || p->info.iclass == TDEC_IPT_IC_PTWRITE ||
+        (p->info.iclass == TDEC_IPT_IC_COND_JUMP && (ip != target || target == next)) || (direct && ip != target))
+        bad_flow(p, ip);
+    emit_ip(ppt_tip_pgd, ip, 0);
+}
+
+/* The packets that take the flow from the previous instruction to ip,
+   both traced. */
+static void go_to(uint64_t ip)
+{
+    const insn *p = &w.prev;
+    uint64_t next = p->ip + p->info.size;
+    uint64_t target = next + (uint64_t)p->info.disp;
+    int direct = (p->info.flags & TDEC_IPT_INSNF_DIRECT) && p->info.kind != TDEC_IPT_INSN_JMPABS;
     switch (p->info.iclass) {
     case TDEC_IPT_IC_OTHER:
     case TDEC_IPT_IC_PTWRITE:
         if (ip != next)
             bad_flow(p, ip);
-        return 1;
+        return;
     case TDEC_IPT_IC_CALL:
         if (direct && ip != target)
             bad_flow(p, ip);
@@ -271,67 +320,74 @@ static int go_to(uint64_t ip)
             flush_tnt();
             emit_ip(ppt_tip, ip, 0);
         }
-        return 1;
+        return;
     case TDEC_IPT_IC_JUMP:
         if (direct) {
             if (ip != target)
                 bad_flow(p, ip);
-            return 1;
+            return;
         }
         flush_tnt();
         emit_ip(ppt_tip, ip, 0);
-        return 1;
+        return;
     case TDEC_IPT_IC_COND_JUMP:
         if (ip != target && ip != next)
             bad_flow(p, ip);
         add_tnt(ip != next);
-        return 1;
+        return;
     case TDEC_IPT_IC_RETURN:
         if (w.compress && w.ret_n > 0 && w.ret[w.ret_n - 1] == ip) {
             w.ret_n--;
             add_tnt(1);
-            return 1;
+            return;
         }
         flush_tnt();
         emit_ip(ppt_tip, ip, 0);
-        return 1;
+        return;
     case TDEC_IPT_IC_FAR_CALL:
         /* A system call: user-mode tracing stops in the kernel. */
-        flush_tnt();
-        emit_ip(ppt_tip_pgd, 0, 1);
-        emit_mode_exec();
-        emit_ip(ppt_tip_pge, ip, 0);
-        return 1;
+        leave(ip);
+        enable(ip);
+        return;
     default:
         bad_flow(p, ip);
-        return 1;
     }
 }
 
 static void step(const insn *in)
 {
+    int inside = traced(in->ip);
     if (!w.have_prev) {
         emit_psb(0, 0);
-        emit_mode_exec();
-        emit_ip(ppt_tip_pge, in->ip, 0);
+        if (inside)
+            enable(in->ip);
         w.have_prev = 1;
-    } else if (!go_to(in->ip)) {
+    } else if (again(in->ip)) {
         return;
+    } else if (w.enabled && inside) {
+        go_to(in->ip);
+    } else if (w.enabled) {
+        leave(in->ip);
+    } else if (inside) {
+        enable(in->ip);
     }
-    if (trace_offset() - w.last_psb >= w.psb_every)
-        emit_psb(1, in->ip);
-    if (w.expected != NULL)
-        fprintf(w.expected, "%016llx\n", (unsigned long long)in->ip);
+    if (w.enabled) {
+        if (trace_offset() - w.last_psb >= w.psb_every)
+            emit_psb(1, in->ip);
+        if (w.expected != NULL)
+            fprintf(w.expected, "%016llx\n", (unsigned long long)in->ip);
+        w.count++;
+    }
     w.prev = *in;
-    w.count++;
+    w.ran++;
 }
 
 static void finish(void)
 {
     if (!w.have_prev || w.prev.info.iclass != TDEC_IPT_IC_FAR_CALL)
-        die("the log does not end in a system call (%llu instructions)", (unsigned long long)w.count);
-    flush_tnt();
-    emit_ip(ppt_tip_pgd, 0, 1);
+        die("the log does not end in a system call (%llu instructions)", (unsigned long long)w.ran);
+    if (w.enabled)
+        leave(0);
     flush_out();
 }
 
@@ -339,7 +395,7 @@ static void finish(void)
 static void get(FILE *fp, void *p, size_t n)
 {
     if (fread(p, 1, n, fp) != n)
-        die("the log ends inside a record (%llu instructions)", (unsigned long long)w.count);
+        die("the log ends inside a record (%llu instructions)", (unsigned long long)w.ran);
 }
 
 /* The code page at vaddr (page-aligned), or NULL. */
@@ -439,6 +495,25 @@ static void read_block(FILE *fp)
     }
 }
 
+/* A file mapping: with -f PATH, the filter range spans PATH's mappings. */
+static void read_mapping(FILE *fp)
+{
+    uint64_t start, end;
+    uint16_t n;
+    char path[65536];
+    get(fp, &start, 8);
+    get(fp, &end, 8);
+    get(fp, &n, 2);
+    get(fp, path, n);
+    path[n] = '\0';
+    if (w.filter_path == NULL || strcmp(path, w.filter_path) != 0 || end <= start)
+        return;
+    if (w.filter_hi == 0 || start < w.filter_lo)
+        w.filter_lo = start;
+    if (end - 1 > w.filter_hi)
+        w.filter_hi = end - 1;
+}
+
 static void read_log(FILE *fp)
 {
     int tag;
@@ -446,6 +521,8 @@ static void read_log(FILE *fp)
         if (tag == 'X') {
             uint32_t id, i;
             get(fp, &id, 4);
+            if (w.filter_path != NULL && w.filter_hi == 0)
+                die("-f: the log maps no such file (%llu)", 0);
             if (id >= w.nblocks)
                 die("an unknown block %llu ran", (unsigned long long)id);
             for (i = 0; i < w.blocks[id].n; i++)
@@ -454,6 +531,8 @@ static void read_log(FILE *fp)
             read_block(fp);
         } else if (tag == 'P') {
             read_page(fp);
+        } else if (tag == 'M') {
+            read_mapping(fp);
         } else {
             die("a record of unknown kind %#llx", (unsigned long long)tag);
         }
@@ -511,7 +590,7 @@ int main(int argc, char **argv)
     int opt;
     w.mode = 64;
     w.psb_every = 4096;
-    while ((opt = getopt(argc, argv, "m:rxp:t:i:e:")) != -1) {
+    while ((opt = getopt(argc, argv, "m:rxp:t:i:e:f:")) != -1) {
         switch (opt) {
         case 'm': w.mode = atoi(optarg); break;
         case 'r': w.compress = 1; break;
@@ -520,11 +599,12 @@ int main(int argc, char **argv)
         case 't': trace = optarg; break;
         case 'i': image = optarg; break;
         case 'e': expected = optarg; break;
+        case 'f': w.filter_path = optarg; break;
         default: return 2;
         }
     }
     if (optind + 1 != argc || (w.mode != 64 && w.mode != 32)) {
-        fprintf(stderr, "usage: writer [-m 64|32] [-r] [-x] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG\n");
+        fprintf(stderr, "usage: writer [-m 64|32] [-r] [-x] [-f PATH] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG\n");
         return 2;
     }
     fp = fopen(argv[optind], "rb");
@@ -556,8 +636,9 @@ int main(int argc, char **argv)
         die("cannot write the trace (%llu)", 0);
     if (w.expected != NULL && fclose(w.expected) != 0)
         die("cannot write the expected sequence (%llu)", 0);
-    fprintf(stderr, "writer: %llu instructions, %llu bytes of trace, %llu code pages\n",
-            (unsigned long long)w.count, (unsigned long long)w.written, (unsigned long long)w.npages);
+    fprintf(stderr, "writer: %llu instructions, %llu traced, %llu bytes of trace, %llu code pages\n",
+            (unsigned long long)w.ran, (unsigned long long)w.count, (unsigned long long)w.written,
+            (unsigned long long)w.npages);
     pt_free_encoder(w.enc);
     return 0;
 }

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Golden: the Intel PT real-execution corpus (tests/data/ipt/exec/, its
 # README.md says how it was recorded). For each recording, `tracedec flow`
-# on its trace with returns compressed and without prints exactly the
-# instructions that ran under qemu (plus its event lines), reading the
-# trace whole and, in the plain run, 1 byte at a time
+# on its traces (returns compressed, not compressed, an IP filter) prints
+# exactly the instructions traced as they ran under qemu (plus its event
+# lines), reading the trace whole and, in the plain run, 1 byte at a time
 # (build/cli/tracedec-chunk1). One line per check.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh

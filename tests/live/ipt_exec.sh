@@ -18,7 +18,7 @@ if ! [ -f /usr/include/intel-pt.h ]; then
     skip "$what (no /usr/include/intel-pt.h for the trace writer: apt-get install libipt-dev)"
     exit 0
 fi
-for b in build/exec/plugin.so build/exec/writer build/exec/exceptions64 build/diff/ipt_flow; do
+for b in "$X" build/exec/plugin.so build/exec/writer build/exec/exceptions64 build/diff/ipt_flow; do
     need "$b" "ipt exec live" || exit 1
 done
 modes=64
@@ -35,9 +35,9 @@ for m in $modes; do
     fi
     exec_flow_check "ipt exec live $m-bit: $(basename "$X")" "$X" "$d"
     [ -n "${TDEC_TAG:-}" ] && continue
-    for v in ret noret; do
+    for v in $EXEC_TRACES; do
         build/diff/ipt_flow "ipt exec live $m-bit ($v)" "$d/$v.pt" "$d/image" "$d/image.sections" \
-            "$d/expected" || status=1
+            "$d/$(exec_expected $v)" || status=1
     done
 done
 exit $status
