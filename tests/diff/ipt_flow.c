@@ -3,7 +3,10 @@
    decoded four ways, each compared with the instructions that really ran:
    tracedec's flow decoder fed the whole trace and fed 1 byte at a time,
    libipt's instruction decoder (pt_insn_next) and libipt's block decoder
-   (pt_blk_next, its blocks walked with the image), all over the same image.
+   (pt_blk_next, its blocks walked with the image), all over the same image;
+   and their events (PSB+ status updates left out): type, IP, resumed or
+   mode, and after how many instructions: tracedec's whole and 1-byte fed,
+   tracedec's and pt_insn_next's, pt_insn_next's and pt_blk_next's.
 
        ipt_flow NAME TRACE IMAGE SECTIONS EXPECTED
 
@@ -35,11 +38,23 @@ static uint64_t *expected;
 static size_t nexpected;
 static int failed;
 
+/* An event a decoder reported (PSB+ status updates left out): after how
+   many instructions, its type, IP, and for enabled whether resumed, for
+   exec mode the mode. */
+typedef struct {
+    size_t   at;
+    uint32_t type, suppressed, detail;
+    uint64_t ip;
+} event;
+
 /* One decoder's run against EXPECTED: what it decoded so far. */
 typedef struct {
     const char *decoder;
     size_t      n;        /* instructions matched */
     int         bad;      /* a difference was reported */
+    event      *events;
+    size_t      nevents, cap;
+    uint32_t    mode;     /* libipt: the last exec mode an event gave */
 } run;
 
 static uint8_t *slurp(const char *path, size_t *size)
@@ -76,6 +91,78 @@ static void insn_ran(run *r, uint64_t ip, uint64_t offset)
         r->n++;
 }
 
+static void event_seen(run *r, uint32_t type, int suppressed, uint64_t ip, uint32_t detail)
+{
+    event *e;
+    if (r->nevents == r->cap) {
+        r->cap = r->cap * 2 + 256;
+        r->events = realloc(r->events, r->cap * sizeof *r->events);
+        if (r->events == NULL)
+            exit(2);
+    }
+    e = &r->events[r->nevents++];
+    e->at = r->n;
+    e->type = type;
+    e->suppressed = suppressed != 0;
+    e->ip = suppressed ? 0 : ip;
+    e->detail = detail;
+}
+
+/* libipt's event: the fields compared. libipt 2.0.5 reports an exec mode
+   event at every MODE.Exec (here: every TIP.PGE and PSB+); master's event
+   decoder, which tracedec follows, only when the mode changes: an exec
+   mode event that repeats the last mode is left out. */
+static void libipt_event(run *r, const struct pt_event *ev)
+{
+    uint64_t ip = 0;
+    uint32_t detail = 0;
+    if (ev->type == ptev_exec_mode) {
+        uint32_t mode = (uint32_t)ev->variant.exec_mode.mode;
+        int same = mode == r->mode;
+        r->mode = mode;
+        if (same)
+            return;
+    }
+    if (ev->status_update)
+        return;
+    switch (ev->type) {
+    case ptev_enabled: ip = ev->variant.enabled.ip; detail = ev->variant.enabled.resumed; break;
+    case ptev_disabled: ip = ev->variant.disabled.ip; break;
+    case ptev_exec_mode: ip = ev->variant.exec_mode.ip; detail = (uint32_t)ev->variant.exec_mode.mode; break;
+    default: break;
+    }
+    event_seen(r, (uint32_t)ev->type, ev->ip_suppressed, ip, detail);
+}
+
+/* The events of two decoders that decoded the same instructions: the same,
+   at the same places. */
+static void same_events(const run *a, const run *b)
+{
+    size_t i, n = a->nevents < b->nevents ? a->nevents : b->nevents;
+    if (a->bad || b->bad)
+        return;
+    for (i = 0; i < n; i++) {
+        const event *x = &a->events[i], *y = &b->events[i];
+        if (x->at != y->at || x->type != y->type || x->suppressed != y->suppressed || x->ip != y->ip ||
+            x->detail != y->detail)
+            break;
+    }
+    if (i == n && a->nevents == b->nevents) {
+        printf("PASS %s: events of %s == %s (%zu)\n", name, a->decoder, b->decoder, a->nevents);
+        return;
+    }
+    failed = 1;
+    printf("FAIL %s: events of %s != %s: event %zu of %zu/%zu", name, a->decoder, b->decoder, i, a->nevents,
+           b->nevents);
+    if (i < n)
+        printf(": after instruction %zu type %u ip %016" PRIx64 "%s detail %u, after instruction %zu type %u ip %016" PRIx64
+               "%s detail %u",
+               a->events[i].at, a->events[i].type, a->events[i].ip, a->events[i].suppressed ? " (suppressed)" : "",
+               a->events[i].detail, b->events[i].at, b->events[i].type, b->events[i].ip,
+               b->events[i].suppressed ? " (suppressed)" : "", b->events[i].detail);
+    printf("\n");
+}
+
 static void verdict(run *r)
 {
     if (!r->bad && r->n != nexpected)
@@ -87,14 +174,14 @@ static void verdict(run *r)
 /* ---- tracedec --------------------------------------------------------------- */
 static tdec_ipt_flow_decoder flow;
 
-static void run_tracedec(size_t chunk)
+static void run_tracedec(run *out, size_t chunk)
 {
     tdec_ipt_config cfg;
     tdec_ipt_image img;
     tdec_ipt_flow_item it;
     tdec_status st;
     size_t fed = 0;
-    run r = {chunk == 0 ? "tracedec flow (whole trace)" : "tracedec flow (1-byte feeds)", 0, 0};
+    run r = {chunk == 0 ? "tracedec flow (whole trace)" : "tracedec flow (1-byte feeds)", 0, 0, NULL, 0, 0, 0};
     memset(&cfg, 0, sizeof cfg);
     img.sections = sections;
     img.count = nsections;
@@ -103,6 +190,11 @@ static void run_tracedec(size_t chunk)
         st = tdec_ipt_flow_next(&flow, &it);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             insn_ran(&r, it.ip, fed);
+        } else if (st == TDEC_OK) {
+            event_seen(&r, it.ev.type, it.ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED, it.ev.ip,
+                       it.ev.type == TDEC_IPT_EV_ENABLED    ? (it.ev.flags & TDEC_IPT_EVF_RESUMED) != 0
+                       : it.ev.type == TDEC_IPT_EV_EXEC_MODE ? it.ev.a
+                                                             : 0);
         } else if (st == TDEC_NEED_INPUT) {
             size_t n = chunk == 0 ? trace_size - fed : (trace_size - fed < chunk ? trace_size - fed : chunk);
             st = n > 0 ? tdec_ipt_flow_feed(&flow, trace + fed, n) : tdec_ipt_flow_finish(&flow);
@@ -121,6 +213,7 @@ static void run_tracedec(size_t chunk)
         }
     }
     verdict(&r);
+    *out = r;
 }
 
 /* ---- libipt ------------------------------------------------------------------- */
@@ -141,17 +234,18 @@ static void libipt_config(struct pt_config *cfg)
     cfg->end = trace + trace_size;
 }
 
-static void run_insn(const char *image_path)
+static void run_insn(run *out, const char *image_path)
 {
     struct pt_config cfg;
     struct pt_insn_decoder *d;
-    run r = {"libipt pt_insn_next", 0, 0};
+    run r = {"libipt pt_insn_next", 0, 0, NULL, 0, 0, 0};
     int status;
     uint64_t offset = 0;
     libipt_config(&cfg);
     d = pt_insn_alloc_decoder(&cfg);
     if (d == NULL || add_sections(pt_insn_get_image(d), image_path) < 0) {
         differ(&r, 0, "setup failure", 0);
+        *out = r;
         return;
     }
     for (;;) {
@@ -165,6 +259,7 @@ static void run_insn(const char *image_path)
                 status = pt_insn_event(d, &ev, sizeof ev);
                 if (status < 0)
                     break;
+                libipt_event(&r, &ev);
             }
             if (status < 0)
                 break;
@@ -180,6 +275,7 @@ static void run_insn(const char *image_path)
     }
     pt_insn_free_decoder(d);
     verdict(&r);
+    *out = r;
 }
 
 /* The instruction after the one at ip in a block, which goes on across
@@ -200,17 +296,18 @@ static uint64_t next_in_block(uint64_t ip, enum pt_exec_mode mode)
     return next;
 }
 
-static void run_blk(const char *image_path)
+static void run_blk(run *out, const char *image_path)
 {
     struct pt_config cfg;
     struct pt_block_decoder *d;
-    run r = {"libipt pt_blk_next", 0, 0};
+    run r = {"libipt pt_blk_next", 0, 0, NULL, 0, 0, 0};
     int status;
     uint64_t offset = 0;
     libipt_config(&cfg);
     d = pt_blk_alloc_decoder(&cfg);
     if (d == NULL || add_sections(pt_blk_get_image(d), image_path) < 0) {
         differ(&r, 0, "setup failure", 0);
+        *out = r;
         return;
     }
     for (;;) {
@@ -226,6 +323,7 @@ static void run_blk(const char *image_path)
                 status = pt_blk_event(d, &ev, sizeof ev);
                 if (status < 0)
                     break;
+                libipt_event(&r, &ev);
             }
             if (status < 0)
                 break;
@@ -247,6 +345,7 @@ static void run_blk(const char *image_path)
     }
     pt_blk_free_decoder(d);
     verdict(&r);
+    *out = r;
 }
 
 int main(int argc, char **argv)
@@ -254,6 +353,7 @@ int main(int argc, char **argv)
     FILE *fp;
     char line[256];
     size_t cap = 0;
+    run whole, bytes, insn, blk;
     if (argc != 6) {
         fprintf(stderr, "usage: ipt_flow NAME TRACE IMAGE SECTIONS EXPECTED\n");
         return 2;
@@ -289,9 +389,12 @@ int main(int argc, char **argv)
         expected[nexpected++] = strtoull(line, NULL, 16);
     }
     fclose(fp);
-    run_tracedec(0);
-    run_tracedec(1);
-    run_insn(argv[3]);
-    run_blk(argv[3]);
+    run_tracedec(&whole, 0);
+    run_tracedec(&bytes, 1);
+    run_insn(&insn, argv[3]);
+    run_blk(&blk, argv[3]);
+    same_events(&whole, &bytes);
+    same_events(&whole, &insn);
+    same_events(&insn, &blk);
     return failed;
 }
