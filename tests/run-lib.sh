@@ -48,15 +48,24 @@ exec_expected() {
     if [ "$1" = filter ]; then echo expected-filter; else echo expected; fi
 }
 
-# exec_unpack REC DIR: a recording (tests/data/ipt/exec/REC, xz-compressed)
-# unpacked into DIR: the traces, image, image.sections, the expected
-# files, command. Needs xz.
-exec_unpack() {
-    mkdir -p "$2" &&
-        for f in ret.pt noret.pt filter.pt image expected expected-filter; do
-            xz -dc "$1/$f.xz" > "$2/$f" || return 1
-        done &&
-        cp "$1/image.sections" "$1/command" "$2/"
+# exec_each OUT NAME CHECK: every recording (tests/data/ipt/exec/REC,
+# xz-compressed) unpacked into OUT/REC (the traces, image, image.sections,
+# the expected files, command), then `CHECK REC OUT/REC`; a FAIL line
+# "NAME REC" for one that cannot be unpacked. Needs xz.
+exec_each() {
+    for rec in tests/data/ipt/exec/*/; do
+        r=$(basename "$rec")
+        if mkdir -p "$1/$r" &&
+            xz -dc "$rec/ret.pt.xz" > "$1/$r/ret.pt" && xz -dc "$rec/noret.pt.xz" > "$1/$r/noret.pt" &&
+            xz -dc "$rec/filter.pt.xz" > "$1/$r/filter.pt" && xz -dc "$rec/image.xz" > "$1/$r/image" &&
+            xz -dc "$rec/expected.xz" > "$1/$r/expected" &&
+            xz -dc "$rec/expected-filter.xz" > "$1/$r/expected-filter" &&
+            cp "$rec/image.sections" "$rec/command" "$1/$r/"; then
+            "$3" "$r" "$1/$r"
+        else
+            fail "$2 $r (cannot unpack)"
+        fi
+    done
 }
 
 # exec_flow_check NAME CLI DIR: `CLI flow` on each of DIR's traces (an

@@ -17,15 +17,12 @@ fi
 need build/diff/ipt_flow "ipt exec diff" || exit 1
 T=build/diff-ipt_flow
 rm -rf "$T"
-for rec in tests/data/ipt/exec/*/; do
-    name=$(basename "$rec")
-    if ! exec_unpack "$rec" "$T/$name"; then
-        fail "ipt exec diff $name (cannot unpack)"
-        continue
-    fi
+# check REC DIR: the decoders on each of the recording's traces
+check() {
     for v in $EXEC_TRACES; do
-        build/diff/ipt_flow "ipt exec diff $name ($v)" "$T/$name/$v.pt" "$T/$name/image" \
-            "$T/$name/image.sections" "$T/$name/$(exec_expected $v)" || status=1
+        build/diff/ipt_flow "ipt exec diff $1 ($v)" "$2/$v.pt" "$2/image" "$2/image.sections" \
+            "$2/$(exec_expected $v)" || status=1
     done
-done
+}
+exec_each "$T" "ipt exec diff" check
 exit $status

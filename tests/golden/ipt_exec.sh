@@ -17,14 +17,11 @@ clis=$X
 for cli in $clis; do
     need "$cli" "ipt exec" || exit 1
 done
-for rec in tests/data/ipt/exec/*/; do
-    name=$(basename "$rec")
-    if ! exec_unpack "$rec" "$T/$name"; then
-        fail "ipt exec $name (cannot unpack)"
-        continue
-    fi
+# check REC DIR: each CLI on the recording's traces
+check() {
     for cli in $clis; do
-        exec_flow_check "ipt exec $name: $(basename "$cli")" "$cli" "$T/$name"
+        exec_flow_check "ipt exec $1: $(basename "$cli")" "$cli" "$2"
     done
-done
+}
+exec_each "$T" "ipt exec" check
 exit $status
