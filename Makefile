@@ -161,7 +161,7 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
 # A real run's flow: tracedec against libipt's decoders (tests/exec/).
-$(B)/diff/ipt_flow: tests/diff/ipt_flow.c $(HEADERS)
+$(B)/diff/ipt_flow: tests/diff/ipt_flow.c tests/exec/digest.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
 
@@ -181,7 +181,7 @@ HAVE_QEMU := $(call have,qemu-x86_64)
 $(B)/exec/plugin.so: tests/exec/plugin.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
-$(B)/exec/writer: tests/exec/writer.c $(HEADERS)
+$(B)/exec/writer: tests/exec/writer.c tests/exec/digest.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
 
@@ -247,8 +247,9 @@ bench: $(B)/tracedec $(BENCH_BINS)
 	@sh tools/bench/bench.sh
 
 # Large Intel PT traces of real runs (xz, gzip under qemu-user) and their
-# images, for the flow benchmark: build/bench/traces/ (KB=input size).
-bench-traces: $(B)/exec/writer $(B)/exec/plugin.so
+# images, for the flow benchmark: build/bench/traces/ (KB=input size;
+# CHECK=1: every decoder checked against the run's digest).
+bench-traces: $(B)/exec/writer $(B)/exec/plugin.so $(B)/diff/ipt_flow
 	@sh tools/bench/ipt_traces.sh $(KB)
 
 # ---- the suites ------------------------------------------------------------------

@@ -3,7 +3,7 @@
    have written, the code image and the executed instruction sequence
    (tests/data/ipt/exec/README.md says how the corpus is made).
 
-       writer [-m 64|32] [-r] [-x] [-f PATH] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG
+       writer [-m 64|32] [-r] [-x] [-f PATH] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] [-d DIGEST] LOG
 
    LOG may be a FIFO: it is read once, in order. Options:
      -m 64|32     the execution mode (qemu-x86_64: 64, qemu-i386: 32)
@@ -19,6 +19,8 @@
                   ran (the rest zero: it compresses well)
      -e EXPECTED  write the instructions traced, one IP a line ("%016x",
                   as `tracedec flow` prints them)
+     -d DIGEST    write "digest COUNT HASH" of the instructions traced
+                  (tests/exec/digest.h): -e for a run too long to keep
      -f PATH      trace only the code of the file PATH (as /proc/self/maps
                   names it: the real path) with an IP filter range spanning
                   its mappings: leaving the range is a TIP.PGD at the
@@ -41,6 +43,8 @@
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
+
+#include "tests/exec/digest.h"
 
 #include <intel-pt.h>
 
@@ -95,6 +99,7 @@ static struct {
     int      have_prev, enabled;
     insn     prev;
     uint64_t ran, count; /* instructions run, traced */
+    uint64_t digest;     /* of the instructions traced */
     /* -f: the IP filter's range [filter_lo, filter_hi] */
     const char *filter_path;
     uint64_t filter_lo, filter_hi;
@@ -376,6 +381,7 @@ static void step(const insn *in)
             emit_psb(1, in->ip);
         if (w.expected != NULL)
             fprintf(w.expected, "%016llx\n", (unsigned long long)in->ip);
+        w.digest = exec_digest(w.digest, in->ip);
         w.count++;
     }
     w.prev = *in;
@@ -584,13 +590,14 @@ static void write_image(const char *path)
 
 int main(int argc, char **argv)
 {
-    const char *trace = NULL, *image = NULL, *expected = NULL;
+    const char *trace = NULL, *image = NULL, *expected = NULL, *digest = NULL;
     struct pt_config cfg;
     FILE *fp;
     int opt;
     w.mode = 64;
     w.psb_every = 4096;
-    while ((opt = getopt(argc, argv, "m:rxp:t:i:e:f:")) != -1) {
+    w.digest = EXEC_DIGEST_START;
+    while ((opt = getopt(argc, argv, "m:rxp:t:i:e:d:f:")) != -1) {
         switch (opt) {
         case 'm': w.mode = atoi(optarg); break;
         case 'r': w.compress = 1; break;
@@ -599,12 +606,13 @@ int main(int argc, char **argv)
         case 't': trace = optarg; break;
         case 'i': image = optarg; break;
         case 'e': expected = optarg; break;
+        case 'd': digest = optarg; break;
         case 'f': w.filter_path = optarg; break;
         default: return 2;
         }
     }
     if (optind + 1 != argc || (w.mode != 64 && w.mode != 32)) {
-        fprintf(stderr, "usage: writer [-m 64|32] [-r] [-x] [-f PATH] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] LOG\n");
+        fprintf(stderr, "usage: writer [-m 64|32] [-r] [-x] [-f PATH] [-p BYTES] [-t TRACE] [-i IMAGE] [-e EXPECTED] [-d DIGEST] LOG\n");
         return 2;
     }
     fp = fopen(argv[optind], "rb");
@@ -636,6 +644,13 @@ int main(int argc, char **argv)
         die("cannot write the trace (%llu)", 0);
     if (w.expected != NULL && fclose(w.expected) != 0)
         die("cannot write the expected sequence (%llu)", 0);
+    if (digest != NULL) {
+        FILE *fp_digest = fopen(digest, "w");
+        if (fp_digest == NULL ||
+            fprintf(fp_digest, "digest %llu %016llx\n", (unsigned long long)w.count, (unsigned long long)w.digest) < 0 ||
+            fclose(fp_digest) != 0)
+            die("cannot write the digest (%llu)", 0);
+    }
     fprintf(stderr, "writer: %llu instructions, %llu traced, %llu bytes of trace, %llu code pages\n",
             (unsigned long long)w.ran, (unsigned long long)w.count, (unsigned long long)w.written,
             (unsigned long long)w.npages);

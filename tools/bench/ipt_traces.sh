@@ -19,13 +19,19 @@
 #   PROG.img, PROG.img.sections  the image: `tracedec flow --pt PROG-ret.pt
 #                                $(sed "s|^|--raw PROG.img:|" PROG.img.sections)`
 #                                (lines OFFSET-END:VADDR, 64-bit mode)
+#   PROG-ret.digest, PROG-noret.digest   count and hash of the instructions
+#                                (tests/exec/digest.h): build/diff/ipt_flow
+#                                checks decoders against them
 #   PROG.txt                     instructions, trace sizes, seconds
+# With CHECK=1 build/diff/ipt_flow then decodes every trace with tracedec
+# (whole, 1-byte feeds), libipt's pt_insn_next and pt_blk_next and compares
+# each with the digest and the others' events (minutes more).
 # Needs qemu-x86_64 (qemu-user), libipt-dev and xz-utils/gzip; the
 # Makefile builds build/exec/plugin.so and build/exec/writer first.
 cd "$(dirname "$0")/../.." || exit 2
 KB=${1:-8000}
 O=build/bench/traces
-for t in build/exec/plugin.so build/exec/writer; do
+for t in build/exec/plugin.so build/exec/writer build/diff/ipt_flow; do
     [ -x "$t" ] || [ -f "$t" ] || { echo "ipt_traces: $t is not built (needs libipt-dev and qemu-user)"; exit 1; }
 done
 command -v qemu-x86_64 >/dev/null 2>&1 || { echo "ipt_traces: no qemu-x86_64 (apt-get install qemu-user)"; exit 1; }
@@ -39,9 +45,10 @@ for prog in xz gzip; do
     mkfifo "$O/log.fifo" "$O/log2.fifo"
     t0=$(date +%s)
     qemu-x86_64 -plugin build/exec/plugin.so,out="$O/log.fifo" "/usr/bin/$prog" -6 -c "$O/input.txt" > /dev/null &
-    build/exec/writer -t "$O/$prog-noret.pt" "$O/log2.fifo" 2> "$O/$prog-noret.err" &
+    build/exec/writer -t "$O/$prog-noret.pt" -d "$O/$prog-noret.digest" "$O/log2.fifo" 2> "$O/$prog-noret.err" &
     tee "$O/log2.fifo" < "$O/log.fifo" |
-        build/exec/writer -r -t "$O/$prog-ret.pt" -i "$O/$prog.img" /dev/stdin 2> "$O/$prog-ret.err"
+        build/exec/writer -r -t "$O/$prog-ret.pt" -d "$O/$prog-ret.digest" -i "$O/$prog.img" /dev/stdin \
+            2> "$O/$prog-ret.err"
     rc=$?
     wait
     t1=$(date +%s)
@@ -53,5 +60,11 @@ for prog in xz gzip; do
     fi
     echo "$O/$prog-ret.pt $O/$prog-noret.pt:"
     sed 's/^/  /' "$O/$prog.txt"
+    [ "${CHECK:-0}" = 1 ] || continue
+    for v in ret noret; do
+        build/diff/ipt_flow "$prog-$v" "$O/$prog-$v.pt" "$O/$prog.img" "$O/$prog.img.sections" \
+            "$O/$prog-$v.digest" || rc=1
+    done
+    [ $rc -eq 0 ] || exit 1
 done
 rm -f "$O/input.txt"
