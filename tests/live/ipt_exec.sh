@@ -33,6 +33,11 @@ for m in $modes; do
         fail "ipt exec live $m-bit (recording)" "$T/record$m.err"
         continue
     fi
+    if [ "$(cat "$d/stdout")" = "sum 336, destroyed 21" ]; then
+        pass "ipt exec live $m-bit: the program ran under qemu as it runs natively"
+    else
+        fail "ipt exec live $m-bit: the program ran under qemu as it runs natively" "$d/stdout"
+    fi
     exec_flow_check "ipt exec live $m-bit: $(basename "$X")" "$X" "$d"
     [ -n "${TDEC_TAG:-}" ] && continue
     for v in $EXEC_TRACES; do
