@@ -68,14 +68,15 @@ exec_each() {
     done
 }
 
-# exec_flow_check NAME CLI DIR: `CLI flow` on each of DIR's traces (an
-# unpacked or live recording) prints the traced instructions (its expected
-# file), and besides them only the event lines such tracing gives.
+# exec_flow_check NAME CLI DIR [OPTION]: `CLI flow [OPTION]` on each of
+# DIR's traces (an unpacked or live recording) prints the traced
+# instructions (its expected file), and besides them only the event lines
+# such tracing gives.
 exec_flow_check() {
     for v in $EXEC_TRACES; do
         e=$3/$(exec_expected $v)
         # shellcheck disable=SC2046 # one --raw option a section
-        "$2" flow --pt "$3/$v.pt" $(sed "s|^|--raw $3/image:|" "$3/image.sections") > "$3/$v.out" 2>&1
+        "$2" flow ${4:-} --pt "$3/$v.pt" $(sed "s|^|--raw $3/image:|" "$3/image.sections") > "$3/$v.out" 2>&1
         if grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
             cmp -s - "$e"; then
             pass "$1 ($v, $(wc -l < "$e") instructions)"

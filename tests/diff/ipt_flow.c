@@ -1,12 +1,15 @@
 /* ipt_flow.c - the Intel PT instruction flow of a real run (the corpus of
    tests/data/ipt/exec/, or a recording made by tests/live/ipt_exec.sh)
-   decoded four ways, each compared with the instructions that really ran:
-   tracedec's flow decoder fed the whole trace and fed 1 byte at a time,
-   libipt's instruction decoder (pt_insn_next) and libipt's block decoder
-   (pt_blk_next, its blocks walked with the image), all over the same image;
+   decoded six ways, each compared with the instructions that really ran:
+   tracedec's instruction decoder fed the whole trace and fed 1 byte at a
+   time, tracedec's block decoder (its blocks walked with
+   tdec_ipt_block_walk) fed whole with a cache and fed 1 byte at a time
+   without, libipt's instruction decoder (pt_insn_next) and libipt's block
+   decoder (pt_blk_next, its blocks walked with the image), over one image;
    and their events (PSB+ status updates left out): type, IP, resumed or
-   mode, and after how many instructions: tracedec's whole and 1-byte fed,
-   tracedec's and pt_insn_next's, pt_insn_next's and pt_blk_next's.
+   mode, and after how many instructions: tracedec's instruction decoder's
+   against its 1-byte fed run, tracedec's block decoder's and
+   pt_insn_next's; pt_insn_next's against pt_blk_next's.
 
        ipt_flow NAME TRACE IMAGE SECTIONS EXPECTED
 
@@ -187,23 +190,44 @@ static void verdict(run *r)
 
 /* ---- tracedec --------------------------------------------------------------- */
 static tdec_ipt_flow_decoder flow;
+static uint64_t cache[(1u << 20) / sizeof(uint64_t)]; /* the block decoder's */
 
-static void run_tracedec(run *out, size_t chunk)
+/* tracedec's decoder fed `chunk` bytes at a time (0: the whole trace), as
+   the instruction decoder, or as the block decoder (blocks: its blocks'
+   instructions walked with tdec_ipt_block_walk; cache: with a 1 MiB cache). */
+static void run_tracedec(run *out, const char *decoder, size_t chunk, int blocks, int with_cache)
 {
     tdec_ipt_config cfg;
     tdec_ipt_image img;
     tdec_ipt_flow_item it;
     tdec_status st;
     size_t fed = 0;
-    run r = {chunk == 0 ? "tracedec flow (whole trace)" : "tracedec flow (1-byte feeds)", 0, EXEC_DIGEST_START, 0, NULL, 0, 0, 0};
+    run r = {decoder, 0, EXEC_DIGEST_START, 0, NULL, 0, 0, 0};
     memset(&cfg, 0, sizeof cfg);
     img.sections = sections;
     img.count = nsections;
     tdec_ipt_flow_init(&flow, &cfg, tdec_ipt_image_read, &img, 0);
+    if (with_cache) {
+        memset(cache, 0, sizeof cache);
+        tdec_ipt_flow_set_cache(&flow, cache, sizeof cache);
+    }
     for (;;) {
-        st = tdec_ipt_flow_next(&flow, &it);
+        st = blocks ? tdec_ipt_flow_next_block(&flow, &it, 0) : tdec_ipt_flow_next(&flow, &it);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             insn_ran(&r, it.ip, fed);
+        } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_BLOCK) {
+            uint64_t ip = it.ip, last = it.ip;
+            uint32_t k, reason = 0;
+            for (k = 0; k < it.ninsn; k++) {
+                tdec_ipt_insn_info insn;
+                uint8_t raw[16];
+                last = ip;
+                if (tdec_ipt_block_walk(&flow, &it, &ip, &insn, raw, &reason) != TDEC_OK)
+                    differ(&r, fed, "block walk error at", ip);
+                insn_ran(&r, last, fed);
+            }
+            if (last != it.end_ip)
+                differ(&r, fed, "block end", it.end_ip);
         } else if (st == TDEC_OK) {
             event_seen(&r, it.ev.type, it.ev.flags & TDEC_IPT_EVF_IP_SUPPRESSED, it.ev.ip,
                        it.ev.type == TDEC_IPT_EV_ENABLED    ? (it.ev.flags & TDEC_IPT_EVF_RESUMED) != 0
@@ -367,7 +391,7 @@ int main(int argc, char **argv)
     FILE *fp;
     char line[256];
     size_t cap = 0;
-    run whole, bytes, insn, blk;
+    run whole, bytes, tblocks, tblocks_bytes, insn, blk;
     if (argc != 6) {
         fprintf(stderr, "usage: ipt_flow NAME TRACE IMAGE SECTIONS EXPECTED\n");
         return 2;
@@ -410,11 +434,15 @@ int main(int argc, char **argv)
         expected[nexpected++] = strtoull(line, NULL, 16);
     }
     fclose(fp);
-    run_tracedec(&whole, 0);
-    run_tracedec(&bytes, 1);
+    run_tracedec(&whole, "tracedec flow_next (whole trace)", 0, 0, 0);
+    run_tracedec(&bytes, "tracedec flow_next (1-byte feeds)", 1, 0, 0);
+    run_tracedec(&tblocks, "tracedec flow_next_block (whole trace, cache)", 0, 1, 1);
+    run_tracedec(&tblocks_bytes, "tracedec flow_next_block (1-byte feeds, no cache)", 1, 1, 0);
     run_insn(&insn, argv[3]);
     run_blk(&blk, argv[3]);
     same_events(&whole, &bytes);
+    same_events(&whole, &tblocks);
+    same_events(&whole, &tblocks_bytes);
     same_events(&whole, &insn);
     same_events(&insn, &blk);
     return failed;
