@@ -57,7 +57,7 @@ HAVE_UFTRACE := $(call have,uftrace)
 HAVE_XRAY    := $(if $(HAVE_CLANG),$(wildcard $(shell clang -print-runtime-dir 2>/dev/null)/libclang_rt.xray*.a))
 
 .PHONY: all test check matrix amalgamate check-amalgamation fuzz-build fuzz-replay \
-        bench demo examples clean FORCE
+        bench bench-traces demo examples clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(B)/tracedec
@@ -160,6 +160,11 @@ $(B)/diff/ipt_qry-clang: tests/diff/ipt_qry.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
 	clang $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< -lipt
 
+# A real run's flow: tracedec against libipt's decoders (tests/exec/).
+$(B)/diff/ipt_flow: tests/diff/ipt_flow.c tests/exec/digest.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
+
 # The x86 length decoder against Zydis (libzydis-dev).
 $(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(GEN) $(HEADERS)
 	@mkdir -p $(@D)
@@ -168,6 +173,30 @@ $(B)/diff/ipt_ild: tests/diff/ipt_ild.c $(GEN) $(HEADERS)
 DIFF_BINS := $(if $(HAVE_LIBIPT),$(B)/diff/ipt $(B)/diff/ipt_qry \
                $(if $(HAVE_CLANG),$(B)/diff/ipt-clang $(B)/diff/ipt_qry-clang)) \
              $(if $(HAVE_ZYDIS),$(B)/diff/ipt_ild)
+
+# ---- the Intel PT real-execution corpus (tests/exec/, tests/data/ipt/exec/) ----
+# A qemu-user TCG plugin that logs which code ran, and the writer that
+# turns its log into an Intel PT trace, image and instruction sequence.
+HAVE_QEMU := $(call have,qemu-x86_64)
+$(B)/exec/plugin.so: tests/exec/plugin.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
+$(B)/exec/writer: tests/exec/writer.c tests/exec/digest.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
+
+# The C++ program the live test records (64-bit; 32-bit with g++-multilib).
+HAVE_GXX32 := $(shell echo 'int main(){}' | g++ -m32 -x c++ -o /dev/null - >/dev/null 2>&1 && echo yes)
+$(B)/exec/exceptions64: tests/exec/exceptions.cpp
+	@mkdir -p $(@D)
+	g++ -std=c++11 -O1 -m64 -o $@ $<
+$(B)/exec/exceptions32: tests/exec/exceptions.cpp
+	@mkdir -p $(@D)
+	g++ -std=c++11 -O1 -m32 -o $@ $<
+
+EXEC_BINS := $(if $(HAVE_LIBIPT),$(B)/exec/writer $(B)/diff/ipt_flow \
+               $(if $(HAVE_QEMU),$(B)/exec/plugin.so $(B)/exec/exceptions64 \
+                 $(if $(HAVE_GXX32),$(B)/exec/exceptions32)))
 
 # ---- live tests: the programs the real producers record ----------------------
 $(B)/live/xray_prog: tests/live/xray_prog.c
@@ -217,9 +246,15 @@ BENCH_BINS := $(patsubst %,$(B)/bench/%,$(BENCH)) $(B)/bench/uftrace_hot $(IPT_B
 bench: $(B)/tracedec $(BENCH_BINS)
 	@sh tools/bench/bench.sh
 
+# Large Intel PT traces of real runs (xz, gzip under qemu-user) and their
+# images, for the flow benchmark: build/bench/traces/ (KB=input size;
+# CHECK=1: every decoder checked against the run's digest).
+bench-traces: $(B)/exec/writer $(B)/exec/plugin.so $(B)/diff/ipt_flow
+	@sh tools/bench/ipt_traces.sh $(KB)
+
 # ---- the suites ------------------------------------------------------------------
 TEST_BINS := $(CLI_BINS) $(patsubst %,$(B)/unit/%,$(UNIT)) $(B)/gen/xtrace_gen \
-             $(DIFF_BINS) $(LIVE_BINS)
+             $(DIFF_BINS) $(LIVE_BINS) $(EXEC_BINS)
 
 # Unit, golden, live and differential tests; ends with "N passed, N failed".
 test: $(TEST_BINS)

@@ -6268,9 +6268,15 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
         f->icnt = 0;
         break;
     case TDEC_IPT_EV_DISABLED:
+        /* Where tracing is expected to resume (libipt's
+           pt_blk_set_disable_resume_ip): bound to a branch that needed
+           trace, after it if it is a call, else unknown, whether the
+           disable has an IP or not; reached at its IP, there. */
         f->resume_ip = known ? ev->ip : 0;
-        if (!known && f->post && (f->post_insn.iclass == TDEC_IPT_IC_CALL || f->post_insn.iclass == TDEC_IPT_IC_FAR_CALL))
-            f->resume_ip = f->post_ip + f->post_insn.size;
+        if (f->post)
+            f->resume_ip = f->post_insn.iclass == TDEC_IPT_IC_CALL || f->post_insn.iclass == TDEC_IPT_IC_FAR_CALL
+                               ? f->post_ip + f->post_insn.size
+                               : 0;
         f->enabled = 0;
         f->post = 0;
         break;

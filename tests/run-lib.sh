@@ -40,3 +40,50 @@ need() {
     fail "$2 ($1 is not built: make $1)"
     return 1
 }
+
+# The traces of a recording of the Intel PT real-execution corpus
+# (tests/exec/record.sh), and exec_expected TRACE: its executed IPs' file.
+EXEC_TRACES="ret noret filter"
+exec_expected() {
+    if [ "$1" = filter ]; then echo expected-filter; else echo expected; fi
+}
+
+# exec_each OUT NAME CHECK: every recording (tests/data/ipt/exec/REC,
+# xz-compressed) unpacked into OUT/REC (the traces, image, image.sections,
+# the expected files, command), then `CHECK REC OUT/REC`; a FAIL line
+# "NAME REC" for one that cannot be unpacked. Needs xz.
+exec_each() {
+    for rec in tests/data/ipt/exec/*/; do
+        r=$(basename "$rec")
+        if mkdir -p "$1/$r" &&
+            xz -dc "$rec/ret.pt.xz" > "$1/$r/ret.pt" && xz -dc "$rec/noret.pt.xz" > "$1/$r/noret.pt" &&
+            xz -dc "$rec/filter.pt.xz" > "$1/$r/filter.pt" && xz -dc "$rec/image.xz" > "$1/$r/image" &&
+            xz -dc "$rec/expected.xz" > "$1/$r/expected" &&
+            xz -dc "$rec/expected-filter.xz" > "$1/$r/expected-filter" &&
+            cp "$rec/image.sections" "$rec/command" "$1/$r/"; then
+            "$3" "$r" "$1/$r"
+        else
+            fail "$2 $r (cannot unpack)"
+        fi
+    done
+}
+
+# exec_flow_check NAME CLI DIR [OPTION]: `CLI flow [OPTION]` on each of
+# DIR's traces (an unpacked or live recording) prints the traced
+# instructions (its expected file), and besides them only the event lines
+# such tracing gives.
+exec_flow_check() {
+    for v in $EXEC_TRACES; do
+        e=$3/$(exec_expected $v)
+        # shellcheck disable=SC2046 # one --raw option a section
+        "$2" flow ${4:-} --pt "$3/$v.pt" $(sed "s|^|--raw $3/image:|" "$3/image.sections") > "$3/$v.out" 2>&1
+        if grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
+            cmp -s - "$e"; then
+            pass "$1 ($v, $(wc -l < "$e") instructions)"
+        else
+            grep -v -E '^\[(disabled|enabled|resumed|exec mode: (32|64)-bit)\]$' "$3/$v.out" |
+                diff "$e" - > "$3/$v.diff"
+            fail "$1 ($v)" "$3/$v.diff"
+        fi
+    done
+}

@@ -35,25 +35,28 @@ test|check)
     for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow demangle; do
         section "unit: $t" build/unit/$t
     done
-    for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli; do
+    for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli ipt_exec; do
         section "golden: $t" sh tests/golden/$t.sh
     done
     section "diff: ipt" sh tests/diff/ipt.sh
     section "diff: ipt queries" sh tests/diff/ipt_qry.sh
     section "diff: ipt x86 length decoder" sh tests/diff/ipt_ild.sh
+    section "diff: ipt flow of real runs" sh tests/diff/ipt_flow.sh
     section "live: xray" sh tests/live/xray.sh
     section "live: uftrace" sh tests/live/uftrace.sh
+    section "live: ipt exec" sh tests/live/ipt_exec.sh
     ;;
 esac
 case "$mode" in
 check)
     # The golden and live CLI tests again, against the CLI built with
     # ASan+UBSan (build/cli/tracedec-san): same outputs, no report.
-    for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli; do
+    for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli ipt_exec; do
         section "golden (ASan+UBSan CLI): $t" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/golden/$t.sh
     done
     section "live (ASan+UBSan CLI): xray" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/xray.sh
     section "live (ASan+UBSan CLI): uftrace" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/uftrace.sh
+    section "live (ASan+UBSan CLI): ipt exec" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/ipt_exec.sh
     ;;
 esac
 case "$mode" in

@@ -3,7 +3,8 @@
    tdec_ipt_flow_* on hand-made traces and images: a call and a compressed
    return, an empty return stack, unmapped code, the walk limit on an
    endless direct-jump loop, tick events, errata BDM64 and SKL014 (and the
-   IP filter check), and the same items from 1-byte feeds. The
+   IP filter check), where tracing is expected to resume after a disable,
+   and the same items from 1-byte feeds. The
    ptt vectors are tests/golden/ipt_flow.sh. */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -17,6 +18,7 @@
 #define TNT1(t) (t) ? 0x06 : 0x04 /* one bit */
 #define PGD_NOIP 0x01
 #define PGD(ip) 0x61, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
+#define PGE(ip) 0x71, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
 #define TIP(ip) 0x6d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
 #define TSX_BEGIN 0x99, 0x21
 #define TSX_ABORT 0x99, 0x22
@@ -239,6 +241,58 @@ static void test_bdm64(void)
         TL_TRUE(&c, a[4].kind == TDEC_IPT_FLOW_EVENT && a[4].ev.type == TDEC_IPT_EV_ASYNC_DISABLED, "disabled");
     }
     expect_alike_in_bytes(&c, &cfg, trace, sizeof trace, &img, a, n);
+    tl_end(&c);
+}
+
+/* Is it an enabled event at ip, resumed or not? */
+static void expect_enabled(tl_case *c, const tdec_ipt_flow_item *it, uint64_t ip, int resumed)
+{
+    TL_TRUE(c, it->kind == TDEC_IPT_FLOW_EVENT && it->ev.type == TDEC_IPT_EV_ENABLED && it->ev.ip == ip &&
+                   ((it->ev.flags & TDEC_IPT_EVF_RESUMED) != 0) == resumed,
+            "kind %u type %u ip %llx flags %x, want enabled at %llx%s", it->kind, it->ev.type,
+            (unsigned long long)it->ev.ip, it->ev.flags, (unsigned long long)ip, resumed ? ", resumed" : "");
+}
+
+static void test_resume(void)
+{
+    /* 1000: call rax; 1002: nop; 1003: jmp rax. A disable with an IP (an
+       IP filter's TIP.PGD at the branch target) that binds to an indirect
+       branch expects tracing to resume after it if it is a call, else
+       nowhere, as libipt (master and 2.0.5) sets it: the enable at 1002
+       is resumed, the one at 1000 is not, although the disable's IP was
+       1000 (the real-execution corpus, tests/data/ipt/exec, has both) */
+    static const uint8_t code[] = {0xff, 0xd0, 0x90, 0xff, 0xe0};
+    static const uint8_t call[] = {PSB, FUP(0x1000), MODE64, PSBEND, PGD(0x5000), PGE(0x1002), PGD_NOIP};
+    static const uint8_t jump[] = {PSB, FUP(0x1003), MODE64, PSBEND, PGD(0x1000), PGE(0x1000), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item a[8];
+    tdec_ipt_flow_decoder f;
+    tdec_status st;
+    size_t n;
+    tl_case c;
+    tl_begin(&c, "flow: where a disable with an IP bound to an indirect call or jump expects tracing to resume");
+    n = run(call, sizeof call, 4096, &img, 0, a, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 6);
+    if (n == 6) {
+        expect_insn(&c, &a[0], 0x1000);
+        TL_TRUE(&c, a[1].kind == TDEC_IPT_FLOW_EVENT && a[1].ev.type == TDEC_IPT_EV_DISABLED && a[1].ev.ip == 0x5000,
+                "disabled at 5000");
+        expect_enabled(&c, &a[2], 0x1002, 1);
+        expect_insn(&c, &a[3], 0x1002);
+        expect_insn(&c, &a[4], 0x1003);
+    }
+    expect_alike_in_bytes(&c, NULL, call, sizeof call, &img, a, n);
+    n = run(jump, sizeof jump, 4096, &img, 0, a, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 5);
+    if (n == 5) {
+        expect_insn(&c, &a[0], 0x1003);
+        expect_enabled(&c, &a[2], 0x1000, 0);
+        expect_insn(&c, &a[3], 0x1000);
+    }
+    expect_alike_in_bytes(&c, NULL, jump, sizeof jump, &img, a, n);
     tl_end(&c);
 }
 
@@ -663,6 +717,7 @@ int main(void)
     test_skl014();
     test_skd022();
     test_resync_event();
+    test_resume();
     test_image();
     test_blocks();
     test_prefixes();
