@@ -73,7 +73,7 @@ static void dev_h_bytes(const uint8_t *p, size_t n)
     while (n-- > 0) dev_hash = (dev_hash ^ *p++) * 16777619u;
 }
 
-static void dev_h_frag(const tdec_frag *f)
+static inline void dev_h_frag(const tdec_frag *f)
 {
     dev_h(f->len);
     dev_h(f->offset);
@@ -82,7 +82,7 @@ static void dev_h_frag(const tdec_frag *f)
     dev_h_bytes(f->data, f->len);
 }
 
-static void dev_h_gap(const tdec_gap *g)
+static inline void dev_h_gap(const tdec_gap *g)
 {
     dev_h(g->len);
     dev_h(g->reason);

@@ -40,8 +40,10 @@ dev_w     = $(word $(1),$(subst -, ,$*))
 dev_file  = $(if $(filter tracedec,$(1)),tracedec.h,single/tdec_$(1).h)
 dev_impl  = $(if $(filter tracedec,$(1)),-DTRACEDEC_IMPLEMENTATION,-DTDEC_$(call upper,$(1))_IMPLEMENTATION)
 dev_arm   = $(ARM_CC) $(dev_cpu.$(1)) -$(2) $(WARN) -I.
-# The traces a program assembles in (its DEV_TRACE lines).
-dev_traces = $(shell sed -n 's/^DEV_TRACE([a-z0-9_]*, *"\([^"]*\)").*/\1/p' tests/device/$(1).c)
+# A program's sources and the traces it assembles in (DEV_TRACE lines);
+# tracedec.c includes the others.
+dev_srcs   = tests/device/$(1).c $(if $(filter tracedec,$(1)),$(patsubst %,tests/device/%.c,$(FORMATS)))
+dev_traces = $(shell sed -n 's/^DEV_TRACE([a-z0-9_]*, *"\([^"]*\)").*/\1/p' $(call dev_srcs,$(1)))
 DEV_DEPS  := tests/device/device.h tests/device/platform.h $(HEADERS)
 
 $(DEV)/lib/%.o: $(MX_DEPS)
@@ -54,15 +56,15 @@ $(DEV)/start-%.o: tests/device/start.c tests/device/platform.h
 	$(call dev_arm,$(call dev_w,1),$(call dev_w,2)) -c $< -o $@
 
 define dev_program
-$(DEV)/prog/$(1)-%.o: tests/device/$(1).c $(DEV_DEPS) $(call dev_traces,$(1))
+$(DEV)/prog/$(1)-%.o: $(call dev_srcs,$(1)) $(DEV_DEPS) $(call dev_traces,$(1))
 	@mkdir -p $$(@D)
-	$$(call dev_arm,$$(call dev_w,1),$$(call dev_w,2)) -fstack-usage -c $$< -o $$@
+	$$(call dev_arm,$$(call dev_w,1),$$(call dev_w,2)) -c $$< -o $$@
 $(DEV)/$(1)-%.elf: $(DEV)/prog/$(1)-%.o $(DEV)/lib/$(1)-%.o $(DEV)/start-%.o tests/device/common.ld \
                    tests/device/microbit.ld tests/device/an386.ld
 	$$(ARM_CC) $$(dev_cpu.$$(call dev_w,1)) -nostdlib -Ltests/device -T tests/device/$$(dev_ld.$$(call dev_w,1)).ld \
 	    -o $$@ $$(filter %.o,$$^) -lgcc
-$(DEV)/host/$(1): tests/device/$(1).c tests/device/host.c $(DEV)/host/$(1)-lib.o $(DEV_DEPS) $(call dev_traces,$(1))
-	$$(CC) $$(ALL_CFLAGS) -o $$@ $$(filter %.c %.o,$$^)
+$(DEV)/host/$(1): $(call dev_srcs,$(1)) tests/device/host.c $(DEV)/host/$(1)-lib.o $(DEV_DEPS) $(call dev_traces,$(1))
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$< tests/device/host.c $(DEV)/host/$(1)-lib.o
 endef
 $(foreach h,$(DEV_HDRS),$(eval $(call dev_program,$(h))))
 
@@ -88,3 +90,9 @@ device-table:
 	@MAKE='$(MAKE)' sh tests/device/device.sh --table
 
 .PRECIOUS: $(DEV)/prog/%.o $(DEV)/start-%.o $(DEV)/sizeof/%.c
+
+# The xtrace capture its program assembles in (tests/gen/xtrace_gen).
+$(DEV)/data/xtrace.1700000000.4242.hint9.xinsndata.bin $(DEV)/data/xtrace.1700000000.4242.hint9.xsnapshot.bin &: \
+        $(B)/gen/xtrace_gen
+	@mkdir -p $(@D)
+	$(B)/gen/xtrace_gen $(@D) > /dev/null

@@ -89,14 +89,16 @@ def largest_frame(ci):
 
 
 def measured(run, name):
+    """The last "# stack" line: the deepest of all the program's decodes."""
+    found = None
     try:
         with open(os.path.join(run, name + ".out")) as f:
             for line in f:
                 if line.startswith("# stack "):
-                    return int(line.split()[2], 16)
+                    found = int(line.split()[2], 16)
     except OSError:
         pass
-    return None
+    return found
 
 
 def sizeofs(obj):

@@ -43,7 +43,7 @@ static void digest(const void *dv, const void *iv)
     dev_item_end(it->kind, it->offset);
 }
 
-static uint64_t pos(const void *d)
+static uint64_t stream_pos(const void *d)
 {
     return ((const tdec_xray_decoder *)d)->st.pos;
 }
@@ -53,7 +53,7 @@ static int decode(const char *name, const uint8_t *trace, size_t len)
     static tdec_xray_decoder d;
     static tdec_xray_item item;
     static const dev_stream s = {&d, &item, dev_tdec_xray_feed, dev_tdec_xray_finish, dev_tdec_xray_next,
-                                 digest, NULL, pos};
+                                 digest, NULL, stream_pos};
     tdec_xray_init(&d, NULL);
     return dev_run(name, &s, trace, len) == TDEC_END ? 0 : 1;
 }
