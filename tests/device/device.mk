@@ -1,5 +1,5 @@
 # The device programs (included by the Makefile): every header's decoders
-# on emulated Cortex-M boards, tests/device/README.md. Targets:
+# on emulated Cortex-M boards (README.md, "On a microcontroller"). Targets:
 #
 #   build/device/HDR-CPU-OPT.elf       the program tests/device/HDR.c for CPU
 #                                      m0 (board microbit) or m4 (mps2-an386)
@@ -85,7 +85,7 @@ $(DEV)/sizeof/%.o: $(DEV)/sizeof/%.c
 .PHONY: device-images device-check device-table
 device-images: $(DEV_ALL)
 device-check:
-	@MAKE='$(MAKE)' sh tests/device/device.sh
+	@MAKE='$(MAKE)' sh tests/run.sh device
 device-table:
 	@MAKE='$(MAKE)' sh tests/device/device.sh --table
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The device tests (tests/device/README.md): every program under
+# The device tests (README.md, "On a microcontroller"): every program under
 # tests/device/ built for the Cortex-M0 board (microbit) and the Cortex-M4
 # board (mps2-an386) at -Os and -O2, run under qemu-system-arm with
 # semihosting, its lines compared with the same program's on the host; the
