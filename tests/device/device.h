@@ -19,11 +19,14 @@
 #include "tests/device/platform.h"
 
 /* A trace in the image: name[] .. name_end[], the file's bytes, assembled
-   in (.incbin). The Makefile reads the paths from these lines. */
-#define DEV_TRACE(name, path)                                                                             \
+   in (.incbin); DEV_TRACE_CUT: its first `bytes` (a stream cut where an
+   item starts, to fit the Cortex-M0's flash). The Makefile reads the paths
+   from these lines. */
+#define DEV_TRACE_CUT(name, path, bytes)                                                                  \
     extern const uint8_t name[], name##_end[];                                                            \
-    __asm__(".pushsection .rodata\n.balign 8\n.global " #name "\n" #name ":\n.incbin \"" path "\"\n"     \
-            ".global " #name "_end\n" #name "_end:\n.byte 0\n.popsection\n")
+    __asm__(".pushsection .rodata\n.balign 8\n.global " #name "\n" #name ":\n.incbin \"" path "\"" bytes   \
+            "\n.global " #name "_end\n" #name "_end:\n.byte 0\n.popsection\n")
+#define DEV_TRACE(name, path) DEV_TRACE_CUT(name, path, "")
 #define DEV_LEN(name) ((size_t)(name##_end - name))
 
 /* ---- output: one line at a time, from a static buffer ---------------------- */

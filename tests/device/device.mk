@@ -10,7 +10,7 @@
 #                                      with its .su and .ci (call graph with
 #                                      stack usage) beside it; -nostrings.o:
 #                                      the same with TDEC_NO_STRINGS
-#   build/device/sizeof/HDR.o          sizeof of the public structs (nm -S)
+#   build/device/sizeof/FMT-CPU.o      sizeof of the public structs (nm -S)
 #   build/device/host/HDR              the same program on the host
 #
 #   make device-check    the device tests alone (tests/device/device.sh)
@@ -32,7 +32,8 @@ DEV_ELFS  := $(foreach h,$(DEV_HDRS),$(foreach c,$(if $(filter tracedec,$(h)),m4
 DEV_LIBS  := $(patsubst $(DEV)/%.elf,$(DEV)/lib/%.o,$(DEV_ELFS)) \
              $(patsubst $(DEV)/%.elf,$(DEV)/lib/%-nostrings.o,$(DEV_ELFS))
 DEV_HOSTS := $(patsubst %,$(DEV)/host/%,$(DEV_HDRS))
-DEV_ALL   := $(DEV_ELFS) $(DEV_LIBS) $(DEV_HOSTS) $(patsubst %,$(DEV)/sizeof/%.o,$(FORMATS))
+DEV_ALL   := $(DEV_ELFS) $(DEV_LIBS) $(DEV_HOSTS) \
+             $(foreach c,$(DEV_CPUS),$(patsubst %,$(DEV)/sizeof/%-$(c).o,$(FORMATS)))
 
 # The parts of a stem HDR-CPU-OPT[-nostrings], and the header's file and
 # implementation macro.
@@ -43,7 +44,7 @@ dev_arm   = $(ARM_CC) $(dev_cpu.$(1)) -$(2) $(WARN) -I.
 # A program's sources and the traces it assembles in (DEV_TRACE lines);
 # tracedec.c includes the others.
 dev_srcs   = tests/device/$(1).c $(if $(filter tracedec,$(1)),$(patsubst %,tests/device/%.c,$(FORMATS)))
-dev_traces = $(shell sed -n 's/^DEV_TRACE([a-z0-9_]*, *"\([^"]*\)").*/\1/p' $(call dev_srcs,$(1)))
+dev_traces = $(shell sed -n 's/^DEV_TRACE[_A-Z]*.[a-z0-9_]*, *"\([^"]*\)".*/\1/p' $(call dev_srcs,$(1)))
 DEV_DEPS  := tests/device/device.h tests/device/platform.h $(HEADERS)
 
 $(DEV)/lib/%.o: $(MX_DEPS)
@@ -79,8 +80,10 @@ $(DEV)/sizeof/%.c: $(HEADERS) tests/device/device.mk
 	{ echo '#include "$(call dev_file,$*)"'; \
 	  sed -n 's/^typedef struct \(tdec_[a-z0-9]*_[a-z0-9_]*\(decoder\|state\|item\|last_ip\|time\|tcal\|json\)\) {.*/char sizeof_\1[sizeof(\1)];/p' \
 	      single/tdec_$*.h; } > $@
-$(DEV)/sizeof/%.o: $(DEV)/sizeof/%.c
-	$(ARM_CC) -mcpu=cortex-m0 $(WARN) -fno-common -I. -c $< -o $@
+$(DEV)/sizeof/%-m0.o: $(DEV)/sizeof/%.c
+	$(call dev_arm,m0,Os) -fno-common -c $< -o $@
+$(DEV)/sizeof/%-m4.o: $(DEV)/sizeof/%.c
+	$(call dev_arm,m4,Os) -fno-common -c $< -o $@
 
 .PHONY: device-images device-check device-table
 device-images: $(DEV_ALL)

@@ -1,10 +1,13 @@
-/* ovni.c - the device program for single/tdec_ovni.h: two streams (one of
-   jumbo events, the largest bundled sample the Cortex-M0's flash holds),
-   each event described with ovni's signature table, and a stream's JSON
-   metadata through the JSON parser and tdec_ovni_meta_read. */
+/* ovni.c - the device program for single/tdec_ovni.h: three streams (the
+   start of the largest bundled sample, one of jumbo events, one of a
+   multithreaded program), each event described with ovni's signature
+   table, and a stream's JSON metadata through the JSON parser and
+   tdec_ovni_meta_read. */
 #include "single/tdec_ovni.h"
 #include "tests/device/device.h"
 
+/* The largest bundled sample (500 KB), cut to its events before 96 KB. */
+DEV_TRACE_CUT(many, "tests/data/ovni/s06-many-events/ovni/loom.node0/proc.6313/thread.6314/stream.obs", ", 0, 98296");
 DEV_TRACE(jumbo, "tests/data/ovni/s03-jumbo/ovni/loom.node0/proc.4357/thread.4357/stream.obs");
 DEV_TRACE(multi, "tests/data/ovni/s04-multithread/ovni/loom.node0/proc.9555/thread.9555/stream.obs");
 DEV_TRACE(meta, "tests/data/ovni/s04-multithread/ovni/loom.node0/proc.9555/thread.9555/stream.json");
@@ -106,7 +109,8 @@ static int metadata(const uint8_t *text, size_t len)
 
 int main(void)
 {
-    int bad = decode("jumbo", jumbo, DEV_LEN(jumbo));
+    int bad = decode("many", many, DEV_LEN(many));
+    bad |= decode("jumbo", jumbo, DEV_LEN(jumbo));
     bad |= decode("multi", multi, DEV_LEN(multi));
     bad |= metadata(meta, DEV_LEN(meta));
     return dev_done(bad);

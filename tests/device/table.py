@@ -7,7 +7,7 @@ calls it after the runs):
   lib/HDR-CPU-OPT.ci              gcc's call graph with each function's frame
                                   (-fcallgraph-info=su): the deepest chain of
                                   frames from any public function
-  sizeof/FMT.o                    sizeof of the public structs (nm -S)
+  sizeof/FMT-{m0,m4}.o            sizeof of the public structs (nm -S)
   run/HDR-CPU-OPT.out             the board's "# stack N" line: the deepest
                                   decode, measured by stack painting
 
@@ -24,6 +24,8 @@ import sys
 HDRS = ["xray", "uftrace", "ovni", "xtrace", "ipt", "tracedec"]
 CPUS = [("m0", "Cortex-M0"), ("m4", "Cortex-M4")]
 OPTS = ["Os", "O2"]
+# The boards' names and RAM (tests/device/microbit.ld, an386.ld).
+BOARDS = {"Cortex-M0": ("microbit", 16 * 1024), "Cortex-M4": ("mps2-an386", 256 * 1024)}
 # Indirect calls: the only ones in the library are Intel PT's code reader
 # (the device program and most users pass tdec_ipt_image_read) and its
 # unknown-packet hook (unset here).
@@ -32,13 +34,14 @@ INDIRECT = "tdec_ipt_image_read"
 
 def sections(obj):
     out = subprocess.run(["arm-none-eabi-size", "-A", obj], check=True, capture_output=True, text=True).stdout
-    sizes = {"text": 0, "rodata": 0, "data": 0}
+    sizes = {"text": 0, "rodata": 0, "data": 0, "data_init": 0}
     for line in out.splitlines():
         parts = line.split()
         if len(parts) < 2 or not parts[1].isdigit():
             continue
         name, size = parts[0], int(parts[1])
-        for key, prefixes in (("text", (".text",)), ("rodata", (".rodata",)), ("data", (".data", ".bss"))):
+        for key, prefixes in (("text", (".text", ".ARM.exidx")), ("rodata", (".rodata",)), ("data", (".data", ".bss")),
+                              ("data_init", (".data",))):
             if name.startswith(prefixes):
                 sizes[key] += size
     return sizes
@@ -136,12 +139,25 @@ def table(dev):
             header, cpu_name, opt, s["text"], s["rodata"], ns["rodata"], s["data"], depth, fn,
             "-" if m is None else str(m)))
     lines.append("")
+    lines.append("| device program | board | | flash: code and traces | RAM: .data+.bss | RAM left for the stack |")
+    lines.append("| --- | --- | --- | ---: | ---: | ---: |")
+    for h, cpu_name, opt, name in cells(dev):
+        elf = os.path.join(dev, name + ".elf")
+        if not os.path.exists(elf):
+            continue
+        s = sections(elf)
+        board, ram = BOARDS[cpu_name]
+        lines.append("| tests/device/%s.c | %s | -%s | %d | %d | %d |" % (
+            h, board, opt, s["text"] + s["data_init"], s["data"], ram - s["data"]))
+    lines.append("")
     lines.append("| header | sizeof on Cortex-M0 and M4, bytes |")
     lines.append("| --- | --- |")
     for h in HDRS[:-1]:
-        obj = os.path.join(dev, "sizeof", h + ".o")
-        if os.path.exists(obj):
-            lines.append("| tdec_%s.h | %s |" % (h, ", ".join("%s %d" % p for p in sizeofs(obj))))
+        m0, m4 = (os.path.join(dev, "sizeof", "%s-%s.o" % (h, cpu)) for cpu in ("m0", "m4"))
+        if os.path.exists(m0) and os.path.exists(m4):
+            sizes = [(name, str(a) if a == b else "%d (M4: %d)" % (a, b))
+                     for (name, a), (_, b) in zip(sizeofs(m0), sizeofs(m4))]
+            lines.append("| tdec_%s.h | %s |" % (h, ", ".join("%s %s" % p for p in sizes)))
     return "\n".join(lines) + "\n"
 
 
