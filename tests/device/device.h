@@ -114,7 +114,8 @@ static void dev_item_end(uint32_t kind, uint64_t offset)
 /* One streaming decoder of the tracedec shape (init done by the caller):
    feed/finish/next on dec, items into item; digest hashes and prints one
    item; after_item (optional) answers a request of the decoder (uftrace's
-   argument spec) before the next call. */
+   argument spec) before the next call; pos gives the E line's position
+   (the stream's, or where the error was). */
 typedef struct dev_stream {
     void *dec;
     void *item;
