@@ -22,6 +22,10 @@
 #define TSX_ABORT 0x99, 0x22
 #define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
 
+/* The cache run_cfg gives its decoder (none unless a test sets one). */
+static void  *run_cache;
+static size_t run_cache_size;
+
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
    items[]: the number of items, *last the final status. The IP filter:
    filter, if not NULL. */
@@ -32,6 +36,7 @@ static size_t run_cfg(const tdec_ipt_config *cfg, const tdec_ipt_addr_filter *fi
     size_t at = 0, k = 0;
     tdec_status st = tdec_ipt_flow_init(f, cfg, tdec_ipt_image_read, img, limit);
     if (filter) tdec_ipt_flow_set_filter(f, filter);
+    tdec_ipt_flow_set_cache(f, run_cache, run_cache_size);
     while (k < cap) {
         st = tdec_ipt_flow_next(f, &items[k]);
         if (st == TDEC_OK) {
@@ -70,7 +75,8 @@ static int same_item(const tdec_ipt_flow_item *x, const tdec_ipt_flow_item *y)
 {
     const tdec_ipt_event *e = &x->ev, *g = &y->ev;
     return x->kind == y->kind && x->size == y->size && x->iclass == y->iclass && x->mode == y->mode &&
-           x->speculative == y->speculative && x->ip == y->ip && memcmp(x->raw, y->raw, sizeof x->raw) == 0 &&
+           x->speculative == y->speculative && x->ip == y->ip && x->end_ip == y->end_ip && x->ninsn == y->ninsn &&
+           memcmp(x->raw, y->raw, sizeof x->raw) == 0 &&
            e->ip == g->ip && e->arg == g->arg && e->arg2 == g->arg2 && e->tsc == g->tsc &&
            e->lost_mtc == g->lost_mtc && e->lost_cyc == g->lost_cyc && e->flags == g->flags && e->aux == g->aux &&
            e->type == g->type && e->a == g->a && e->b == g->b;
@@ -135,7 +141,8 @@ static void test_errors(void)
     tl_case c;
     tl_begin(&c, "flow: empty return stack, unmapped code, the walk limit");
     n = run(t_ret, sizeof t_ret, 4096, &img, 0, it, 4, &st, &f);
-    TL_TRUE(&c, n == 0 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_RETSTACK_EMPTY &&
+    /* the return ran: it comes first, the error after it (libipt's block) */
+    TL_TRUE(&c, n == 1 && it[0].ip == 0x1000 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_RETSTACK_EMPTY &&
                     f.err_ip == 0x1000, "ret: %zu %d %u", n, (int)st, f.st.err_reason);
     n = run(t_nomap, sizeof t_nomap, 4096, &img, 0, it, 4, &st, &f);
     TL_TRUE(&c, n == 0 && st == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_NOMAP && f.err_ip == 0x5000,
@@ -293,13 +300,228 @@ static void test_image(void)
     tl_end(&c);
 }
 
+/* Runs the block decoder (cache: mem[0, cache_size), ends: TDEC_IPT_BLOCK_
+   END_ON_*) over trace[0, n) fed `chunk` bytes at a time into items[]; the
+   blocks' instructions, read again with tdec_ipt_block_walk, into ips[]
+   (*nips of them). */
+static size_t run_blocks(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, void *mem,
+                         size_t cache_size, unsigned ends, tdec_ipt_flow_item *items, size_t cap, uint64_t *ips,
+                         size_t *nips, tdec_status *last)
+{
+    tdec_ipt_flow_decoder f;
+    tdec_ipt_insn_info insn;
+    uint8_t raw[16];
+    uint32_t reason, i;
+    uint64_t ip;
+    size_t at = 0, k = 0;
+    tdec_status st = tdec_ipt_flow_init(&f, NULL, tdec_ipt_image_read, img, 0);
+    if (tdec_ipt_flow_set_cache(&f, mem, cache_size) != TDEC_OK) return 0;
+    *nips = 0;
+    while (k < cap) {
+        st = tdec_ipt_flow_next_block(&f, &items[k], ends);
+        if (st == TDEC_OK) {
+            if (items[k].kind == TDEC_IPT_FLOW_BLOCK)
+                for (ip = items[k].ip, i = 0; i < items[k].ninsn && *nips < 64; i++) {
+                    ips[(*nips)++] = ip;
+                    if (tdec_ipt_block_walk(&f, &items[k], &ip, &insn, raw, &reason) != TDEC_OK) break;
+                }
+            k++;
+            continue;
+        }
+        if (st != TDEC_NEED_INPUT) break;
+        if (at < n) {
+            size_t m = n - at < chunk ? n - at : chunk;
+            st = tdec_ipt_flow_feed(&f, trace + at, m);
+            at += m;
+        } else {
+            st = tdec_ipt_flow_finish(&f);
+        }
+        if (st != TDEC_NEED_INPUT && st != TDEC_END) break;
+    }
+    *last = st;
+    return k;
+}
+
+static void test_blocks(void)
+{
+    /* 1000: mov ecx, 3; 1005: dec ecx; 1007: jnz 1005; 1009: call 1010;
+       100e: jmp rax; 1010: nop; 1011: ret */
+    static const uint8_t code[] = {0xb9, 0x03, 0x00, 0x00, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0xe8,
+                                   0x02, 0x00, 0x00, 0x00, 0xff, 0xe0, 0x90, 0xc3};
+    static const uint8_t trace[] = {PSB,     FUP(0x1000), MODE64,  PSBEND,       TNT1(1), TNT1(1),
+                                    TNT1(0), TNT1(1),     TIP(0x1000), PGD_NOIP};
+    /* the blocks libipt gives: first IP, instructions; then [disabled] */
+    static const uint64_t want_ip[] = {0x1000, 0x1005, 0x1005, 0x1009, 0x100e, 0x1000};
+    static const uint32_t want_n[] = {3, 2, 2, 3, 1, 3};
+    static const uint64_t call_ip[] = {0x1000, 0x1005, 0x1005, 0x1009, 0x1010, 0x100e, 0x1000};
+    static const uint32_t call_n[] = {3, 2, 2, 1, 2, 1, 3};
+    static uint64_t mem[64 * TDEC_IPT_CACHE_ENTRY / 8];
+    static const size_t cache_sizes[] = {0, TDEC_IPT_CACHE_ENTRY, 2 * TDEC_IPT_CACHE_ENTRY + 8, sizeof mem};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item it[16], insns[32];
+    tdec_ipt_flow_decoder f;
+    uint64_t ips[64];
+    size_t n, m, nips, k, c1, chunk;
+    tdec_status st;
+    tl_case c;
+    tl_begin(&c, "blocks: ends as libipt's (trace used, event, end-on-call), with and without a cache, in any chunks");
+    m = run(trace, sizeof trace, sizeof trace, &img, 0, insns, 32, &st, &f);
+    TL_EQU(&c, m, 15); /* 14 instructions and [disabled] */
+    for (c1 = 0; c1 < 4; c1++)
+        for (chunk = 1; chunk <= sizeof trace; chunk += sizeof trace - 1) {
+            n = run_blocks(trace, sizeof trace, chunk, &img, mem, cache_sizes[c1], 0, it, 16, ips, &nips, &st);
+            TL_EQI(&c, st, TDEC_END);
+            TL_EQU(&c, n, 7);
+            for (k = 0; k < 6 && k < n; k++)
+                TL_TRUE(&c, it[k].kind == TDEC_IPT_FLOW_BLOCK && it[k].ip == want_ip[k] && it[k].ninsn == want_n[k],
+                        "cache %zu chunk %zu: block %zu at %llx of %u", cache_sizes[c1], chunk, k,
+                        (unsigned long long)it[k].ip, it[k].ninsn);
+            TL_TRUE(&c, n == 7 && it[6].kind == TDEC_IPT_FLOW_EVENT && it[6].ev.type == TDEC_IPT_EV_DISABLED,
+                    "disabled last");
+            TL_TRUE(&c, it[3].end_ip == 0x1011 && it[3].iclass == TDEC_IPT_IC_RETURN && it[4].end_ip == 0x100e,
+                    "end_ip and class of the last instruction");
+            /* the blocks' instructions are the instruction decoder's */
+            TL_EQU(&c, nips, 14);
+            for (k = 0; k < nips && k + 1 < m; k++)
+                TL_TRUE(&c, ips[k] == insns[k].ip, "instruction %zu: %llx, insn decoder %llx", k,
+                        (unsigned long long)ips[k], (unsigned long long)insns[k].ip);
+        }
+    /* with a cache, instructions come from blocks: the same items */
+    for (c1 = 1; c1 < 4; c1++) {
+        tdec_ipt_flow_item cached[32];
+        memset(mem, 0, sizeof mem);
+        run_cache = mem;
+        run_cache_size = cache_sizes[c1];
+        n = run(trace, sizeof trace, 1, &img, 0, cached, 32, &st, &f);
+        run_cache = NULL;
+        TL_TRUE(&c, n == m && st == TDEC_END, "instructions with cache %zu: %zu items", cache_sizes[c1], n);
+        for (k = 0; k < n && k < m; k++) TL_TRUE(&c, same_item(&cached[k], &insns[k]), "cache %zu: item %zu", cache_sizes[c1], k);
+    }
+    n = run_blocks(trace, sizeof trace, 3, &img, mem, sizeof mem, TDEC_IPT_BLOCK_END_ON_CALL, it, 16, ips, &nips, &st);
+    TL_EQU(&c, n, 8);
+    for (k = 0; k < 7 && k < n; k++)
+        TL_TRUE(&c, it[k].ip == call_ip[k] && it[k].ninsn == call_n[k], "end-on-call: block %zu", k);
+    TL_EQI(&c, tdec_ipt_flow_set_cache(&f, (char *)mem + 4, 96), TDEC_E_ARG);
+    tl_end(&c);
+
+    tl_begin(&c, "blocks: code changed under a warm cache is seen after tdec_ipt_flow_cache_invalidate");
+    {
+        uint8_t changed[sizeof code];
+        tdec_ipt_section sec2 = {0x1000, sizeof code, changed, TDEC_IPT_ASID_ANY};
+        tdec_ipt_image img2 = {&sec2, 1};
+        memcpy(changed, code, sizeof code);
+        n = run_blocks(trace, sizeof trace, sizeof trace, &img2, mem, sizeof mem, 0, it, 16, ips, &nips, &st);
+        TL_TRUE(&c, n == 7 && it[0].ninsn == 3, "warm: %zu items, first block %u", n, it[0].ninsn);
+        memset(changed + 5, 0x90, 2); /* dec ecx (the loop's body) becomes two nops */
+        TL_EQI(&c, tdec_ipt_flow_set_cache(&f, mem, sizeof mem), TDEC_OK);
+        tdec_ipt_flow_cache_invalidate(&f);
+        n = run_blocks(trace, sizeof trace, sizeof trace, &img2, mem, sizeof mem, 0, it, 16, ips, &nips, &st);
+        TL_TRUE(&c, n >= 2 && it[1].ip == 0x1005 && it[1].ninsn == 3 && ips[4] == 0x1005 && ips[5] == 0x1006,
+                "after invalidate: second block %u", n > 1 ? it[1].ninsn : 0);
+    }
+    tl_end(&c);
+}
+
+/* The instruction IPs the flow decoder gives for trace[0, n) (blocks read
+   again, with a cache, or one by one without) before its first error or
+   end, into ips[] (at most cap); the count. */
+static size_t prefix_ips(const uint8_t *trace, size_t n, tdec_ipt_image *img, int blocks, uint64_t *ips, size_t cap)
+{
+    static uint64_t mem[256 * TDEC_IPT_CACHE_ENTRY / 8];
+    static tdec_ipt_flow_decoder f;
+    tdec_ipt_insn_info insn;
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    uint8_t raw[16];
+    uint32_t reason, k;
+    uint64_t ip;
+    size_t m = 0;
+    int fed = 0;
+    tdec_ipt_flow_init(&f, NULL, tdec_ipt_image_read, img, 4096);
+    if (blocks) {
+        memset(mem, 0, sizeof mem);
+        tdec_ipt_flow_set_cache(&f, mem, sizeof mem);
+    }
+    for (;;) {
+        st = blocks ? tdec_ipt_flow_next_block(&f, &it, 0) : tdec_ipt_flow_next(&f, &it);
+        if (st == TDEC_NEED_INPUT) {
+            st = fed ? tdec_ipt_flow_finish(&f) : tdec_ipt_flow_feed(&f, trace, n);
+            fed = 1;
+            if (st == TDEC_NEED_INPUT) continue;
+            if (st != TDEC_END) return m;
+            continue;
+        }
+        if (st != TDEC_OK) return m;
+        if (it.kind == TDEC_IPT_FLOW_EVENT) continue;
+        for (ip = it.ip, k = 0; k < it.ninsn && m < cap; k++) {
+            ips[m++] = ip;
+            if (it.kind == TDEC_IPT_FLOW_BLOCK && tdec_ipt_block_walk(&f, &it, &ip, &insn, raw, &reason) != TDEC_OK)
+                return m;
+        }
+    }
+}
+
+/* Every prefix of every vector of tests/data/ipt (INDEX.tsv) with a code
+   image: the instructions decoded from the first L bytes, up to the first
+   error or the end, are the first instructions of the whole trace's (what
+   the cut leaves undecided is not given out). */
+static void test_prefixes(void)
+{
+    static const char *const dirs[2] = {"tests/data/ipt", "../tests/data/ipt"};
+    static uint64_t whole[4096], part[4096];
+    const char *dir = tl_find_dir(dirs, 2, "INDEX.tsv");
+    char path[512], name[128], line[2048];
+    unsigned long long org;
+    size_t len, clen, nw, np, L, vectors = 0, runs = 0;
+    uint8_t *trace, *code;
+    int blocks, bad = 0;
+    FILE *index;
+    tl_case c;
+    tl_begin(&c, "every prefix of every vector: its instructions begin the whole trace's (both decoders)");
+    TL_TRUE(&c, dir != NULL, "no tests/data/ipt/INDEX.tsv");
+    snprintf(path, sizeof path, "%s/INDEX.tsv", dir ? dir : ".");
+    index = dir ? fopen(path, "r") : NULL;
+    while (index && fgets(line, sizeof line, index) && !bad) {
+        if (sscanf(line, "%127s %*s %*s %llx", name, &org) != 2) continue;
+        snprintf(path, sizeof path, "%s/%s/%s.bin", dir, name, name);
+        code = tl_read_file(path, &clen);
+        snprintf(path, sizeof path, "%s/%s/%s.pt", dir, name, name);
+        trace = code ? tl_read_file(path, &len) : NULL;
+        if (trace) {
+            tdec_ipt_section sec = {org, clen, code, TDEC_IPT_ASID_ANY};
+            tdec_ipt_image img = {&sec, 1};
+            vectors++;
+            for (blocks = 0; blocks < 2 && !bad; blocks++) {
+                nw = prefix_ips(trace, len, &img, blocks, whole, 4096);
+                for (L = 0; L < len && !bad; L++) {
+                    np = prefix_ips(trace, L, &img, blocks, part, 4096);
+                    runs++;
+                    if (np > nw || memcmp(part, whole, np * sizeof *part) != 0) {
+                        TL_TRUE(&c, 0, "%s, %s decoder, first %zu bytes: %zu instructions, not a prefix of the whole's %zu",
+                                name, blocks ? "block" : "insn", L, np, nw);
+                        bad = 1;
+                    }
+                }
+            }
+        }
+        free(trace);
+        free(code);
+    }
+    if (index) fclose(index);
+    TL_TRUE(&c, vectors >= 140, "%zu vectors with an image", vectors);
+    printf("  %zu vectors, %zu prefix runs\n", vectors, runs);
+    tl_end(&c);
+}
+
 static void test_sizes(void)
 {
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3296);
-        TL_EQU(&c, sizeof(tdec_ipt_flow_item), 88);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3360);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_item), 104);
+        TL_EQU(&c, sizeof(tdec_ipt__cached), TDEC_IPT_CACHE_ENTRY);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }
     tl_end(&c);
@@ -313,6 +535,8 @@ int main(void)
     test_bdm64();
     test_skl014();
     test_image();
+    test_blocks();
+    test_prefixes();
     test_sizes();
     return tl_exit_code();
 }
