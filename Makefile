@@ -270,6 +270,7 @@ matrix:
 	@MAKE='$(MAKE)' sh tests/run.sh matrix
 
 include tests/matrix/matrix.mk
+include tests/device/device.mk
 
 # The README's main job: build the CLI and dump a bundled sample trace.
 demo: $(B)/tracedec

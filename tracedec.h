@@ -4793,10 +4793,11 @@ enum tdec_ovni__ftype { TDEC_OVNI__U, TDEC_OVNI__I, TDEC_OVNI__STR };
 /* A field of a signature. */
 typedef struct tdec_ovni__field {
     const char *name;     /* in the signature text                              */
-    size_t      name_len;
-    uint32_t    offset;   /* within ovni's payload (jumbo: after the u32 length) */
-    uint32_t    size;     /* 1, 2, 4, 8; 0 for str                               */
-    int         type;     /* TDEC_OVNI__U, _I or _STR                            */
+    uint16_t    name_len; /* small: describe() keeps 16 fields on the stack     */
+    uint8_t     offset;   /* within ovni's payload (jumbo: after the u32 length) */
+                          /* at most 4 + 16 * 8                                  */
+    uint8_t     size;     /* 1, 2, 4, 8; 0 for str                               */
+    uint8_t     type;     /* TDEC_OVNI__U, _I or _STR                            */
 } tdec_ovni__field;
 
 static int tdec_ovni__same(const char *a, size_t alen, const char *b, size_t blen)
@@ -4837,16 +4838,17 @@ static int tdec_ovni__parse_sig(const char *sig, tdec_ovni__field *f, uint32_t *
         for (fname = p; *p != '\0' && *p != ' ' && *p != ',' && *p != ')'; p++) {}
         flen = (size_t)(p - fname);
         while (*p == ' ') p++;
-        if (wlen == 0 || flen == 0 || (*p != ',' && *p != ')') || *n == TDEC_OVNI__MAX_FIELDS) return -1;
+        if (wlen == 0 || flen == 0 || flen > 0xFFFFu || (*p != ',' && *p != ')') || *n == TDEC_OVNI__MAX_FIELDS)
+            return -1;
         for (t = 0; t < sizeof types / sizeof types[0]; t++)
             if (tdec_ovni__same(word, wlen, types[t].name, types[t].nlen)) break;
         if (t == sizeof types / sizeof types[0]) return -1;
         if (types[t].type == TDEC_OVNI__STR && *p != ')') return -1; /* str runs to the end */
         f[*n].name = fname;
-        f[*n].name_len = flen;
-        f[*n].offset = offset;
-        f[*n].size = types[t].size;
-        f[*n].type = types[t].type;
+        f[*n].name_len = (uint16_t)flen;
+        f[*n].offset = (uint8_t)offset;
+        f[*n].size = (uint8_t)types[t].size;
+        f[*n].type = (uint8_t)types[t].type;
         (*n)++;
         offset += types[t].size;
         if (*p++ == ')') return *p == '\0' ? 0 : -1;

@@ -6,8 +6,9 @@
 #
 #   sh tests/run.sh test     unit, golden and live tests
 #   sh tests/run.sh check    test + the CLI tests under ASan+UBSan + compile matrix
-#                            + examples + amalgamation + fuzz replay and builds
+#                            + device tests + examples + amalgamation + fuzz replay and builds
 #   sh tests/run.sh matrix   the compile matrix alone
+#   sh tests/run.sh device   the device tests alone (tests/device/device.sh)
 #
 # It runs binaries only: `make test` / `make check` build them first.
 cd "$(dirname "$0")/.." || exit 2
@@ -62,6 +63,11 @@ esac
 case "$mode" in
 check|matrix)
     section "compile matrix" sh tests/matrix/matrix.sh
+    ;;
+esac
+case "$mode" in
+check|device)
+    section "device: Cortex-M0 and M4 under qemu-system-arm" sh tests/device/device.sh
     ;;
 esac
 case "$mode" in

@@ -10,11 +10,12 @@
 #       $@.a.o, $@.b.o) and linked. COMPILER is gcc, clang, g++, clang++ or
 #       cc ($(CC)); STD is c99, c11 or c++17; VARIANT names the flags of
 #       both TUs in the table below.
-#   build/matrix/cm4/FMT-{impl,nostrings,tu}.o, cm4/tracedec.o
-#       freestanding Cortex-M4 objects (arm-none-eabi-gcc): the
-#       implementation, the same with TDEC_NO_STRINGS, the pair's TU a, and
-#       the whole amalgamation; cm4/ipt-noflow.o: tdec_ipt.h's implementation
-#       with TDEC_IPT_NO_FLOW
+#   build/matrix/cm4/FMT-tu.o, cm4/ipt-noflow.o
+#       freestanding Cortex-M4 objects (arm-none-eabi-gcc): the pair's TU a;
+#       tdec_ipt.h's implementation with TDEC_IPT_NO_FLOW. The implementation
+#       alone, with and without TDEC_NO_STRINGS, and the whole amalgamation
+#       are the device tests' build/device/lib/HDR-m4-Os[-nostrings].o
+#       (tests/device/device.mk)
 #   build/matrix/sizeof/FMT-{native,m32,s390x,cm4}.o
 #       sizeof of the decoder and item types, read back with nm -S
 #   build/matrix/sizedoc/FMT.h, sizedoc/FMT-{lp64,cm4}.o
@@ -128,12 +129,6 @@ $(MX)/pair/%: $(MX_DEPS)
 
 # ---- freestanding Cortex-M4 --------------------------------------------------------
 MX_IMPL = $(WARN) -I. -DMX_HEADER_ONLY -c $(MX_TU) -o $@
-$(MX)/cm4/%-impl.o: $(MX_DEPS)
-	$(mx_fresh)
-	$(CM4) -DMX_HEADER='"single/tdec_$*.h"' -DTDEC_$(call upper,$*)_IMPLEMENTATION $(MX_IMPL)
-$(MX)/cm4/%-nostrings.o: $(MX_DEPS)
-	$(mx_fresh)
-	$(CM4) -DMX_HEADER='"single/tdec_$*.h"' -DTDEC_$(call upper,$*)_IMPLEMENTATION -DTDEC_NO_STRINGS $(MX_IMPL)
 $(MX)/cm4/%-tu.o: $(MX_DEPS)
 	$(mx_fresh)
 	$(CM4) $(WARN) -I. -DMX_FMT=$* -DMX_HEADER='"single/tdec_$*.h"' -DTDEC_$(call upper,$*)_IMPLEMENTATION \
@@ -141,9 +136,6 @@ $(MX)/cm4/%-tu.o: $(MX_DEPS)
 $(MX)/cm4/ipt-noflow.o: $(MX_DEPS)
 	$(mx_fresh)
 	$(CM4) -DMX_HEADER='"single/tdec_ipt.h"' -DTDEC_IPT_IMPLEMENTATION -DTDEC_IPT_NO_FLOW $(MX_IMPL)
-$(MX)/cm4/tracedec.o: $(MX_DEPS)
-	$(mx_fresh)
-	$(CM4) -DMX_HEADER='"tracedec.h"' -DTRACEDEC_IMPLEMENTATION $(MX_IMPL)
 
 # ---- sizes -------------------------------------------------------------------------
 MX_SIZEOF = $(WARN) -I. -DMX_FMT=$* -DMX_HEADER='"single/tdec_$*.h"' -DMX_SIZEOF -c $(MX_TU) -o $@

@@ -21,6 +21,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
 MX=build/matrix
+DEVLIB=build/device/lib # the implementations alone, -Os (tests/device/device.mk)
 R=$MX/run
 rm -rf "$R"
 mkdir -p "$R"
@@ -140,16 +141,16 @@ for f in $FORMATS; do
     # Freestanding Cortex-M4, and the sizes the header documents.
     if [ -n "$ARM" ]; then
         cell cm4 "$f" "cortex-m4 freestanding $S" \
-            "$MX/cm4/$f-impl.o" "$MX/cm4/$f-nostrings.o" "$MX/cm4/$f-tu.o" "$MX/sizeof/$f-cm4.o"
+            "$DEVLIB/$f-m4-Os.o" "$DEVLIB/$f-m4-Os-nostrings.o" "$MX/cm4/$f-tu.o" "$MX/sizeof/$f-cm4.o"
         cell sizedoc "$f" "sizeof lines of $S" "$MX/sizedoc/$f.h" "$MX/sizedoc/$f-lp64.o" "$MX/sizedoc/$f-cm4.o"
         [ "$f" = ipt ] && cell cm4_noflow - "cortex-m4 freestanding $S TDEC_IPT_NO_FLOW (no length decoder)" \
-            "$MX/cm4/ipt-noflow.o" "$MX/cm4/ipt-impl.o"
+            "$MX/cm4/ipt-noflow.o" "$DEVLIB/ipt-m4-Os.o"
     else
         cell skip - "cortex-m4 freestanding $S (arm-none-eabi-gcc/nm/size not found)"
         cell sizedoc "$f" "sizeof lines of $S" "$MX/sizedoc/$f.h" "$MX/sizedoc/$f-lp64.o"
     fi
 done
-[ -n "$ARM" ] && cell cm4_amal - "cortex-m4 freestanding tracedec.h" "$MX/cm4/tracedec.o"
+[ -n "$ARM" ] && cell cm4_amal - "cortex-m4 freestanding tracedec.h" "$DEVLIB/tracedec-m4-Os.o"
 includes=""
 for h in single/*.h tools/core/tdec_core.h tracedec.h; do includes="$includes $MX/includes/$h.i"; done
 # shellcheck disable=SC2086
