@@ -7648,7 +7648,8 @@ typedef struct tdec_ipt_image {
 } tdec_ipt_image;
 
 /* A tdec_ipt_read_fn over a tdec_ipt_image (ctx): the section of asid (or
-   of every asid) holding addr, the last such one; reads stop at its end. */
+   of every asid) holding addr, the last such one; reads stop at its end or
+   where a later section of that asid begins. */
 TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
                                         size_t size);
 
@@ -11808,7 +11809,7 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
                                         size_t size)
 {
     const tdec_ipt_image *img = (const tdec_ipt_image *)image;
-    size_t k, i, n;
+    size_t k, j, i, n;
     uint64_t at;
     if (!img || !buf) return 0;
     for (k = img->count; k > 0; k--) {
@@ -11817,6 +11818,12 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
         if (addr < s->vaddr || addr - s->vaddr >= s->size) continue;
         at = addr - s->vaddr;
         n = s->size - at < size ? (size_t)(s->size - at) : size;
+        /* a later section starting inside the read hides the rest */
+        for (j = k; j < img->count; j++) {
+            const tdec_ipt_section *later = &img->sections[j];
+            if (later->asid != TDEC_IPT_ASID_ANY && later->asid != asid) continue;
+            if (later->size != 0 && later->vaddr > addr && later->vaddr - addr < n) n = (size_t)(later->vaddr - addr);
+        }
         for (i = 0; i < n; i++) buf[i] = s->bytes[at + i];
         return n;
     }
