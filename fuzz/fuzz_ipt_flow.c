@@ -46,8 +46,7 @@
    size within 1..15 and never above the bytes given.
 
    Every violation abort()s. fuzz/corpus/ipt_flow holds the ptt vectors of
-   tests/data/ipt in this format (fuzz/corpus/ipt_flow/README.md says how
-   they are made). */
+   tests/data/ipt in this format (written by fuzz/ipt_flow_corpus.sh). */
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
 #include "tests/lib/check_common.h"
