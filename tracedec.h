@@ -6477,8 +6477,8 @@ SOFTWARE.
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3296 on LP64, 3264 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_item) = 88 on LP64, 88 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3336 on LP64, 3304 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
      (tdec_ipt_tcal) on every ABI.
@@ -7601,27 +7601,28 @@ TDEC_IPT_DEF tdec_status tdec_ipt_insn_decode(const uint8_t *bytes, size_t size,
    TDEC_E_ARG, INTERNAL. */
 TDEC_IPT_DEF tdec_status tdec_ipt_insn_next_ip(const tdec_ipt_insn_info *insn, uint64_t ip,
                                                uint64_t *next, uint32_t *reason);
-/* ---- layer 3: instruction flow (in progress) ----------------------------- */
+/* ---- layer 3: instruction flow ------------------------------------------- */
 
 /* The instruction flow decoder: which instructions ran, in order, with the
-   events in place, as libipt master's instruction decoder (pt_insn_*) gives
-   them, built like libipt's on the event decoder (FLOW.md §2). Code comes
-   from the caller through a read callback; tdec_ipt_image_read reads an
-   array of caller-owned sections. docs/ipt.md "Layer 3" says what is done
-   (and what is not yet: the block decoder, erratum SKD022,
-   resync at the current event).
+   events in place, as libipt master's instruction and block decoders
+   (pt_insn_*, pt_blk_*) give them, built like libipt's on the event decoder
+   (FLOW.md §2). Code comes from the caller through a read callback;
+   tdec_ipt_image_read reads an array of caller-owned sections. docs/ipt.md
+   "Layer 3" says what is done and what differs.
 
        st = tdec_ipt_flow_init(&f, &cfg, tdec_ipt_image_read, &image, 0);
+       tdec_ipt_flow_set_cache(&f, mem, sizeof mem);    (optional: blocks)
        loop:
-         st = tdec_ipt_flow_next(&f, &item);
-         TDEC_OK: item.kind says instruction or event;
+         st = tdec_ipt_flow_next(&f, &item);   (or flow_next_block: blocks)
+         TDEC_OK: item.kind says instruction (block) or event;
          TDEC_NEED_INPUT: feed() or finish(), then ask again (nothing changed);
          TDEC_END: the trace ended (f.enabled: tracing was on: "[end of trace]");
          TDEC_E_CORRUPT: st.err_reason/err_offset, err_ip; resync() and go on.
 
-   Every call returns after one instruction or event; the silent steps on
-   the way (PSB+ status events, a resolved branch) each use trace, so work
-   is bounded by the input fed. Straight-line code needs
+   Every call returns after one instruction, block (at most 65535
+   instructions) or event; the silent steps on the way (PSB+ status events,
+   a resolved branch) each use trace, so work is bounded by the input fed.
+   Straight-line code needs
    no trace: more than walk_limit instructions in a row without using trace
    or an event is TDEC_E_CORRUPT with TDEC_IPT_ERR_WALK_LIMIT. */
 
@@ -7669,17 +7670,27 @@ TDEC_IPT_DEF int tdec_ipt_filter_check(const tdec_ipt_addr_filter *filter, uint6
 
 #define TDEC_IPT_FLOW_INSN  1u /* item: an instruction ran             */
 #define TDEC_IPT_FLOW_EVENT 2u /* item: an event (never a PSB+ status) */
+#define TDEC_IPT_FLOW_BLOCK 3u /* item: instructions that ran in a row */
 
 #define TDEC_IPT_RETSTACK   64   /* return addresses kept for compressed returns */
 #define TDEC_IPT_WALK_LIMIT 1048576u /* default walk_limit                        */
 
+/* An instruction, a block or an event. A block is what libipt's pt_blk_next
+   gives: instructions that ran one after the other from ip to end_ip
+   (direct jumps and calls followed), ending at the first that needed trace,
+   before an event's place or after the instruction an event binds to, and
+   after a direct call or jump when asked to (TDEC_IPT_BLOCK_END_ON_*). Its
+   instructions are read again from the image with tdec_ipt_block_walk. */
 typedef struct tdec_ipt_flow_item {
     uint32_t       kind;        /* TDEC_IPT_FLOW_*                               */
-    uint8_t        size;        /* INSN: bytes                                   */
-    uint8_t        iclass;      /* INSN: tdec_ipt_iclass                         */
-    uint8_t        mode;        /* INSN: tdec_ipt_exec_mode                      */
-    uint8_t        speculative; /* INSN: inside a TSX transaction ("? ")         */
-    uint64_t       ip;          /* INSN: its address                             */
+    uint8_t        size;        /* INSN, BLOCK (its last instruction): bytes     */
+    uint8_t        iclass;      /* INSN, BLOCK (last): tdec_ipt_iclass           */
+    uint8_t        mode;        /* INSN, BLOCK: tdec_ipt_exec_mode               */
+    uint8_t        speculative; /* INSN, BLOCK: inside a TSX transaction ("? ")  */
+    uint64_t       ip;          /* INSN: its address; BLOCK: the first one's     */
+    uint64_t       end_ip;      /* INSN: ip; BLOCK: the last instruction's       */
+    uint32_t       ninsn;       /* INSN: 1; BLOCK: instructions, 1 to 65535      */
+    uint32_t       reserved;
     tdec_ipt_event ev;          /* EVENT (RESUMED set on a resumed enable)       */
     uint8_t        raw[16];     /* INSN: its bytes                               */
 } tdec_ipt_flow_item;
@@ -7688,6 +7699,21 @@ typedef struct tdec_ipt__flow_ev {
     tdec_ipt_event ev;
     uint64_t       offset;
 } tdec_ipt__flow_ev;
+
+/* One remembered run of straight-line code (the cache's entry): from ip in
+   address space asid and mode, ninsn instructions that need no trace (direct
+   jumps followed) up to the stop instruction at stop_ip. */
+typedef struct tdec_ipt__run {
+    uint64_t           ip;
+    uint64_t           asid;
+    uint64_t           stop_ip;
+    tdec_ipt_insn_info stop;
+    uint32_t           ninsn;
+    uint8_t            mode;   /* TDEC_IPT_MODE_UNKNOWN (0): an empty entry */
+    uint8_t            reserved[3];
+} tdec_ipt__run;
+
+#define TDEC_IPT_CACHE_ENTRY 48u /* bytes of cache one remembered run takes */
 
 typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_err_state st;      /* public read-only: err, err_offset, err_reason */
@@ -7704,7 +7730,16 @@ typedef struct tdec_ipt_flow_decoder {
     uint8_t          ret_n;
     uint8_t          tick;      /* a TICK is due (at tick_ip, time tick_tsc)     */
     uint8_t          after_branch; /* the last item was a branch instruction     */
-    uint8_t          reserved;
+    uint8_t          blk_iclass; /* the open block (blk_n > 0): its last        */
+    uint8_t          blk_size;   /* instruction's class and size, its mode and  */
+    uint8_t          blk_mode;   /* speculation                                 */
+    uint8_t          blk_spec;
+    uint8_t          reserved[3];
+    uint32_t         blk_n;      /* instructions in the open block              */
+    uint32_t         cache_mask; /* cache entries - 1 (a power of two), or none */
+    uint64_t         blk_ip;
+    uint64_t         blk_end;
+    struct tdec_ipt__run *cache; /* caller memory (tdec_ipt_flow_set_cache)     */
     int32_t          end;       /* after la: 0, TDEC_END or an error status      */
     uint32_t         end_reason;
     uint64_t         end_offset;
@@ -7747,6 +7782,35 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
    PSB (ptxed's default after an error). TDEC_NEED_INPUT, or TDEC_E_SEQUENCE
    without an error. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f);
+
+#define TDEC_IPT_BLOCK_END_ON_CALL 1u /* end a block after a direct near call */
+#define TDEC_IPT_BLOCK_END_ON_JUMP 2u /* ... after a direct near jump         */
+
+/* The next block or event (libipt's pt_blk_next and pt_blk_event in one):
+   as tdec_ipt_flow_next, with blocks in place of instructions; ends is
+   TDEC_IPT_BLOCK_END_ON_* bits. TDEC_NEED_INPUT keeps the open block: feed
+   and ask again. An error after some instructions gives their block first
+   and the error at the next call. Use one of flow_next and flow_next_block
+   on a decoder (switching is allowed between blocks). */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_next_block(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out,
+                                                  unsigned ends);
+/* The instructions of a block, read again from the image (before the next
+   flow call: the address space may change): start with *ip = block->ip;
+   each call decodes the instruction at *ip into insn and raw and moves *ip
+   to the next one of the block. TDEC_OK, or TDEC_E_CORRUPT with *reason
+   (NOMAP, BAD_INSN) when the image no longer holds it. */
+TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *block,
+                                             uint64_t *ip, tdec_ipt_insn_info *insn, uint8_t raw[16],
+                                             uint32_t *reason);
+/* Memory (8-byte aligned, size of your choosing; NULL or 0: none) in which
+   the block decoder remembers straight-line runs of code, so that a warm
+   run costs one lookup per decision point instead of a decode per
+   instruction. A cache never changes what is decoded, only how fast. The
+   decoder keeps a pointer; the memory is yours after flow_init or a new
+   set_cache. TDEC_OK or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size);
+/* Forgets every remembered run: call it when code in the image changed. */
+TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f);
 
 #endif /* TDEC_IPT_NO_FLOW */
 
@@ -11851,7 +11915,7 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
 }
 
 /* An item with nothing set. */
-static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
 
 TDEC_IPT_DEF int tdec_ipt_filter_check(const tdec_ipt_addr_filter *filter, uint64_t ip)
 {
@@ -11901,6 +11965,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     f->read_ctx = read_ctx;
     f->filter = tdec_ipt__no_filter;
     f->walk_limit = walk_limit ? walk_limit : TDEC_IPT_WALK_LIMIT;
+    f->blk_n = 0;
+    f->cache = NULL;
+    f->cache_mask = 0;
     return TDEC_NEED_INPUT;
 }
 
@@ -11995,7 +12062,7 @@ static uint64_t tdec_ipt__flow_offset(const tdec_ipt_flow_decoder *f)
 
 /* Decodes the instruction at ip (reading on into the next mapped piece when
    the first one ends inside it): TDEC_OK, or an error with its reason. */
-static tdec_status tdec_ipt__flow_decode(tdec_ipt_flow_decoder *f, uint64_t ip, uint8_t *raw,
+static tdec_status tdec_ipt__flow_decode(const tdec_ipt_flow_decoder *f, uint64_t ip, uint8_t mode, uint8_t *raw,
                                          tdec_ipt_insn_info *insn, uint32_t *reason)
 {
     size_t have = 0, got;
@@ -12004,7 +12071,7 @@ static tdec_status tdec_ipt__flow_decode(tdec_ipt_flow_decoder *f, uint64_t ip, 
         got = f->read(f->read_ctx, f->cr3, ip + have, raw + have, TDEC_IPT_INSN_MAX - have);
         if (got == 0 || got > TDEC_IPT_INSN_MAX - have) break;
         have += got;
-        st = tdec_ipt_insn_decode(raw, have, f->mode, insn, reason);
+        st = tdec_ipt_insn_decode(raw, have, mode, insn, reason);
         if (st != TDEC_NEED_INPUT) return st;
     }
     *reason = have == 0 ? TDEC_IPT_ERR_NOMAP : TDEC_IPT_ERR_BAD_INSN;
@@ -12244,7 +12311,7 @@ static int tdec_ipt__flow_reaches(tdec_ipt_flow_decoder *f, uint64_t ip, uint64_
     uint32_t reason, k;
     for (k = 0; k < TDEC_IPT__BDM64_STEPS; k++) {
         if (ip == end) return 1;
-        if (tdec_ipt__flow_decode(f, ip, raw, &insn, &reason) != TDEC_OK ||
+        if (tdec_ipt__flow_decode(f, ip, f->mode, raw, &insn, &reason) != TDEC_OK ||
             tdec_ipt_insn_next_ip(&insn, ip, &ip, NULL) != TDEC_OK)
             return 0;
     }
@@ -12337,6 +12404,8 @@ static void tdec_ipt__flow_insn(const tdec_ipt_flow_decoder *f, const tdec_ipt_i
     *out = tdec_ipt__flow_none;
     out->kind = TDEC_IPT_FLOW_INSN;
     out->ip = ip;
+    out->end_ip = ip;
+    out->ninsn = 1;
     out->size = insn->size;
     out->iclass = insn->iclass;
     out->mode = f->mode;
@@ -12354,7 +12423,7 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     uint64_t next;
     tdec_status st;
     int tip, trace = f->nla && (f->la[0].ev.type == TDEC_IPT_EV_TNT || f->la[0].ev.type == TDEC_IPT_EV_TIP);
-    st = tdec_ipt__flow_decode(f, f->ip, raw, &insn, &reason);
+    st = tdec_ipt__flow_decode(f, f->ip, f->mode, raw, &insn, &reason);
     if (st != TDEC_OK) {
         /* walking to an instruction an event binds to, libipt has read on
            past that event: the error is at the event after it */
@@ -12374,29 +12443,38 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
     if (tdec_ipt_insn_next_ip(&insn, f->ip, &next, NULL) == TDEC_OK) {
         if (++f->walked > f->walk_limit)
             return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_WALK_LIMIT, tdec_ipt__flow_offset(f), f->ip);
-    } else if (!trace) {
-        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), f->ip);
+        st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip); /* a call's push */
     } else {
+        st = trace ? tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip)
+                   : tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, tdec_ipt__flow_offset(f), f->ip);
+        if (st == TDEC_NEED_INPUT) return st;
         f->walked = 0;
     }
-    st = tdec_ipt__flow_resolve(f, &insn, f->ip, &next, &tip);
-    if (st != TDEC_OK) return st;
+    /* the instruction ran even when going on from it failed: libipt has
+       added it to the block, the error comes at the next call */
     tdec_ipt__flow_insn(f, &insn, raw, f->ip, out);
+    if (st != TDEC_OK) return TDEC_OK;
     f->icnt = tip ? 0 : f->icnt + 1; /* a TIP's target is the new anchor */
     f->ip = next;
     f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&insn);
     return TDEC_OK;
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+/* tdec_ipt__flow_advance's answer, with hold set, when an event is due now:
+   nothing changed, the event is still to come. */
+#define TDEC_IPT__EVENT_DUE ((tdec_status)3)
+
+/* The next instruction or event; with hold, an event that is due is left
+   where it is (TDEC_IPT__EVENT_DUE): the block decoder ends its block. */
+static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out, int hold)
 {
     const tdec_ipt_event *ev;
     uint64_t at, next;
     int where, tip;
     tdec_status st;
-    if (!f || !out) return TDEC_E_ARG;
     if (f->st.err != TDEC_OK) return f->st.err;
     if (f->tick) {
+        if (hold) return TDEC_IPT__EVENT_DUE;
         f->tick = 0;
         *out = tdec_ipt__flow_none;
         out->kind = TDEC_IPT_FLOW_EVENT;
@@ -12425,6 +12503,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         if (f->post) {
             if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
                 tdec_ipt__flow_binds(f, ev, &f->post_insn, f->post_ip)) {
+                if (hold) return TDEC_IPT__EVENT_DUE;
                 f->post_bound |= (uint64_t)1u << ev->type;
                 return tdec_ipt__flow_event(f, out);
             }
@@ -12443,6 +12522,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         }
         if (f->enabled) tdec_ipt__flow_bdm64(f, ev);
         where = tdec_ipt__flow_place(f, ev, &at);
+        if (hold && (where == 0 || (where == 1 && at == f->ip) || (where == 3 && f->icnt == ev->aux)))
+            return TDEC_IPT__EVENT_DUE;
         if (where == 0) return tdec_ipt__flow_event(f, out);
         if (where == 1 && at == f->ip) {
             f->icnt = 0; /* an event's IP is an anchor for TRIG too */
@@ -12456,6 +12537,211 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
         return tdec_ipt__flow_step(f, where, out);
     }
 }
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+{
+    if (!f || !out) return TDEC_E_ARG;
+    return tdec_ipt__flow_advance(f, out, 0);
+}
+
+/* ---- layer 3: blocks and the cache of straight-line runs ------------------ */
+
+#define TDEC_IPT__BLOCK_MAX 0xffffu /* instructions in a block (libipt: 16 bits) */
+#define TDEC_IPT__RUN_MAX   1024u   /* instructions a cache entry walks at most  */
+#define TDEC_IPT__SLOW      ((tdec_status)4) /* block_run: take one step the slow way */
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size)
+{
+    size_t n = size / sizeof(tdec_ipt__run), entries = 1;
+    if (!f || (mem && ((uintptr_t)mem & 7u) != 0)) return TDEC_E_ARG;
+    f->cache = NULL;
+    f->cache_mask = 0;
+    if (!mem || n == 0) return TDEC_OK;
+    while (entries <= n / 2 && entries < ((size_t)1 << 30)) entries *= 2;
+    f->cache = (tdec_ipt__run *)mem;
+    f->cache_mask = (uint32_t)(entries - 1);
+    tdec_ipt_flow_cache_invalidate(f);
+    return TDEC_OK;
+}
+
+TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f)
+{
+    uint32_t k;
+    if (!f || !f->cache) return;
+    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = TDEC_IPT_MODE_UNKNOWN;
+}
+
+/* Walks from f->ip without trace (direct jumps followed) to the first
+   instruction that needs trace, is a near call (its return address is
+   pushed) or is TDEC_IPT__RUN_MAX on, and remembers the run in *r. 0 when
+   the first instruction cannot be read (the slow way reports it); a run
+   stops before any later one that cannot. */
+static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r)
+{
+    tdec_ipt_insn_info insn, prev;
+    uint8_t raw[TDEC_IPT_INSN_MAX];
+    uint64_t ip = f->ip, prev_ip = 0, next;
+    uint32_t n, reason;
+    for (n = 0;; n++) {
+        if (tdec_ipt__flow_decode(f, ip, f->mode, raw, &insn, &reason) != TDEC_OK) {
+            if (n == 0) return 0;
+            r->stop = prev;
+            r->stop_ip = prev_ip;
+            r->ninsn = n - 1;
+            break;
+        }
+        if (n + 1 == TDEC_IPT__RUN_MAX || insn.iclass == TDEC_IPT_IC_CALL ||
+            tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK) {
+            r->stop = insn;
+            r->stop_ip = ip;
+            r->ninsn = n;
+            break;
+        }
+        prev = insn;
+        prev_ip = ip;
+        ip = next;
+    }
+    r->ip = f->ip;
+    r->asid = f->cr3;
+    r->mode = f->mode;
+    return 1;
+}
+
+/* The remembered run from f->ip (filled now when it is not there), or NULL. */
+static const tdec_ipt__run *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f)
+{
+    uint64_t h = (f->ip ^ (f->cr3 * 0x9e3779b97f4a7c15u) ^ f->mode) * 0xff51afd7ed558ccdu;
+    tdec_ipt__run *r = &f->cache[(uint32_t)(h >> 32) & f->cache_mask];
+    if (r->mode == f->mode && r->ip == f->ip && r->asid == f->cr3) return r;
+    return tdec_ipt__run_fill(f, r) ? r : NULL;
+}
+
+/* Adds n instructions, the last at last_ip, to the open block. */
+static void tdec_ipt__block_add(tdec_ipt_flow_decoder *f, uint64_t first_ip, uint32_t n, uint64_t last_ip,
+                                uint8_t iclass, uint8_t size)
+{
+    if (f->blk_n == 0) {
+        f->blk_ip = first_ip;
+        f->blk_mode = f->mode;
+        f->blk_spec = f->speculative;
+    }
+    f->blk_n += n;
+    f->blk_end = last_ip;
+    f->blk_iclass = iclass;
+    f->blk_size = size;
+}
+
+/* Closes the open block into out. */
+static tdec_status tdec_ipt__block_out(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+{
+    *out = tdec_ipt__flow_none;
+    out->kind = TDEC_IPT_FLOW_BLOCK;
+    out->ip = f->blk_ip;
+    out->end_ip = f->blk_end;
+    out->ninsn = f->blk_n;
+    out->size = f->blk_size;
+    out->iclass = f->blk_iclass;
+    out->mode = f->blk_mode;
+    out->speculative = f->blk_spec;
+    f->blk_n = 0;
+    return TDEC_OK;
+}
+
+/* The fast way through code while the trace has only branches to give (the
+   current event a TNT or TIP, nothing pending): one remembered run per
+   step. TDEC_OK when the block is complete, TDEC_NEED_INPUT (nothing
+   changed), or TDEC_IPT__SLOW: the next step needs the slow way. */
+static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
+{
+    const tdec_ipt__run *r;
+    uint64_t start, next;
+    uint32_t n;
+    tdec_status st;
+    int tip;
+    if (!f->cache || (ends & TDEC_IPT_BLOCK_END_ON_JUMP) || f->st.err != TDEC_OK) return TDEC_IPT__SLOW;
+    st = tdec_ipt__flow_fetch(f, 1);
+    if (st != TDEC_OK) return st;
+    for (;;) {
+        if (!f->enabled || f->post || f->tick || f->nla == 0 || (f->la[0].ev.flags & TDEC_IPT_EVF_STATUS) ||
+            (f->la[0].ev.type != TDEC_IPT_EV_TNT && f->la[0].ev.type != TDEC_IPT_EV_TIP))
+            return TDEC_IPT__SLOW;
+        r = tdec_ipt__run_get(f);
+        if (!r) return TDEC_IPT__SLOW;
+        n = r->ninsn + 1;
+        if (f->blk_n + n > TDEC_IPT__BLOCK_MAX || f->walked + n > f->walk_limit) return TDEC_IPT__SLOW;
+        f->at_sync = 0;
+        start = f->ip;
+        if (tdec_ipt_insn_next_ip(&r->stop, r->stop_ip, &next, NULL) == TDEC_OK) {
+            (void)tdec_ipt__flow_resolve(f, &r->stop, r->stop_ip, &next, &tip); /* a call's push */
+            tdec_ipt__block_add(f, start, n, r->stop_ip, r->stop.iclass, r->stop.size);
+            f->walked += n;
+            f->icnt += n;
+            f->ip = next;
+            f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&r->stop);
+            if (((ends & TDEC_IPT_BLOCK_END_ON_CALL) && r->stop.iclass == TDEC_IPT_IC_CALL) ||
+                f->blk_n == TDEC_IPT__BLOCK_MAX)
+                return TDEC_OK;
+            continue;
+        }
+        st = tdec_ipt__flow_resolve(f, &r->stop, r->stop_ip, &next, &tip);
+        if (st == TDEC_NEED_INPUT) return st;
+        tdec_ipt__block_add(f, start, n, r->stop_ip, r->stop.iclass, r->stop.size);
+        if (st != TDEC_OK) { /* the error comes after the block */
+            f->ip = r->stop_ip;
+            return TDEC_OK;
+        }
+        f->walked = 0;
+        f->icnt = tip ? 0 : f->icnt + n;
+        f->ip = next;
+        f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&r->stop);
+        return TDEC_OK;
+    }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_next_block(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out,
+                                                  unsigned ends)
+{
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    if (!f || !out) return TDEC_E_ARG;
+    for (;;) {
+        st = tdec_ipt__block_run(f, ends);
+        if (st == TDEC_OK) return tdec_ipt__block_out(f, out);
+        if (st != TDEC_IPT__SLOW) return st;
+        st = tdec_ipt__flow_advance(f, &it, f->blk_n != 0);
+        if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
+            tdec_ipt__block_add(f, it.ip, 1, it.ip, it.iclass, it.size);
+            /* libipt ends a block where trace was used, at an instruction
+               an event binds to, on an error after it, or as asked */
+            if (f->walked == 0 || f->post || f->st.err != TDEC_OK || f->blk_n == TDEC_IPT__BLOCK_MAX ||
+                ((ends & TDEC_IPT_BLOCK_END_ON_CALL) && it.iclass == TDEC_IPT_IC_CALL) ||
+                ((ends & TDEC_IPT_BLOCK_END_ON_JUMP) && it.iclass == TDEC_IPT_IC_JUMP))
+                return tdec_ipt__block_out(f, out);
+            continue;
+        }
+        if (st == TDEC_NEED_INPUT) return st;
+        if (f->blk_n != 0) return tdec_ipt__block_out(f, out); /* before the event, end or error */
+        if (st == TDEC_OK) *out = it;
+        return st;
+    }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *block,
+                                             uint64_t *ip, tdec_ipt_insn_info *insn, uint8_t raw[16],
+                                             uint32_t *reason)
+{
+    uint64_t next;
+    tdec_status st;
+    if (!f || !block || !ip || !insn || !raw || !reason) return TDEC_E_ARG;
+    st = tdec_ipt__flow_decode(f, *ip, block->mode, raw, insn, reason);
+    if (st != TDEC_OK || *ip == block->end_ip) return st;
+    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) != TDEC_OK) {
+        *reason = TDEC_IPT_ERR_NOSYNC; /* the image changed since */
+        return TDEC_E_CORRUPT;
+    }
+    *ip = next;
+    return TDEC_OK;
+}
 #endif /* TDEC_IPT_NO_FLOW */
 
 #undef TDEC_IPT__PSB_SIZE
@@ -12463,6 +12749,10 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
 #undef TDEC_IPT__HIST
 #undef TDEC_IPT__HOT
 #undef TDEC_IPT__BDM64_STEPS
+#undef TDEC_IPT__EVENT_DUE
+#undef TDEC_IPT__BLOCK_MAX
+#undef TDEC_IPT__RUN_MAX
+#undef TDEC_IPT__SLOW
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT
 #undef TDEC_IPT__SHL32

@@ -5,7 +5,9 @@
 # expectation was made (vectors/README.md):
 #   tracedec flow --raw NAME.bin:IMAGE_ORG PTXED_OPTS [--cpu FIRST_CPU] --pt NAME.pt
 # and compared as libipt's own test compares (diff -b: amounts of white
-# space folded). Vectors needing what layer 3 does not do yet are listed
+# space folded), with the block decoder (the default) and again with
+# --insn-decoder (libipt checks both against one expectation), unless the
+# vector's options are the block decoder's own. Vectors needing what layer 3 does not do yet are listed
 # below with the missing feature; one summary line names them. Every other
 # vector must match, and a CLI reading 1-byte chunks must print the same.
 cd "$(dirname "$0")/../.." || exit 2
@@ -18,12 +20,6 @@ TAB=$(printf '\t')
 
 # name feature: not supported yet (docs/ipt.md, "Layer 3").
 UNSUPPORTED='
-ptxed-block-stat block-decoder
-ptxed-end_on_call-fup-tip block-decoder
-ptxed-end_on_call-fup-tip_pgd block-decoder
-ptxed-end_on_call-ret_tip block-decoder
-ptxed-end_on_call-tip_pgd block-decoder
-ptxed-end_on_jump-fup-tip_pgd block-decoder
 ptxed-resync-bad_query-ovf --resync-on-error
 ptxed-resync-bad_query-tip --resync-on-error
 ptxed-resync-nomap-fup-tip --resync-on-error
@@ -41,16 +37,16 @@ unsupported() { echo "$UNSUPPORTED" | grep -q "^$1 "; }
 
 fold() { sed -E 's/[ 	]+/ /g; s/ $//' "$1"; }
 
-# run CLI NAME ORG OPTS CPUS: the flow of vector NAME into $T/NAME.CLI-tag
+# run CLI NAME ORG OPTS CPUS [DECODER-OPTION]: the flow of vector NAME
 run() {
     o=$4
     [ "$o" = "-" ] && o=""
     [ "$5" != "-" ] && o="$o --cpu ${5%%,*}"
     # shellcheck disable=SC2086
-    (cd "$D/$2" && "$1" flow --raw "$2.bin:$3" $o --pt "$2.pt")
+    (cd "$D/$2" && "$1" flow --raw "$2.bin:$3" $o $6 --pt "$2.pt")
 }
 
-n=0 claimed=0 ok=0 chunk_bad="" skipped=""
+n=0 claimed=0 ok=0 insn_ok=0 insn_runs=0 chunk_bad="" skipped=""
 have_chunk=1
 [ -x "$C" ] || have_chunk=0
 while IFS="$TAB" read -r name _ _ org cpus _ _ po _ _; do
@@ -72,13 +68,27 @@ while IFS="$TAB" read -r name _ _ org cpus _ _ po _ _; do
         run "$C" "$name" "$org" "$po" "$cpus" > "$T/$name.c1" 2>&1
         cmp -s "$T/$name.c1" "$T/$name.out" || chunk_bad="$chunk_bad $name"
     fi
+    case " $po " in *--block-decoder*|*--block:show-blocks*|*--block:end-on*) continue ;; esac
+    insn_runs=$((insn_runs + 1))
+    run "$X" "$name" "$org" "$po" "$cpus" --insn-decoder > "$T/$name.insn" 2>&1
+    if fold "$T/$name.insn" | cmp -s - "$T/$name.exp"; then
+        insn_ok=$((insn_ok + 1))
+    else
+        fail "ipt-flow --insn-decoder $name == $name-ptxed.exp: $(fold "$T/$name.insn" | diff "$T/$name.exp" - | head -4 | tr '\n' ' ')"
+    fi
+    if [ $have_chunk = 1 ]; then
+        run "$C" "$name" "$org" "$po" "$cpus" --insn-decoder > "$T/$name.c1i" 2>&1
+        cmp -s "$T/$name.c1i" "$T/$name.insn" || chunk_bad="$chunk_bad $name(insn)"
+    fi
 done < "$D/INDEX.tsv"
 [ "$n" -eq 142 ] || fail "ipt-flow: $n vectors with a -ptxed.exp in $D, expected 142"
-[ "$ok" -eq "$claimed" ] && pass "ipt-flow: tracedec flow == ptxed --no-inst (white space folded) on all $claimed claimed vectors"
+[ "$ok" -eq "$claimed" ] && pass "ipt-flow: tracedec flow (block decoder) == ptxed --no-inst (white space folded) on all $claimed claimed vectors"
+[ "$insn_ok" -eq "$insn_runs" ] && [ "$insn_runs" -gt 100 ] &&
+    pass "ipt-flow: tracedec flow --insn-decoder == ptxed --no-inst on all $insn_runs claimed vectors without block-only options"
 if [ $have_chunk = 0 ]; then
     fail "ipt-flow: $C is not built (make it first)"
 elif [ -z "$chunk_bad" ]; then
-    pass "ipt-flow: a CLI reading 1-byte chunks prints the same on all $claimed claimed vectors"
+    pass "ipt-flow: a CLI reading 1-byte chunks prints the same on all $claimed claimed vectors, with both decoders"
 else
     fail "ipt-flow: 1-byte chunks differ:$(echo "$chunk_bad" | cut -c1-300)"
 fi

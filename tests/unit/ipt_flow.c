@@ -295,13 +295,109 @@ static void test_image(void)
     tl_end(&c);
 }
 
+/* Runs the block decoder (cache: mem[0, cache_size), ends: TDEC_IPT_BLOCK_
+   END_ON_*) over trace[0, n) fed `chunk` bytes at a time into items[]; the
+   blocks' instructions, read again with tdec_ipt_block_walk, into ips[]
+   (*nips of them). */
+static size_t run_blocks(const uint8_t *trace, size_t n, size_t chunk, tdec_ipt_image *img, void *mem,
+                         size_t cache_size, unsigned ends, tdec_ipt_flow_item *items, size_t cap, uint64_t *ips,
+                         size_t *nips, tdec_status *last)
+{
+    tdec_ipt_flow_decoder f;
+    tdec_ipt_insn_info insn;
+    uint8_t raw[16];
+    uint32_t reason, i;
+    uint64_t ip;
+    size_t at = 0, k = 0;
+    tdec_status st = tdec_ipt_flow_init(&f, NULL, tdec_ipt_image_read, img, 0);
+    if (tdec_ipt_flow_set_cache(&f, mem, cache_size) != TDEC_OK) return 0;
+    *nips = 0;
+    while (k < cap) {
+        st = tdec_ipt_flow_next_block(&f, &items[k], ends);
+        if (st == TDEC_OK) {
+            if (items[k].kind == TDEC_IPT_FLOW_BLOCK)
+                for (ip = items[k].ip, i = 0; i < items[k].ninsn && *nips < 64; i++) {
+                    ips[(*nips)++] = ip;
+                    if (tdec_ipt_block_walk(&f, &items[k], &ip, &insn, raw, &reason) != TDEC_OK) break;
+                }
+            k++;
+            continue;
+        }
+        if (st != TDEC_NEED_INPUT) break;
+        if (at < n) {
+            size_t m = n - at < chunk ? n - at : chunk;
+            st = tdec_ipt_flow_feed(&f, trace + at, m);
+            at += m;
+        } else {
+            st = tdec_ipt_flow_finish(&f);
+        }
+        if (st != TDEC_NEED_INPUT && st != TDEC_END) break;
+    }
+    *last = st;
+    return k;
+}
+
+static void test_blocks(void)
+{
+    /* 1000: mov ecx, 3; 1005: dec ecx; 1007: jnz 1005; 1009: call 1010;
+       100e: jmp rax; 1010: nop; 1011: ret */
+    static const uint8_t code[] = {0xb9, 0x03, 0x00, 0x00, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0xe8,
+                                   0x02, 0x00, 0x00, 0x00, 0xff, 0xe0, 0x90, 0xc3};
+    static const uint8_t trace[] = {PSB,     FUP(0x1000), MODE64,  PSBEND,       TNT1(1), TNT1(1),
+                                    TNT1(0), TNT1(1),     TIP(0x1000), PGD_NOIP};
+    /* the blocks libipt gives: first IP, instructions; then [disabled] */
+    static const uint64_t want_ip[] = {0x1000, 0x1005, 0x1005, 0x1009, 0x100e, 0x1000};
+    static const uint32_t want_n[] = {3, 2, 2, 3, 1, 3};
+    static const uint64_t call_ip[] = {0x1000, 0x1005, 0x1005, 0x1009, 0x1010, 0x100e, 0x1000};
+    static const uint32_t call_n[] = {3, 2, 2, 1, 2, 1, 3};
+    static uint64_t mem[64 * TDEC_IPT_CACHE_ENTRY / 8];
+    static const size_t cache_sizes[] = {0, TDEC_IPT_CACHE_ENTRY, 2 * TDEC_IPT_CACHE_ENTRY + 8, sizeof mem};
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item it[16], insns[32];
+    tdec_ipt_flow_decoder f;
+    uint64_t ips[64];
+    size_t n, m, nips, k, c1, chunk;
+    tdec_status st;
+    tl_case c;
+    tl_begin(&c, "blocks: ends as libipt's (trace used, event, end-on-call), with and without a cache, in any chunks");
+    m = run(trace, sizeof trace, sizeof trace, &img, 0, insns, 32, &st, &f);
+    TL_EQU(&c, m, 15); /* 14 instructions and [disabled] */
+    for (c1 = 0; c1 < 4; c1++)
+        for (chunk = 1; chunk <= sizeof trace; chunk += sizeof trace - 1) {
+            n = run_blocks(trace, sizeof trace, chunk, &img, mem, cache_sizes[c1], 0, it, 16, ips, &nips, &st);
+            TL_EQI(&c, st, TDEC_END);
+            TL_EQU(&c, n, 7);
+            for (k = 0; k < 6 && k < n; k++)
+                TL_TRUE(&c, it[k].kind == TDEC_IPT_FLOW_BLOCK && it[k].ip == want_ip[k] && it[k].ninsn == want_n[k],
+                        "cache %zu chunk %zu: block %zu at %llx of %u", cache_sizes[c1], chunk, k,
+                        (unsigned long long)it[k].ip, it[k].ninsn);
+            TL_TRUE(&c, n == 7 && it[6].kind == TDEC_IPT_FLOW_EVENT && it[6].ev.type == TDEC_IPT_EV_DISABLED,
+                    "disabled last");
+            TL_TRUE(&c, it[3].end_ip == 0x1011 && it[3].iclass == TDEC_IPT_IC_RETURN && it[4].end_ip == 0x100e,
+                    "end_ip and class of the last instruction");
+            /* the blocks' instructions are the instruction decoder's */
+            TL_EQU(&c, nips, 14);
+            for (k = 0; k < nips && k + 1 < m; k++)
+                TL_TRUE(&c, ips[k] == insns[k].ip, "instruction %zu: %llx, insn decoder %llx", k,
+                        (unsigned long long)ips[k], (unsigned long long)insns[k].ip);
+        }
+    n = run_blocks(trace, sizeof trace, 3, &img, mem, sizeof mem, TDEC_IPT_BLOCK_END_ON_CALL, it, 16, ips, &nips, &st);
+    TL_EQU(&c, n, 8);
+    for (k = 0; k < 7 && k < n; k++)
+        TL_TRUE(&c, it[k].ip == call_ip[k] && it[k].ninsn == call_n[k], "end-on-call: block %zu", k);
+    TL_EQI(&c, tdec_ipt_flow_set_cache(&f, (char *)mem + 4, 96), TDEC_E_ARG);
+    tl_end(&c);
+}
+
 static void test_sizes(void)
 {
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3296);
-        TL_EQU(&c, sizeof(tdec_ipt_flow_item), 88);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3336);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_item), 104);
+        TL_EQU(&c, sizeof(tdec_ipt__run), TDEC_IPT_CACHE_ENTRY);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }
     tl_end(&c);
@@ -315,6 +411,7 @@ int main(void)
     test_bdm64();
     test_skl014();
     test_image();
+    test_blocks();
     test_sizes();
     return tl_exit_code();
 }

@@ -31,7 +31,12 @@ enum {
     FLOW_IFLAGS = 1u << 4,   /* --event:iflags: IFLAGS events                  */
     FLOW_TICK = 1u << 5,     /* --event:tick: TICK events                      */
     FLOW_TIME = 1u << 6,     /* --event:time: events with their TSC            */
-    FLOW_KEEP_TCAL = 1u << 7 /* --insn:/--block:keep-tcal-on-ovf               */
+    FLOW_KEEP_TCAL = 1u << 7, /* --insn:/--block:keep-tcal-on-ovf              */
+    FLOW_INSN_DEC = 1u << 8,  /* --insn-decoder (else the block decoder)        */
+    FLOW_SHOW_BLOCKS = 1u << 9, /* --block:show-blocks: "[block]" lines         */
+    FLOW_END_ON_CALL = 1u << 10, /* --block:end-on-call                         */
+    FLOW_END_ON_JUMP = 1u << 11, /* --block:end-on-jump                         */
+    FLOW_STAT_BLOCKS = 1u << 12  /* --stat:blocks                               */
 };
 
 static struct {
@@ -46,7 +51,10 @@ static const struct {
     uint32_t    bit;
 } flow_switches[] = {
     {"--quiet", FLOW_QUIET},     {"--stat", FLOW_STAT},   {"--stat:insn", FLOW_STAT_INSN},
-    {"--event:ip", FLOW_EVENT_IP}, {"--insn-decoder", 0}, {"--no-inst", 0},
+    {"--event:ip", FLOW_EVENT_IP}, {"--insn-decoder", FLOW_INSN_DEC},
+    {"--no-inst", 0},            {"--stat:blocks", FLOW_STAT_BLOCKS},
+    {"--block:show-blocks", FLOW_SHOW_BLOCKS}, {"--block:end-on-call", FLOW_END_ON_CALL},
+    {"--block:end-on-jump", FLOW_END_ON_JUMP},
     {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
     {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_TIME},
     {"--insn:keep-tcal-on-ovf", FLOW_KEEP_TCAL}, {"--block:keep-tcal-on-ovf", FLOW_KEEP_TCAL},
@@ -142,6 +150,10 @@ int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
 {
     const char *a = argv[*i];
     size_t k;
+    if (strcmp(a, "--block-decoder") == 0) { /* the default; the last one given wins */
+        flow_opts.show &= ~(uint32_t)FLOW_INSN_DEC;
+        return CLI_OPT_TAKEN;
+    }
     for (k = 0; k < sizeof flow_switches / sizeof flow_switches[0]; k++) {
         if (strcmp(a, flow_switches[k].name) != 0) continue;
         flow_opts.show |= flow_switches[k].bit;
@@ -310,9 +322,67 @@ static void flow_error(out_buf *o, uint64_t offset, uint64_t ip, const char *wha
     out_str(o, "]\n");
 }
 
+/* An instruction line: its IP ("? " first when speculative), without the
+   line's end. */
+static void flow_insn(out_buf *o, int speculative, uint64_t ip)
+{
+    if (speculative) out_str(o, "? ");
+    out_hexw(o, ip, 16);
+}
+
+/* A block as ptxed prints it: "[block N]" with --block:show-blocks (N, in
+   hex, with statistics on), then its instructions, read again from the
+   image. */
+static void flow_block(out_buf *o, const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *b, uint64_t nblocks)
+{
+    tdec_ipt_insn_info insn;
+    uint8_t raw[16];
+    uint32_t k, reason;
+    uint64_t ip = b->ip;
+    if (flow_opts.show & FLOW_SHOW_BLOCKS) {
+        out_str(o, "[block");
+        if (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN | FLOW_STAT_BLOCKS)) {
+            out_char(o, ' ');
+            out_hex(o, nblocks);
+        }
+        out_str(o, "]\n");
+    }
+    for (k = 0; k < b->ninsn; k++) {
+        flow_insn(o, b->speculative, ip);
+        if (tdec_ipt_block_walk(f, b, &ip, &insn, raw, &reason) != TDEC_OK) {
+            out_str(o, " [fetch error: ");
+            out_str(o, tdec_ipt_reason_str(reason));
+            out_str(o, "]\n");
+            return;
+        }
+        out_char(o, '\n');
+    }
+}
+
+/* --stat's lines: which counts ptxed prints (both by default with the block
+   decoder). */
+static void flow_stats(out_buf *o, uint64_t insns, uint64_t blocks)
+{
+    uint32_t which = flow_opts.show & (FLOW_STAT_INSN | FLOW_STAT_BLOCKS);
+    if (!(flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN | FLOW_STAT_BLOCKS))) return;
+    if (!which) which = FLOW_STAT_INSN | (flow_opts.show & FLOW_INSN_DEC ? 0u : (uint32_t)FLOW_STAT_BLOCKS);
+    if (which & FLOW_STAT_INSN) {
+        out_str(o, "insn: ");
+        out_u64(o, insns);
+        out_str(o, ".\n");
+    }
+    if (which & FLOW_STAT_BLOCKS) {
+        out_str(o, "blocks:\t");
+        out_u64(o, blocks);
+        out_str(o, ".\n");
+    }
+}
+
 /* ---- the loop --------------------------------------------------------------------- */
 
 static tdec_ipt_flow_decoder flow_dec;
+/* The block decoder's cache: 65536 remembered runs (3 MiB). */
+static uint64_t flow_cache[65536u * TDEC_IPT_CACHE_ENTRY / 8u];
 
 int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, out_buf *err)
 {
@@ -321,7 +391,9 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     tdec_ipt_image image;
     tdec_ipt_flow_item it;
     tdec_status st;
-    uint64_t insns = 0;
+    uint64_t insns = 0, blocks = 0;
+    unsigned ends = (flow_opts.show & FLOW_END_ON_CALL ? TDEC_IPT_BLOCK_END_ON_CALL : 0u) |
+                    (flow_opts.show & FLOW_END_ON_JUMP ? TDEC_IPT_BLOCK_END_ON_JUMP : 0u);
     size_t n;
     int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
     long errors = 0;
@@ -333,14 +405,18 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     image.count = flow_opts.nraw;
     tdec_ipt_flow_init(f, &cfg, tdec_ipt_image_read, &image, 0);
     tdec_ipt_flow_set_filter(f, &flow_opts.filter);
+    tdec_ipt_flow_set_cache(f, flow_cache, sizeof flow_cache);
     for (;;) {
-        st = tdec_ipt_flow_next(f, &it);
+        st = flow_opts.show & FLOW_INSN_DEC ? tdec_ipt_flow_next(f, &it) : tdec_ipt_flow_next_block(f, &it, ends);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             insns++;
             if (quiet) continue;
-            if (it.speculative) out_str(out, "? ");
-            out_hexw(out, it.ip, 16);
+            flow_insn(out, it.speculative, it.ip);
             out_char(out, '\n');
+        } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_BLOCK) {
+            insns += it.ninsn;
+            blocks++;
+            if (!quiet) flow_block(out, f, &it, blocks);
         } else if (st == TDEC_OK) {
             if (!quiet) flow_event(out, &it.ev);
         } else if (st == TDEC_NEED_INPUT) {
@@ -360,11 +436,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
             break;
         }
     }
-    if (flow_opts.show & (FLOW_STAT | FLOW_STAT_INSN)) {
-        out_str(out, "insn: ");
-        out_u64(out, insns);
-        out_str(out, ".\n");
-    }
+    flow_stats(out, insns, blocks);
     out_flush(out);
     if (in->failed) {
         cli_diag(err, "error", -1, "read error", path);
