@@ -7,13 +7,15 @@
                 0 one byte at a time, 1 one 2-way split, 2 fixed steps, 3-7
                 seeded random lengths); bit 3 TDEC_IPT_F_TICKS; bit 4
                 TDEC_IPT_F_IFLAGS; bit 5 also check tdec_ipt_image_read
-                against the reference image, byte by byte
+                against the reference image, byte by byte; bit 6 also
+                decode blocks (tdec_ipt_flow_next_block)
      byte 1     walk_limit - 1 (1..256)
      bytes 2-5  seed (u32 LE) of the schedule and of the garbage the read
                 callback writes where it hands out nothing
      bytes 6-7  errata (u16 LE, TDEC_IPT_ERRATUM_*)
-     byte 8     bits 0-1 sections - 1 (1..4); bits 4-7 the most bytes one
-                read hands out (0: no cap)
+     byte 8     bits 0-1 sections - 1 (1..4); bits 2-3 the blocks' ends
+                (TDEC_IPT_BLOCK_END_ON_CALL, _JUMP); bits 4-7 the most bytes
+                one read hands out (0: no cap)
      then per section 10 bytes: vaddr (u64 LE), size (u16 LE); then each
      section's bytes in order (cut short where the input ends); the rest is
      the trace. A section ends at 2^64 at the latest. Addresses no section holds are unmapped; where sections
@@ -29,6 +31,14 @@
    err_offset and err_ip, every resync's answer) must be identical, and an
    error or END must be sticky.
 
+   Blocks (byte 0 bit 6): three more decodes with tdec_ipt_flow_next_block,
+   in one chunk without a cache, in one chunk with a cache, chunked with a
+   cache (a few entries, so that they collide, from the seed); their
+   transcripts must be identical (a cache changes nothing). Every block is
+   walked with tdec_ipt_block_walk right away: ninsn instructions from ip,
+   each where the one before leads without trace, the last at end_ip with
+   the block's size and class, each checked as an instruction item is.
+
    The read callback serves the reference image: per read at most the
    bytes up to the end of the winning section, up to where a later section
    begins, and byte 8's cap; it writes garbage over the rest of the buffer it
@@ -36,7 +46,7 @@
    bytes must all be mapped, handed out by the callback, and equal to the
    image at item.ip; its size and class must be what tdec_ipt_insn_decode
    says for them. Bounded work: at most READS_PER_CALL reads in one call of
-   tdec_ipt_flow_next, and at most (8 * trace bytes + resyncs + 4) *
+   tdec_ipt_flow_next (blocks: BLOCK_READS_PER_CALL), and at most (8 * trace bytes + resyncs + 4) *
    (walk_limit + 2) items in a run (a TNT bit or any other trace byte lets
    at most walk_limit + 1 instructions run).
 
@@ -59,6 +69,9 @@
 /* tdec_ipt__flow_reaches (erratum BDM64) decodes up to 256 instructions in
    one call, each up to 15 reads of one byte */
 #define READS_PER_CALL (15u * (256u + 8u))
+/* a block: up to walk_limit + 1 instructions the slow way, and a cache
+   fill of up to 1024 (libipt's block decoder has no cache) */
+#define BLOCK_READS_PER_CALL(limit) (READS_PER_CALL + 15u * (2u * 1024u + (limit) + 2u))
 #define DECODE_OFFSETS 32u /* per section: the length decoder has its own tests */
 
 static void fail(const char *what)
@@ -75,6 +88,7 @@ typedef struct image {
     size_t           cap;       /* most bytes one read hands out, 0: no cap */
     uint32_t         garbage;   /* xorshift32 of the garbage written */
     size_t           reads;     /* in the current call */
+    size_t           max_reads; /* per call */
 } image;
 
 static image img;
@@ -108,7 +122,7 @@ static size_t read_code(void *ctx, uint64_t asid, uint64_t addr, uint8_t *buf, s
     int w;
     (void)asid;
     if (buf == NULL) fail("read: NULL buffer");
-    if (++m->reads > READS_PER_CALL) fail("read: unbounded work in one call");
+    if (++m->reads > m->max_reads) fail("read: unbounded work in one call");
     w = winner(m, addr);
     if (w >= 0) {
         uint64_t run = run_of(m, w, addr);
@@ -129,25 +143,44 @@ static size_t read_code(void *ctx, uint64_t asid, uint64_t addr, uint8_t *buf, s
     return n;
 }
 
-/* An instruction item's bytes: mapped, handed out, the image's; its size
-   and class the length decoder's. */
-static void check_insn(const image *m, const tdec_ipt_flow_item *it)
+/* An instruction's bytes: mapped, handed out, the image's; its size and
+   class the length decoder's. */
+static void check_insn(const image *m, uint64_t ip, const uint8_t *raw, unsigned size, unsigned mode, unsigned iclass)
 {
     tdec_ipt_insn_info info;
     uint32_t reason = 0;
     unsigned i;
-    if (it->size == 0 || it->size > TDEC_IPT_INSN_MAX) fail("insn: size out of 1..15");
-    for (i = 0; i < it->size; i++) {
-        uint64_t addr = it->ip + i, at;
+    if (size == 0 || size > TDEC_IPT_INSN_MAX) fail("insn: size out of 1..15");
+    for (i = 0; i < size; i++) {
+        uint64_t addr = ip + i, at;
         int w = winner(m, addr);
         if (w < 0) fail("insn: a byte is not mapped");
         at = addr - m->sec[w].vaddr;
         if (!((unsigned)m->handed[w][at >> 3] >> (at & 7u) & 1u)) fail("insn: a byte the callback never handed out");
-        if (m->sec[w].bytes[at] != it->raw[i]) fail("insn: raw bytes differ from the image");
+        if (m->sec[w].bytes[at] != raw[i]) fail("insn: raw bytes differ from the image");
     }
-    if (tdec_ipt_insn_decode(it->raw, it->size, it->mode, &info, &reason) != TDEC_OK || info.size != it->size ||
-        info.iclass != it->iclass)
+    if (tdec_ipt_insn_decode(raw, size, mode, &info, &reason) != TDEC_OK || info.size != size || info.iclass != iclass)
         fail("insn: not what tdec_ipt_insn_decode says of its bytes");
+}
+
+/* A block's instructions, walked with tdec_ipt_block_walk. */
+static void check_block(const image *m, const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *b)
+{
+    tdec_ipt_insn_info insn;
+    uint8_t raw[16];
+    uint64_t ip = b->ip, at = b->ip, next;
+    uint32_t k, reason = 0;
+    if (b->ninsn == 0 || b->ninsn > 0xffffu) fail("block: ninsn out of 1..65535");
+    for (k = 0; k < b->ninsn; k++) {
+        at = ip;
+        if (tdec_ipt_block_walk(f, b, &ip, &insn, raw, &reason) != TDEC_OK) fail("block: walk fails");
+        check_insn(m, at, raw, insn.size, b->mode, insn.iclass);
+        /* all but the last go on without trace */
+        if (k + 1 < b->ninsn && (tdec_ipt_insn_next_ip(&insn, at, &next, NULL) != TDEC_OK || ip != next))
+            fail("block: the walk does not go where the instructions lead");
+    }
+    if (at != b->end_ip || insn.size != b->size || insn.iclass != b->iclass)
+        fail("block: the walk does not end at end_ip with the block's last instruction");
 }
 
 /* tdec_ipt_image_read over the same sections, byte by byte, against the
@@ -214,7 +247,12 @@ static void check_lengths(const uint8_t *code, size_t len)
 typedef struct config {
     tdec_ipt_config cfg;
     uint32_t        walk_limit;
+    int             blocks;      /* decode with flow_next_block         */
+    unsigned        ends;        /* its TDEC_IPT_BLOCK_END_ON_*         */
+    size_t          cache_bytes; /* 0: no cache                         */
 } config;
+
+static uint64_t cache_mem[512]; /* 8-byte aligned */
 
 /* A transcript: one hash per entry (an item, a status, a resync's answer). */
 #define LOG_CAP 65536u
@@ -224,7 +262,7 @@ typedef struct transcript {
     uint64_t all; /* FNV-1a of every entry, those beyond LOG_CAP too */
 } transcript;
 
-static transcript whole, chunked;
+static transcript whole, chunked, block_whole, block_cached;
 
 static void note(transcript *t, const uint64_t *v, size_t nv)
 {
@@ -240,7 +278,7 @@ static void note(transcript *t, const uint64_t *v, size_t nv)
 static void note_item(transcript *t, const tdec_ipt_flow_item *it)
 {
     const tdec_ipt_event *e = &it->ev;
-    uint64_t raw0 = 0, raw1 = 0, v[16];
+    uint64_t raw0 = 0, raw1 = 0, v[17];
     unsigned i;
     for (i = 0; i < 8; i++) {
         raw0 |= (uint64_t)it->raw[i] << (8 * i);
@@ -262,7 +300,8 @@ static void note_item(transcript *t, const tdec_ipt_flow_item *it)
     v[13] = e->type;
     v[14] = (uint64_t)e->a;
     v[15] = (uint64_t)e->b;
-    note(t, v, 16);
+    v[16] = it->end_ip ^ (uint64_t)it->ninsn << 48;
+    note(t, v, 17);
 }
 
 static void note_status(transcript *t, uint64_t what, tdec_status st, const tdec_ipt_flow_decoder *f)
@@ -284,6 +323,11 @@ static int ends_feeding(tdec_status st)
     return st != TDEC_OK && st != TDEC_E_ARG && st != TDEC_E_SEQUENCE;
 }
 
+static tdec_status next_item(const config *c, tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *it)
+{
+    return c->blocks ? tdec_ipt_flow_next_block(f, it, c->ends) : tdec_ipt_flow_next(f, it);
+}
+
 /* The decoder, moved between two places at each NEED_INPUT. */
 static tdec_ipt_flow_decoder place[2];
 
@@ -299,15 +343,22 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
     t->all = CC_FNV_BASIS;
     bound = (8u * len + MAX_RESYNCS + 4u) * ((size_t)c->walk_limit + 2u);
     memset(img.handed, 0, sizeof img.handed);
+    img.max_reads = c->blocks ? BLOCK_READS_PER_CALL(c->walk_limit) : READS_PER_CALL;
     if (tdec_ipt_flow_init(f, &c->cfg, read_code, &img, c->walk_limit) != TDEC_NEED_INPUT) fail("init refused");
+    if (tdec_ipt_flow_set_cache(f, c->cache_bytes ? cache_mem : NULL, c->cache_bytes) != TDEC_OK)
+        fail("set_cache refused");
     if (!cc_feed_init(&feed, trace, len, sched, CC_FEED_FRESH)) abort();
     for (;;) {
         img.reads = 0;
-        st = tdec_ipt_flow_next(f, &it);
+        st = next_item(c, f, &it);
         if (st == TDEC_OK) {
             if (++items > bound) fail("unbounded: more items than the trace allows");
-            if (it.kind == TDEC_IPT_FLOW_INSN) check_insn(&img, &it);
-            else if (it.kind != TDEC_IPT_FLOW_EVENT) fail("an item of no kind");
+            if (it.kind == (c->blocks ? TDEC_IPT_FLOW_BLOCK : TDEC_IPT_FLOW_INSN)) {
+                if (c->blocks) check_block(&img, f, &it);
+                else check_insn(&img, it.ip, it.raw, it.size, it.mode, it.iclass);
+            } else if (it.kind != TDEC_IPT_FLOW_EVENT) {
+                fail("an item of another kind");
+            }
             note_item(t, &it);
             continue;
         }
@@ -319,7 +370,7 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
             at ^= 1;
             f = &place[at];
             img.reads = 0;
-            if (tdec_ipt_flow_next(f, &it) != TDEC_NEED_INPUT) fail("NEED_INPUT is not stable");
+            if (next_item(c, f, &it) != TDEC_NEED_INPUT) fail("NEED_INPUT is not stable");
             if (cc_feed_next(&feed)) {
                 st = tdec_ipt_flow_feed(f, feed.chunk, feed.chunk_len);
             } else {
@@ -331,7 +382,7 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
         }
         note_status(t, 2, st, f);
         img.reads = 0;
-        if (tdec_ipt_flow_next(f, &it) != st) fail("an end or error is not sticky");
+        if (next_item(c, f, &it) != st) fail("an end or error is not sticky");
         if (st == TDEC_END || st == TDEC_E_ARG || resyncs == MAX_RESYNCS) break;
         resyncs++;
         st = tdec_ipt_flow_resync(f);
@@ -341,16 +392,19 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
     cc_feed_free(&feed);
 }
 
-static void compare(void)
+static void compare(const transcript *a, const transcript *b, const char *what)
 {
     size_t k;
     char msg[CC_MSG];
-    for (k = 0; k < whole.n && k < chunked.n && k < LOG_CAP; k++)
-        if (whole.entry[k] != chunked.entry[k]) {
-            snprintf(msg, sizeof msg, "whole and chunked decodes differ at entry %zu", k);
+    for (k = 0; k < a->n && k < b->n && k < LOG_CAP; k++)
+        if (a->entry[k] != b->entry[k]) {
+            snprintf(msg, sizeof msg, "%s differ at entry %zu", what, k);
             fail(msg);
         }
-    if (whole.n != chunked.n || whole.all != chunked.all) fail("whole and chunked decodes differ at the end");
+    if (a->n != b->n || a->all != b->all) {
+        snprintf(msg, sizeof msg, "%s differ at the end", what);
+        fail(msg);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -395,6 +449,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sched = cc_sched_pick(data[0], seed, size - at, &cut);
     run(&c, &one_chunk, data + at, size - at, &whole);
     run(&c, &sched, data + at, size - at, &chunked);
-    compare();
+    compare(&whole, &chunked, "whole and chunked decodes");
+    if (data[0] & 0x40u) {
+        c.blocks = 1;
+        c.ends = (data[8] >> 2) & 3u;
+        run(&c, &one_chunk, data + at, size - at, &block_whole);
+        c.cache_bytes = 8u * (1u + seed % 512u); /* a few entries or none */
+        run(&c, &one_chunk, data + at, size - at, &block_cached);
+        compare(&block_whole, &block_cached, "blocks without and with a cache");
+        run(&c, &sched, data + at, size - at, &chunked);
+        compare(&block_whole, &chunked, "whole and chunked block decodes");
+    }
     return 0;
 }

@@ -2,8 +2,9 @@
 # Writes fuzz/corpus/ipt_flow/: one input of fuzz/fuzz_ipt_flow.c per ptt
 # vector of tests/data/ipt that has a code image (NAME.bin at INDEX.tsv's
 # image_org, NAME.pt the trace): the control bytes (seeded random chunks,
-# the image_read check on, walk_limit 256, seed 1, the errata of the
-# vector's first errata set, one section, no read cap), the section header
+# the image_read check and blocks on, walk_limit 256, seed 1, the errata of the
+# vector's first errata set, one section, blocks ending on calls, no read
+# cap), the section header
 # (vaddr u64 LE, size u16 LE), the image, the trace.
 #
 #   sh fuzz/ipt_flow_corpus.sh     (rewrites the directory)
@@ -40,11 +41,11 @@ tail -n +2 tests/data/ipt/INDEX.tsv | while IFS='	' read -r name _ _ org _ errat
     size=$(wc -c <"$dir/$name.bin")
     [ "$size" -le 65535 ] || continue
     {
-        le 0x23 1                       # random chunks, image_read check
+        le 0x63 1                       # random chunks, image_read check, blocks
         le 255 1                        # walk_limit 256
         le 1 4                          # seed
         le "$(errata_mask "$errata")" 2
-        le 0 1                          # one section, no read cap
+        le 4 1                          # one section, blocks end on calls, no read cap
         le "$((org))" 8
         le "$size" 2
         cat "$dir/$name.bin" "$dir/$name.pt"

@@ -1743,7 +1743,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next_block(tdec_ipt_flow_decoder *f, tdec
 /* The instructions of a block, read again from the image (before the next
    flow call: the address space may change): start with *ip = block->ip;
    each call decodes the instruction at *ip into insn and raw and moves *ip
-   to the next one of the block. TDEC_OK, or TDEC_E_CORRUPT with *reason
+   to the next one of the block; call it ninsn times (a loop of direct
+   jumps may pass end_ip before the block ends there). TDEC_OK, or
+   TDEC_E_CORRUPT with *reason
    (NOMAP, BAD_INSN) when the image no longer holds it. */
 TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *block,
                                              uint64_t *ip, tdec_ipt_insn_info *insn, uint8_t raw[16],
@@ -6680,12 +6682,14 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
     tdec_status st;
     if (!f || !block || !ip || !insn || !raw || !reason) return TDEC_E_ARG;
     st = tdec_ipt__flow_decode(f, *ip, block->mode, raw, insn, reason);
-    if (st != TDEC_OK || *ip == block->end_ip) return st;
-    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) != TDEC_OK) {
+    if (st != TDEC_OK) return st;
+    /* a block may pass end_ip before it ends there (a loop of direct jumps) */
+    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) == TDEC_OK) {
+        *ip = next;
+    } else if (*ip != block->end_ip) {
         *reason = TDEC_IPT_ERR_NOSYNC; /* the image changed since */
         return TDEC_E_CORRUPT;
     }
-    *ip = next;
     return TDEC_OK;
 }
 #endif /* TDEC_IPT_NO_FLOW */

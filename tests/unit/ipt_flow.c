@@ -390,6 +390,35 @@ static void test_blocks(void)
     tl_end(&c);
 }
 
+static void test_block_loop(void)
+{
+    /* 1000: nop; 1001: jmp 1000, until the walk limit */
+    static const uint8_t code[] = {0x90, 0xeb, 0xfd};
+    static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, PGD(0x2000)};
+    static uint64_t mem[4 * TDEC_IPT_CACHE_ENTRY / 8];
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item it[2];
+    uint64_t ips[64];
+    size_t n, nips, k, cache;
+    tdec_status st;
+    tl_case c;
+    tl_begin(&c, "blocks: a loop of direct jumps passes end_ip before the block ends; block_walk follows it");
+    for (cache = 0; cache <= sizeof mem; cache += sizeof mem) {
+        n = run_blocks(trace, sizeof trace, sizeof trace, &img, mem, cache, 0, it, 2, ips, &nips, &st);
+        TL_EQU(&c, n, 2);
+        TL_TRUE(&c, it[0].kind == TDEC_IPT_FLOW_BLOCK && it[0].ip == 0x1000 && it[0].ninsn == 65535 &&
+                        it[0].end_ip == 0x1000,
+                "cache %zu: kind %u ip %llx ninsn %u end %llx", cache, it[0].kind, (unsigned long long)it[0].ip,
+                it[0].ninsn, (unsigned long long)it[0].end_ip);
+        TL_EQU(&c, nips, 64);
+        for (k = 0; k < nips; k++)
+            TL_TRUE(&c, ips[k] == 0x1000 + (k & 1u), "cache %zu: instruction %zu at %llx", cache, k,
+                    (unsigned long long)ips[k]);
+    }
+    tl_end(&c);
+}
+
 static void test_sizes(void)
 {
     tl_case c;
@@ -412,6 +441,7 @@ int main(void)
     test_skl014();
     test_image();
     test_blocks();
+    test_block_loop();
     test_sizes();
     return tl_exit_code();
 }
