@@ -42,7 +42,7 @@ GEN     := $(wildcard tests/gen/*.h)
 CLI_SRC := $(wildcard tools/cli/*.c tools/cli/*/*.c)
 CLI_HDR := $(wildcard tools/cli/*.h tools/cli/*/*.h)
 
-UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow demangle
+UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle
 EXAMPLES := $(patsubst tools/examples/%.c,%,$(wildcard tools/examples/*.c))
 BENCH    := xray uftrace ovni xtrace
 

@@ -33,7 +33,8 @@
 
    Blocks (byte 0 bit 6): three more decodes with tdec_ipt_flow_next_block,
    in one chunk without a cache, in one chunk with a cache, chunked with a
-   cache (a few entries, so that they collide, from the seed); their
+   cache (a few entries, so that they collide, from the seed; its memory
+   first filled with byte 2, which set_cache must forget); their
    transcripts must be identical (a cache changes nothing). Every block is
    walked with tdec_ipt_block_walk right away: ninsn instructions from ip,
    each where the one before leads without trace, the last at end_ip with
@@ -69,9 +70,9 @@
 /* tdec_ipt__flow_reaches (erratum BDM64) decodes up to 256 instructions in
    one call, each up to 15 reads of one byte */
 #define READS_PER_CALL (15u * (256u + 8u))
-/* a block: up to walk_limit + 1 instructions the slow way, and a cache
-   fill of up to 1024 (libipt's block decoder has no cache) */
-#define BLOCK_READS_PER_CALL(limit) (READS_PER_CALL + 15u * (2u * 1024u + (limit) + 2u))
+/* a block: up to walk_limit + 1 instructions the slow way or from the
+   cache, whose fills walk no further than the walk limit lets a block go */
+#define BLOCK_READS_PER_CALL(limit) (READS_PER_CALL + 15u * 3u * ((limit) + 2u))
 #define DECODE_OFFSETS 32u /* per section: the length decoder has its own tests */
 
 static void fail(const char *what)
@@ -455,6 +456,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.ends = (data[8] >> 2) & 3u;
         run(&c, &one_chunk, data + at, size - at, &block_whole);
         c.cache_bytes = 8u * (1u + seed % 512u); /* a few entries or none */
+        memset(cache_mem, data[2], sizeof cache_mem); /* what set_cache must forget */
         run(&c, &one_chunk, data + at, size - at, &block_cached);
         compare(&block_whole, &block_cached, "blocks without and with a cache");
         run(&c, &sched, data + at, size - at, &chunked);

@@ -1655,7 +1655,8 @@ typedef struct tdec_ipt__run {
     uint64_t           stop_ip;
     tdec_ipt_insn_info stop;
     uint32_t           ninsn;
-    uint8_t            mode;   /* TDEC_IPT_MODE_UNKNOWN (0): an empty entry */
+    uint8_t            mode;   /* 0xff: an empty entry (a run may be in     */
+                               /* TDEC_IPT_MODE_UNKNOWN)                    */
     uint8_t            reserved[3];
 } tdec_ipt__run;
 
@@ -6496,6 +6497,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
 
 #define TDEC_IPT__BLOCK_MAX 0xffffu /* instructions in a block (libipt: 16 bits) */
 #define TDEC_IPT__RUN_MAX   1024u   /* instructions a cache entry walks at most  */
+#define TDEC_IPT__RUN_EMPTY 0xffu   /* the mode of an empty entry: none matches  */
 #define TDEC_IPT__SLOW      ((tdec_status)4) /* block_run: take one step the slow way */
 
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size)
@@ -6516,15 +6518,15 @@ TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f)
 {
     uint32_t k;
     if (!f || !f->cache) return;
-    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = TDEC_IPT_MODE_UNKNOWN;
+    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = TDEC_IPT__RUN_EMPTY;
 }
 
 /* Walks from f->ip without trace (direct jumps followed) to the first
    instruction that needs trace, is a near call (its return address is
-   pushed) or is TDEC_IPT__RUN_MAX on, and remembers the run in *r. 0 when
-   the first instruction cannot be read (the slow way reports it); a run
-   stops before any later one that cannot. */
-static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r)
+   pushed) or is the max-th, and remembers the run in *r. 0 when the first
+   instruction cannot be read (the slow way reports it); a run stops before
+   any later one that cannot. */
+static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r, uint32_t max)
 {
     tdec_ipt_insn_info insn, prev;
     uint8_t raw[TDEC_IPT_INSN_MAX];
@@ -6538,7 +6540,7 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r)
             r->ninsn = n - 1;
             break;
         }
-        if (n + 1 == TDEC_IPT__RUN_MAX || insn.iclass == TDEC_IPT_IC_CALL ||
+        if (n + 1 == max || insn.iclass == TDEC_IPT_IC_CALL ||
             tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK) {
             r->stop = insn;
             r->stop_ip = ip;
@@ -6555,13 +6557,15 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r)
     return 1;
 }
 
-/* The remembered run from f->ip (filled now when it is not there), or NULL. */
-static const tdec_ipt__run *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f)
+/* The remembered run from f->ip, or NULL. One not there is filled now, with
+   at most max instructions: no more than the block and walk limit can take,
+   so that a fill is never thrown away instruction after instruction. */
+static const tdec_ipt__run *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f, uint32_t max)
 {
     uint64_t h = (f->ip ^ (f->cr3 * 0x9e3779b97f4a7c15u) ^ f->mode) * 0xff51afd7ed558ccdu;
     tdec_ipt__run *r = &f->cache[(uint32_t)(h >> 32) & f->cache_mask];
     if (r->mode == f->mode && r->ip == f->ip && r->asid == f->cr3) return r;
-    return tdec_ipt__run_fill(f, r) ? r : NULL;
+    return tdec_ipt__run_fill(f, r, max) ? r : NULL;
 }
 
 /* Adds n instructions, the last at last_ip, to the open block. */
@@ -6603,7 +6607,7 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
 {
     const tdec_ipt__run *r;
     uint64_t start, next;
-    uint32_t n;
+    uint32_t n, max;
     tdec_status st;
     int tip;
     if (!f->cache || (ends & TDEC_IPT_BLOCK_END_ON_JUMP) || f->st.err != TDEC_OK) return TDEC_IPT__SLOW;
@@ -6613,7 +6617,10 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
         if (!f->enabled || f->post || f->tick || f->nla == 0 || (f->la[0].ev.flags & TDEC_IPT_EVF_STATUS) ||
             (f->la[0].ev.type != TDEC_IPT_EV_TNT && f->la[0].ev.type != TDEC_IPT_EV_TIP))
             return TDEC_IPT__SLOW;
-        r = tdec_ipt__run_get(f);
+        max = TDEC_IPT__RUN_MAX;
+        if (TDEC_IPT__BLOCK_MAX - f->blk_n < max) max = TDEC_IPT__BLOCK_MAX - f->blk_n;
+        if (f->walk_limit - f->walked < max) max = f->walk_limit - f->walked;
+        r = max ? tdec_ipt__run_get(f, max) : NULL;
         if (!r) return TDEC_IPT__SLOW;
         n = r->ninsn + 1;
         if (f->blk_n + n > TDEC_IPT__BLOCK_MAX || f->walked + n > f->walk_limit) return TDEC_IPT__SLOW;
@@ -6702,6 +6709,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
 #undef TDEC_IPT__EVENT_DUE
 #undef TDEC_IPT__BLOCK_MAX
 #undef TDEC_IPT__RUN_MAX
+#undef TDEC_IPT__RUN_EMPTY
 #undef TDEC_IPT__SLOW
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT

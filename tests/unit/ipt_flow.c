@@ -8,19 +8,7 @@
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
 #include "tests/lib/testlib.h"
-
-/* Packets. */
-#define PSB 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82
-#define PSBEND 0x02, 0x23
-#define FUP(ip) 0x7d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0 /* IPC 3: 6 bytes */
-#define MODE64 0x99, 0x01
-#define TNT1(t) (t) ? 0x06 : 0x04 /* one bit */
-#define PGD_NOIP 0x01
-#define PGD(ip) 0x61, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
-#define TIP(ip) 0x6d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
-#define TSX_BEGIN 0x99, 0x21
-#define TSX_ABORT 0x99, 0x22
-#define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
+#include "tests/lib/ipt_packets.h"
 
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
    items[]: the number of items, *last the final status. The IP filter:
