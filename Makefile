@@ -202,7 +202,7 @@ LIBIPT_FLAGS := -I$(LIBIPT_DIR)/libipt/include -L$(LIBIPT_DIR)/lib -Wl,-rpath,$(
 else
 LIBIPT_FLAGS := -lipt
 endif
-IPT_BENCH    := $(if $(HAVE_LIBIPT)$(LIBIPT_DIR),$(B)/bench/ipt $(B)/bench/ipt_evq)
+IPT_BENCH    := $(if $(HAVE_LIBIPT)$(LIBIPT_DIR),$(B)/bench/ipt $(B)/bench/ipt_evq $(B)/bench/ipt_flow)
 $(IPT_BENCH): BENCH_LIBS = $(LIBIPT_FLAGS)
 # Relinks when LIBIPT_DIR changes.
 $(IPT_BENCH): $(B)/bench/libipt-flags

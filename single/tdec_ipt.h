@@ -120,7 +120,7 @@
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3336 on LP64, 3304 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3344 on LP64, 3312 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_flow_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
@@ -1698,6 +1698,7 @@ typedef struct tdec_ipt_flow_decoder {
     uint64_t         resume_ip; /* where tracing is expected to resume           */
     uint64_t         cr3;
     uint64_t         post_ip;
+    uint64_t         sync_pos;  /* the offset of the sync point's PSB+ events    */
     uint64_t         post_bound; /* event types bound to post_insn, 1 << type    */
     uint64_t         tick_tsc;  /* the last time reported (TICK or event)        */
     uint64_t         tick_ip;
@@ -1755,8 +1756,10 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
    the block decoder remembers straight-line runs of code, so that a warm
    run costs one lookup per decision point instead of a decode per
    instruction. A cache never changes what is decoded, only how fast. The
-   decoder keeps a pointer; the memory is yours after flow_init or a new
-   set_cache. TDEC_OK or TDEC_E_ARG. */
+   memory must be zeroed (or invalidated) the first time; what a decoder
+   left in it stays good for the next decoder over the same image (of the
+   same size). The decoder keeps a pointer; the memory is yours again after
+   flow_init or a new set_cache. TDEC_OK or TDEC_E_ARG. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size);
 /* Forgets every remembered run: call it when code in the image changed. */
 TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f);
@@ -5917,6 +5920,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     f->blk_n = 0;
     f->cache = NULL;
     f->cache_mask = 0;
+    f->sync_pos = UINT64_MAX;
     return TDEC_NEED_INPUT;
 }
 
@@ -5977,8 +5981,10 @@ static tdec_status tdec_ipt__flow_fetch(tdec_ipt_flow_decoder *f, unsigned want)
             tdec_ipt__flow_forget(f);
             f->synced = 1;
             f->nla = 0;
+            f->sync_pos = UINT64_MAX;
             continue;
         }
+        if (f->sync_pos == UINT64_MAX) f->sync_pos = item.offset; /* the PSB+'s events share it */
         f->la[f->nla].ev = item.ev;
         f->la[f->nla].offset = item.offset;
         f->nla++;
@@ -6195,14 +6201,16 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     return TDEC_OK;
 }
 
-/* A PSB+ status event: the state at a sync point, a check later. */
+/* A PSB+ status event, in its place (libipt places them as the events they
+   stand for; nobody is told): the first enabled of the sync point's PSB+
+   sets the state (libipt's pt_blk_start), the rest are checks. */
 static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
 {
     const tdec_ipt_event *ev = &f->la[0].ev;
     uint32_t bad = 0;
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED:
-        if (f->at_sync) {
+        if (f->at_sync && !f->enabled) {
             f->enabled = 1;
             f->ip = ev->ip;
             f->icnt = 0;
@@ -6211,13 +6219,13 @@ static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
         }
         break;
     case TDEC_IPT_EV_DISABLED:
-        if (!f->at_sync && f->enabled) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+        if (f->enabled) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
         break;
     case TDEC_IPT_EV_EXEC_MODE:
-        if (!f->at_sync && f->enabled && f->mode != ev->a) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
+        if (f->enabled && f->mode != TDEC_IPT_MODE_UNKNOWN && f->mode != ev->a) bad = TDEC_IPT_ERR_BAD_STATUS_UPDATE;
         f->mode = ev->a;
         break;
-    case TDEC_IPT_EV_PAGING:
+    case TDEC_IPT_EV_ASYNC_PAGING:
         f->cr3 = ev->arg;
         break;
     case TDEC_IPT_EV_TSX:
@@ -6227,6 +6235,9 @@ static tdec_status tdec_ipt__flow_status(tdec_ipt_flow_decoder *f)
         break;
     }
     if (bad) return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, bad, tdec_ipt__flow_offset(f), f->ip);
+    if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
+    f->after_branch = 0;
+    f->walked = 0;
     tdec_ipt__flow_drop(f);
     return TDEC_OK;
 }
@@ -6442,13 +6453,7 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
                                        f->at_sync ? 0 : f->ip);
         }
         ev = &f->la[0].ev;
-        if (ev->flags & TDEC_IPT_EVF_STATUS) {
-            st = tdec_ipt__flow_status(f);
-            if (st != TDEC_OK) return st;
-            continue;
-        }
-        /* PSB+ may hold events that change nothing in between */
-        if (ev->type != TDEC_IPT_EV_MNT && ev->type != TDEC_IPT_EV_CBR) f->at_sync = 0;
+        if (f->la[0].offset != f->sync_pos) f->at_sync = 0; /* past the sync point's PSB+ */
         if (f->post) {
             if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
                 tdec_ipt__flow_binds(f, ev, &f->post_insn, f->post_ip)) {
@@ -6469,10 +6474,16 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
                 return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_NO_ENABLE, tdec_ipt__flow_offset(f), f->ip);
             return tdec_ipt__flow_step(f, 0, out);
         }
-        if (f->enabled) tdec_ipt__flow_bdm64(f, ev);
-        where = tdec_ipt__flow_place(f, ev, &at);
+        if (f->enabled && !(ev->flags & TDEC_IPT_EVF_STATUS)) tdec_ipt__flow_bdm64(f, ev);
+        /* a status enabled or disabled is a check, in place at once */
+        where = (ev->flags & TDEC_IPT_EVF_STATUS) && ev->type == TDEC_IPT_EV_DISABLED ? 0 : tdec_ipt__flow_place(f, ev, &at);
         if (hold && (where == 0 || (where == 1 && at == f->ip) || (where == 3 && f->icnt == ev->aux)))
             return TDEC_IPT__EVENT_DUE;
+        if ((ev->flags & TDEC_IPT_EVF_STATUS) && (where == 0 || (where == 1 && at == f->ip))) {
+            st = tdec_ipt__flow_status(f);
+            if (st != TDEC_OK) return st;
+            continue;
+        }
         if (where == 0) return tdec_ipt__flow_event(f, out);
         if (where == 1 && at == f->ip) {
             f->icnt = 0; /* an event's IP is an anchor for TRIG too */
@@ -6510,7 +6521,6 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void 
     while (entries <= n / 2 && entries < ((size_t)1 << 30)) entries *= 2;
     f->cache = (tdec_ipt__run *)mem;
     f->cache_mask = (uint32_t)(entries - 1);
-    tdec_ipt_flow_cache_invalidate(f);
     return TDEC_OK;
 }
 
