@@ -7709,8 +7709,8 @@ typedef struct tdec_ipt__run {
     uint64_t           stop_ip;
     tdec_ipt_insn_info stop;
     uint32_t           ninsn;
-    uint8_t            mode;   /* 0xff: an empty entry (a run may be in     */
-                               /* TDEC_IPT_MODE_UNKNOWN)                    */
+    uint8_t            mode;   /* its tdec_ipt_exec_mode + 1; 0: an empty   */
+                               /* entry (zeroed memory is an empty cache)   */
     uint8_t            reserved[3];
 } tdec_ipt__run;
 
@@ -12562,7 +12562,6 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
 
 #define TDEC_IPT__BLOCK_MAX 0xffffu /* instructions in a block (libipt: 16 bits) */
 #define TDEC_IPT__RUN_MAX   1024u   /* instructions a cache entry walks at most  */
-#define TDEC_IPT__RUN_EMPTY 0xffu   /* the mode of an empty entry: none matches  */
 #define TDEC_IPT__SLOW      ((tdec_status)4) /* block_run: take one step the slow way */
 
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size)
@@ -12582,7 +12581,7 @@ TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f)
 {
     uint32_t k;
     if (!f || !f->cache) return;
-    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = TDEC_IPT__RUN_EMPTY;
+    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = 0;
 }
 
 /* Walks from f->ip without trace (direct jumps followed) to the first
@@ -12617,7 +12616,7 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r, 
     }
     r->ip = f->ip;
     r->asid = f->cr3;
-    r->mode = f->mode;
+    r->mode = (uint8_t)(f->mode + 1u); /* a run in mode UNKNOWN is no empty entry */
     return 1;
 }
 
@@ -12628,7 +12627,7 @@ static const tdec_ipt__run *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f, ui
 {
     uint64_t h = (f->ip ^ (f->cr3 * 0x9e3779b97f4a7c15u) ^ f->mode) * 0xff51afd7ed558ccdu;
     tdec_ipt__run *r = &f->cache[(uint32_t)(h >> 32) & f->cache_mask];
-    if (r->mode == f->mode && r->ip == f->ip && r->asid == f->cr3) return r;
+    if (r->mode == f->mode + 1u && r->ip == f->ip && r->asid == f->cr3) return r;
     return tdec_ipt__run_fill(f, r, max) ? r : NULL;
 }
 
@@ -12773,7 +12772,6 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
 #undef TDEC_IPT__EVENT_DUE
 #undef TDEC_IPT__BLOCK_MAX
 #undef TDEC_IPT__RUN_MAX
-#undef TDEC_IPT__RUN_EMPTY
 #undef TDEC_IPT__SLOW
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT

@@ -33,8 +33,8 @@
 
    Blocks (byte 0 bit 6): three more decodes with tdec_ipt_flow_next_block,
    in one chunk without a cache, in one chunk with a cache, chunked with a
-   cache (a few entries, so that they collide, from the seed; its memory
-   first filled with byte 2, which set_cache must forget); their
+   cache (a few entries, so that they collide, from the seed; zeroed memory
+   for the first, then warm from it); their
    transcripts must be identical (a cache changes nothing). Every block is
    walked with tdec_ipt_block_walk right away: ninsn instructions from ip,
    each where the one before leads without trace, the last at end_ip with
@@ -456,7 +456,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.ends = (data[8] >> 2) & 3u;
         run(&c, &one_chunk, data + at, size - at, &block_whole);
         c.cache_bytes = 8u * (1u + seed % 512u); /* a few entries or none */
-        memset(cache_mem, data[2], sizeof cache_mem); /* what set_cache must forget */
+        memset(cache_mem, 0, sizeof cache_mem); /* empty; then warm for the next decodes */
         run(&c, &one_chunk, data + at, size - at, &block_cached);
         compare(&block_whole, &block_cached, "blocks without and with a cache");
         run(&c, &sched, data + at, size - at, &chunked);
