@@ -17,9 +17,10 @@
                 (TDEC_IPT_BLOCK_END_ON_CALL, _JUMP); bits 4-7 the most bytes
                 one read hands out (0: no cap)
      then per section 10 bytes: vaddr (u64 LE), size (u16 LE); then each
-     section's bytes in order (cut short where the input ends); the rest is
-     the trace. A section ends at 2^64 at the latest. Addresses no section holds are unmapped; where sections
-     overlap the later one wins (libipt's image: the newest mapping).
+     section's bytes in order (cut short where the input ends, and at
+     2^64); the rest is the trace. Addresses no section holds are
+     unmapped; where sections overlap the later one wins (libipt's image:
+     the newest mapping).
 
    The trace is decoded twice with the same config: fed in one chunk (then
    finish()), and in the chunks of byte 0's schedule, each chunk its own
@@ -34,8 +35,10 @@
    Blocks (byte 0 bit 6): three more decodes with tdec_ipt_flow_next_block,
    in one chunk without a cache, in one chunk with a cache, chunked with a
    cache (a few entries, so that they collide, from the seed; zeroed memory
-   for the first, then warm from it); their
-   transcripts must be identical (a cache changes nothing). Every block is
+   for the first, then warm from it); their transcripts must be identical
+   (a cache changes nothing), and the blocks'
+   instructions with the events and statuses between them must be the
+   instruction decoder's (whichever END_ON_* ends the blocks). Every block is
    walked with tdec_ipt_block_walk right away: ninsn instructions from ip,
    each where the one before leads without trace, the last at end_ip with
    the block's size and class, each checked as an instruction item is.
@@ -47,9 +50,10 @@
    bytes must all be mapped, handed out by the callback, and equal to the
    image at item.ip; its size and class must be what tdec_ipt_insn_decode
    says for them. Bounded work: at most READS_PER_CALL reads in one call of
-   tdec_ipt_flow_next (blocks: BLOCK_READS_PER_CALL), and at most (8 * trace bytes + resyncs + 4) *
-   (walk_limit + 2) items in a run (a TNT bit or any other trace byte lets
-   at most walk_limit + 1 instructions run).
+   tdec_ipt_flow_next (blocks: BLOCK_READS_PER_CALL), and at most
+   (8 * trace bytes + resyncs + 4) * (walk_limit + 2) items in a run (a TNT
+   bit or any other trace byte lets at most walk_limit + 1 instructions
+   run).
 
    The length decoder runs at the first 32 offsets of every section in each
    mode, with every size from 1 to 15: NEED_INPUT below some size, then one
@@ -78,6 +82,80 @@
 static void fail(const char *what)
 {
     cc_abort("fuzz_ipt_flow", what);
+}
+
+/* ---- transcripts ---------------------------------------------------------------- */
+
+/* A transcript: one hash per entry (an item, a status, a resync's answer). */
+#define LOG_CAP 65536u
+typedef struct transcript {
+    uint64_t entry[LOG_CAP];
+    size_t   n;
+    uint64_t all; /* FNV-1a of every entry, those beyond LOG_CAP too */
+} transcript;
+
+static transcript whole, chunked, block_whole, block_cached, insn_flow, block_flow;
+
+static void note(transcript *t, const uint64_t *v, size_t nv)
+{
+    uint64_t h = CC_FNV_BASIS;
+    size_t i, b;
+    for (i = 0; i < nv; i++)
+        for (b = 0; b < 8; b++) h = (h ^ ((v[i] >> (8 * b)) & 0xffu)) * CC_FNV_PRIME;
+    if (t->n < LOG_CAP) t->entry[t->n] = h;
+    t->n++;
+    t->all = (t->all ^ h) * CC_FNV_PRIME;
+}
+
+static void note_item(transcript *t, const tdec_ipt_flow_item *it)
+{
+    const tdec_ipt_event *e = &it->ev;
+    uint64_t raw0 = 0, raw1 = 0, v[17];
+    unsigned i;
+    for (i = 0; i < 8; i++) {
+        raw0 |= (uint64_t)it->raw[i] << (8 * i);
+        raw1 |= (uint64_t)it->raw[8 + i] << (8 * i);
+    }
+    v[0] = 1;
+    v[1] = it->kind;
+    v[2] = (uint64_t)it->size | (uint64_t)it->iclass << 8 | (uint64_t)it->mode << 16 | (uint64_t)it->speculative << 24;
+    v[3] = it->ip;
+    v[4] = raw0;
+    v[5] = raw1;
+    v[6] = e->ip;
+    v[7] = e->arg;
+    v[8] = e->arg2;
+    v[9] = e->tsc;
+    v[10] = (uint64_t)e->lost_mtc | (uint64_t)e->lost_cyc << 32;
+    v[11] = e->flags;
+    v[12] = e->aux;
+    v[13] = e->type;
+    v[14] = (uint64_t)e->a;
+    v[15] = (uint64_t)e->b;
+    v[16] = it->end_ip ^ (uint64_t)it->ninsn << 48;
+    note(t, v, 17);
+}
+
+/* An instruction of the flow (an item, or one of a block's). */
+static void note_insn(transcript *t, uint64_t ip, unsigned size, unsigned iclass)
+{
+    uint64_t v[3];
+    v[0] = 4;
+    v[1] = ip;
+    v[2] = (uint64_t)size | (uint64_t)iclass << 8;
+    note(t, v, 3);
+}
+
+static void note_status(transcript *t, uint64_t what, tdec_status st, const tdec_ipt_flow_decoder *f)
+{
+    uint64_t v[6];
+    v[0] = what;
+    v[1] = (uint64_t)(int64_t)st;
+    v[2] = f->st.err_reason;
+    v[3] = f->st.err_offset;
+    v[4] = f->err_ip;
+    v[5] = f->enabled;
+    note(t, v, 6);
 }
 
 /* ---- the image ---------------------------------------------------------------- */
@@ -165,7 +243,7 @@ static void check_insn(const image *m, uint64_t ip, const uint8_t *raw, unsigned
 }
 
 /* A block's instructions, walked with tdec_ipt_block_walk. */
-static void check_block(const image *m, const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *b)
+static void check_block(const image *m, const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *b, transcript *flow)
 {
     tdec_ipt_insn_info insn;
     uint8_t raw[16];
@@ -176,6 +254,7 @@ static void check_block(const image *m, const tdec_ipt_flow_decoder *f, const td
         at = ip;
         if (tdec_ipt_block_walk(f, b, &ip, &insn, raw, &reason) != TDEC_OK) fail("block: walk fails");
         check_insn(m, at, raw, insn.size, b->mode, insn.iclass);
+        if (flow) note_insn(flow, at, insn.size, insn.iclass);
         /* all but the last go on without trace */
         if (k + 1 < b->ninsn && (tdec_ipt_insn_next_ip(&insn, at, &next, NULL) != TDEC_OK || ip != next))
             fail("block: the walk does not go where the instructions lead");
@@ -255,68 +334,6 @@ typedef struct config {
 
 static uint64_t cache_mem[512]; /* 8-byte aligned */
 
-/* A transcript: one hash per entry (an item, a status, a resync's answer). */
-#define LOG_CAP 65536u
-typedef struct transcript {
-    uint64_t entry[LOG_CAP];
-    size_t   n;
-    uint64_t all; /* FNV-1a of every entry, those beyond LOG_CAP too */
-} transcript;
-
-static transcript whole, chunked, block_whole, block_cached;
-
-static void note(transcript *t, const uint64_t *v, size_t nv)
-{
-    uint64_t h = CC_FNV_BASIS;
-    size_t i, b;
-    for (i = 0; i < nv; i++)
-        for (b = 0; b < 8; b++) h = (h ^ ((v[i] >> (8 * b)) & 0xffu)) * CC_FNV_PRIME;
-    if (t->n < LOG_CAP) t->entry[t->n] = h;
-    t->n++;
-    t->all = (t->all ^ h) * CC_FNV_PRIME;
-}
-
-static void note_item(transcript *t, const tdec_ipt_flow_item *it)
-{
-    const tdec_ipt_event *e = &it->ev;
-    uint64_t raw0 = 0, raw1 = 0, v[17];
-    unsigned i;
-    for (i = 0; i < 8; i++) {
-        raw0 |= (uint64_t)it->raw[i] << (8 * i);
-        raw1 |= (uint64_t)it->raw[8 + i] << (8 * i);
-    }
-    v[0] = 1;
-    v[1] = it->kind;
-    v[2] = (uint64_t)it->size | (uint64_t)it->iclass << 8 | (uint64_t)it->mode << 16 | (uint64_t)it->speculative << 24;
-    v[3] = it->ip;
-    v[4] = raw0;
-    v[5] = raw1;
-    v[6] = e->ip;
-    v[7] = e->arg;
-    v[8] = e->arg2;
-    v[9] = e->tsc;
-    v[10] = (uint64_t)e->lost_mtc | (uint64_t)e->lost_cyc << 32;
-    v[11] = e->flags;
-    v[12] = e->aux;
-    v[13] = e->type;
-    v[14] = (uint64_t)e->a;
-    v[15] = (uint64_t)e->b;
-    v[16] = it->end_ip ^ (uint64_t)it->ninsn << 48;
-    note(t, v, 17);
-}
-
-static void note_status(transcript *t, uint64_t what, tdec_status st, const tdec_ipt_flow_decoder *f)
-{
-    uint64_t v[6];
-    v[0] = what;
-    v[1] = (uint64_t)(int64_t)st;
-    v[2] = f->st.err_reason;
-    v[3] = f->st.err_offset;
-    v[4] = f->err_ip;
-    v[5] = f->enabled;
-    note(t, v, 6);
-}
-
 /* finish()'s answer: NEED_INPUT, or the end or error next() meets at once
    (the transcript has that from next()). */
 static int ends_feeding(tdec_status st)
@@ -332,7 +349,8 @@ static tdec_status next_item(const config *c, tdec_ipt_flow_decoder *f, tdec_ipt
 /* The decoder, moved between two places at each NEED_INPUT. */
 static tdec_ipt_flow_decoder place[2];
 
-static void run(const config *c, const cc_sched *sched, const uint8_t *trace, size_t len, transcript *t)
+static void run(const config *c, const cc_sched *sched, const uint8_t *trace, size_t len, transcript *t,
+                transcript *flow)
 {
     tdec_ipt_flow_decoder *f = &place[0];
     tdec_ipt_flow_item it;
@@ -342,6 +360,10 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
     int at = 0, finished = 0;
     t->n = 0;
     t->all = CC_FNV_BASIS;
+    if (flow) {
+        flow->n = 0;
+        flow->all = CC_FNV_BASIS;
+    }
     bound = (8u * len + MAX_RESYNCS + 4u) * ((size_t)c->walk_limit + 2u);
     memset(img.handed, 0, sizeof img.handed);
     img.max_reads = c->blocks ? BLOCK_READS_PER_CALL(c->walk_limit) : READS_PER_CALL;
@@ -355,9 +377,15 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
         if (st == TDEC_OK) {
             if (++items > bound) fail("unbounded: more items than the trace allows");
             if (it.kind == (c->blocks ? TDEC_IPT_FLOW_BLOCK : TDEC_IPT_FLOW_INSN)) {
-                if (c->blocks) check_block(&img, f, &it);
-                else check_insn(&img, it.ip, it.raw, it.size, it.mode, it.iclass);
-            } else if (it.kind != TDEC_IPT_FLOW_EVENT) {
+                if (c->blocks) {
+                    check_block(&img, f, &it, flow);
+                } else {
+                    check_insn(&img, it.ip, it.raw, it.size, it.mode, it.iclass);
+                    if (flow) note_insn(flow, it.ip, it.size, it.iclass);
+                }
+            } else if (it.kind == TDEC_IPT_FLOW_EVENT) {
+                if (flow) note_item(flow, &it);
+            } else {
                 fail("an item of another kind");
             }
             note_item(t, &it);
@@ -382,12 +410,14 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
             continue;
         }
         note_status(t, 2, st, f);
+        if (flow) note_status(flow, 2, st, f);
         img.reads = 0;
         if (next_item(c, f, &it) != st) fail("an end or error is not sticky");
         if (st == TDEC_END || st == TDEC_E_ARG || resyncs == MAX_RESYNCS) break;
         resyncs++;
         st = tdec_ipt_flow_resync(f);
         note_status(t, 3, st, f);
+        if (flow) note_status(flow, 3, st, f);
         if (st != TDEC_NEED_INPUT) break;
     }
     cc_feed_free(&feed);
@@ -448,18 +478,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (data[0] & 0x20u) check_image_read(&img);
     if (size - at > MAX_TRACE) return 0;
     sched = cc_sched_pick(data[0], seed, size - at, &cut);
-    run(&c, &one_chunk, data + at, size - at, &whole);
-    run(&c, &sched, data + at, size - at, &chunked);
+    run(&c, &one_chunk, data + at, size - at, &whole, &insn_flow);
+    run(&c, &sched, data + at, size - at, &chunked, NULL);
     compare(&whole, &chunked, "whole and chunked decodes");
     if (data[0] & 0x40u) {
         c.blocks = 1;
         c.ends = (data[8] >> 2) & 3u;
-        run(&c, &one_chunk, data + at, size - at, &block_whole);
+        run(&c, &one_chunk, data + at, size - at, &block_whole, &block_flow);
+        compare(&insn_flow, &block_flow, "the instruction decoder's flow and the blocks' instructions");
         c.cache_bytes = 8u * (1u + seed % 512u); /* a few entries or none */
         memset(cache_mem, 0, sizeof cache_mem); /* empty; then warm for the next decodes */
-        run(&c, &one_chunk, data + at, size - at, &block_cached);
+        run(&c, &one_chunk, data + at, size - at, &block_cached, NULL);
         compare(&block_whole, &block_cached, "blocks without and with a cache");
-        run(&c, &sched, data + at, size - at, &chunked);
+        run(&c, &sched, data + at, size - at, &chunked, NULL);
         compare(&block_whole, &chunked, "whole and chunked block decodes");
     }
     return 0;
