@@ -6477,7 +6477,7 @@ SOFTWARE.
        sizeof(tdec_ipt_evt_decoder) = 2424 on LP64, 2400 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_qry_decoder) = 4040 on LP64, 4016 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_insn_info) = 16 on LP64, 16 on ILP32 (Cortex-M)
-       sizeof(tdec_ipt_flow_decoder) = 3344 on LP64, 3312 on ILP32 (Cortex-M)
+       sizeof(tdec_ipt_flow_decoder) = 3360 on LP64, 3328 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_flow_item) = 104 on LP64, 104 on ILP32 (Cortex-M)
        sizeof(tdec_ipt_section) = 32 on LP64, 32 on ILP32 (Cortex-M)
      The timing value types are 48 (tdec_ipt_time) and 64 bytes
@@ -7649,8 +7649,7 @@ typedef struct tdec_ipt_image {
 } tdec_ipt_image;
 
 /* A tdec_ipt_read_fn over a tdec_ipt_image (ctx): the section of asid (or
-   of every asid) holding addr, the last such one; reads stop at its end or
-   where a later section of that asid begins. */
+   of every asid) holding addr, the last such one; reads stop at its end. */
 TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
                                         size_t size);
 
@@ -7700,21 +7699,25 @@ typedef struct tdec_ipt__flow_ev {
     uint64_t       offset;
 } tdec_ipt__flow_ev;
 
-/* One remembered run of straight-line code (the cache's entry): from ip in
-   address space asid and mode, ninsn instructions that need no trace (direct
-   jumps followed) up to the stop instruction at stop_ip. */
-typedef struct tdec_ipt__run {
+/* One entry of the cache, one cache line: what is remembered about the code
+   at ip in address space asid and mode. A run (what TDEC_IPT__RUN): ninsn
+   instructions that need no trace (direct jumps followed) up to the stop
+   instruction `insn` at stop_ip. An instruction (TDEC_IPT__INSN): `insn`
+   and its bytes raw. */
+typedef struct tdec_ipt__cached {
     uint64_t           ip;
     uint64_t           asid;
-    uint64_t           stop_ip;
-    tdec_ipt_insn_info stop;
-    uint32_t           ninsn;
-    uint8_t            mode;   /* its tdec_ipt_exec_mode + 1; 0: an empty   */
-                               /* entry (zeroed memory is an empty cache)   */
-    uint8_t            reserved[3];
-} tdec_ipt__run;
+    uint8_t            mode;   /* TDEC_IPT_MODE_UNKNOWN (0): an empty entry  */
+    uint8_t            what;   /* TDEC_IPT__RUN or TDEC_IPT__INSN            */
+    uint8_t            trace;  /* RUN: the stop instruction needs trace      */
+    uint8_t            reserved;
+    uint32_t           ninsn;  /* RUN */
+    uint64_t           stop_ip; /* RUN */
+    tdec_ipt_insn_info insn;
+    uint8_t            raw[16]; /* INSN */
+} tdec_ipt__cached;
 
-#define TDEC_IPT_CACHE_ENTRY 48u /* bytes of cache one remembered run takes */
+#define TDEC_IPT_CACHE_ENTRY 64u /* bytes of cache one entry takes */
 
 typedef struct tdec_ipt_flow_decoder {
     tdec_ipt_err_state st;      /* public read-only: err, err_offset, err_reason */
@@ -7737,10 +7740,12 @@ typedef struct tdec_ipt_flow_decoder {
     uint8_t          blk_spec;
     uint8_t          reserved[3];
     uint32_t         blk_n;      /* instructions in the open block              */
+    uint32_t         cur_n;      /* with a cache, flow_next gives out blocks:   */
+    uint64_t         cur_ip;     /* cur_n instructions from cur_ip are left     */
     uint32_t         cache_mask; /* cache entries - 1 (a power of two), or none */
-    uint64_t         blk_ip;
+    uint64_t         blk_ip;     /* (not beside blk_end: a load of both at once */
+    struct tdec_ipt__cached *cache; /* stalls on their two stores)              */
     uint64_t         blk_end;
-    struct tdec_ipt__run *cache; /* caller memory (tdec_ipt_flow_set_cache)     */
     int32_t          end;       /* after la: 0, TDEC_END or an error status      */
     uint32_t         end_reason;
     uint64_t         end_offset;
@@ -7799,9 +7804,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next_block(tdec_ipt_flow_decoder *f, tdec
 /* The instructions of a block, read again from the image (before the next
    flow call: the address space may change): start with *ip = block->ip;
    each call decodes the instruction at *ip into insn and raw and moves *ip
-   to the next one of the block; call it ninsn times (a loop of direct
-   jumps may pass end_ip before the block ends there). TDEC_OK, or
-   TDEC_E_CORRUPT with *reason
+   to the next one of the block. TDEC_OK, or TDEC_E_CORRUPT with *reason
    (NOMAP, BAD_INSN) when the image no longer holds it. */
 TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *block,
                                              uint64_t *ip, tdec_ipt_insn_info *insn, uint8_t raw[16],
@@ -11879,7 +11882,7 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
                                         size_t size)
 {
     const tdec_ipt_image *img = (const tdec_ipt_image *)image;
-    size_t k, j, i, n;
+    size_t k, i, n;
     uint64_t at;
     if (!img || !buf) return 0;
     for (k = img->count; k > 0; k--) {
@@ -11888,12 +11891,6 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
         if (addr < s->vaddr || addr - s->vaddr >= s->size) continue;
         at = addr - s->vaddr;
         n = s->size - at < size ? (size_t)(s->size - at) : size;
-        /* a later section starting inside the read hides the rest */
-        for (j = k; j < img->count; j++) {
-            const tdec_ipt_section *later = &img->sections[j];
-            if (later->asid != TDEC_IPT_ASID_ANY && later->asid != asid) continue;
-            if (later->size != 0 && later->vaddr > addr && later->vaddr - addr < n) n = (size_t)(later->vaddr - addr);
-        }
         for (i = 0; i < n; i++) buf[i] = s->bytes[at + i];
         return n;
     }
@@ -11921,7 +11918,25 @@ static void tdec_ipt__flow_forget(tdec_ipt_flow_decoder *f)
 }
 
 /* An item with nothing set. */
-static const tdec_ipt_flow_item tdec_ipt__flow_none = {0, 0, 0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+static const tdec_ipt_event tdec_ipt__no_event = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/* Starts out as an item of kind with every field 0 (field by field: a
+   struct copy of the whole item costs a block decoder a fifth of its time). */
+static void tdec_ipt__flow_item(tdec_ipt_flow_item *out, uint32_t kind)
+{
+    unsigned k;
+    out->kind = kind;
+    out->size = 0;
+    out->iclass = 0;
+    out->mode = 0;
+    out->speculative = 0;
+    out->ip = 0;
+    out->end_ip = 0;
+    out->ninsn = 0;
+    out->reserved = 0;
+    out->ev = tdec_ipt__no_event;
+    for (k = 0; k < sizeof out->raw; k++) out->raw[k] = 0;
+}
 
 TDEC_IPT_DEF int tdec_ipt_filter_check(const tdec_ipt_addr_filter *filter, uint64_t ip)
 {
@@ -11972,6 +11987,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_init(tdec_ipt_flow_decoder *f, const tdec
     f->filter = tdec_ipt__no_filter;
     f->walk_limit = walk_limit ? walk_limit : TDEC_IPT_WALK_LIMIT;
     f->blk_n = 0;
+    f->cur_n = 0;
     f->cache = NULL;
     f->cache_mask = 0;
     f->sync_pos = UINT64_MAX;
@@ -11998,6 +12014,8 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_resync(tdec_ipt_flow_decoder *f)
     if (f->st.err == TDEC_OK) return TDEC_E_SEQUENCE;
     f->st.err = TDEC_OK;
     tdec_ipt__flow_forget(f);
+    f->blk_n = 0;
+    f->cur_n = 0;
     f->synced = 0;
     f->nla = 0;
     /* an error the event decoder reported is resynchronised there; an
@@ -12247,8 +12265,7 @@ static tdec_status tdec_ipt__flow_event(tdec_ipt_flow_decoder *f, tdec_ipt_flow_
     }
     if (ev->flags & TDEC_IPT_EVF_HAS_TSC) f->tick_tsc = ev->tsc;
     f->after_branch = 0;
-    *out = tdec_ipt__flow_none;
-    out->kind = TDEC_IPT_FLOW_EVENT;
+    tdec_ipt__flow_item(out, TDEC_IPT_FLOW_EVENT);
     out->ev = *ev;
     f->walked = 0;
     tdec_ipt__flow_drop(f);
@@ -12356,21 +12373,17 @@ static void tdec_ipt__flow_note_tick(tdec_ipt_flow_decoder *f, const tdec_ipt_ev
     f->tick_ip = ip;
 }
 
-/* The successor of insn at ip, with trace where it needs it: TDEC_OK (*next
-   set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT (nothing
-   changed) or an error. */
-static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
-                                          uint64_t ip, uint64_t *next, int *tip)
+/* The successor of insn at ip, an instruction that needs trace: TDEC_OK
+   (*next set, trace used; *tip 1 when a TIP gave it), TDEC_NEED_INPUT
+   (nothing changed) or an error. */
+static tdec_status tdec_ipt__flow_resolve_trace(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
+                                                uint64_t ip, uint64_t *next, int *tip)
 {
     uint64_t after = ip + insn->size;
     unsigned tip_at;
     int taken;
     tdec_status st;
     *tip = 0;
-    if (tdec_ipt_insn_next_ip(insn, ip, next, NULL) == TDEC_OK) {
-        if (insn->iclass == TDEC_IPT_IC_CALL && insn->disp != 0) tdec_ipt__flow_push(f, after);
-        return TDEC_OK;
-    }
     if (insn->iclass == TDEC_IPT_IC_COND_JUMP || (insn->iclass == TDEC_IPT_IC_RETURN && tdec_ipt__flow_tnt(f, 1) >= 0)) {
         taken = tdec_ipt__flow_tnt(f, 1);
         if (taken < 0)
@@ -12411,12 +12424,24 @@ static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_i
     return TDEC_OK;
 }
 
+/* The successor of insn at ip, with trace where it needs it (a near call
+   pushes its return address): as tdec_ipt__flow_resolve_trace. */
+static tdec_status tdec_ipt__flow_resolve(tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
+                                          uint64_t ip, uint64_t *next, int *tip)
+{
+    *tip = 0;
+    if (tdec_ipt_insn_next_ip(insn, ip, next, NULL) == TDEC_OK) {
+        if (insn->iclass == TDEC_IPT_IC_CALL && insn->disp != 0) tdec_ipt__flow_push(f, ip + insn->size);
+        return TDEC_OK;
+    }
+    return tdec_ipt__flow_resolve_trace(f, insn, ip, next, tip);
+}
+
 static void tdec_ipt__flow_insn(const tdec_ipt_flow_decoder *f, const tdec_ipt_insn_info *insn,
                                 const uint8_t *raw, uint64_t ip, tdec_ipt_flow_item *out)
 {
     unsigned k;
-    *out = tdec_ipt__flow_none;
-    out->kind = TDEC_IPT_FLOW_INSN;
+    tdec_ipt__flow_item(out, TDEC_IPT_FLOW_INSN);
     out->ip = ip;
     out->end_ip = ip;
     out->ninsn = 1;
@@ -12490,8 +12515,7 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
     if (f->tick) {
         if (hold) return TDEC_IPT__EVENT_DUE;
         f->tick = 0;
-        *out = tdec_ipt__flow_none;
-        out->kind = TDEC_IPT_FLOW_EVENT;
+        tdec_ipt__flow_item(out, TDEC_IPT_FLOW_EVENT);
         out->ev.type = TDEC_IPT_EV_TICK;
         out->ev.ip = f->tick_ip;
         out->ev.tsc = f->tick_tsc;
@@ -12552,27 +12576,23 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
     }
 }
 
-TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
-{
-    if (!f || !out) return TDEC_E_ARG;
-    return tdec_ipt__flow_advance(f, out, 0);
-}
-
 /* ---- layer 3: blocks and the cache of straight-line runs ------------------ */
 
 #define TDEC_IPT__BLOCK_MAX 0xffffu /* instructions in a block (libipt: 16 bits) */
 #define TDEC_IPT__RUN_MAX   1024u   /* instructions a cache entry walks at most  */
-#define TDEC_IPT__SLOW      ((tdec_status)4) /* block_run: take one step the slow way */
+#define TDEC_IPT__BLOCK_SLOW ((tdec_status)4) /* block_run: take one step the slow way */
+#define TDEC_IPT__RUN       1u      /* a cache entry remembers a run            */
+#define TDEC_IPT__INSN      2u      /* ... a decoded instruction                */
 
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_set_cache(tdec_ipt_flow_decoder *f, void *mem, size_t size)
 {
-    size_t n = size / sizeof(tdec_ipt__run), entries = 1;
+    size_t n = size / sizeof(tdec_ipt__cached), entries = 1;
     if (!f || (mem && ((uintptr_t)mem & 7u) != 0)) return TDEC_E_ARG;
     f->cache = NULL;
     f->cache_mask = 0;
     if (!mem || n == 0) return TDEC_OK;
     while (entries <= n / 2 && entries < ((size_t)1 << 30)) entries *= 2;
-    f->cache = (tdec_ipt__run *)mem;
+    f->cache = (tdec_ipt__cached *)mem;
     f->cache_mask = (uint32_t)(entries - 1);
     return TDEC_OK;
 }
@@ -12581,15 +12601,15 @@ TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f)
 {
     uint32_t k;
     if (!f || !f->cache) return;
-    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = 0;
+    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = TDEC_IPT_MODE_UNKNOWN;
 }
 
 /* Walks from f->ip without trace (direct jumps followed) to the first
    instruction that needs trace, is a near call (its return address is
-   pushed) or is the max-th, and remembers the run in *r. 0 when the first
-   instruction cannot be read (the slow way reports it); a run stops before
-   any later one that cannot. */
-static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r, uint32_t max)
+   pushed) or is TDEC_IPT__RUN_MAX on, and remembers the run in *r. 0 when
+   the first instruction cannot be read (the slow way reports it); a run
+   stops before any later one that cannot. */
+static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__cached *r)
 {
     tdec_ipt_insn_info insn, prev;
     uint8_t raw[TDEC_IPT_INSN_MAX];
@@ -12598,14 +12618,15 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r, 
     for (n = 0;; n++) {
         if (tdec_ipt__flow_decode(f, ip, f->mode, raw, &insn, &reason) != TDEC_OK) {
             if (n == 0) return 0;
-            r->stop = prev;
+            r->trace = 0;
+            r->insn = prev;
             r->stop_ip = prev_ip;
             r->ninsn = n - 1;
             break;
         }
-        if (n + 1 == max || insn.iclass == TDEC_IPT_IC_CALL ||
-            tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK) {
-            r->stop = insn;
+        r->trace = tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK;
+        if (n + 1 == TDEC_IPT__RUN_MAX || insn.iclass == TDEC_IPT_IC_CALL || r->trace) {
+            r->insn = insn;
             r->stop_ip = ip;
             r->ninsn = n;
             break;
@@ -12616,19 +12637,55 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__run *r, 
     }
     r->ip = f->ip;
     r->asid = f->cr3;
-    r->mode = (uint8_t)(f->mode + 1u); /* a run in mode UNKNOWN is no empty entry */
+    r->mode = f->mode;
+    r->what = TDEC_IPT__RUN;
     return 1;
 }
 
-/* The remembered run from f->ip, or NULL. One not there is filled now, with
-   at most max instructions: no more than the block and walk limit can take,
-   so that a fill is never thrown away instruction after instruction. */
-static const tdec_ipt__run *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f, uint32_t max)
+/* The cache entry for what (TDEC_IPT__RUN, _INSN) at ip in f's address
+   space and mode; *hit: it holds that already. */
+static tdec_ipt__cached *tdec_ipt__cache_slot(const tdec_ipt_flow_decoder *f, uint64_t ip, uint8_t mode,
+                                              uint8_t what, int *hit)
 {
-    uint64_t h = (f->ip ^ (f->cr3 * 0x9e3779b97f4a7c15u) ^ f->mode) * 0xff51afd7ed558ccdu;
-    tdec_ipt__run *r = &f->cache[(uint32_t)(h >> 32) & f->cache_mask];
-    if (r->mode == f->mode + 1u && r->ip == f->ip && r->asid == f->cr3) return r;
-    return tdec_ipt__run_fill(f, r, max) ? r : NULL;
+    uint64_t h = (ip ^ (f->cr3 * 0x9e3779b97f4a7c15u) ^ ((uint64_t)what << 8 | mode)) * 0xff51afd7ed558ccdu;
+    tdec_ipt__cached *c = &f->cache[(uint32_t)(h >> 32) & f->cache_mask];
+    *hit = c->ip == ip && c->mode == mode && c->what == what && c->asid == f->cr3;
+    return c;
+}
+
+/* The remembered run from f->ip (filled now when it is not there), or NULL. */
+static const tdec_ipt__cached *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f)
+{
+    int hit;
+    tdec_ipt__cached *r = tdec_ipt__cache_slot(f, f->ip, f->mode, TDEC_IPT__RUN, &hit);
+    if (hit) return r;
+    return tdec_ipt__run_fill(f, r) ? r : NULL;
+}
+
+/* tdec_ipt__flow_decode through the cache, when there is one. */
+static tdec_status tdec_ipt__flow_decode_cached(const tdec_ipt_flow_decoder *f, uint64_t ip, uint8_t mode,
+                                                uint8_t *raw, tdec_ipt_insn_info *insn, uint32_t *reason)
+{
+    tdec_ipt__cached *c;
+    tdec_status st;
+    unsigned k;
+    int hit;
+    if (!f->cache || mode == TDEC_IPT_MODE_UNKNOWN) return tdec_ipt__flow_decode(f, ip, mode, raw, insn, reason);
+    c = tdec_ipt__cache_slot(f, ip, mode, TDEC_IPT__INSN, &hit);
+    if (hit) {
+        *insn = c->insn;
+        for (k = 0; k < TDEC_IPT_INSN_MAX; k++) raw[k] = c->raw[k];
+        return TDEC_OK;
+    }
+    st = tdec_ipt__flow_decode(f, ip, mode, raw, insn, reason);
+    if (st != TDEC_OK) return st;
+    c->ip = ip;
+    c->asid = f->cr3;
+    c->mode = mode;
+    c->what = TDEC_IPT__INSN;
+    c->insn = *insn;
+    for (k = 0; k < TDEC_IPT_INSN_MAX; k++) c->raw[k] = k < insn->size ? raw[k] : 0;
+    return TDEC_OK;
 }
 
 /* Adds n instructions, the last at last_ip, to the open block. */
@@ -12649,8 +12706,7 @@ static void tdec_ipt__block_add(tdec_ipt_flow_decoder *f, uint64_t first_ip, uin
 /* Closes the open block into out. */
 static tdec_status tdec_ipt__block_out(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
 {
-    *out = tdec_ipt__flow_none;
-    out->kind = TDEC_IPT_FLOW_BLOCK;
+    tdec_ipt__flow_item(out, TDEC_IPT_FLOW_BLOCK);
     out->ip = f->blk_ip;
     out->end_ip = f->blk_end;
     out->ninsn = f->blk_n;
@@ -12665,45 +12721,42 @@ static tdec_status tdec_ipt__block_out(tdec_ipt_flow_decoder *f, tdec_ipt_flow_i
 /* The fast way through code while the trace has only branches to give (the
    current event a TNT or TIP, nothing pending): one remembered run per
    step. TDEC_OK when the block is complete, TDEC_NEED_INPUT (nothing
-   changed), or TDEC_IPT__SLOW: the next step needs the slow way. */
+   changed), or TDEC_IPT__BLOCK_SLOW: the next step needs the slow way. */
 static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
 {
-    const tdec_ipt__run *r;
+    const tdec_ipt__cached *r;
     uint64_t start, next;
-    uint32_t n, max;
+    uint32_t n;
     tdec_status st;
     int tip;
-    if (!f->cache || (ends & TDEC_IPT_BLOCK_END_ON_JUMP) || f->st.err != TDEC_OK) return TDEC_IPT__SLOW;
+    if (!f->cache || (ends & TDEC_IPT_BLOCK_END_ON_JUMP) || f->st.err != TDEC_OK) return TDEC_IPT__BLOCK_SLOW;
     st = tdec_ipt__flow_fetch(f, 1);
     if (st != TDEC_OK) return st;
     for (;;) {
         if (!f->enabled || f->post || f->tick || f->nla == 0 || (f->la[0].ev.flags & TDEC_IPT_EVF_STATUS) ||
             (f->la[0].ev.type != TDEC_IPT_EV_TNT && f->la[0].ev.type != TDEC_IPT_EV_TIP))
-            return TDEC_IPT__SLOW;
-        max = TDEC_IPT__RUN_MAX;
-        if (TDEC_IPT__BLOCK_MAX - f->blk_n < max) max = TDEC_IPT__BLOCK_MAX - f->blk_n;
-        if (f->walk_limit - f->walked < max) max = f->walk_limit - f->walked;
-        r = max ? tdec_ipt__run_get(f, max) : NULL;
-        if (!r) return TDEC_IPT__SLOW;
+            return TDEC_IPT__BLOCK_SLOW;
+        r = tdec_ipt__run_get(f);
+        if (!r) return TDEC_IPT__BLOCK_SLOW;
         n = r->ninsn + 1;
-        if (f->blk_n + n > TDEC_IPT__BLOCK_MAX || f->walked + n > f->walk_limit) return TDEC_IPT__SLOW;
+        if (f->blk_n + n > TDEC_IPT__BLOCK_MAX || f->walked + n > f->walk_limit) return TDEC_IPT__BLOCK_SLOW;
         f->at_sync = 0;
         start = f->ip;
-        if (tdec_ipt_insn_next_ip(&r->stop, r->stop_ip, &next, NULL) == TDEC_OK) {
-            (void)tdec_ipt__flow_resolve(f, &r->stop, r->stop_ip, &next, &tip); /* a call's push */
-            tdec_ipt__block_add(f, start, n, r->stop_ip, r->stop.iclass, r->stop.size);
+        if (!r->trace) {
+            (void)tdec_ipt__flow_resolve(f, &r->insn, r->stop_ip, &next, &tip); /* a call's push */
+            tdec_ipt__block_add(f, start, n, r->stop_ip, r->insn.iclass, r->insn.size);
             f->walked += n;
             f->icnt += n;
             f->ip = next;
-            f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&r->stop);
-            if (((ends & TDEC_IPT_BLOCK_END_ON_CALL) && r->stop.iclass == TDEC_IPT_IC_CALL) ||
+            f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&r->insn);
+            if (((ends & TDEC_IPT_BLOCK_END_ON_CALL) && r->insn.iclass == TDEC_IPT_IC_CALL) ||
                 f->blk_n == TDEC_IPT__BLOCK_MAX)
                 return TDEC_OK;
             continue;
         }
-        st = tdec_ipt__flow_resolve(f, &r->stop, r->stop_ip, &next, &tip);
+        st = tdec_ipt__flow_resolve_trace(f, &r->insn, r->stop_ip, &next, &tip);
         if (st == TDEC_NEED_INPUT) return st;
-        tdec_ipt__block_add(f, start, n, r->stop_ip, r->stop.iclass, r->stop.size);
+        tdec_ipt__block_add(f, start, n, r->stop_ip, r->insn.iclass, r->insn.size);
         if (st != TDEC_OK) { /* the error comes after the block */
             f->ip = r->stop_ip;
             return TDEC_OK;
@@ -12711,7 +12764,7 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
         f->walked = 0;
         f->icnt = tip ? 0 : f->icnt + n;
         f->ip = next;
-        f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&r->stop);
+        f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&r->insn);
         return TDEC_OK;
     }
 }
@@ -12725,7 +12778,7 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next_block(tdec_ipt_flow_decoder *f, tdec
     for (;;) {
         st = tdec_ipt__block_run(f, ends);
         if (st == TDEC_OK) return tdec_ipt__block_out(f, out);
-        if (st != TDEC_IPT__SLOW) return st;
+        if (st != TDEC_IPT__BLOCK_SLOW) return st;
         st = tdec_ipt__flow_advance(f, &it, f->blk_n != 0);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             tdec_ipt__block_add(f, it.ip, 1, it.ip, it.iclass, it.size);
@@ -12751,15 +12804,42 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
     uint64_t next;
     tdec_status st;
     if (!f || !block || !ip || !insn || !raw || !reason) return TDEC_E_ARG;
-    st = tdec_ipt__flow_decode(f, *ip, block->mode, raw, insn, reason);
-    if (st != TDEC_OK) return st;
-    /* a block may pass end_ip before it ends there (a loop of direct jumps) */
-    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) == TDEC_OK) {
-        *ip = next;
-    } else if (*ip != block->end_ip) {
+    st = tdec_ipt__flow_decode_cached(f, *ip, block->mode, raw, insn, reason);
+    if (st != TDEC_OK || *ip == block->end_ip) return st;
+    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) != TDEC_OK) {
         *reason = TDEC_IPT_ERR_NOSYNC; /* the image changed since */
         return TDEC_E_CORRUPT;
     }
+    *ip = next;
+    return TDEC_OK;
+}
+
+/* With a cache, instructions come from blocks read again (libipt master's
+   instruction decoder is its block decoder so): the decoded instructions
+   are in the cache too. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out)
+{
+    tdec_ipt_insn_info insn;
+    uint8_t raw[TDEC_IPT_INSN_MAX];
+    uint32_t reason;
+    uint64_t ip;
+    tdec_status st;
+    if (!f || !out) return TDEC_E_ARG;
+    if (!f->cache) return tdec_ipt__flow_advance(f, out, 0);
+    if (f->cur_n == 0) {
+        st = tdec_ipt_flow_next_block(f, out, 0);
+        if (st != TDEC_OK || out->kind != TDEC_IPT_FLOW_BLOCK) return st;
+        f->cur_n = out->ninsn;
+        f->cur_ip = out->ip;
+    }
+    ip = f->cur_ip;
+    if (tdec_ipt__flow_decode_cached(f, ip, f->mode, raw, &insn, &reason) != TDEC_OK ||
+        (f->cur_n > 1 && tdec_ipt_insn_next_ip(&insn, ip, &f->cur_ip, NULL) != TDEC_OK)) {
+        f->cur_n = 0; /* the image changed under the block */
+        return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_NOSYNC, tdec_ipt__flow_offset(f), ip);
+    }
+    f->cur_n--;
+    tdec_ipt__flow_insn(f, &insn, raw, ip, out);
     return TDEC_OK;
 }
 #endif /* TDEC_IPT_NO_FLOW */
@@ -12772,7 +12852,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
 #undef TDEC_IPT__EVENT_DUE
 #undef TDEC_IPT__BLOCK_MAX
 #undef TDEC_IPT__RUN_MAX
-#undef TDEC_IPT__SLOW
+#undef TDEC_IPT__BLOCK_SLOW
+#undef TDEC_IPT__RUN
+#undef TDEC_IPT__INSN
 #undef TDEC_IPT__ENDS_BLOCK
 #undef TDEC_IPT__CYC_EXT
 #undef TDEC_IPT__SHL32

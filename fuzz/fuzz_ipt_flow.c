@@ -46,7 +46,8 @@
    The read callback serves the reference image: per read at most the
    bytes up to the end of the winning section, up to where a later section
    begins, and byte 8's cap; it writes garbage over the rest of the buffer it
-   was given and marks every byte it hands out. Every instruction item's
+   was given and marks every byte it hands out (in any decode of the
+   input: a warm cache holds bytes an earlier one read). Every instruction item's
    bytes must all be mapped, handed out by the callback, and equal to the
    image at item.ip; its size and class must be what tdec_ipt_insn_decode
    says for them. Bounded work: at most READS_PER_CALL reads in one call of
@@ -365,7 +366,6 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
         flow->all = CC_FNV_BASIS;
     }
     bound = (8u * len + MAX_RESYNCS + 4u) * ((size_t)c->walk_limit + 2u);
-    memset(img.handed, 0, sizeof img.handed);
     img.max_reads = c->blocks ? BLOCK_READS_PER_CALL(c->walk_limit) : READS_PER_CALL;
     if (tdec_ipt_flow_init(f, &c->cfg, read_code, &img, c->walk_limit) != TDEC_NEED_INPUT) fail("init refused");
     if (tdec_ipt_flow_set_cache(f, c->cache_bytes ? cache_mem : NULL, c->cache_bytes) != TDEC_OK)

@@ -10,6 +10,10 @@
 #include "tests/lib/testlib.h"
 #include "tests/lib/ipt_packets.h"
 
+/* The cache run_cfg gives its decoder (none unless a test sets one). */
+static void  *run_cache;
+static size_t run_cache_size;
+
 /* Runs the flow decoder over trace[0, n) fed `chunk` bytes at a time into
    items[]: the number of items, *last the final status. The IP filter:
    filter, if not NULL. */
@@ -20,6 +24,7 @@ static size_t run_cfg(const tdec_ipt_config *cfg, const tdec_ipt_addr_filter *fi
     size_t at = 0, k = 0;
     tdec_status st = tdec_ipt_flow_init(f, cfg, tdec_ipt_image_read, img, limit);
     if (filter) tdec_ipt_flow_set_filter(f, filter);
+    tdec_ipt_flow_set_cache(f, run_cache, run_cache_size);
     while (k < cap) {
         st = tdec_ipt_flow_next(f, &items[k]);
         if (st == TDEC_OK) {
@@ -58,7 +63,8 @@ static int same_item(const tdec_ipt_flow_item *x, const tdec_ipt_flow_item *y)
 {
     const tdec_ipt_event *e = &x->ev, *g = &y->ev;
     return x->kind == y->kind && x->size == y->size && x->iclass == y->iclass && x->mode == y->mode &&
-           x->speculative == y->speculative && x->ip == y->ip && memcmp(x->raw, y->raw, sizeof x->raw) == 0 &&
+           x->speculative == y->speculative && x->ip == y->ip && x->end_ip == y->end_ip && x->ninsn == y->ninsn &&
+           memcmp(x->raw, y->raw, sizeof x->raw) == 0 &&
            e->ip == g->ip && e->arg == g->arg && e->arg2 == g->arg2 && e->tsc == g->tsc &&
            e->lost_mtc == g->lost_mtc && e->lost_cyc == g->lost_cyc && e->flags == g->flags && e->aux == g->aux &&
            e->type == g->type && e->a == g->a && e->b == g->b;
@@ -371,6 +377,17 @@ static void test_blocks(void)
                 TL_TRUE(&c, ips[k] == insns[k].ip, "instruction %zu: %llx, insn decoder %llx", k,
                         (unsigned long long)ips[k], (unsigned long long)insns[k].ip);
         }
+    /* with a cache, instructions come from blocks: the same items */
+    for (c1 = 1; c1 < 4; c1++) {
+        tdec_ipt_flow_item cached[32];
+        memset(mem, 0, sizeof mem);
+        run_cache = mem;
+        run_cache_size = cache_sizes[c1];
+        n = run(trace, sizeof trace, 1, &img, 0, cached, 32, &st, &f);
+        run_cache = NULL;
+        TL_TRUE(&c, n == m && st == TDEC_END, "instructions with cache %zu: %zu items", cache_sizes[c1], n);
+        for (k = 0; k < n && k < m; k++) TL_TRUE(&c, same_item(&cached[k], &insns[k]), "cache %zu: item %zu", cache_sizes[c1], k);
+    }
     n = run_blocks(trace, sizeof trace, 3, &img, mem, sizeof mem, TDEC_IPT_BLOCK_END_ON_CALL, it, 16, ips, &nips, &st);
     TL_EQU(&c, n, 8);
     for (k = 0; k < 7 && k < n; k++)
@@ -425,14 +442,105 @@ static void test_block_loop(void)
     tl_end(&c);
 }
 
+/* The instruction IPs the flow decoder gives for trace[0, n) (blocks read
+   again, with a cache, or one by one without) before its first error or
+   end, into ips[] (at most cap); the count. */
+static size_t prefix_ips(const uint8_t *trace, size_t n, tdec_ipt_image *img, int blocks, uint64_t *ips, size_t cap)
+{
+    static uint64_t mem[256 * TDEC_IPT_CACHE_ENTRY / 8];
+    static tdec_ipt_flow_decoder f;
+    tdec_ipt_insn_info insn;
+    tdec_ipt_flow_item it;
+    tdec_status st;
+    uint8_t raw[16];
+    uint32_t reason, k;
+    uint64_t ip;
+    size_t m = 0;
+    int fed = 0;
+    tdec_ipt_flow_init(&f, NULL, tdec_ipt_image_read, img, 4096);
+    if (blocks) {
+        memset(mem, 0, sizeof mem);
+        tdec_ipt_flow_set_cache(&f, mem, sizeof mem);
+    }
+    for (;;) {
+        st = blocks ? tdec_ipt_flow_next_block(&f, &it, 0) : tdec_ipt_flow_next(&f, &it);
+        if (st == TDEC_NEED_INPUT) {
+            st = fed ? tdec_ipt_flow_finish(&f) : tdec_ipt_flow_feed(&f, trace, n);
+            fed = 1;
+            if (st == TDEC_NEED_INPUT) continue;
+            if (st != TDEC_END) return m;
+            continue;
+        }
+        if (st != TDEC_OK) return m;
+        if (it.kind == TDEC_IPT_FLOW_EVENT) continue;
+        for (ip = it.ip, k = 0; k < it.ninsn && m < cap; k++) {
+            ips[m++] = ip;
+            if (it.kind == TDEC_IPT_FLOW_BLOCK && tdec_ipt_block_walk(&f, &it, &ip, &insn, raw, &reason) != TDEC_OK)
+                return m;
+        }
+    }
+}
+
+/* Every prefix of every vector of tests/data/ipt (INDEX.tsv) with a code
+   image: the instructions decoded from the first L bytes, up to the first
+   error or the end, are the first instructions of the whole trace's (what
+   the cut leaves undecided is not given out). */
+static void test_prefixes(void)
+{
+    static const char *const dirs[2] = {"tests/data/ipt", "../tests/data/ipt"};
+    static uint64_t whole[4096], part[4096];
+    const char *dir = tl_find_dir(dirs, 2, "INDEX.tsv");
+    char path[512], name[128], line[2048];
+    unsigned long long org;
+    size_t len, clen, nw, np, L, vectors = 0, runs = 0;
+    uint8_t *trace, *code;
+    int blocks, bad = 0;
+    FILE *index;
+    tl_case c;
+    tl_begin(&c, "every prefix of every vector: its instructions begin the whole trace's (both decoders)");
+    TL_TRUE(&c, dir != NULL, "no tests/data/ipt/INDEX.tsv");
+    snprintf(path, sizeof path, "%s/INDEX.tsv", dir ? dir : ".");
+    index = dir ? fopen(path, "r") : NULL;
+    while (index && fgets(line, sizeof line, index) && !bad) {
+        if (sscanf(line, "%127s %*s %*s %llx", name, &org) != 2) continue;
+        snprintf(path, sizeof path, "%s/%s/%s.bin", dir, name, name);
+        code = tl_read_file(path, &clen);
+        snprintf(path, sizeof path, "%s/%s/%s.pt", dir, name, name);
+        trace = code ? tl_read_file(path, &len) : NULL;
+        if (trace) {
+            tdec_ipt_section sec = {org, clen, code, TDEC_IPT_ASID_ANY};
+            tdec_ipt_image img = {&sec, 1};
+            vectors++;
+            for (blocks = 0; blocks < 2 && !bad; blocks++) {
+                nw = prefix_ips(trace, len, &img, blocks, whole, 4096);
+                for (L = 0; L < len && !bad; L++) {
+                    np = prefix_ips(trace, L, &img, blocks, part, 4096);
+                    runs++;
+                    if (np > nw || memcmp(part, whole, np * sizeof *part) != 0) {
+                        TL_TRUE(&c, 0, "%s, %s decoder, first %zu bytes: %zu instructions, not a prefix of the whole's %zu",
+                                name, blocks ? "block" : "insn", L, np, nw);
+                        bad = 1;
+                    }
+                }
+            }
+        }
+        free(trace);
+        free(code);
+    }
+    if (index) fclose(index);
+    TL_TRUE(&c, vectors >= 140, "%zu vectors with an image", vectors);
+    printf("  %zu vectors, %zu prefix runs\n", vectors, runs);
+    tl_end(&c);
+}
+
 static void test_sizes(void)
 {
     tl_case c;
     tl_begin(&c, "flow sizes (MEMORY, LP64)");
     if (sizeof(void *) == 8) {
-        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3344);
+        TL_EQU(&c, sizeof(tdec_ipt_flow_decoder), 3360);
         TL_EQU(&c, sizeof(tdec_ipt_flow_item), 104);
-        TL_EQU(&c, sizeof(tdec_ipt__run), TDEC_IPT_CACHE_ENTRY);
+        TL_EQU(&c, sizeof(tdec_ipt__cached), TDEC_IPT_CACHE_ENTRY);
         TL_EQU(&c, sizeof(tdec_ipt_section), 32);
     }
     tl_end(&c);
@@ -448,6 +556,7 @@ int main(void)
     test_image();
     test_blocks();
     test_block_loop();
+    test_prefixes();
     test_sizes();
     return tl_exit_code();
 }

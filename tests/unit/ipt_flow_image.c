@@ -206,7 +206,7 @@ static void test_endless(void)
     static tdec_ipt_flow_item it[1024];
     tdec_ipt_flow_decoder f;
     tdec_status st;
-    size_t n, cache;
+    size_t n, cache, k;
     tl_case c;
     tl_begin(&c, "hostile image: endless straight-line code and a jump loop end at the walk limit, with bounded work per call");
     memset(nops, 0x90, sizeof nops);
@@ -230,11 +230,16 @@ static void test_endless(void)
     sec.bytes = loop;
     sec.size = sizeof loop;
     h.limit = 1000;
-    for (h.blocks = 0; h.blocks < 2; h.blocks++) {
+    /* instructions without a cache, blocks with one, instructions with one
+       (read from blocks) */
+    for (k = 0; k < 3; k++) {
+        h.blocks = k == 1;
+        h.cache = k ? mem : NULL;
+        h.cache_size = k ? sizeof mem : 0;
         n = decode(&h, trace, sizeof trace, &r, it, 1024, &st, &f);
-        TL_TRUE(&c, h.blocks ? n == 1 && it[0].ninsn == 1000 : n == 1000, "jmp .: %zu items", n);
+        TL_TRUE(&c, h.blocks ? n == 1 && it[0].ninsn == 1000 : n == 1000, "jmp ., %zu: %zu items", k, n);
         expect_error(&c, "jmp .", st, &f, TDEC_IPT_ERR_WALK_LIMIT, 0x1b, 0x1000);
-        TL_TRUE(&c, r.max_reads <= (h.blocks ? 2 * 1000u + 2 : 1u), "jmp .: %zu reads in one call", r.max_reads);
+        TL_TRUE(&c, r.max_reads <= (k ? 2 * 1000u + 2 : 1u), "jmp ., %zu: %zu reads in one call", k, r.max_reads);
     }
     tl_end(&c);
 }
@@ -347,11 +352,13 @@ static void test_code_change(void)
 static void test_cache_empty(void)
 {
     /* 0: nop; 1: nop; 2: jmp rax, three times to 0, in mode UNKNOWN (no
-       MODE.exec) with the cache's memory all zero */
-    static const uint8_t code[] = {0x90, 0x90, 0xff, 0xe0};
+       MODE.exec) with the cache's memory all zero; then the code becomes
+       0: jmp rax and the cache is invalidated */
+    static const uint8_t code[] = {0x90, 0x90, 0xff, 0xe0}, changed[] = {0xff, 0xe0, 0x90, 0x90};
     static const uint8_t trace[] = {PSB, FUP(0), PSBEND, TIP(0), TIP(0), TIP(0), PGD_NOIP};
     static uint64_t mem[64 * TDEC_IPT_CACHE_ENTRY / 8];
-    tdec_ipt_section sec = {0, sizeof code, code, TDEC_IPT_ASID_ANY};
+    static uint8_t now[4];
+    tdec_ipt_section sec = {0, sizeof now, now, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
     how h = {1, 0, mem, sizeof mem, NULL};
@@ -360,7 +367,8 @@ static void test_cache_empty(void)
     tdec_status st;
     size_t n, k;
     tl_case c;
-    tl_begin(&c, "cache: an empty entry is no run of IP 0 in mode UNKNOWN");
+    tl_begin(&c, "cache: an empty entry is no run of IP 0 in mode UNKNOWN, nor one invalidated");
+    memcpy(now, code, sizeof now);
     n = decode(&h, trace, sizeof trace, &r, it, 8, &st, &f);
     TL_EQI(&c, st, TDEC_END);
     TL_EQU(&c, n, 5);
@@ -369,6 +377,15 @@ static void test_cache_empty(void)
                         it[k].size == 2,
                 "block %zu: ip %llx ninsn %u end %llx size %u", k, (unsigned long long)it[k].ip, it[k].ninsn,
                 (unsigned long long)it[k].end_ip, it[k].size);
+    memcpy(now, changed, sizeof now);
+    tdec_ipt_flow_cache_invalidate(&f);
+    n = decode(&h, trace, sizeof trace, &r, it, 8, &st, &f);
+    TL_EQI(&c, st, TDEC_END);
+    TL_EQU(&c, n, 5);
+    for (k = 0; k < 4 && k < n; k++)
+        TL_TRUE(&c, it[k].kind == TDEC_IPT_FLOW_BLOCK && it[k].ip == 0 && it[k].ninsn == 1 && it[k].end_ip == 0,
+                "changed, block %zu: ip %llx ninsn %u end %llx", k, (unsigned long long)it[k].ip, it[k].ninsn,
+                (unsigned long long)it[k].end_ip);
     tl_end(&c);
 }
 

@@ -19,6 +19,12 @@
 #      no ptdump ships with Debian; libipt master's measured 4.1-5.3 MB/s
 #      on the same mix, docs/ipt.md "Speed"), after checking that both print the same bytes.
 #
+#   4. Layer 3: build/bench/ipt_flow
+#      (tools/bench/ipt_flow.c) on each real run's trace `make bench-traces`
+#      wrote into build/bench/traces/, cut to its first FLOW_MB MiB (default
+#      16): our block and instruction decoders beside libipt's, and
+#      `tracedec flow` (its lines to /dev/null).
+#
 # Both programs link the system's libipt (Debian's 2.0.5), or with
 # `make LIBIPT_DIR=dir bench` a libipt cmake build directory of your own
 # (e.g. of master, for figures side by side with that version; step 2 then
@@ -27,7 +33,7 @@
 #
 #   sh tools/bench/ipt.sh [MiB]
 # Environment: RUNS (library rounds, default 5), CLI_RUNS (timed runs per
-# command, default 3), PTDUMP, LIBIPT_DIR.
+# command, default 3), PTDUMP, LIBIPT_DIR, FLOW_MB.
 cd "$(dirname "$0")/../.." || exit 2
 O=build/bench/out/ipt
 MB=${1:-256}
@@ -82,4 +88,31 @@ if [ -n "$PTDUMP" ] && [ -x "$PTDUMP" ]; then
 else
     echo "no ptdump (PTDUMP or LIBIPT_DIR/bin/ptdump): libipt master's ptdump measured 4.1-5.3 MB/s on this mix (docs/ipt.md)"
 fi
+
+# 4. Layer 3 on real runs' traces (`make bench-traces` writes them).
+echo
+echo "== Intel PT layer 3: build/bench/ipt_flow on build/bench/traces (real runs under qemu)"
+TR=build/bench/traces
+if ! ls $TR/*-ret.pt >/dev/null 2>&1; then
+    echo "no traces in $TR: make bench-traces first; skipped"
+    exit 0
+fi
+FLOW_MB=${FLOW_MB:-16}
+echo "each trace cut at its first PSB after $FLOW_MB MiB (FLOW_MB)"
+for full in $TR/*-ret.pt $TR/*-noret.pt; do
+    prog=$(basename "$full" .pt)
+    t=$O/$prog-cut.pt
+    python3 -c 'import sys
+d = open(sys.argv[1], "rb").read(int(sys.argv[3]) + 65536)
+at = d.find(bytes([2, 0x82]) * 8, int(sys.argv[3]))
+open(sys.argv[2], "wb").write(d if at < 0 else d[:at])' "$full" "$t" $((FLOW_MB * 1048576)) || exit 1
+    prog=${prog%-*}
+    # shellcheck disable=SC2046
+    build/bench/ipt_flow -n "$RUNS" --pt "$t" $(sed "s|^|--raw $TR/$prog.img:|" "$TR/$prog.img.sections") |
+        tee "$O/flow-$(basename "$t" .pt).out" || exit 1
+    echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    args="--pt $t $(sed "s|^|--raw $TR/$prog.img:|" "$TR/$prog.img.sections")"
+    # shellcheck disable=SC2086
+    tf=$(timing "flow-$prog" "build/tracedec flow $args") && echo "tracedec flow $(basename "$t"): $tf s"
+done
 exit 0

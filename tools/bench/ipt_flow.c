@@ -8,7 +8,10 @@
                          from round to round
      tdec block cold     the same, the cache invalidated before each round
      tdec block nocache  no cache at all
-     tdec insn           tdec_ipt_flow_next, one instruction at a time
+     tdec insn warm      tdec_ipt_flow_next, one instruction at a time, with
+                         the warm cache (blocks read again, decoded
+                         instructions remembered)
+     tdec insn nocache   the same without a cache (decoded one by one)
      libipt blk warm     pt_blk_next (+ pt_blk_event), one image whose
                          sections keep libipt's block cache between rounds
      libipt blk cold     the same on a new image each round
@@ -18,7 +21,7 @@
    decoders and master's agree with ours on traces without errors); the
    counts are printed and a difference is an error (exit 1).
 
-     build/bench/ipt_flow [-n RUNS] --pt TRACE --raw FILE:BASE [--raw ...] */
+     build/bench/ipt_flow [-n RUNS] --pt TRACE --raw FILE[:FROM-TO]:BASE [--raw ...] */
 #define _POSIX_C_SOURCE 200809L
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
@@ -31,7 +34,7 @@
 
 typedef struct bf_raw {
     const char *path;
-    uint64_t    base;
+    uint64_t    base, from; /* bytes [from, from + size) of the file at base */
     size_t      size;
     uint8_t    *bytes;
 } bf_raw;
@@ -74,7 +77,7 @@ static struct pt_image *bf_image(void)
     struct pt_image *img = pt_image_alloc(NULL);
     size_t k;
     for (k = 0; k < bf_nraw; k++)
-        if (pt_image_add_file(img, bf_raws[k].path, 0, bf_raws[k].size, NULL, bf_raws[k].base) < 0) {
+        if (pt_image_add_file(img, bf_raws[k].path, bf_raws[k].from, bf_raws[k].size, NULL, bf_raws[k].base) < 0) {
             fprintf(stderr, "libipt cannot map %s\n", bf_raws[k].path);
             exit(2);
         }
@@ -141,11 +144,21 @@ static uint64_t bf_libipt_insn(const uint8_t *buf, size_t len, struct pt_image *
     return insns;
 }
 
-enum { BF_BLOCK_WARM, BF_BLOCK_COLD, BF_BLOCK_NOCACHE, BF_INSN, BF_LIB_BLK_WARM, BF_LIB_BLK_COLD, BF_LIB_INSN, BF_N };
+enum {
+    BF_BLOCK_WARM,
+    BF_BLOCK_COLD,
+    BF_BLOCK_NOCACHE,
+    BF_INSN_WARM,
+    BF_INSN_NOCACHE,
+    BF_LIB_BLK_WARM,
+    BF_LIB_BLK_COLD,
+    BF_LIB_INSN,
+    BF_N
+};
 
-static const char *const bf_names[BF_N] = {"tdec block warm",  "tdec block cold", "tdec block nocache",
-                                           "tdec insn",        "libipt blk warm", "libipt blk cold",
-                                           "libipt insn"};
+static const char *const bf_names[BF_N] = {"tdec block warm", "tdec block cold", "tdec block nocache",
+                                           "tdec insn warm",  "tdec insn nocache", "libipt blk warm",
+                                           "libipt blk cold", "libipt insn"};
 
 int main(int argc, char **argv)
 {
@@ -165,19 +178,32 @@ int main(int argc, char **argv)
             pt = argv[++k];
         } else if (strcmp(argv[k], "--raw") == 0 && k + 1 < argc && bf_nraw < BF_MAX_RAW) {
             bf_raw *raw = &bf_raws[bf_nraw];
+            char *range;
+            uint64_t to;
             raw->path = argv[++k];
             colon = strrchr(argv[k], ':');
             if (!colon) break;
             *colon = '\0';
             raw->base = strtoull(colon + 1, NULL, 0);
+            range = strrchr(argv[k], ':'); /* FILE:FROM-TO:BASE */
+            raw->from = 0;
+            to = UINT64_MAX;
+            if (range && strchr(range, '-')) {
+                *range = '\0';
+                raw->from = strtoull(range + 1, &range, 0);
+                to = strtoull(range + 1, NULL, 0);
+            }
             raw->bytes = bench_read(raw->path, &raw->size);
             if (!raw->bytes) {
                 fprintf(stderr, "cannot read %s\n", raw->path);
                 return 2;
             }
+            if (to == UINT64_MAX) to = raw->size;
+            if (to < raw->from || to > raw->size) break;
+            raw->size = (size_t)(to - raw->from);
             bf_secs[bf_nraw].vaddr = raw->base;
             bf_secs[bf_nraw].size = raw->size;
-            bf_secs[bf_nraw].bytes = raw->bytes;
+            bf_secs[bf_nraw].bytes = raw->bytes + raw->from;
             bf_secs[bf_nraw].asid = TDEC_IPT_ASID_ANY;
             bf_nraw++;
         } else {
@@ -185,7 +211,7 @@ int main(int argc, char **argv)
         }
     }
     if (k < argc || !pt || runs < 1 || runs > 64) {
-        fprintf(stderr, "usage: %s [-n RUNS] --pt TRACE --raw FILE:BASE [--raw FILE:BASE ...]\n", argv[0]);
+        fprintf(stderr, "usage: %s [-n RUNS] --pt TRACE --raw FILE[:FROM-TO]:BASE [--raw ...]\n", argv[0]);
         return 2;
     }
     buf = bench_read(pt, &len);
@@ -207,7 +233,8 @@ int main(int argc, char **argv)
             case BF_BLOCK_WARM: count[k] = bf_tdec(buf, len, 1, 1); break;
             case BF_BLOCK_COLD: count[k] = bf_tdec(buf, len, 1, 1); break;
             case BF_BLOCK_NOCACHE: count[k] = bf_tdec(buf, len, 1, 0); break;
-            case BF_INSN: count[k] = bf_tdec(buf, len, 0, 0); break;
+            case BF_INSN_WARM: count[k] = bf_tdec(buf, len, 0, 1); break;
+            case BF_INSN_NOCACHE: count[k] = bf_tdec(buf, len, 0, 0); break;
             case BF_LIB_BLK_WARM:
             case BF_LIB_BLK_COLD: count[k] = bf_libipt_blk(buf, len, img); break;
             default: count[k] = bf_libipt_insn(buf, len, img); break;
@@ -223,7 +250,7 @@ int main(int argc, char **argv)
     }
     printf("block warm / libipt blk warm: %.2fx; block cold / libipt blk cold: %.2fx; insn / libipt insn: %.2fx\n",
            med[BF_LIB_BLK_WARM] / med[BF_BLOCK_WARM], med[BF_LIB_BLK_COLD] / med[BF_BLOCK_COLD],
-           med[BF_LIB_INSN] / med[BF_INSN]);
+           med[BF_LIB_INSN] / med[BF_INSN_WARM]);
     if (bad) printf("instruction counts differ\n");
     return bad;
 }
