@@ -35,8 +35,9 @@
    Blocks (byte 0 bit 6): three more decodes with tdec_ipt_flow_next_block,
    in one chunk without a cache, in one chunk with a cache, chunked with a
    cache (a few entries, so that they collide, from the seed; zeroed memory
-   for the first, then warm from it); their transcripts must be identical
-   (a cache changes nothing), and the blocks'
+   for the first, then warm from it), and one of the instruction decoder,
+   chunked with the warm cache. A cache changes nothing: the three block
+   transcripts must be identical, and the last the first one's; the blocks'
    instructions with the events and statuses between them must be the
    instruction decoder's (whichever END_ON_* ends the blocks). Every block is
    walked with tdec_ipt_block_walk right away: ninsn instructions from ip,
@@ -95,7 +96,7 @@ typedef struct transcript {
     uint64_t all; /* FNV-1a of every entry, those beyond LOG_CAP too */
 } transcript;
 
-static transcript whole, chunked, block_whole, block_cached, insn_flow, block_flow;
+static transcript whole, chunked, block_whole, block_cached, insn_flow, block_flow, insn_cached;
 
 static void note(transcript *t, const uint64_t *v, size_t nv)
 {
@@ -366,7 +367,8 @@ static void run(const config *c, const cc_sched *sched, const uint8_t *trace, si
         flow->all = CC_FNV_BASIS;
     }
     bound = (8u * len + MAX_RESYNCS + 4u) * ((size_t)c->walk_limit + 2u);
-    img.max_reads = c->blocks ? BLOCK_READS_PER_CALL(c->walk_limit) : READS_PER_CALL;
+    /* with a cache, the instruction decoder reads a block at a time too */
+    img.max_reads = c->blocks || c->cache_bytes ? BLOCK_READS_PER_CALL(c->walk_limit) : READS_PER_CALL;
     if (tdec_ipt_flow_init(f, &c->cfg, read_code, &img, c->walk_limit) != TDEC_NEED_INPUT) fail("init refused");
     if (tdec_ipt_flow_set_cache(f, c->cache_bytes ? cache_mem : NULL, c->cache_bytes) != TDEC_OK)
         fail("set_cache refused");
@@ -492,6 +494,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         compare(&block_whole, &block_cached, "blocks without and with a cache");
         run(&c, &sched, data + at, size - at, &chunked, NULL);
         compare(&block_whole, &chunked, "whole and chunked block decodes");
+        c.blocks = 0;
+        run(&c, &sched, data + at, size - at, &insn_cached, NULL);
+        compare(&whole, &insn_cached, "instructions without and with a cache");
     }
     return 0;
 }
