@@ -42,7 +42,7 @@ GEN     := $(wildcard tests/gen/*.h)
 CLI_SRC := $(wildcard tools/cli/*.c tools/cli/*/*.c)
 CLI_HDR := $(wildcard tools/cli/*.h tools/cli/*/*.h)
 
-UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow demangle
+UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle
 EXAMPLES := $(patsubst tools/examples/%.c,%,$(wildcard tools/examples/*.c))
 BENCH    := xray uftrace ovni xtrace
 
@@ -136,9 +136,11 @@ $(B)/fuzz/fuzz_%_afl: fuzz/fuzz_%.c $(TESTLIB) $(HEADERS)
 	AFL_QUIET=1 afl-clang-fast $(FUZZ_CFLAGS) -O2 -fsanitize=fuzzer -fsanitize=undefined \
 	    -fsanitize-trap=undefined -o $@ $<
 
-REPLAY_BINS := $(patsubst %,$(B)/fuzz/replay_%,$(FORMATS))
-FUZZ_BINS   := $(if $(HAVE_CLANG),$(patsubst %,$(B)/fuzz/fuzz_%_libfuzzer,$(FORMATS))) \
-               $(if $(call have,afl-clang-fast),$(patsubst %,$(B)/fuzz/fuzz_%_afl,$(FORMATS)))
+# One harness per format, and ipt_flow: Intel PT's instruction flow.
+HARNESSES   := $(FORMATS) ipt_flow
+REPLAY_BINS := $(patsubst %,$(B)/fuzz/replay_%,$(HARNESSES))
+FUZZ_BINS   := $(if $(HAVE_CLANG),$(patsubst %,$(B)/fuzz/fuzz_%_libfuzzer,$(HARNESSES))) \
+               $(if $(call have,afl-clang-fast),$(patsubst %,$(B)/fuzz/fuzz_%_afl,$(HARNESSES)))
 
 fuzz-build: $(FUZZ_BINS)
 	@sh fuzz/replay.sh built

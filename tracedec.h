@@ -7672,7 +7672,8 @@ typedef struct tdec_ipt_image {
 } tdec_ipt_image;
 
 /* A tdec_ipt_read_fn over a tdec_ipt_image (ctx): the section of asid (or
-   of every asid) holding addr, the last such one; reads stop at its end. */
+   of every asid) holding addr, the last such one; reads stop at its end or
+   where a later section of that asid begins. */
 TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t addr, uint8_t *buf,
                                         size_t size);
 
@@ -7740,8 +7741,9 @@ typedef struct tdec_ipt__flow_psb {
 typedef struct tdec_ipt__cached {
     uint64_t           ip;
     uint64_t           asid;
-    uint8_t            mode;   /* TDEC_IPT_MODE_UNKNOWN (0): an empty entry  */
-    uint8_t            what;   /* TDEC_IPT__RUN or TDEC_IPT__INSN            */
+    uint8_t            mode;
+    uint8_t            what;   /* TDEC_IPT__RUN or TDEC_IPT__INSN; 0: empty  */
+                               /* (zeroed memory, cache_invalidate)          */
     uint8_t            trace;  /* RUN: the stop instruction needs trace      */
     uint8_t            reserved;
     uint32_t           ninsn;  /* RUN */
@@ -7857,7 +7859,9 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next_block(tdec_ipt_flow_decoder *f, tdec
 /* The instructions of a block, read again from the image (before the next
    flow call: the address space may change): start with *ip = block->ip;
    each call decodes the instruction at *ip into insn and raw and moves *ip
-   to the next one of the block. TDEC_OK, or TDEC_E_CORRUPT with *reason
+   to the next one of the block; call it ninsn times (a loop of direct
+   jumps may pass end_ip before the block ends there). TDEC_OK, or
+   TDEC_E_CORRUPT with *reason
    (NOMAP, BAD_INSN) when the image no longer holds it. */
 TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *block,
                                              uint64_t *ip, tdec_ipt_insn_info *insn, uint8_t raw[16],
@@ -11977,7 +11981,7 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
                                         size_t size)
 {
     const tdec_ipt_image *img = (const tdec_ipt_image *)image;
-    size_t k, i, n;
+    size_t k, j, i, n;
     uint64_t at;
     if (!img || !buf) return 0;
     for (k = img->count; k > 0; k--) {
@@ -11986,6 +11990,12 @@ TDEC_IPT_DEF size_t tdec_ipt_image_read(void *image, uint64_t asid, uint64_t add
         if (addr < s->vaddr || addr - s->vaddr >= s->size) continue;
         at = addr - s->vaddr;
         n = s->size - at < size ? (size_t)(s->size - at) : size;
+        /* a later section starting inside the read hides the rest */
+        for (j = k; j < img->count; j++) {
+            const tdec_ipt_section *later = &img->sections[j];
+            if (later->asid != TDEC_IPT_ASID_ANY && later->asid != asid) continue;
+            if (later->size != 0 && later->vaddr > addr && later->vaddr - addr < n) n = (size_t)(later->vaddr - addr);
+        }
         for (i = 0; i < n; i++) buf[i] = s->bytes[at + i];
         return n;
     }
@@ -12839,15 +12849,15 @@ TDEC_IPT_DEF void tdec_ipt_flow_cache_invalidate(tdec_ipt_flow_decoder *f)
 {
     uint32_t k;
     if (!f || !f->cache) return;
-    for (k = 0; k <= f->cache_mask; k++) f->cache[k].mode = TDEC_IPT_MODE_UNKNOWN;
+    for (k = 0; k <= f->cache_mask; k++) f->cache[k].what = 0;
 }
 
 /* Walks from f->ip without trace (direct jumps followed) to the first
    instruction that needs trace, is a near call (its return address is
-   pushed) or is TDEC_IPT__RUN_MAX on, and remembers the run in *r. 0 when
-   the first instruction cannot be read (the slow way reports it); a run
-   stops before any later one that cannot. */
-static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__cached *r)
+   pushed) or is the max-th, and remembers the run in *r. 0 when the first
+   instruction cannot be read (the slow way reports it); a run stops before
+   any later one that cannot. */
+static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__cached *r, uint32_t max)
 {
     tdec_ipt_insn_info insn, prev;
     uint8_t raw[TDEC_IPT_INSN_MAX];
@@ -12863,7 +12873,7 @@ static int tdec_ipt__run_fill(const tdec_ipt_flow_decoder *f, tdec_ipt__cached *
             break;
         }
         r->trace = tdec_ipt_insn_next_ip(&insn, ip, &next, NULL) != TDEC_OK;
-        if (n + 1 == TDEC_IPT__RUN_MAX || insn.iclass == TDEC_IPT_IC_CALL || r->trace) {
+        if (n + 1 == max || insn.iclass == TDEC_IPT_IC_CALL || r->trace) {
             r->insn = insn;
             r->stop_ip = ip;
             r->ninsn = n;
@@ -12891,13 +12901,15 @@ static tdec_ipt__cached *tdec_ipt__cache_slot(const tdec_ipt_flow_decoder *f, ui
     return c;
 }
 
-/* The remembered run from f->ip (filled now when it is not there), or NULL. */
-static const tdec_ipt__cached *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f)
+/* The remembered run from f->ip, or NULL. One not there is filled now, with
+   at most max instructions: no more than the block and walk limit can take,
+   so that a fill is never thrown away instruction after instruction. */
+static const tdec_ipt__cached *tdec_ipt__run_get(const tdec_ipt_flow_decoder *f, uint32_t max)
 {
     int hit;
     tdec_ipt__cached *r = tdec_ipt__cache_slot(f, f->ip, f->mode, TDEC_IPT__RUN, &hit);
     if (hit) return r;
-    return tdec_ipt__run_fill(f, r) ? r : NULL;
+    return tdec_ipt__run_fill(f, r, max) ? r : NULL;
 }
 
 /* tdec_ipt__flow_decode through the cache, when there is one. */
@@ -12964,7 +12976,7 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
 {
     const tdec_ipt__cached *r;
     uint64_t start, next;
-    uint32_t n;
+    uint32_t n, max;
     tdec_status st;
     int tip;
     if (!f->cache || (ends & TDEC_IPT_BLOCK_END_ON_JUMP) || f->st.err != TDEC_OK) return TDEC_IPT__BLOCK_SLOW;
@@ -12974,7 +12986,10 @@ static tdec_status tdec_ipt__block_run(tdec_ipt_flow_decoder *f, unsigned ends)
         if (!f->enabled || f->post || f->tick || f->nla == 0 || (f->la[0].ev.flags & TDEC_IPT_EVF_STATUS) ||
             (f->la[0].ev.type != TDEC_IPT_EV_TNT && f->la[0].ev.type != TDEC_IPT_EV_TIP))
             return TDEC_IPT__BLOCK_SLOW;
-        r = tdec_ipt__run_get(f);
+        max = TDEC_IPT__RUN_MAX;
+        if (TDEC_IPT__BLOCK_MAX - f->blk_n < max) max = TDEC_IPT__BLOCK_MAX - f->blk_n;
+        if (f->walk_limit - f->walked < max) max = f->walk_limit - f->walked;
+        r = max ? tdec_ipt__run_get(f, max) : NULL;
         if (!r) return TDEC_IPT__BLOCK_SLOW;
         n = r->ninsn + 1;
         if (f->blk_n + n > TDEC_IPT__BLOCK_MAX || f->walked + n > f->walk_limit) return TDEC_IPT__BLOCK_SLOW;
@@ -13043,12 +13058,14 @@ TDEC_IPT_DEF tdec_status tdec_ipt_block_walk(const tdec_ipt_flow_decoder *f, con
     tdec_status st;
     if (!f || !block || !ip || !insn || !raw || !reason) return TDEC_E_ARG;
     st = tdec_ipt__flow_decode_cached(f, *ip, block->mode, raw, insn, reason);
-    if (st != TDEC_OK || *ip == block->end_ip) return st;
-    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) != TDEC_OK) {
+    if (st != TDEC_OK) return st;
+    /* a block may pass end_ip before it ends there (a loop of direct jumps) */
+    if (tdec_ipt_insn_next_ip(insn, *ip, &next, NULL) == TDEC_OK) {
+        *ip = next;
+    } else if (*ip != block->end_ip) {
         *reason = TDEC_IPT_ERR_NOSYNC; /* the image changed since */
         return TDEC_E_CORRUPT;
     }
-    *ip = next;
     return TDEC_OK;
 }
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs the fuzz harnesses the Makefile built (one per format, fuzz/fuzz_FMT.c).
+# Runs the fuzz harnesses the Makefile built (fuzz/fuzz_NAME.c: one per format, and
+# ipt_flow for Intel PT's instruction flow).
 #
 #   sh fuzz/replay.sh run           build/fuzz/replay_FMT (ASan+UBSan, standalone_main.c)
 #                                   over fuzz/corpus/FMT and fuzz/regressions/FMT
@@ -22,7 +23,7 @@
 cd "$(dirname "$0")/.." || exit 2
 . tests/run-lib.sh
 
-formats="xray uftrace ovni xtrace ipt"
+harnesses="xray uftrace ovni xtrace ipt ipt_flow"
 B=build/fuzz
 
 # replay NAME BINARY DIRS...: one PASS/FAIL line for BINARY over DIRS.
@@ -39,7 +40,7 @@ replay() {
 }
 
 run_replay() {
-    for f in $formats; do
+    for f in $harnesses; do
         dirs=""
         for d in "fuzz/corpus/$f" "fuzz/regressions/$f"; do
             [ -d "$d" ] && dirs="$dirs $d"
@@ -62,7 +63,7 @@ differential() {
 }
 
 built() {
-    for f in $formats; do
+    for f in $harnesses; do
         for kind in libfuzzer:clang afl:afl-clang-fast; do
             k=${kind%%:*} tool=${kind#*:}
             if ! have "$tool"; then

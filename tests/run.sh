@@ -33,7 +33,7 @@ section() {
 
 case "$mode" in
 test|check)
-    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow demangle; do
+    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle; do
         section "unit: $t" build/unit/$t
     done
     for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli ipt_exec; do

@@ -9,22 +9,7 @@
 #define TDEC_IPT_IMPLEMENTATION
 #include "single/tdec_ipt.h"
 #include "tests/lib/testlib.h"
-
-/* Packets. */
-#define PSB 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82
-#define PSBEND 0x02, 0x23
-#define FUP(ip) 0x7d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0 /* IPC 3: 6 bytes */
-#define MODE64 0x99, 0x01
-#define TNT1(t) (t) ? 0x06 : 0x04 /* one bit */
-#define PGD_NOIP 0x01
-#define PGD(ip) 0x61, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
-#define PGE(ip) 0x71, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
-#define TIP(ip) 0x6d, (ip) & 0xff, ((ip) >> 8) & 0xff, 0, 0, 0, 0
-#define TSX_BEGIN 0x99, 0x21
-#define TSX_ABORT 0x99, 0x22
-#define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
-#define FUP16(ip) 0x3d, (ip) & 0xff, ((ip) >> 8) & 0xff /* IPC 1: update 16 bits */
-#define PTW_NOIP(v) 0x02, 0x12, (v) & 0xff, ((v) >> 8) & 0xff, 0, 0 /* 4-byte payload */
+#include "tests/lib/ipt_packets.h"
 
 /* The cache run_cfg gives its decoder (none unless a test sets one). */
 static void  *run_cache;
@@ -468,12 +453,14 @@ static void test_image(void)
     tdec_ipt_image img = {secs, 3};
     uint8_t buf[8] = {0};
     tl_case c;
-    tl_begin(&c, "image: the last section wins, reads stop at its end, address spaces");
-    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x100, buf, 8), 4);
-    TL_TRUE(&c, buf[0] == 1 && buf[3] == 4, "bytes of the old section");
+    tl_begin(&c, "image: the last section wins, reads stop at its end or where a later one begins, address spaces");
+    /* the newer section at 0x101 cuts the old one, as in libipt's image */
+    TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x100, buf, 8), 1);
+    TL_EQU(&c, buf[0], 1);
     TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x101, buf, 8), 2);
     TL_TRUE(&c, buf[0] == 9 && buf[1] == 9, "the newer section");
     TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x103, buf, 8), 1);
+    TL_EQU(&c, buf[0], 4);
     TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x104, buf, 8), 0);
     TL_EQU(&c, tdec_ipt_image_read(&img, 0, 0x200, buf, 8), 0);
     TL_EQU(&c, tdec_ipt_image_read(&img, 0xc000, 0x200, buf, 8), 1);
@@ -604,6 +591,35 @@ static void test_blocks(void)
     tl_end(&c);
 }
 
+static void test_block_loop(void)
+{
+    /* 1000: nop; 1001: jmp 1000, until the walk limit */
+    static const uint8_t code[] = {0x90, 0xeb, 0xfd};
+    static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, PGD(0x2000)};
+    static uint64_t mem[4 * TDEC_IPT_CACHE_ENTRY / 8];
+    tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tdec_ipt_flow_item it[2];
+    uint64_t ips[64];
+    size_t n, nips, k, cache;
+    tdec_status st;
+    tl_case c;
+    tl_begin(&c, "blocks: a loop of direct jumps passes end_ip before the block ends; block_walk follows it");
+    for (cache = 0; cache <= sizeof mem; cache += sizeof mem) {
+        n = run_blocks(trace, sizeof trace, sizeof trace, &img, mem, cache, 0, it, 2, ips, &nips, &st);
+        TL_EQU(&c, n, 2);
+        TL_TRUE(&c, it[0].kind == TDEC_IPT_FLOW_BLOCK && it[0].ip == 0x1000 && it[0].ninsn == 65535 &&
+                        it[0].end_ip == 0x1000,
+                "cache %zu: kind %u ip %llx ninsn %u end %llx", cache, it[0].kind, (unsigned long long)it[0].ip,
+                it[0].ninsn, (unsigned long long)it[0].end_ip);
+        TL_EQU(&c, nips, 64);
+        for (k = 0; k < nips; k++)
+            TL_TRUE(&c, ips[k] == 0x1000 + (k & 1u), "cache %zu: instruction %zu at %llx", cache, k,
+                    (unsigned long long)ips[k]);
+    }
+    tl_end(&c);
+}
+
 /* The instruction IPs the flow decoder gives for trace[0, n) (blocks read
    again, with a cache, or one by one without) before its first error or
    end, into ips[] (at most cap); the count. */
@@ -720,6 +736,7 @@ int main(void)
     test_resume();
     test_image();
     test_blocks();
+    test_block_loop();
     test_prefixes();
     test_sizes();
     return tl_exit_code();
