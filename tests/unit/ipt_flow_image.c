@@ -125,23 +125,23 @@ static void test_unmapped(void)
     tl_begin(&c, "hostile image: unmapped code after a direct jump, a TNT bit and a TIP: NOMAP at libipt's IP and offset");
     n = decode(&h, t_jmp, sizeof t_jmp, &r, it, 8, &st, &f);
     expect_ips(&c, "jmp", it, n, ips_jmp, 1);
-    expect_error(&c, "jmp", st, &f, TDEC_IPT_ERR_NOMAP, 0x1b, 0x3000);
+    expect_error(&c, "jmp", st, &f, TDEC_IPT_ERR_NOMAP, 0x1c, 0x3000);
     sec.bytes = jcc;
     sec.size = sizeof jcc;
     n = decode(&h, t_jcc, sizeof t_jcc, &r, it, 8, &st, &f);
     expect_ips(&c, "je", it, n, ips_jcc, 2);
-    expect_error(&c, "je", st, &f, TDEC_IPT_ERR_NOMAP, 0x1c, 0x1013);
+    expect_error(&c, "je", st, &f, TDEC_IPT_ERR_NOMAP, 0x1d, 0x1013);
     sec.bytes = ind;
     sec.size = sizeof ind;
     n = decode(&h, t_tip, sizeof t_tip, &r, it, 8, &st, &f);
     expect_ips(&c, "jmp rax", it, n, ips_jcc, 2);
-    expect_error(&c, "jmp rax", st, &f, TDEC_IPT_ERR_NOMAP, 0x22, 0x5000);
+    expect_error(&c, "jmp rax", st, &f, TDEC_IPT_ERR_NOMAP, 0x23, 0x5000);
     /* the block decoder: one block, then the same error */
     h.blocks = 1;
     n = decode(&h, t_tip, sizeof t_tip, &r, it, 8, &st, &f);
     TL_TRUE(&c, n == 1 && it[0].kind == TDEC_IPT_FLOW_BLOCK && it[0].ip == 0x1000 && it[0].ninsn == 2,
             "blocks: %zu items", n);
-    expect_error(&c, "blocks", st, &f, TDEC_IPT_ERR_NOMAP, 0x22, 0x5000);
+    expect_error(&c, "blocks", st, &f, TDEC_IPT_ERR_NOMAP, 0x23, 0x5000);
     tl_end(&c);
 }
 
@@ -277,7 +277,7 @@ static void test_callbacks(void)
     r.lie_at = 0x1000;
     n = decode(&h, trace, sizeof trace, &r, a, 8, &st, &f);
     TL_EQU(&c, n, 0);
-    expect_error(&c, "more than asked", st, &f, TDEC_IPT_ERR_NOMAP, 0x1b, 0x1000);
+    expect_error(&c, "more than asked", st, &f, TDEC_IPT_ERR_NOMAP, 0x1c, 0x1000);
     /* ... nor in the middle of an instruction (the mov at 1003 read 2 bytes
        at a time) */
     r.per_read = 2;
