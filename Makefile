@@ -187,14 +187,18 @@ $(B)/exec/writer: tests/exec/writer.c tests/exec/digest.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lipt
 
-# The C++ program the live test records (64-bit; 32-bit with g++-multilib).
-HAVE_GXX32 := $(shell echo 'int main(){}' | g++ -m32 -x c++ -o /dev/null - >/dev/null 2>&1 && echo yes)
+# The C++ program the live test records (64-bit; 32-bit with g++-12-multilib).
+# Debian's gcc-multilib, which links /usr/include/asm, cannot be installed
+# beside gcc-s390x-linux-gnu: the 32-bit build finds the x86 asm headers in
+# the host's multiarch directory instead (-idirafter: only what is missing).
+GXX32 := g++ -m32 -idirafter /usr/include/x86_64-linux-gnu
+HAVE_GXX32 := $(shell printf '\043include <cerrno>\nint main(){}\n' | $(GXX32) -x c++ -o /dev/null - >/dev/null 2>&1 && echo yes)
 $(B)/exec/exceptions64: tests/exec/exceptions.cpp
 	@mkdir -p $(@D)
 	g++ -std=c++11 -O1 -m64 -o $@ $<
 $(B)/exec/exceptions32: tests/exec/exceptions.cpp
 	@mkdir -p $(@D)
-	g++ -std=c++11 -O1 -m32 -o $@ $<
+	$(GXX32) -std=c++11 -O1 -o $@ $<
 
 EXEC_BINS := $(if $(HAVE_LIBIPT),$(B)/exec/writer $(B)/diff/ipt_flow \
                $(if $(HAVE_QEMU),$(B)/exec/plugin.so $(B)/exec/exceptions64 \
