@@ -4,7 +4,7 @@
 # "N passed, N failed". A SKIP means a tool is missing: it is loud, and with
 # TDEC_REQUIRE_TOOLS=1 (set by .ci/run) it counts as a failure.
 #
-#   sh tests/run.sh test     unit, golden and live tests
+#   sh tests/run.sh test     unit, golden (every tests/golden/*.sh) and live tests
 #   sh tests/run.sh check    test + the CLI tests under ASan+UBSan + compile matrix
 #                            + device tests + examples + amalgamation + fuzz replay and builds
 #   sh tests/run.sh matrix   the compile matrix alone
@@ -36,8 +36,8 @@ test|check)
     for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle; do
         section "unit: $t" build/unit/$t
     done
-    for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli ipt_exec; do
-        section "golden: $t" sh tests/golden/$t.sh
+    for t in tests/golden/*.sh; do
+        section "golden: $(basename "$t" .sh)" sh "$t"
     done
     section "diff: ipt" sh tests/diff/ipt.sh
     section "diff: ipt queries" sh tests/diff/ipt_qry.sh
@@ -52,8 +52,8 @@ case "$mode" in
 check)
     # The golden and live CLI tests again, against the CLI built with
     # ASan+UBSan (build/cli/tracedec-san): same outputs, no report.
-    for t in xray xray_prefixes peers_xray uftrace peers_uftrace ovni ovni_tolerance peers_ovni xtrace ipt ipt_evq ipt_flow ipt_flow_cli ipt_exec; do
-        section "golden (ASan+UBSan CLI): $t" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/golden/$t.sh
+    for t in tests/golden/*.sh; do
+        section "golden (ASan+UBSan CLI): $(basename "$t" .sh)" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh "$t"
     done
     section "live (ASan+UBSan CLI): xray" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/xray.sh
     section "live (ASan+UBSan CLI): uftrace" env TRACEDEC=build/cli/tracedec-san TDEC_TAG=san sh tests/live/uftrace.sh

@@ -16,17 +16,22 @@
 
 #include "tools/cli/cli.h"
 
-typedef enum cli_command { CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP, CLI_EVENTS, CLI_QUERIES, CLI_FLOW } cli_command;
+/* The commands; main.c's cli_commands names them in this order. Most belong
+   to one format (replay, report and graph: uftrace; top: ovni; events,
+   queries and flow: Intel PT; extract, account, stack and convert: XRay). */
+typedef enum cli_command {
+    CLI_DUMP, CLI_INFO, CLI_REPLAY, CLI_TOP, CLI_EVENTS, CLI_QUERIES, CLI_FLOW,
+    CLI_REPORT, CLI_GRAPH, CLI_EXTRACT, CLI_ACCOUNT, CLI_STACK, CLI_CONVERT
+} cli_command;
 #define CLI_CMD(c) (1u << (c)) /* a bit of cli_format.commands */
 
-/* How dump, events and queries print. */
+/* How dump (and events, queries, flow) print. */
 typedef enum cli_output {
-    CLI_OUT_TEXT, /* the reference tool's text                               */
-    CLI_OUT_JSON, /* --json: one object per line                             */
-    /* Reserved for Chrome trace-event JSON (DESIGN.md, "The CLI"), not built
-       yet: main will take its option for dump, and the run of a format with
-       spans will print it (the others refuse it). */
-    CLI_OUT_CHROME
+    CLI_OUT_TEXT,  /* the reference tool's text                              */
+    CLI_OUT_JSON,  /* --json: one object per line                            */
+    CLI_OUT_CHROME /* dump --chrome: Chrome trace-event JSON (DESIGN.md, "The
+                      CLI"), printed by the formats with spans; the others
+                      refuse it with exit status 2 */
 } cli_output;
 
 /* The common options. */
@@ -35,7 +40,8 @@ typedef struct cli_args {
     cli_output  output;
     int         strict; /* --strict: tolerated anomalies become errors       */
     const char *format; /* --format=NAME (a row's format_names), or NULL     */
-    const char *path;   /* FILE or DIR as given                              */
+    const char *path;   /* FILE or DIR as given (a row's parse_opt may set it:
+                           uftrace's -d DIR)                                  */
 } cli_args;
 
 /* What main found at the path. */
@@ -67,15 +73,21 @@ typedef struct cli_format {
     const char *inputs;   /* what it reads, for messages ("ovni trace directories") */
     int         dir;      /* it reads directories (else files)               */
     unsigned    commands; /* CLI_CMD() of each command it runs               */
+    int         chrome;   /* its dump takes --chrome (CLI_OUT_CHROME)        */
     /* --format values that choose it (detect answers CLI_FORCED), NULL-
        terminated; NULL when its bytes always tell it. */
     const char *const *format_names;
     /* Called for every input of its kind that main could open and, for
        files, also for one it could not (p->opened == 0). */
     cli_match (*detect)(const cli_args *a, const cli_probe *p);
-    /* argv[*i]: is it one of this format's options? (see CLI_OPT_*). NULL:
-       the format has none. */
-    int (*parse_opt)(const cli_args *a, int argc, char **argv, int *i, out_buf *err);
+    /* The lines `tracedec --help` prints for this format: its commands and
+       options, each line indented by two spaces and ending in a newline. */
+    const char *help;
+    /* argv[*i]: is it one of this format's options? (see CLI_OPT_*). main
+       offers every argument it does not know itself to each row in turn,
+       so a row takes an option only for a->command when that command is
+       one it runs (uftrace's -s and XRay's -s differ). NULL: no options. */
+    int (*parse_opt)(cli_args *a, int argc, char **argv, int *i, out_buf *err);
     /* Runs a->command on the input: a file's reader (its first chunk still
        pending; fd -1 when it could not be opened), or for a directory an
        unused reader. Returns the exit status: 0 ok, 1 decoding error, 2

@@ -3,13 +3,8 @@
    front end, which reads it in CLI_CHUNK pieces through the library's
    public API (never the whole file at once).
 
-     tracedec dump [--json] [--hex] [--strict] FILE|DIR
-     tracedec info [--strict] FILE|DIR
-     tracedec replay DIR          (uftrace data: as `uftrace replay`)
-     tracedec top DIR             (ovni trace: as `ovnitop`)
-     tracedec events|queries [--json] [options] FILE   (Intel PT)
-     --ovnidump-ties              (ovni: equal clocks in ovnidump's order)
-     [ptdump options] FILE[:FROM[-TO]]  (Intel PT: as libipt's ptdump)
+     tracedec COMMAND [options] FILE|DIR
+     tracedec --help      the commands and options of every format
 
    Exit status: 0 ok, 1 decoding error (stderr: message with byte offset;
    everything decoded before it was printed), 2 usage or unreadable file.
@@ -36,56 +31,46 @@ static const struct {
     const char *name;
     int         json; /* takes --json */
 } cli_commands[] = {
-    {"dump", 1}, {"info", 0}, {"replay", 0}, {"top", 0}, {"events", 1}, {"queries", 1}, {"flow", 1},
+    {"dump", 1},   {"info", 0},    {"replay", 0},  {"top", 0},     {"events", 1},
+    {"queries", 1}, {"flow", 1},   {"report", 0},  {"graph", 0},   {"extract", 0},
+    {"account", 0}, {"stack", 0},  {"convert", 0},
 };
 #define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 
 static out_buf cli_out, cli_err;
 static uint8_t cli_chunk[CLI_CHUNK];
 
+/* The help: the common part, then each format's own lines (its row's help). */
+static void help(out_buf *o)
+{
+    size_t k;
+    out_str(o, "usage: tracedec COMMAND [options] FILE|DIR\n"
+               "The format is told by the input (--format=NAME chooses it); each format\n"
+               "runs the commands listed under it, with the reference tool's options.\n"
+               "Common commands and options:\n"
+               "  dump           records as text, exactly as the format's reference tool\n"
+               "                 prints them (llvm-xray fdr-dump, uftrace dump, ovnidump,\n"
+               "                 ptdump)\n"
+               "  dump --json    one JSON object per record (docs/FORMAT.md)\n"
+               "  dump --chrome  Chrome trace-event JSON (formats with spans)\n"
+               "  info           header fields and record counts\n"
+               "  --strict       tolerated anomalies (gaps, unknown records) are errors\n"
+               "  --help         this text\n"
+               "Exit status: 0 ok, 1 decoding error (stderr: message with byte offset;\n"
+               "everything decoded before it was printed), 2 usage or unreadable input.\n");
+    for (k = 0; k < CLI_NFORMATS; k++) {
+        out_str(o, cli_formats[k]->name);
+        out_str(o, " (");
+        out_str(o, cli_formats[k]->inputs);
+        out_str(o, "):\n");
+        out_str(o, cli_formats[k]->help);
+    }
+    out_flush(o);
+}
+
 static int usage(void)
 {
-    out_str(&cli_err, "usage: tracedec dump [--json] [--hex] [--strict] FILE|DIR\n"
-                      "       tracedec info [--strict] FILE|DIR\n"
-                      "       tracedec replay DIR\n"
-                      "       tracedec top DIR\n"
-                      "       tracedec events|queries [--json] [options] FILE   (Intel PT)\n"
-                      "       tracedec flow [--json] [ptxed options] --raw|--elf FILE... --pt FILE\n"
-                      "Formats: LLVM XRay (FDR v1-v5, basic v1-v3) files; uftrace data directories;\n"
-                      "ovni trace directories (every layout); xtrace files (by name, or --format);\n"
-                      "Intel PT traces.\n"
-                      "  dump           records as text (FDR: exactly llvm-xray fdr-dump's; uftrace:\n"
-                      "                 uftrace dump's; ovni: ovnidump's; Intel PT: ptdump's)\n"
-                      "  dump --hex     ovni: payload bytes instead of descriptions, as ovnidump -x\n"
-                      "  dump --json    one JSON object per record (docs/xray.md, docs/uftrace.md,\n"
-                      "                 docs/ovni.md, docs/ipt.md)\n"
-                      "  info           header fields and record counts (ovni: per stream)\n"
-                      "  replay         uftrace: per-task call trees with durations, as uftrace replay\n"
-                      "  events         Intel PT: libipt's event decoder transcript (docs/ipt.md)\n"
-                      "  queries        Intel PT: libipt's query decoder, drained without an image\n"
-                      "  flow           Intel PT: the instructions that ran, as ptxed --no-inst prints\n"
-                      "                 them (in progress: docs/ipt.md, \"Layer 3\"), with ptxed's options:\n"
-                      "                 --pt FILE, --raw FILE[:FROM[-TO]]:BASE, --elf FILE[:BASE], --cpu,\n"
-                      "                 --mtc-freq, --nom-freq, --cpuid-0x15.eax, --cpuid-0x15.ebx,\n"
-                      "                 --insn-decoder, --no-inst, --check, --quiet, --stat, --stat:insn,\n"
-                      "                 --event:ip, --event:iflags, --event:time, --event:tick, --time,\n"
-                      "                 --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf,\n"
-                      "                 --filter:addrN_cfg, --filter:addrN_a, --filter:addrN_b (N 0-3);\n"
-                      "                 --json: one JSON object per line\n"
-                      "  top            ovni: events per MCV, as ovnitop\n"
-                      "  xtrace: --format=xtrace|xtrace-snapshot, --vl=BITS, --snap-header=auto|yes|no,\n"
-                      "         --time-size=N, --iovec-data, --big-endian, --token-size=TOKEN:BYTES\n"
-                      "         (docs/xtrace.md)\n"
-                      "  --ovnidump-ties  ovni: order equal clocks of different streams as\n"
-                      "                 ovnidump's heap does (default: by stream path)\n"
-                      "  --strict       tolerated anomalies (gaps, unknown records) are errors\n"
-                      "  Intel PT (a PSB first, or --format=ipt): dump prints exactly what libipt's\n"
-                      "         ptdump prints, with its options: --no-sync --quiet --no-pad --no-timing\n"
-                      "         --no-cyc --no-offset --raw --lastip --exec-mode --time --tcal\n"
-                      "         --time-delta --no-tcal --no-wall-clock --keep-tcal-on-ovf\n"
-                      "         --cpu none|F/M[/S] --mtc-freq N --nom-freq N --cpuid-0x15.eax N\n"
-                      "         --cpuid-0x15.ebx N, and FILE:FROM[-TO] (docs/ipt.md)\n");
-    out_flush(&cli_err);
+    help(&cli_err);
     return 2;
 }
 
@@ -108,14 +93,21 @@ static int parse_args(int argc, char **argv, cli_args *a)
     size_t k;
     int i, rc;
     memset(a, 0, sizeof *a);
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        help(&cli_out);
+        return 0;
+    }
     if (argc < 3) return usage();
     for (k = 0; k < CLI_NCOMMANDS && strcmp(argv[1], cli_commands[k].name) != 0; k++) continue;
     if (k == CLI_NCOMMANDS) return usage();
     a->command = (cli_command)k;
     for (i = 2; i < argc; i++) {
-        /* the output mode (formats.h: CLI_OUT_CHROME will be chosen here too) */
         if (strcmp(argv[i], "--json") == 0 && cli_commands[a->command].json) {
             a->output = CLI_OUT_JSON;
+            continue;
+        }
+        if (strcmp(argv[i], "--chrome") == 0 && a->command == CLI_DUMP) {
+            a->output = CLI_OUT_CHROME;
             continue;
         }
         if (strcmp(argv[i], "--strict") == 0) {
@@ -230,7 +222,12 @@ int main(int argc, char **argv)
             best_match = m;
         }
     }
-    rc = best ? best->run(&a, &in, &cli_out, &cli_err) : no_format(&a, &p, &in);
+    if (best && a.output == CLI_OUT_CHROME && !best->chrome) {
+        cli_diag(&cli_err, "error", -1, a.path, "--chrome: this format has no spans to show");
+        rc = 2;
+    } else {
+        rc = best ? best->run(&a, &in, &cli_out, &cli_err) : no_format(&a, &p, &in);
+    }
     if (in.fd >= 0) close(in.fd);
     out_flush(&cli_out);
     out_flush(&cli_err);

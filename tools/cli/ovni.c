@@ -219,7 +219,7 @@ static struct {
     int ovnidump_ties; /* equal clocks in ovnidump's heap order             */
 } ovni_opts;
 
-static int ovni_parse_opt(const cli_args *a, int argc, char **argv, int *i, out_buf *err)
+static int ovni_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
     const char *arg = argv[*i];
     (void)argc;
@@ -882,11 +882,20 @@ static int ovni_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     return rc;
 }
 
+static const char ovni_help[] =
+    "  dump           ovnidump's text\n"
+    "  dump --hex     payload bytes instead of descriptions, as ovnidump -x\n"
+    "  info           per stream: header fields and event counts\n"
+    "  top            events per MCV, as ovnitop\n"
+    "  --ovnidump-ties  order equal clocks of different streams as ovnidump's\n"
+    "                 heap does (default: by stream path)\n";
+
 const cli_format cli_ovni = {
     .name = "ovni",
     .inputs = "ovni trace directories",
     .dir = 1,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_TOP),
+    .help = ovni_help,
     .format_names = NULL, /* its streams tell it */
     .detect = ovni_detect,
     .parse_opt = ovni_parse_opt,

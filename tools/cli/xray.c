@@ -491,11 +491,17 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     return 0;
 }
 
+static const char xray_help[] =
+    "  dump           FDR logs: exactly llvm-xray fdr-dump's text; basic logs in\n"
+    "                 the same style (docs/xray.md)\n"
+    "  info           header fields and record counts\n";
+
 const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
+    .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,
     .parse_opt = NULL,

@@ -68,7 +68,7 @@ static int xt_opt_token_size(const char *s)
     return 1;
 }
 
-static int xt_parse_opt(const cli_args *a, int argc, char **argv, int *i, out_buf *err)
+static int xt_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
     const char *arg = argv[*i], *v;
     int ok;
@@ -527,11 +527,19 @@ static int xt_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *
     return rc ? rc : prc;
 }
 
+static const char xt_help[] =
+    "  dump           the instruction stream or register snapshots as text\n"
+    "  info           header fields and record counts\n"
+    "  options        --format=xtrace|xtrace-snapshot, --vl=BITS,\n"
+    "                 --snap-header=auto|yes|no, --time-size=N, --iovec-data,\n"
+    "                 --big-endian, --token-size=TOKEN:BYTES (docs/xtrace.md)\n";
+
 const cli_format cli_xtrace = {
     .name = "xtrace",
     .inputs = "xtrace files (by name or --format)",
     .dir = 0,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
+    .help = xt_help,
     .format_names = xt_format_names,
     .detect = xt_detect,
     .parse_opt = xt_parse_opt,

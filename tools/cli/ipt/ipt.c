@@ -138,7 +138,7 @@ static int ipt_parse_cpu(const char *s, uint32_t *family, uint32_t *model, uint3
 /* argv[*i] is one of ptdump's options: CLI_OPT_TAKEN (its value consumed,
    *i moved on), CLI_OPT_NONE, or CLI_OPT_FAILED for a bad value (ptdump's
    message on err). */
-static int ipt_parse_opt(const cli_args *args, int argc, char **argv, int *i, out_buf *err)
+static int ipt_parse_opt(cli_args *args, int argc, char **argv, int *i, out_buf *err)
 {
     const char *a = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     uint64_t v;
@@ -1311,12 +1311,36 @@ static int ipt_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
     return ipt_layer2(a, path, in, out, err);
 }
 
+static const char ipt_help[] =
+    "  dump           exactly what libipt's ptdump prints, with its options:\n"
+    "                 --no-sync --quiet --no-pad --no-timing --no-cyc --no-offset\n"
+    "                 --raw --lastip --exec-mode --time --tcal --time-delta\n"
+    "                 --no-tcal --no-wall-clock --keep-tcal-on-ovf --cpu none|F/M[/S]\n"
+    "                 --mtc-freq N --nom-freq N --cpuid-0x15.eax N --cpuid-0x15.ebx N,\n"
+    "                 and FILE:FROM[-TO] (docs/ipt.md)\n"
+    "  events         libipt's event decoder transcript\n"
+    "  queries        libipt's query decoder, drained without an image\n"
+    "  flow           the instructions that ran, as ptxed prints them:\n"
+    "                 --pt FILE, --raw FILE[:FROM[-TO]]:BASE, --elf FILE[:BASE],\n"
+    "                 --cpu, --mtc-freq, --nom-freq, --cpuid-0x15.eax,\n"
+    "                 --cpuid-0x15.ebx, --insn-decoder, --block-decoder,\n"
+    "                 --block:show-blocks, --block:end-on-call, --block:end-on-jump,\n"
+    "                 --no-inst, --check, --quiet, --stat, --stat:insn, --stat:blocks,\n"
+    "                 --event:ip, --event:iflags, --event:time, --event:tick, --time,\n"
+    "                 --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf,\n"
+    "                 --resync-on-error, --filter:addrN_cfg, --filter:addrN_a,\n"
+    "                 --filter:addrN_b (N 0-3)\n"
+    "  events, queries, flow --json  one JSON object per line\n"
+    "  Decoding errors are lines in the output, as ptdump's (exit 0; 1 with\n"
+    "  --strict); file and option errors exit 1.\n";
+
 const cli_format cli_ipt = {
     .name = "ipt",
     .inputs = "Intel PT traces",
     .dir = 0,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EVENTS) | CLI_CMD(CLI_QUERIES) |
                 CLI_CMD(CLI_FLOW),
+    .help = ipt_help,
     .format_names = ipt_format_names,
     .detect = ipt_detect,
     .parse_opt = ipt_parse_opt,

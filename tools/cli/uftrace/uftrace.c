@@ -30,11 +30,16 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
     }
 }
 
+static const char uft_help[] =
+    "  dump           uftrace dump's text\n"
+    "  replay         per-task call trees with durations, as uftrace replay\n";
+
 const cli_format cli_uftrace = {
     .name = "uftrace",
     .inputs = "uftrace data directories",
     .dir = 1,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) /* to say it is not supported yet */ | CLI_CMD(CLI_REPLAY),
+    .help = uft_help,
     .format_names = NULL, /* its info file tells it */
     .detect = uft_detect,
     .parse_opt = NULL,
