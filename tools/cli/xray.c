@@ -8,6 +8,7 @@
    dump --json: one object per record, payloads folded in as hex.
    info: header fields and record counts. */
 #include "tools/cli/formats.h"
+#include "tools/cli/xray/xray.h"
 
 #define TDEC_XRAY_IMPLEMENTATION
 #include "single/tdec_xray.h"
@@ -421,7 +422,7 @@ static int xray_header_plausible(uint64_t version, uint64_t type)
 static cli_match xray_detect(const cli_args *a, const cli_probe *p)
 {
     uint8_t hdr[32]; /* what the header readers read */
-    (void)a;
+    if (a->command == CLI_EXTRACT) return CLI_YES; /* a binary: extract says what is wrong with it */
     if (p->head_len < 4) return CLI_NO;
     memset(hdr, 0, sizeof hdr);
     memcpy(hdr, p->head, p->head_len < sizeof hdr ? p->head_len : sizeof hdr);
@@ -438,6 +439,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     tdec_status st;
     size_t n;
 
+    if (a->command == CLI_EXTRACT) return xray_extract(a->path, out, err);
     memset(&p, 0, sizeof p);
     p.dump = a->command == CLI_DUMP;
     p.json = p.dump && a->output == CLI_OUT_JSON;
@@ -491,19 +493,90 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     return 0;
 }
 
+/* ---- the options of llvm-xray's commands (tools/cli/xray/xray.h) ---------- */
+
+xray_options xray_opt = {NULL, 0, 1};
+
+/* argv[*i] is LLVM option `name` (-name or --name) or its one-letter
+   alias: 1 and its value in *v (the next argument unless given as =VALUE;
+   *i moved past it), -1 when the value is missing, 0 when it is another
+   argument. */
+static int xray_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **v)
+{
+    const char *arg = argv[*i], *s;
+    size_t n;
+    if (arg[0] != '-') return 0;
+    s = arg + 1 + (arg[1] == '-');
+    n = strcspn(s, "=");
+    if (!((strlen(name) == n && strncmp(s, name, n) == 0) || (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0)))
+        return 0;
+    if (s[n] == '=') {
+        *v = s + n + 1;
+        return 1;
+    }
+    if (*i + 1 >= argc) return -1;
+    *v = argv[++*i];
+    return 1;
+}
+
+/* A boolean option: -name, --name, -name=true|false|1|0 (or the alias):
+   1 and *b set, -1 on a bad value, 0 when it is another argument. */
+static int xray_opt_flag(const char *arg, const char *name, const char *alias, int *b)
+{
+    const char *s, *v;
+    size_t n;
+    if (arg[0] != '-') return 0;
+    s = arg + 1 + (arg[1] == '-');
+    n = strcspn(s, "=");
+    if (!((strlen(name) == n && strncmp(s, name, n) == 0) || (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0)))
+        return 0;
+    v = s[n] == '=' ? s + n + 1 : "true";
+    if (strcmp(v, "true") == 0 || strcmp(v, "TRUE") == 0 || strcmp(v, "True") == 0 || strcmp(v, "1") == 0) *b = 1;
+    else if (strcmp(v, "false") == 0 || strcmp(v, "FALSE") == 0 || strcmp(v, "False") == 0 || strcmp(v, "0") == 0) *b = 0;
+    else return -1;
+    return 1;
+}
+
+static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
+{
+    const char *arg = argv[*i];
+    int r = 0, off = 0;
+    (void)err;
+    switch (a->command) {
+    case CLI_EXTRACT:
+        if ((r = xray_opt_flag(arg, "symbolize", "s", &xray_opt.symbolize)) != 0) break;
+        if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
+        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) xray_opt.demangle = !off;
+        break;
+    case CLI_ACCOUNT:
+    case CLI_STACK:
+    case CLI_CONVERT:
+        r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
+        break;
+    default:
+        return CLI_OPT_NONE;
+    }
+    return r > 0 ? CLI_OPT_TAKEN : r < 0 ? CLI_OPT_USAGE : CLI_OPT_NONE;
+}
+
 static const char xray_help[] =
     "  dump           FDR logs: exactly llvm-xray fdr-dump's text; basic logs in\n"
     "                 the same style (docs/xray.md)\n"
-    "  info           header fields and record counts\n";
+    "  info           header fields and record counts\n"
+    "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
+    "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
+    "                 -s, --symbolize: function names; --no-demangle\n"
+    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
 
 const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO)
+              | CLI_CMD(CLI_EXTRACT),
     .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,
-    .parse_opt = NULL,
+    .parse_opt = xray_parse_opt,
     .run = xray_command,
 };
