@@ -8,6 +8,7 @@
 #include "tools/cli/xray/instrmap.h"
 
 #include "tools/cli/cli.h"
+#include "tools/cli/uftrace/demangle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +37,6 @@
 #define EM_X86_64      62u
 #define EM_AARCH64     183u
 #define NAME_MAX_LEN   (1u << 20) /* longer symbol names are cut here */
-
-/* How long a demangled name may get before it is cut. */
-#define DEMANGLED_MAX  (1u << 16)
 
 typedef struct fid_entry {
     uint64_t address;
@@ -566,7 +564,10 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     }
     if (rc == 0) {
         read_names(&f, m);
-        for (i = 0; i < m->nfn; i++) m->name[i] = m->symbol[i];
+        for (i = 0; i < m->nfn; i++) { /* llvm-symbolizer demangles names starting with _Z */
+            m->name[i] = m->symbol[i] ? demangle_full(m->symbol[i]) : NULL;
+            if (!m->name[i]) m->name[i] = m->symbol[i];
+        }
     }
     if (f.fd >= 0) close(f.fd);
     free(f.shdr);
