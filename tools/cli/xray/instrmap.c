@@ -60,10 +60,22 @@ struct xray_instrmap {
     char     **name;       /* fid - 1 -> demangled name or NULL              */
 };
 
+/* Recently read pieces of the file: tables are read an entry at a time,
+   and a relocation's symbol lies in another table. */
+#define WINDOWS     4
+#define WINDOW_SIZE 16384u
+
+typedef struct window {
+    uint64_t start, len;
+    uint8_t  bytes[WINDOW_SIZE];
+} window;
+
 /* The file being read. */
 typedef struct elf_file {
     int      fd;
     uint64_t size;
+    window  *win;  /* WINDOWS of them */
+    unsigned next; /* the window to refill next */
     uint16_t machine;
     uint8_t *shdr; /* the section headers, ELF_SHDR_SIZE each */
     uint64_t shnum;
@@ -81,11 +93,9 @@ static int fail(elf_file *f, const char *why)
     return -1;
 }
 
-/* Reads len bytes at off: 0, or -1 when they are not all in the file. */
-static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
+static int read_direct(elf_file *f, uint64_t off, void *buf, uint64_t len)
 {
     uint8_t *p = buf;
-    if (off > f->size || len > f->size - off) return fail(f, "Invalid data was encountered while parsing the file");
     while (len > 0) {
         ssize_t n = pread(f->fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len, (off_t)off);
         if (n <= 0) return fail(f, n < 0 ? strerror(errno) : "Invalid data was encountered while parsing the file");
@@ -93,6 +103,32 @@ static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
         off += (uint64_t)n;
         len -= (uint64_t)n;
     }
+    return 0;
+}
+
+/* Reads len bytes at off: 0, or -1 when they are not all in the file. */
+static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
+{
+    window *w;
+    unsigned i;
+    if (off > f->size || len > f->size - off) return fail(f, "Invalid data was encountered while parsing the file");
+    if (len > 1024) return read_direct(f, off, buf, len);
+    for (i = 0; i < WINDOWS; i++) {
+        w = &f->win[i];
+        if (off >= w->start && off - w->start <= w->len && len <= w->len - (off - w->start)) {
+            memcpy(buf, w->bytes + (off - w->start), (size_t)len);
+            return 0;
+        }
+    }
+    w = &f->win[f->next];
+    f->next = (f->next + 1) % WINDOWS;
+    w->len = f->size - off < WINDOW_SIZE ? f->size - off : WINDOW_SIZE;
+    if (read_direct(f, off, w->bytes, w->len) != 0) {
+        w->len = 0;
+        return -1;
+    }
+    w->start = off;
+    memcpy(buf, w->bytes, (size_t)len);
     return 0;
 }
 
@@ -451,6 +487,17 @@ static int symbol_kept(elf_file *f, const uint8_t *sym)
     return type == 0 || type == 1 || type == 2 || type == 10; /* NOTYPE, OBJECT, FUNC, GNU_IFUNC */
 }
 
+/* AArch64's mapping symbols ($x, $d and whatever starts so) are no names
+   for llvm-symbolizer; checked only for a symbol that would be picked. */
+static int mapping_symbol(elf_file *f, uint64_t strtab, uint32_t name)
+{
+    uint8_t c[2];
+    if (f->machine != EM_AARCH64 || SH_SIZE(f, strtab) - name < 2 ||
+        read_at(f, SH_OFFSET(f, strtab) + name, c, 2) != 0)
+        return 0;
+    return c[0] == '$' && (c[1] == 'x' || c[1] == 'd');
+}
+
 static int pick_better(const sym_pick *a, const sym_pick *b)
 {
     if (a->addr != b->addr) return a->addr > b->addr;
@@ -498,7 +545,7 @@ static void read_names(elf_file *f, xray_instrmap *m)
             if (m->by_address[mid].address < p.addr) lo = mid + 1;
             else hi = mid;
         }
-        if (lo < n && pick_better(&p, &best[lo])) best[lo] = p;
+        if (lo < n && pick_better(&p, &best[lo]) && !mapping_symbol(f, strtab, p.name)) best[lo] = p;
     }
     for (lo = 1; lo < n; lo++)
         if (pick_better(&best[lo - 1], &best[lo])) best[lo] = best[lo - 1];
@@ -546,7 +593,8 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     f.why_len = why_len;
     *out = NULL;
     f.fd = open(path, O_RDONLY);
-    if (!m) fail(&f, "out of memory");
+    f.win = calloc(WINDOWS, sizeof *f.win);
+    if (!m || !f.win) fail(&f, "out of memory");
     else if (f.fd < 0 || fstat(f.fd, &sb) != 0) fail(&f, strerror(errno));
     else if (S_ISDIR(sb.st_mode)) fail(&f, strerror(EISDIR));
     else {
@@ -571,6 +619,7 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     }
     if (f.fd >= 0) close(f.fd);
     free(f.shdr);
+    free(f.win);
     if (rc != 0) {
         xray_instrmap_free(m);
         return 1;
