@@ -58,6 +58,7 @@ struct xray_instrmap {
     size_t     nby_address;
     char     **symbol;     /* fid - 1 -> symbol name or NULL                  */
     char     **name;       /* fid - 1 -> demangled name or NULL              */
+    char      *symbol_error; /* the symbol table cannot be read: why        */
 };
 
 /* Recently read pieces of the file: tables are read an entry at a time,
@@ -518,11 +519,13 @@ static void read_names(elf_file *f, xray_instrmap *m)
     sym_pick *best;
     for (i = 0; i < f->shnum && symtab == f->shnum; i++)
         if (SH_TYPE(f, i) == SHT_SYMTAB) symtab = i;
-    if (symtab == f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0 || count < 2) {
+    if (symtab < f->shnum && table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) goto unreadable;
+    if (symtab == f->shnum || count < 2) {
         symtab = f->shnum;
         for (i = 0; i < f->shnum && symtab == f->shnum; i++)
             if (SH_TYPE(f, i) == SHT_DYNSYM) symtab = i;
-        if (symtab == f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) return;
+        if (symtab == f->shnum) return;
+        if (table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) goto unreadable;
     }
     strtab = SH_LINK(f, symtab);
     if (n == 0 || strtab >= f->shnum || SH_TYPE(f, strtab) != SHT_STRTAB || section_in_file(f, strtab) != 0) return;
@@ -560,6 +563,9 @@ static void read_names(elf_file *f, xray_instrmap *m)
     }
 out:
     free(best);
+    return;
+unreadable: /* llvm-symbolizer stops the program with this message */
+    m->symbol_error = strdup(f->why);
 }
 
 /* ---- the interface ----------------------------------------------------------- */
@@ -574,6 +580,7 @@ void xray_instrmap_free(xray_instrmap *m)
     }
     free(m->name);
     free(m->symbol);
+    free(m->symbol_error);
     free(m->by_address);
     free(m->fn_address);
     free(m->sleds);
@@ -665,4 +672,9 @@ int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function)
     const fid_entry key = {function, 0};
     const fid_entry *at = bsearch(&key, m->by_address, m->nby_address, sizeof key, fid_cmp_address);
     return at ? at->fid : 0;
+}
+
+const char *xray_instrmap_symbol_error(const xray_instrmap *m)
+{
+    return m->symbol_error;
 }
