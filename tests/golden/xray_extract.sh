@@ -60,6 +60,26 @@ for d in tests/data/xray/*/; do
     fi
 done
 
+# YAML maps (llvm-xray reads a file that is no object file as YAML: ids,
+# no names): yaml/CASE.in.yaml, llvm-xray's outputs and exit statuses
+tail -n +2 "$D/yaml/status.tsv" > "$T/yaml-cases"
+while IFS="$(printf '\t')" read -r c r1 r2; do
+    for mode in extract extract-s; do
+        want=$r1 opt=""
+        [ $mode = extract-s ] && want=$r2 opt=-s
+        "$X" extract $opt "$D/yaml/$c.in.yaml" > "$T/out" 2> "$T/err"
+        rc=$?
+        if [ $rc -eq "$want" ] && cmp -s "$T/out" "$D/yaml/$c.$mode.yaml"; then
+            pass "xray extract YAML map $c $opt"
+        else
+            diff "$D/yaml/$c.$mode.yaml" "$T/out" > "$T/diff" 2>&1
+            cat "$T/err" >> "$T/diff"
+            fail "xray extract YAML map $c $opt (exit $rc, llvm-xray $want)" "$T/diff"
+        fi
+    done
+done < "$T/yaml-cases"
+check "a YAML map: x86_64-cxx-O2-nopie.extract-s.yaml" "$D/x86_64-cxx-O2-nopie.extract.yaml" "$D/x86_64-cxx-O2-nopie.extract-s.yaml"
+
 "$X" extract -m x "$D/x86_64-c-O1.o" > "$T/out" 2> "$T/err"
 rc=$?
 if [ $rc -eq 2 ] && [ ! -s "$T/out" ]; then
