@@ -43,6 +43,15 @@ done
 n=x86_64-cxx-O2-nopie
 check "$n -symbolize=true --demangle=false" "$D/$n.extract-s-no-demangle.yaml" -symbolize=true --demangle=false "$D/$n.elf"
 check "$n --symbolize=0" "$D/$n.extract.yaml" --symbolize=0 "$D/$n.elf"
+check "$n --output=-" "$D/$n.extract.yaml" --output=- "$D/$n.elf"
+rm -f "$T/o.yaml"
+"$X" extract -s -o "$T/o.yaml" "$D/$n.elf" > "$T/out" 2> "$T/err"
+rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$T/out" ] && cmp -s "$T/o.yaml" "$D/$n.extract-s.yaml"; then
+    pass "xray extract -o FILE: the output in FILE"
+else
+    fail "xray extract -o FILE (exit $rc)" "$T/err"
+fi
 
 for d in tests/data/xray/*/; do
     [ -f "$d/instrmap.elf" ] || continue

@@ -495,7 +495,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
 
 /* ---- the options of llvm-xray's commands (tools/cli/xray/xray.h) ---------- */
 
-xray_options xray_opt = {NULL, 0, 1};
+xray_options xray_opt = {NULL, 0, 1, NULL};
 
 /* argv[*i] is LLVM option `name` (-name or --name) or its one-letter
    alias: 1 and its value in *v (the next argument unless given as =VALUE;
@@ -546,7 +546,11 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
     case CLI_EXTRACT:
         if ((r = xray_opt_flag(arg, "symbolize", "s", &xray_opt.symbolize)) != 0) break;
         if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
-        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) xray_opt.demangle = !off;
+        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) {
+            xray_opt.demangle = !off;
+            break;
+        }
+        r = xray_opt_value(argc, argv, i, "output", "o", &xray_opt.output);
         break;
     case CLI_ACCOUNT:
     case CLI_STACK:
@@ -565,7 +569,8 @@ static const char xray_help[] =
     "  info           header fields and record counts\n"
     "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
-    "                 -s, --symbolize: function names; --no-demangle\n"
+    "                 -s, --symbolize: function names; --no-demangle;\n"
+    "                 -o, --output=FILE\n"
     "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
 
 const cli_format cli_xray = {

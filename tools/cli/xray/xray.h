@@ -24,6 +24,9 @@ typedef struct xray_options {
        names demangled (xray_instrmap_name) or as in the symbol table
        (xray_instrmap_symbol) */
     int demangle;
+    /* --output=FILE, -o FILE (extract): where the output goes; NULL or "-":
+       stdout */
+    const char *output;
 } xray_options;
 
 /* Set by the row's parse_opt before run is called. */
