@@ -1413,6 +1413,31 @@ static void print_list(dprint *o, dnode *const *v, size_t n)
     }
 }
 
+/* pre, x, post */
+static void wrap(dprint *o, const char *pre, const dnode *x, const char *post)
+{
+    puts_(o, pre);
+    print(o, x);
+    puts_(o, post);
+}
+
+/* pre, x's list with commas, post */
+static void wrap_list(dprint *o, const char *pre, const dnode *x, const char *post)
+{
+    puts_(o, pre);
+    print_list(o, x->v, x->nv);
+    puts_(o, post);
+}
+
+/* x->a, then its text between pre and post (ABI tags, clone suffixes) */
+static void print_tagged(dprint *o, const dnode *x, const char *pre, const char *post)
+{
+    print(o, x->a);
+    puts_(o, pre);
+    put(o, x->s, x->n);
+    puts_(o, post);
+}
+
 static void print_quals(dprint *o, unsigned q)
 {
     if (q & Q_CONST) puts_(o, " const");
@@ -1490,16 +1515,14 @@ static void print_left_body(dprint *o, const dnode *x)
         print(o, x->b);
         return;
     case N_STD:
-        puts_(o, "std::");
-        print(o, x->a);
+        wrap(o, "std::", x->a, "");
         return;
     case N_TEMPLATED:
         print(o, x->a);
         print(o, x->b);
         return;
     case N_TARGS:
-        puts_(o, "<");
-        print_list(o, x->v, x->nv);
+        wrap_list(o, "<", x, "");
         if (last(o) == '>') puts_(o, " ");
         puts_(o, ">");
         return;
@@ -1508,10 +1531,7 @@ static void print_left_body(dprint *o, const dnode *x)
         print_base_name(o, x->a);
         return;
     case N_ABITAG:
-        print(o, x->a);
-        puts_(o, "[abi:");
-        put(o, x->s, x->n);
-        puts_(o, "]");
+        print_tagged(o, x, "[abi:", "]");
         return;
     case N_ENCODING:
         if (x->a) {
@@ -1521,19 +1541,13 @@ static void print_left_body(dprint *o, const dnode *x)
         print(o, x->b);
         return;
     case N_DOTSUFFIX:
-        print(o, x->a);
-        puts_(o, " (");
-        put(o, x->s, x->n);
-        puts_(o, ")");
+        print_tagged(o, x, " (", ")");
         return;
     case N_SPECIAL:
-        puts_(o, x->s);
-        print(o, x->a);
+        wrap(o, x->s, x->a, "");
         return;
     case N_CTOR_VTABLE:
-        puts_(o, "construction vtable for ");
-        print(o, x->b);
-        puts_(o, "-in-");
+        wrap(o, "construction vtable for ", x->b, "-in-");
         print(o, x->a);
         return;
     case N_QUAL:
@@ -1616,19 +1630,15 @@ static void print_left_body(dprint *o, const dnode *x)
         return;
     }
     case N_CONV_OP:
-        puts_(o, "operator ");
-        print(o, x->a);
+        wrap(o, "operator ", x->a, "");
         return;
     case N_LIT_OP:
-        puts_(o, "operator\"\" ");
-        print(o, x->a);
+        wrap(o, "operator\"\" ", x->a, "");
         return;
     case N_CLOSURE:
         puts_(o, "'lambda");
         put(o, x->s, x->n);
-        puts_(o, "'(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "'(", x, ")");
         return;
     case N_UNNAMED:
         puts_(o, "'unnamed");
@@ -1661,9 +1671,7 @@ static void print_left_body(dprint *o, const dnode *x)
         puts_(o, x->ref ? "true" : "false");
         return;
     case N_ENUM_LIT:
-        puts_(o, "(");
-        print(o, x->a);
-        puts_(o, ")");
+        wrap(o, "(", x->a, ")");
         if (x->s[0] == 'n') {
             puts_(o, "-");
             put(o, x->s + 1, x->n - 1);
@@ -1672,14 +1680,10 @@ static void print_left_body(dprint *o, const dnode *x)
         }
         return;
     case N_STRING_LIT:
-        puts_(o, "\"<");
-        print(o, x->a);
-        puts_(o, ">\"");
+        wrap(o, "\"<", x->a, ">\"");
         return;
     case N_ENCLOSING:
-        puts_(o, x->s);
-        print(o, x->a);
-        puts_(o, x->s2);
+        wrap(o, x->s, x->a, x->s2);
         return;
     case N_BINARY:
         if (strcmp(x->s, ">") == 0) puts_(o, "(");
@@ -1694,19 +1698,12 @@ static void print_left_body(dprint *o, const dnode *x)
         return;
     case N_PREFIX:
         puts_(o, x->s);
-        if (strcmp(x->s, "::") == 0) {
-            print(o, x->a);
-            return;
-        }
-        puts_(o, "(");
-        print(o, x->a);
-        puts_(o, ")");
+        if (strcmp(x->s, "::") == 0) print(o, x->a);
+        else wrap(o, "(", x->a, ")");
         return;
     case N_CALL:
         print(o, x->a);
-        puts_(o, "(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "(", x, ")");
         return;
     case N_MEMBER:
         print(o, x->a);
@@ -1715,18 +1712,12 @@ static void print_left_body(dprint *o, const dnode *x)
         return;
     case N_CAST:
         puts_(o, x->s);
-        puts_(o, "<");
-        print(o, x->a);
-        puts_(o, ">(");
-        print(o, x->b);
-        puts_(o, ")");
+        wrap(o, "<", x->a, ">");
+        wrap(o, "(", x->b, ")");
         return;
     case N_CONVERSION:
-        puts_(o, "(");
-        print(o, x->a);
-        puts_(o, ")(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap(o, "(", x->a, ")");
+        wrap_list(o, "(", x, ")");
         return;
     case N_FUNC_PARAM:
         puts_(o, "fp");
@@ -1736,10 +1727,8 @@ static void print_left_body(dprint *o, const dnode *x)
         puts_(o, "[]{...}");
         return;
     case N_EXCEPT_SPEC:
-        puts_(o, x->s);
-        if (x->a) print(o, x->a);
-        else print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        if (x->a) wrap(o, x->s, x->a, ")");
+        else wrap_list(o, x->s, x, ")");
         return;
     default:
         return;
@@ -1752,9 +1741,7 @@ static void print_right_body(dprint *o, const dnode *x)
     unsigned kind;
     switch (x->kind) {
     case N_ENCODING:
-        puts_(o, "(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "(", x, ")");
         if (x->a) print_right(o, x->a);
         print_quals(o, x->quals);
         print_ref_qual(o, x->ref);
@@ -1773,9 +1760,7 @@ static void print_right_body(dprint *o, const dnode *x)
         print_right(o, y);
         return;
     case N_FUNC:
-        puts_(o, "(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "(", x, ")");
         print_right(o, x->a);
         print_quals(o, x->quals);
         print_ref_qual(o, x->ref);
@@ -1786,9 +1771,7 @@ static void print_right_body(dprint *o, const dnode *x)
         return;
     case N_ARRAY:
         if (last(o) != ']') puts_(o, " ");
-        puts_(o, "[");
-        if (x->b) print(o, x->b);
-        puts_(o, "]");
+        wrap(o, "[", x->b, "]");
         print_right(o, x->a);
         return;
     case N_PTRMEM:
