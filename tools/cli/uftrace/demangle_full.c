@@ -131,14 +131,19 @@ static dnode *mk(dparse *d, int kind, dnode *a, dnode *b)
     return x;
 }
 
-static dnode *mk_text(dparse *d, int kind, const char *s, size_t n)
+/* x with its text (NULL stays NULL) */
+static dnode *with_text(dnode *x, const char *s, size_t n)
 {
-    dnode *x = mk(d, kind, NULL, NULL);
     if (x) {
         x->s = s;
         x->n = n;
     }
     return x;
+}
+
+static dnode *mk_text(dparse *d, int kind, const char *s, size_t n)
+{
+    return with_text(mk(d, kind, NULL, NULL), s, n);
 }
 
 #define mk_lit(d, kind, lit) mk_text((d), (kind), "" lit, sizeof(lit) - 1)
@@ -242,6 +247,13 @@ static dnode *leave(dparse *d, dnode *x)
     return x;
 }
 
+/* body(d), one level deeper: the recursive rules go through here */
+static dnode *guarded(dparse *d, dnode *(*body)(dparse *))
+{
+    if (!enter(d)) return NULL;
+    return leave(d, body(d));
+}
+
 static const char *bare_source_name(dparse *d, size_t *n)
 {
     size_t len;
@@ -268,11 +280,7 @@ static dnode *parse_abi_tags(dparse *d, dnode *x)
         size_t n;
         const char *s = bare_source_name(d, &n);
         if (!s) return NULL;
-        x = mk(d, N_ABITAG, x, NULL);
-        if (x) {
-            x->s = s;
-            x->n = n;
-        }
+        x = with_text(mk(d, N_ABITAG, x, NULL), s, n);
     }
     return x;
 }
@@ -343,11 +351,7 @@ static dnode *parse_unnamed(dparse *d)
         dnode *x;
         count = parse_number(d, 0, &n);
         if (!eat(d, "_")) return NULL;
-        x = mk(d, N_UNNAMED, NULL, NULL);
-        if (x) {
-            x->s = count;
-            x->n = n;
-        }
+        x = with_text(mk(d, N_UNNAMED, NULL, NULL), count, n);
         return x;
     }
     if (eat(d, "Ul")) {
@@ -697,7 +701,14 @@ static dnode *parse_function_type(dparse *d)
     return x;
 }
 
+static dnode *parse_qualified_type_body(dparse *d);
+
 static dnode *parse_qualified_type(dparse *d)
+{
+    return guarded(d, parse_qualified_type_body);
+}
+
+static dnode *parse_qualified_type_body(dparse *d)
 {
     unsigned char q;
     dnode *t;
@@ -709,11 +720,7 @@ static dnode *parse_qualified_type(dparse *d)
         if (look(d, 0) == 'I' && !(ta = parse_targs(d, 0))) return NULL;
         child = parse_qualified_type(d);
         if (!child) return NULL;
-        x = mk(d, N_VENDOR, child, ta);
-        if (x) {
-            x->s = s;
-            x->n = n;
-        }
+        x = with_text(mk(d, N_VENDOR, child, ta), s, n);
         return x;
     }
     q = parse_cv(d);
@@ -871,8 +878,7 @@ static dnode *parse_type_body(dparse *d)
             dnode *s = parse_substitution(d);
             if (!s) return NULL;
             if (d->try_targs && look(d, 0) == 'I') {
-                dnode *ta = parse_targs(d, 0);
-                r = ta ? mk(d, N_TEMPLATED, s, ta) : NULL;
+                r = with_targs(d, s);
                 break;
             }
             return s;
@@ -888,8 +894,7 @@ static dnode *parse_type_body(dparse *d)
 
 static dnode *parse_type(dparse *d)
 {
-    if (!enter(d)) return NULL;
-    return leave(d, parse_type_body(d));
+    return guarded(d, parse_type_body);
 }
 
 static dnode *parse_int_literal(dparse *d, const char *type)
@@ -959,10 +964,21 @@ static dnode *parse_expr_primary(dparse *d)
     }
 }
 
-/* <unresolved-name>, the forms seen in decltype expressions. */
-static dnode *parse_unresolved(dparse *d)
+/* x, with the template args that follow it if any */
+static dnode *with_targs(dparse *d, dnode *x)
 {
-    dnode *x, *ta;
+    dnode *ta;
+    if (!x || look(d, 0) != 'I') return x;
+    ta = parse_targs(d, 0);
+    return ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
+}
+
+static dnode *parse_unresolved(dparse *d);
+
+/* <unresolved-name>, the forms seen in decltype expressions. */
+static dnode *parse_unresolved_body(dparse *d)
+{
+    dnode *x;
     int global = eat(d, "gs");
     if (eat(d, "sr")) {
         dnode *q;
@@ -970,22 +986,14 @@ static dnode *parse_unresolved(dparse *d)
             q = parse_type(d);
             if (!q) return NULL;
             while (!eat(d, "E")) {
-                dnode *part = parse_source_name(d);
-                if (part && look(d, 0) == 'I') {
-                    ta = parse_targs(d, 0);
-                    part = ta ? mk(d, N_TEMPLATED, part, ta) : NULL;
-                }
+                dnode *part = with_targs(d, parse_source_name(d));
                 if (!part) return NULL;
                 q = mk(d, N_NESTED, q, part);
             }
         } else if (is_digit(look(d, 0))) {
             q = NULL;
             do { /* qualifier levels: simple ids */
-                dnode *part = parse_source_name(d);
-                if (part && look(d, 0) == 'I') {
-                    ta = parse_targs(d, 0);
-                    part = ta ? mk(d, N_TEMPLATED, part, ta) : NULL;
-                }
+                dnode *part = with_targs(d, parse_source_name(d));
                 if (!part) return NULL;
                 q = q ? mk(d, N_NESTED, q, part) : part;
             } while (q && !eat(d, "E"));
@@ -996,11 +1004,7 @@ static dnode *parse_unresolved(dparse *d)
         x = parse_unresolved(d);
         x = x ? mk(d, N_NESTED, q, x) : NULL;
     } else if (eat(d, "on")) {
-        x = parse_operator_name(d, NULL);
-        if (x && look(d, 0) == 'I') {
-            ta = parse_targs(d, 0);
-            x = ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
-        }
+        x = with_targs(d, parse_operator_name(d, NULL));
     } else if (eat(d, "dn")) {
         x = is_digit(look(d, 0)) ? parse_source_name(d) : parse_type(d);
         if (x) {
@@ -1008,11 +1012,7 @@ static dnode *parse_unresolved(dparse *d)
             if (x) x->ref = 1;
         }
     } else {
-        x = parse_source_name(d);
-        if (x && look(d, 0) == 'I') {
-            ta = parse_targs(d, 0);
-            x = ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
-        }
+        x = with_targs(d, parse_source_name(d));
     }
     if (x && global) {
         dnode *g = mk(d, N_PREFIX, x, NULL);
@@ -1020,6 +1020,11 @@ static dnode *parse_unresolved(dparse *d)
         return g;
     }
     return x;
+}
+
+static dnode *parse_unresolved(dparse *d)
+{
+    return guarded(d, parse_unresolved_body);
 }
 
 static dnode *parse_expr_body(dparse *d)
@@ -1125,8 +1130,7 @@ static dnode *parse_expr_body(dparse *d)
 
 static dnode *parse_expr(dparse *d)
 {
-    if (!enter(d)) return NULL;
-    return leave(d, parse_expr_body(d));
+    return guarded(d, parse_expr_body);
 }
 
 static dnode *parse_targ(dparse *d)
