@@ -274,6 +274,15 @@ static dnode *parse_source_name(dparse *d)
     return mk_text(d, N_NAME, s, n);
 }
 
+/* x, with the template args that follow it if any */
+static dnode *with_targs(dparse *d, dnode *x)
+{
+    dnode *ta;
+    if (!x || look(d, 0) != 'I') return x;
+    ta = parse_targs(d, 0);
+    return ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
+}
+
 static dnode *parse_abi_tags(dparse *d, dnode *x)
 {
     while (x && eat(d, "B")) {
@@ -311,6 +320,18 @@ static int find_op(const dparse *d)
     return -1;
 }
 
+/* The type of a conversion ("cv"): a template param in it takes no
+   template args (they belong to what follows). */
+static dnode *parse_cast_type(dparse *d)
+{
+    int save = d->try_targs;
+    dnode *t;
+    d->try_targs = 0;
+    t = parse_type(d);
+    d->try_targs = save;
+    return t;
+}
+
 static dnode *parse_operator_name(dparse *d, name_state *st)
 {
     int op = find_op(d);
@@ -322,11 +343,7 @@ static dnode *parse_operator_name(dparse *d, name_state *st)
         return x;
     }
     if (eat(d, "cv")) {
-        int save = d->try_targs;
-        dnode *t;
-        d->try_targs = 0;
-        t = parse_type(d);
-        d->try_targs = save;
+        dnode *t = parse_cast_type(d);
         if (st) st->ctor_dtor_conversion = 1;
         return t ? mk(d, N_CONV_OP, t, NULL) : NULL;
     }
@@ -964,15 +981,6 @@ static dnode *parse_expr_primary(dparse *d)
     }
 }
 
-/* x, with the template args that follow it if any */
-static dnode *with_targs(dparse *d, dnode *x)
-{
-    dnode *ta;
-    if (!x || look(d, 0) != 'I') return x;
-    ta = parse_targs(d, 0);
-    return ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
-}
-
 static dnode *parse_unresolved(dparse *d);
 
 /* <unresolved-name>, the forms seen in decltype expressions. */
@@ -1080,11 +1088,7 @@ static dnode *parse_expr_body(dparse *d)
         return y;
     }
     if (eat(d, "cv")) {
-        int save = d->try_targs;
-        dnode *t;
-        d->try_targs = 0;
-        t = parse_type(d);
-        d->try_targs = save;
+        dnode *t = parse_cast_type(d);
         if (!t) return NULL;
         from = d->names.n;
         if (eat(d, "_")) {
