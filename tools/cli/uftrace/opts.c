@@ -152,9 +152,10 @@ UO_FLAG(uo_no_comment, no_comment)
 UO_FLAG(uo_no_merge, no_merge)
 #undef UO_FLAG
 
-/* The commands whose records go through the stream: they all take the
-   filters, as in uftrace. */
-#define UO_STREAM (CLI_CMD(CLI_REPLAY) | CLI_CMD(CLI_REPORT) | CLI_CMD(CLI_GRAPH) | CLI_CMD(CLI_DUMP))
+/* The commands whose records go through the stream (stream.h): they all
+   take the filters, as in uftrace (dump's --chrome, --flame-graph and
+   --graphviz too, once they read the stream: add CLI_DUMP then). */
+#define UO_STREAM (CLI_CMD(CLI_REPLAY) | CLI_CMD(CLI_REPORT) | CLI_CMD(CLI_GRAPH))
 #define UO_REPLAY CLI_CMD(CLI_REPLAY)
 
 typedef struct uft_optdef {

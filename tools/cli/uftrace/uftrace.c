@@ -70,7 +70,7 @@ static const char uft_help[] =
     "    --no-event              hide events\n"
     "    --no-args               hide arguments and return values\n"
     "    --demangle=full|simple|no   C++ names (default simple)\n"
-    "    --srcline               the source line column (header)\n"
+    "    --srcline               each function's FILE:LINE (.dbg), in a comment\n"
     "    --task-newline          an empty line where the task changes\n"
     "    --column-view           each task in its own column (--column-offset=N)\n"
     "    --no-comment, --no-merge, --match=regex|glob, --event-full  as uftrace\n";
