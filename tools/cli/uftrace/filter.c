@@ -247,7 +247,8 @@ void uft_filters_free(uft_filters *fs)
     memset(fs, 0, sizeof *fs);
 }
 
-const uft_trigger *uft_filters_match(const uft_filters *fs, const uft_session *s, uint64_t addr)
+/* uft_filters_match() without its kept answers. */
+static const uft_trigger *uf_lookup(const uft_filters *fs, const uft_session *s, uint64_t addr)
 {
     const uft_session_filters *sf = NULL;
     size_t i, lo = 0, hi;
@@ -262,4 +263,15 @@ const uft_trigger *uft_filters_match(const uft_filters *fs, const uft_session *s
     }
     if (lo > 0 && addr < sf->f[lo - 1].end) return &sf->f[lo - 1].tr;
     return NULL;
+}
+
+const uft_trigger *uft_filters_match(uft_filters *fs, const uft_session *s, uint64_t addr)
+{
+    uft_filter_hit *h = &fs->hits[(addr ^ addr >> 6) % UFT_FILTER_HITS];
+    if (h->sess != s || h->addr != addr) {
+        h->sess = s;
+        h->addr = addr;
+        h->tr = uf_lookup(fs, s, addr);
+    }
+    return h->tr;
 }

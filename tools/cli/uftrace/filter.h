@@ -43,7 +43,17 @@ typedef struct uft_session_filters {
     size_t             n, cap;
 } uft_session_filters;
 
+/* A lookup of uft_filters_match(), kept: functions are entered again and
+   again. */
+typedef struct uft_filter_hit {
+    const uft_session *sess; /* NULL: unused */
+    uint64_t           addr;
+    const uft_trigger *tr;
+} uft_filter_hit;
+#define UFT_FILTER_HITS 64
+
 typedef struct uft_filters {
+    uft_filter_hit       hits[UFT_FILTER_HITS];
     uft_session_filters *sess; /* one per session of the directory */
     size_t               nsess;
     size_t               count; /* ranges in all sessions */
@@ -61,6 +71,6 @@ void uft_filters_setup(uft_filters *fs, uft_dir *d, const char *filter_str, cons
 void uft_filters_free(uft_filters *fs);
 
 /* The trigger of the range of session s holding addr, or NULL. */
-const uft_trigger *uft_filters_match(const uft_filters *fs, const uft_session *s, uint64_t addr);
+const uft_trigger *uft_filters_match(uft_filters *fs, const uft_session *s, uint64_t addr);
 
 #endif

@@ -752,16 +752,7 @@ int uft_st_enter_filtered(uft_stream *e, uft_stask *t, const uft_view *r, int sp
         t->disp_set = 0;
     }
     if (!e->enabled) return -1; /* not NORECORD: shown when tracing is on again */
-    if (t->budget <= 0 || (flags & UFT_TR_HIDE)) {
-        f->flags |= UFT_FL_NORECORD;
-        return -1;
-    }
-    t->budget--;
-    if (!t->disp_set) {
-        t->disp = t->nstack - 1 < 0 ? 0 : t->nstack - 1;
-        t->disp_set = 1;
-    }
-    return 0;
+    return uft_st_enter_budget(t, f, (flags & UFT_TR_HIDE) != 0);
 }
 
 int uft_stream_check_filter(uft_stream *e, uft_stask *t)

@@ -544,6 +544,22 @@ static inline int uft_st_special_at(uft_stream *e, uft_stask *t, const uft_view 
     return uft_stream_special(e, sym, map);
 }
 
+/* The end of an entry (frame f): hidden beyond the depth budget (or if
+   hide), else it takes a level of the budget. -1 hidden, 0 shown. */
+static inline int uft_st_enter_budget(uft_stask *t, uft_frame *f, int hide)
+{
+    if (t->budget <= 0 || hide) {
+        f->flags |= UFT_FL_NORECORD;
+        return -1;
+    }
+    t->budget--;
+    if (!t->disp_set) {
+        t->disp = t->nstack - 1 < 0 ? 0 : t->nstack - 1;
+        t->disp_set = 1;
+    }
+    return 0;
+}
+
 /* The frame of an entry of a special function (uft_stream_special()). */
 static inline void uft_st_enter_special(uft_stream *e, uft_stask *t, uft_frame *f, int special)
 {
@@ -570,16 +586,7 @@ static inline int uft_stream_enter(uft_stream *e, uft_stask *t, const uft_view *
     f->flags = 0;
     t->entry_tr.flags = 0;
     if (special && uft_stream_session(e, t, r->time) != NULL) uft_st_enter_special(e, t, f, special);
-    if (t->budget <= 0) {
-        f->flags |= UFT_FL_NORECORD;
-        return -1;
-    }
-    t->budget--;
-    if (!t->disp_set) {
-        t->disp = t->nstack - 1 < 0 ? 0 : t->nstack - 1;
-        t->disp_set = 1;
-    }
-    return 0;
+    return uft_st_enter_budget(t, f, 0);
 }
 
 /* After an entry line "f() {": the next lines are one deeper (or the
