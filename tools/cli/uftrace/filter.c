@@ -212,6 +212,48 @@ static void uf_setup_all(uft_filters *fs, uft_dir *d, const char *terms, int is_
     for (i = 0; i < fs->nsess; i++) uf_setup_terms(fs, &fs->sess[i], d, terms, is_filter, match);
 }
 
+/* Does an entry of spec list `list` (argspec: syntax) match a symbol of
+   session s? */
+static int uf_list_matches(uft_dir *d, const uft_session *s, const char *list)
+{
+    const char *pos = list, *end;
+    tdec_uftrace_spec_entry e;
+    uf_pattern p;
+    char buf[1024];
+    size_t i, k;
+    int hit = 0;
+    if (list == NULL) return 0;
+    end = list + strlen(list);
+    while (!hit && tdec_uftrace_next_spec_entry(&pos, end, &e) == TDEC_OK) {
+        snprintf(buf, sizeof buf, "%.*s", (int)e.pattern.len, e.pattern.ptr);
+        uf_pattern_init(&p, (char)d->pattern, buf);
+        for (i = 0; !hit && i < s->nmaps; i++) {
+            const uft_module *m = uft_module_symbols(d, s->maps[i].mod);
+            for (k = 0; !hit && k < m->nsyms; k++) hit = uf_pattern_match(&p, m->syms[k].name);
+        }
+        uf_pattern_free(&p);
+    }
+    return hit;
+}
+
+/* Has uftrace 0.13 a filter entry for an argument spec in session s? Its
+   specs (info argspec:, retspec:, and with auto-args the .dbg entries or
+   the built-in prototypes) go into the tables of -F and -T, and count
+   when it decides that they matched nothing. */
+static int uf_spec_entries(uft_dir *d, const uft_session *s)
+{
+    size_t i, k;
+    if (uf_list_matches(d, s, d->argspec) || uf_list_matches(d, s, d->retspec)) return 1;
+    if (!d->auto_args) return 0;
+    if (d->hdr.feat_mask & TDEC_UFTRACE_FEAT_DEBUG_INFO)
+        for (i = 0; i < s->nmaps; i++) {
+            const uft_module *m = uft_module_symbols(d, s->maps[i].mod);
+            for (k = 0; k < m->ndbg; k++)
+                if (m->dbg[k].args != NULL || m->dbg[k].retval != NULL) return 1;
+        }
+    return uf_list_matches(d, s, d->argauto) || uf_list_matches(d, s, d->retauto);
+}
+
 void uft_filters_setup(uft_filters *fs, uft_dir *d, const char *filter_str, const char *trigger_str, char match,
                        char **usage)
 {
@@ -225,6 +267,7 @@ void uft_filters_setup(uft_filters *fs, uft_dir *d, const char *filter_str, cons
     if (filter_str != NULL) {
         uf_setup_all(fs, d, filter_str, 1, match);
         failed = fs->count == 0;
+        for (i = 0; failed && i < d->nsess; i++) failed = !uf_spec_entries(d, d->sess[i]);
     }
     if (trigger_str != NULL && !failed) {
         before = fs->count;
