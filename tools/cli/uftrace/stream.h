@@ -63,6 +63,15 @@
        ... frames still open: t->nstack of them, f->time their start ...
        uft_stream_close(&s);
 
+   Options (opts.h): the uftrace row parses the command line into a
+   uft_opts and applies default.opts (uft_opts_default) before it runs a
+   command; the command sets dir.demangle = o->demangle right after
+   uft_open_dir(), prints o->usage, then uft_spec_usage(), then (after
+   opening the stream) s.usage on stdout, as uftrace orders its "Usage:"
+   lines, and hands o to uft_stream_open_opts(): -F/-N/-T/-D/-t/--tid apply
+   inside the stream, --no-libcall and the printing options are the
+   command's (replay.c shows both).
+
    Records: t->cur is valid until the next uft_stream_next(). Its rec (the
    <tid>.dat record with arguments / event data) is NULL for perf and
    external-data records; the message of an external-data record
