@@ -1,11 +1,18 @@
 /* uftrace.c - the uftrace front end's row of the table: a directory with
-   an info file is uftrace data; dump (text or JSON) and replay read it. */
+   an info file is uftrace data; dump (text or JSON) and replay read it.
+   The options are uftrace 0.13's (opts.h: one table for every command),
+   the recording's default.opts applied after the command line's. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/formats.h"
+#include "tools/cli/uftrace/opts.h"
 #include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
 #include <sys/stat.h>
+
+/* the command line's options (uft_parse_opt), then default.opts' */
+static uft_opts uft_options;
+static int      uft_options_set;
 
 static cli_match uft_detect(const cli_args *a, const cli_probe *p)
 {
@@ -16,14 +23,29 @@ static cli_match uft_detect(const cli_args *a, const cli_probe *p)
     return stat(file, &sb) == 0 && S_ISREG(sb.st_mode) ? CLI_YES : CLI_NO;
 }
 
+static int uft_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
+{
+    if (!(cli_uftrace.commands & CLI_CMD(a->command))) return CLI_OPT_NONE;
+    if (!uft_options_set) {
+        uft_opts_init(&uft_options);
+        uft_options_set = 1;
+    }
+    return uft_opts_parse(&uft_options, a->command, &a->path, argc, argv, i, err);
+}
+
 static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     (void)in;
+    if (!uft_options_set) {
+        uft_opts_init(&uft_options);
+        uft_options_set = 1;
+    }
     switch (a->command) {
     case CLI_DUMP:
         return a->output == CLI_OUT_JSON ? uft_dump_json(a->path, out, err) : uft_dump(a->path, out, err);
     case CLI_REPLAY:
-        return uft_replay(a->path, out, err);
+        if (uft_opts_default(&uft_options, a->path, err)) return 1;
+        return uft_replay(a->path, &uft_options, out, err);
     default:
         cli_diag(err, "error", -1, a->path, "uftrace data: `info` is not supported yet");
         return 2;
@@ -32,7 +54,26 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
 
 static const char uft_help[] =
     "  dump           uftrace dump's text\n"
-    "  replay         per-task call trees with durations, as uftrace replay\n";
+    "  replay         per-task call trees with durations, as uftrace replay\n"
+    "    -d, --data=DIR          the data directory (or DIR as the last argument)\n"
+    "    -F, --filter=FUNC       only FUNC and what it calls (regex; ';' or repeat)\n"
+    "    -N, --notrace=FUNC      not FUNC nor what it calls\n"
+    "    -T, --trigger=FUNC@ACT  depth=N, time=TIME, trace_on, trace_off, backtrace,\n"
+    "                            filter, notrace, hide, trace\n"
+    "    -D, --depth=N           N levels of calls at most\n"
+    "    -t, --time-filter=TIME  hide calls shorter than TIME (e.g. 10us)\n"
+    "    --tid=TID[,TID...]      only those tasks\n"
+    "    -f, --output-fields=F   duration,tid,addr,time,delta,elapsed,task,module;\n"
+    "                            none; +F adds to the default (duration,tid)\n"
+    "    --flat                  a line per record\n"
+    "    --no-libcall            hide library (PLT) calls\n"
+    "    --no-event              hide events\n"
+    "    --no-args               hide arguments and return values\n"
+    "    --demangle=full|simple|no   C++ names (default simple)\n"
+    "    --srcline               each function's FILE:LINE (.dbg), in a comment\n"
+    "    --task-newline          an empty line where the task changes\n"
+    "    --column-view           each task in its own column (--column-offset=N)\n"
+    "    --no-comment, --no-merge, --match=regex|glob, --event-full  as uftrace\n";
 
 const cli_format cli_uftrace = {
     .name = "uftrace",
@@ -42,6 +83,6 @@ const cli_format cli_uftrace = {
     .help = uft_help,
     .format_names = NULL, /* its info file tells it */
     .detect = uft_detect,
-    .parse_opt = NULL,
+    .parse_opt = uft_parse_opt,
     .run = uft_command,
 };

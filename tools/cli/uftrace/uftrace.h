@@ -5,12 +5,13 @@
 #define TDEC_TOOLS_UFTRACE_H
 
 #include "tools/cli/out.h"
+#include "tools/cli/uftrace/opts.h"
 
 /* dump: as `uftrace dump` (dump.c) */
 int uft_dump(const char *path, out_buf *out, out_buf *err);
 /* dump --json (json.c, docs/uftrace.md) */
 int uft_dump_json(const char *path, out_buf *out, out_buf *err);
-/* replay: as `uftrace replay` (replay.c) */
-int uft_replay(const char *path, out_buf *out, out_buf *err);
+/* replay: as `uftrace replay` with options o (replay.c) */
+int uft_replay(const char *path, const uft_opts *o, out_buf *out, out_buf *err);
 
 #endif
