@@ -5,7 +5,11 @@
 #include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+
+/* dump's view: --flame-graph or --graphviz (uftrace's names), -1 for none */
+static int uft_dump_graph_view = -1;
 
 static cli_match uft_detect(const cli_args *a, const cli_probe *p)
 {
@@ -21,6 +25,8 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
     (void)in;
     switch (a->command) {
     case CLI_DUMP:
+        if (a->output == CLI_OUT_CHROME) return uft_dump_view(a->path, UFT_VIEW_CHROME, out, err);
+        if (uft_dump_graph_view >= 0) return uft_dump_view(a->path, uft_dump_graph_view, out, err);
         return a->output == CLI_OUT_JSON ? uft_dump_json(a->path, out, err) : uft_dump(a->path, out, err);
     case CLI_REPLAY:
         return uft_replay(a->path, out, err);
@@ -30,18 +36,39 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
     }
 }
 
+/* dump's --flame-graph and --graphviz. */
+static int uft_dump_opt(cli_args *a, const char *arg)
+{
+    if (a->command != CLI_DUMP) return CLI_OPT_NONE;
+    if (strcmp(arg, "--flame-graph") == 0) uft_dump_graph_view = UFT_VIEW_FLAME;
+    else if (strcmp(arg, "--graphviz") == 0) uft_dump_graph_view = UFT_VIEW_GRAPHVIZ;
+    else return CLI_OPT_NONE;
+    return CLI_OPT_TAKEN;
+}
+
+static int uft_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
+{
+    (void)argc;
+    (void)err;
+    return uft_dump_opt(a, argv[*i]);
+}
+
 static const char uft_help[] =
     "  dump           uftrace dump's text\n"
+    "  dump --chrome  Chrome trace-event JSON, as uftrace dump --chrome\n"
+    "  dump --flame-graph  folded stacks with samples, as uftrace dump --flame-graph\n"
+    "  dump --graphviz     the call graph in DOT, as uftrace dump --graphviz\n"
     "  replay         per-task call trees with durations, as uftrace replay\n";
 
 const cli_format cli_uftrace = {
     .name = "uftrace",
     .inputs = "uftrace data directories",
     .dir = 1,
+    .chrome = 1,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) /* to say it is not supported yet */ | CLI_CMD(CLI_REPLAY),
     .help = uft_help,
     .format_names = NULL, /* its info file tells it */
     .detect = uft_detect,
-    .parse_opt = NULL,
+    .parse_opt = uft_parse_opt,
     .run = uft_command,
 };
