@@ -13,7 +13,8 @@
    escapes). Where uftrace's own output is not valid JSON (a LOST record
    leaves an empty element, a recording without records a trailing comma)
    the elements are only separated by commas; a reading error is reported
-   on stderr and the JSON still closed.
+   on stderr and the JSON still closed (a directory that cannot be read at
+   all, where uftrace prints nothing, gives an empty trace).
 
    --flame-graph and --graphviz: the call tree of uftrace's utils/graph.c,
    one for the whole recording: a node per function under its caller,
@@ -650,13 +651,20 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
     static vw v;
     uft_stask *t;
     char exename[4096];
-    int failed;
+    int failed, opened = 0;
 
-    if (uft_open_dir(&dir, path, err)) return 1;
-    uft_spec_usage(&dir, out);
     memset(&v, 0, sizeof v);
     v.view = view;
-    if (uft_stream_open(&v.s, &dir, out, err)) return 1;
+    if (uft_open_dir(&dir, path, err) == 0) {
+        uft_spec_usage(&dir, out);
+        opened = uft_stream_open(&v.s, &dir, out, err) == 0;
+    }
+    if (!opened) {
+        /* (uftrace prints nothing) */
+        if (view == UFT_VIEW_CHROME) out_lit(out, "{\"traceEvents\":[\n\n], \"displayTimeUnit\": \"ns\"}\n");
+        out_flush(out);
+        return 1;
+    }
     if ((v.last = calloc(v.s.ntasks, sizeof *v.last)) == NULL) vw_out_of_memory();
     if (view == UFT_VIEW_CHROME) {
         vw_chrome_header(&v);
