@@ -650,7 +650,6 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
     static uft_dir dir;
     static vw v;
     uft_stask *t;
-    char exename[4096];
     int failed, opened = 0;
 
     memset(&v, 0, sizeof v);
@@ -674,7 +673,6 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
     }
     if (view == UFT_VIEW_GRAPHVIZ) {
         char cmdline[8192];
-        vw_info(&v, "exename", exename, sizeof exename);
         out_lit(out, "# version\":\"" VW_UFTRACE_VERSION "\"\n");
         if (dir.hdr.info_mask & TDEC_UFTRACE_INFO_CMDLINE) {
             vw_info(&v, "cmdline", cmdline, sizeof cmdline);
@@ -683,7 +681,7 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
             out_lit(out, "\"\n");
         }
         out_lit(out, "\ndigraph \"");
-        out_str(out, vw_basename(exename));
+        out_str(out, vw_basename(dir.exename ? dir.exename : ""));
         out_lit(out, "\" { \n");
     }
 
@@ -705,7 +703,7 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
         vw_chrome_footer(&v); /* closes the JSON after an error too */
     } else if (!failed) {
         if (view == UFT_VIEW_FLAME) vw_flame_print(&v);
-        else vw_graphviz_print(&v, vw_basename(exename));
+        else vw_graphviz_print(&v, vw_basename(dir.exename ? dir.exename : ""));
         if (view == UFT_VIEW_GRAPHVIZ) out_lit(out, "}\n");
     }
     uft_stream_close(&v.s);
