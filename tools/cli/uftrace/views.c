@@ -45,6 +45,9 @@
 /* "no node" (uftrace's NULL node pointer) */
 #define VW_NONE UINT32_MAX
 
+/* "%03u" of 0..999 (filled by vw_chrome_header()) */
+static char vw_digits[1000][3];
+
 /* uft_sym pointer -> name id answers kept */
 #define VW_NAME_CACHE 256
 
@@ -56,6 +59,8 @@ typedef struct vw_node {
     uint64_t calls;
     uint32_t name;  /* id in vw_tree.names                               */
     uint32_t parent, first, last, next; /* children in order of first call */
+    const uft_sym *hot_sym; /* the symbol of the child entered last ...      */
+    uint32_t hot_child;     /* ... and that child (loops enter it again)     */
 } vw_node;
 
 /* A node entering fork() (or vfork, daemon): a child task's first exit
@@ -81,6 +86,17 @@ typedef struct vw_tree {
     uint32_t *cur;   /* per task of the stream: its current node */
 } vw_tree;
 
+/* The text after the time of a "B"/"E" event without values
+   (vw_chrome_tail()), kept by (task, symbol, phase): a loop repeats it. */
+#define VW_TAILS 64
+typedef struct vw_tail {
+    const uft_stask *task;
+    const uft_sym   *sym; /* NULL: unused */
+    char             ph;
+    size_t           len;
+    char             text[192];
+} vw_tail;
+
 typedef struct vw {
     uft_stream s;
     int        view;     /* UFT_VIEW_* */
@@ -90,7 +106,12 @@ typedef struct vw {
     unsigned   lost;     /* Chrome: LOST records seen */
     uint64_t   sample;   /* flame graph: sample time (ns), 0 for call counts */
     vw_tree    tree;
-    uft_text   text;     /* argument text, escaped names */
+    uft_text   text;     /* argument text */
+    uft_text   tail;     /* vw_chrome_tail() */
+    uint64_t   ts_ms;    /* vw_chrome_ts(): the time in ms whose text is kept */
+    char       ts_text[24];
+    size_t     ts_len;
+    vw_tail    tails[VW_TAILS];
 } vw;
 
 static UFT_COLD void vw_out_of_memory(void)
@@ -182,6 +203,7 @@ static void vw_element(vw *v)
 static void vw_chrome_header(vw *v)
 {
     size_t i;
+    for (i = 0; i < 1000; i++) fmt_u64w(vw_digits[i], i, 3, '0');
     vw_task_names(v);
     out_lit(v->s.out, "{\"traceEvents\":[\n");
     for (i = 0; i < v->s.ntasks; i++) {
@@ -233,48 +255,88 @@ static int vw_needs_escapes(const char *name, size_t n)
     return 0;
 }
 
-/* A "B" (ph 'B') or "E" event of task t at time; r: the record whose
-   values go into "args" (NULL: none). */
-static void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const char *name, size_t name_len,
-                            const uft_view *r)
+/* The text of a "B" or "E" event of task t after its time, up to the
+   name's closing quote (`,"ph":"B","pid":P,"tid":T,"name":"NAME"`), into
+   v->tail. */
+static void vw_chrome_tail(vw *v, const uft_stask *t, char ph, const char *name, size_t name_len)
+{
+    int32_t pid = t->t ? t->t->pid : t->tid;
+    uft_text *s = &v->tail;
+    size_t i;
+    s->len = 0;
+    uft_text_printf(s, ",\"ph\":\"%c\",\"pid\":%d", ph, (int)pid);
+    if (pid != t->tid) uft_text_printf(s, ",\"tid\":%d", (int)t->tid);
+    uft_text_puts(s, ",\"name\":\"");
+    if (vw_needs_escapes(name, name_len))
+        for (i = 0; i < name_len; i++) uft_json_escaped(s, name[i]);
+    else
+        uft_text_put(s, name, name_len);
+    uft_text_puts(s, "\""); /* (a name cut by uft_text, beyond 8 KB, loses this quote) */
+}
+
+/* An event's time in us ("%llu.%03u" of time in ns) at p: the part in
+   ms is kept as text while it holds (a trace's times are close). */
+static char *vw_chrome_ts(vw *v, char *p, uint64_t time)
+{
+    uint64_t ms = time / 1000000u;
+    uint32_t sub = (uint32_t)(time - ms * 1000000u);
+    if (ms == 0) { /* no leading zeros */
+        p = fmt_u64(p, time / 1000);
+        *p++ = '.';
+        return fmt_u64w(p, time % 1000, 3, '0');
+    }
+    if (ms != v->ts_ms) {
+        v->ts_ms = ms;
+        v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
+    }
+    p = fmt_mem(p, v->ts_text, v->ts_len);
+    memcpy(p, vw_digits[sub / 1000], 3);
+    p[3] = '.';
+    memcpy(p + 4, vw_digits[sub % 1000], 3);
+    return p + 7;
+}
+
+/* A "B" (ph 'B') or "E" event of task t at time, of the function sym
+   (NULL for another name); r: the record whose values go into "args"
+   (NULL: none). */
+static void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const uft_sym *sym, const char *name,
+                            size_t name_len, const uft_view *r)
 {
     out_buf *o = v->s.out;
-    int32_t pid = t->t ? t->t->pid : t->tid;
-    size_t i;
+    vw_tail *c = sym ? &v->tails[(((uintptr_t)sym >> 4) + (uintptr_t)ph) % VW_TAILS] : NULL;
+    const char *tail;
+    size_t tail_len;
     char *p;
-    if (vw_needs_escapes(name, name_len)) {
-        v->text.len = 0;
-        for (i = 0; i < name_len; i++) uft_json_escaped(&v->text, name[i]);
-        name = v->text.buf;
-        name_len = v->text.len;
+    if (c != NULL && c->sym == sym && c->task == t && c->ph == ph) {
+        tail = c->text;
+        tail_len = c->len;
+    } else {
+        vw_chrome_tail(v, t, ph, name, name_len);
+        tail = v->tail.buf;
+        tail_len = v->tail.len;
+        if (c != NULL && tail_len <= sizeof c->text) {
+            c->task = t;
+            c->sym = sym;
+            c->ph = ph;
+            c->len = tail_len;
+            memcpy(c->text, tail, tail_len);
+        }
     }
-    vw_element(v);
-    if (name_len > OUT_BUF_SIZE - 128) name_len = OUT_BUF_SIZE - 128; /* (the name is cut; uftrace's at 2 KB) */
-    p = out_reserve(o, name_len + 128);
-    p = fmt_lit(p, "{\"ts\":");
-    p = fmt_u64(p, time / 1000);
-    *p++ = '.';
-    p = fmt_u64w(p, time % 1000, 3, '0');
-    p = fmt_lit(p, ",\"ph\":\"");
-    *p++ = ph;
-    p = fmt_lit(p, "\",\"pid\":");
-    p = fmt_i64(p, pid);
-    if (pid != t->tid) {
-        p = fmt_lit(p, ",\"tid\":");
-        p = fmt_i64(p, t->tid);
+    p = out_reserve(o, 48 + tail_len);
+    if (v->elements++ > 0) p = fmt_lit(p, ",\n");
+    p = vw_chrome_ts(v, fmt_lit(p, "{\"ts\":"), time);
+    p = fmt_mem(p, tail, tail_len);
+    if (r == NULL || !r->more) {
+        *p++ = '}';
+        out_commit(o, p);
+        return;
     }
-    p = fmt_lit(p, ",\"name\":\"");
-    p = fmt_mem(p, name, name_len);
-    *p++ = '"';
     out_commit(o, p);
-    if (r != NULL && r->more) {
-        v->text.len = 0;
-        uft_values_text(&v->s, t, r, ph == 'E', 1, &v->text);
-        out_str(o, ph == 'E' ? ",\"args\":{\"retval\":\"" : ",\"args\":{\"arguments\":\"");
-        out_mem(o, v->text.buf, v->text.len);
-        out_lit(o, "\"}");
-    }
-    out_char(o, '}');
+    v->text.len = 0;
+    uft_values_text(&v->s, t, r, ph == 'E', 1, &v->text);
+    out_str(o, ph == 'E' ? ",\"args\":{\"retval\":\"" : ",\"args\":{\"arguments\":\"");
+    out_mem(o, v->text.buf, v->text.len);
+    out_lit(o, "\"}}");
 }
 
 static void vw_chrome_footer(vw *v)
@@ -473,13 +535,36 @@ static void vw_tree_exit(vw *v, uft_stask *t)
     g->cur[ti] = n->parent;
 }
 
-/* A function (or scheduler) record of task t for the tree; name: its name id. */
-static void vw_tree_record(vw *v, uft_stask *t, int type, uint32_t name, int special)
+/* The index of task t, whose current node becomes the root if it has none
+   (as the dump_*_task_rstack() of uftrace set it). */
+static size_t vw_tree_task(vw *v, const uft_stask *t)
 {
     size_t ti = (size_t)(t - v->s.tasks);
     if (v->tree.cur[ti] == VW_NONE) v->tree.cur[ti] = 0;
-    if (type == (int)TDEC_UFTRACE_REC_ENTRY) vw_tree_enter(v, t, name, special);
-    else if (type == (int)TDEC_UFTRACE_REC_EXIT) vw_tree_exit(v, t);
+    return ti;
+}
+
+/* A function record of task t for the tree. */
+static void vw_tree_func(vw *v, uft_stask *t, const uft_view *r)
+{
+    vw_tree *g = &v->tree;
+    size_t ti = vw_tree_task(v, t);
+    uint32_t from = g->cur[ti];
+    const uft_map *map;
+    const uft_sym *sym;
+    if (r->type == TDEC_UFTRACE_REC_EXIT) vw_tree_exit(v, t);
+    if (r->type != TDEC_UFTRACE_REC_ENTRY) return;
+    sym = uft_find_sym_map(v->s.dir, t->t, r->time, r->addr, &map);
+    if (sym != NULL && g->nodes[from].hot_sym == sym && uft_stream_frame(&v->s, t, t->nstack - 1) != NULL) {
+        g->cur[ti] = g->nodes[from].hot_child; /* the same call again: no lookup by name */
+        g->nodes[g->cur[ti]].calls++;
+        return;
+    }
+    vw_tree_enter(v, t, vw_func_name(g, sym, r->addr), uft_stream_special(&v->s, sym, map));
+    if (sym != NULL && g->cur[ti] != from) {
+        g->nodes[from].hot_sym = sym;
+        g->nodes[from].hot_child = g->cur[ti];
+    }
 }
 
 /* The next node of a pre-order walk of the tree after node, VW_NONE at the end. */
@@ -559,9 +644,8 @@ static void vw_tree_free(vw_tree *g)
 /* dump_replay_func(): a function record (or LOST) of task t. */
 static void vw_func(vw *v, uft_stask *t, const uft_view *r)
 {
-    const uft_map *map;
-    const uft_sym *sym = uft_find_sym_map(v->s.dir, t->t, r->time, r->addr, &map);
     if (v->view == UFT_VIEW_CHROME) {
+        const uft_sym *sym = uft_find_sym(v->s.dir, t->t, r->time, r->addr);
         char buf[32];
         const char *name = buf;
         size_t len;
@@ -575,10 +659,10 @@ static void vw_func(vw *v, uft_stask *t, const uft_view *r)
         } else {
             len = (size_t)snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)r->addr);
         }
-        vw_chrome_event(v, t, r->type == TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, name, len, r);
+        vw_chrome_event(v, t, r->type == TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, sym, name, len, r);
         return;
     }
-    vw_tree_record(v, t, (int)r->type, vw_func_name(&v->tree, sym, r->addr), uft_stream_special(&v->s, sym, map));
+    vw_tree_func(v, t, r);
 }
 
 /* dump_replay_event(): sched-out and sched-in are "linux:schedule"
@@ -590,10 +674,12 @@ static void vw_event(vw *v, uft_stask *t, const uft_view *r)
     if (r->addr == UFT_EV_SCHED_IN || r->addr == UFT_EV_SCHED_OUT) {
         int type = r->addr == UFT_EV_SCHED_OUT ? (int)TDEC_UFTRACE_REC_ENTRY : (int)TDEC_UFTRACE_REC_EXIT;
         if (v->view != UFT_VIEW_CHROME) {
-            vw_tree_record(v, t, type, vw_name_id(&v->tree, sched), 0);
+            vw_tree_task(v, t);
+            if (type == (int)TDEC_UFTRACE_REC_ENTRY) vw_tree_enter(v, t, vw_name_id(&v->tree, sched), 0);
+            else vw_tree_exit(v, t);
         } else if (v->last[ti] != 0 || type == (int)TDEC_UFTRACE_REC_ENTRY) {
             /* (uftrace leaves out a sched-in when the task's last time is 0) */
-            vw_chrome_event(v, t, type == (int)TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, sched, sizeof sched - 1, NULL);
+            vw_chrome_event(v, t, type == (int)TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, NULL, sched, sizeof sched - 1, NULL);
         }
         return;
     }
