@@ -108,15 +108,37 @@ else
     fail "uftrace dump --chrome: a LOST record (cannot make the copy $M)"
 fi
 
+if [ -z "$PY" ]; then
+    skip "uftrace dump --chrome of edited and broken data (python3 not found)"
+    exit $status
+fi
+# Text uftrace prints raw inside JSON strings: a command line with a '"',
+# a '\' and a tab (plain with its info edited; uftrace's JSON is then
+# broken) is escaped; the rest is plain's reference.
+M=$T/quote
+if cp -rL "$D/plain/uftrace.data" "$M" && chmod -R u+w "$M" &&
+    printf 's|^cmdline:.*|cmdline:uftrace record ./p"r\\\\og\t|\n' > "$T/quote.sed" && sed -i -f "$T/quote.sed" "$M/info" &&
+    touch -d "$(sed -n 's/^"recorded_time":"\(.*\)",$/\1/p' "$D/plain/ref/dump-chrome.json")" "$M/info"; then
+    "$X" dump --chrome "$M" > "$T/quote.json" 2> "$T/quote.err"
+    rc=$?
+    grep -v '^"command_line":' "$D/plain/ref/dump-chrome.json" > "$T/plain-nocmd.json"
+    if [ $rc -eq 0 ] && grep -v '^"command_line":' "$T/quote.json" | cmp -s - "$T/plain-nocmd.json" &&
+        "$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(d["metadata"]["command_line"] != "uftrace record ./p\"r\\og\t")' "$T/quote.json"; then
+        pass "uftrace dump --chrome: a command line with '\"', '\\' and a tab stays JSON (escaped), the rest as uftrace"
+    else
+        fail "uftrace dump --chrome: a command line with '\"', '\\' and a tab stays JSON (exit $rc; $T/quote.json)" "$T/quote.err"
+    fi
+else
+    fail "uftrace dump --chrome: a command line with '\"' (cannot make the copy $M)"
+fi
+
 # Broken data: a <tid>.dat cut inside a record (plain: its only task;
 # forkexec: each of its two, arguments in them), or no data at all (plain's
 # only <tid>.dat empty). uftrace 0.13 takes a cut file's end as the task's
 # end and prints no error, and prints nothing without data; tracedec
 # reports both on stderr (exit status 1) and still closes the JSON.
-if [ -z "$PY" ]; then
-    skip "uftrace dump views of broken data (python3 not found)"
-    exit $status
-fi
 for cut in plain:2702:500 plain:2702:8 plain:2702:0 forkexec:3010:300 forkexec:3012:100; do
     s=${cut%%:*}
     rest=${cut#*:}

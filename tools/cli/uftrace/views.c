@@ -194,6 +194,52 @@ static void vw_task_names(vw *v)
 
 /* ---- Chrome trace ------------------------------------------------------------------------ */
 
+/* Is s (n bytes) valid inside a JSON string: no '"' or control byte
+   unescaped, every '\\' starting an escape JSON knows? */
+static int vw_json_valid(const char *s, size_t n)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"') return 0;
+        if (c != '\\') continue;
+        if (++i == n) return 0;
+        if (s[i] == 'u') {
+            for (k = 1; k <= 4; k++)
+                if (i + k >= n || !strchr("0123456789abcdefABCDEF", s[i + k]) || s[i + k] == '\0') return 0;
+            i += 4;
+        } else if (!strchr("\"\\/bfnrt", s[i]) || s[i] == '\0') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Text uftrace prints raw inside a JSON string (task names, the command
+   line, argument text): as it is when that is valid JSON, else with '"',
+   '\\' and control bytes escaped, so that the output stays JSON. */
+static void vw_json_text(out_buf *o, const char *s, size_t n)
+{
+    size_t i;
+    char esc[8];
+    if (vw_json_valid(s, n)) {
+        out_mem(o, s, n);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            out_char(o, '\\');
+            out_char(o, (char)c);
+        } else if (c < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            out_str(o, esc);
+        } else {
+            out_char(o, (char)c);
+        }
+    }
+}
+
 /* Starts an element of "traceEvents". */
 static void vw_element(vw *v)
 {
@@ -215,7 +261,7 @@ static void vw_chrome_header(vw *v)
             out_str(v->s.out, k == 0 ? ",\"name\":\"process_name\"" : ",\"name\":\"thread_name\"");
             out_lit_u64(v->s.out, ",\"args\":{\"name\":\"[", (uint64_t)tid);
             out_lit(v->s.out, "] ");
-            out_str(v->s.out, v->comm[i]);
+            vw_json_text(v->s.out, v->comm[i], strlen(v->comm[i]));
             out_lit(v->s.out, "\"}}");
         }
     }
@@ -230,7 +276,7 @@ static void vw_chrome_comm(vw *v, uft_stask *t, const char *comm)
         vw_element(v);
         out_lit_u64(o, "{\"ts\":0,\"ph\":\"M\",\"pid\":", (uint64_t)t->tid);
         out_lit(o, ",\"name\":\"process_name\",\"args\":{\"name\":\"");
-        out_str(o, comm);
+        vw_json_text(o, comm, strlen(comm));
         out_lit(o, "\"}}");
         vw_element(v);
         out_lit_u64(o, "{\"ts\":0,\"ph\":\"M\",\"pid\":", (uint64_t)t->tid);
@@ -242,7 +288,7 @@ static void vw_chrome_comm(vw *v, uft_stask *t, const char *comm)
         out_lit_u64(o, ",\"name\":\"thread_name\",\"args\":{\"name\":\"[", (uint64_t)t->tid);
         out_lit(o, "] ");
     }
-    out_str(o, comm);
+    vw_json_text(o, comm, strlen(comm));
     out_lit(o, "\"}}");
 }
 
@@ -335,7 +381,7 @@ static void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const u
     v->text.len = 0;
     uft_values_text(&v->s, t, r, ph == 'E', 1, &v->text);
     out_str(o, ph == 'E' ? ",\"args\":{\"retval\":\"" : ",\"args\":{\"arguments\":\"");
-    out_mem(o, v->text.buf, v->text.len);
+    vw_json_text(o, v->text.buf, v->text.len);
     out_lit(o, "\"}}");
 }
 
@@ -358,7 +404,7 @@ static void vw_chrome_footer(vw *v)
     if (v->s.dir->hdr.info_mask & TDEC_UFTRACE_INFO_CMDLINE) {
         vw_info(v, "cmdline", cmdline, sizeof cmdline); /* stored JSON-quoted */
         out_lit(o, "\"command_line\":\"");
-        out_str(o, cmdline);
+        vw_json_text(o, cmdline, strlen(cmdline));
         out_lit(o, "\"\n");
     }
     out_lit(o, "} }\n");
