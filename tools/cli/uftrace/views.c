@@ -11,8 +11,9 @@
    as uftrace does), a perf COMM the task's new name ("M" events).
    Arguments and return values are the event's "args" (values.h, JSON
    escapes). Where uftrace's own output is not valid JSON (a LOST record
-   leaves an empty element, a recording without records a trailing comma)
-   the elements are only separated by commas; a reading error is reported
+   leaves an empty element, a recording without records a trailing comma,
+   text copied raw holds a '"') the elements are only separated by commas
+   and such text is escaped (vw_json_text()); a reading error is reported
    on stderr and the JSON still closed (a directory that cannot be read at
    all, where uftrace prints nothing, gives an empty trace).
 
