@@ -59,6 +59,13 @@ for dir in "$D"/*/; do
     n=$(basename "$dir")
     [ -f "$dir/ref/dump-chrome.json" ] && views "$n" "$dir/uftrace.data" "$dir/ref"
 done
+# uftrace's -d DIR / --data=DIR name the directory too.
+if "$X" dump --graphviz -d "$D/plain/uftrace.data" 2>&1 | cmp -s - "$D/plain/ref/dump-graphviz.dot" &&
+    "$X" dump --flame-graph --data="$D/plain/uftrace.data" 2>&1 | cmp -s - "$D/plain/ref/dump-flame-graph.txt"; then
+    pass "uftrace dump --graphviz -d DIR, --flame-graph --data=DIR == uftrace dump"
+else
+    fail "uftrace dump --graphviz -d DIR, --flame-graph --data=DIR == uftrace dump"
+fi
 if ! have xz; then
     skip "uftrace dump views of the peer recordings (xz not found)"
 elif mkdir -p "$T/peers" && xz -dc "$P/dump-views.tar.xz" | tar -xf - -C "$T/peers"; then

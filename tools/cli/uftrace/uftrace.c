@@ -36,21 +36,32 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
     }
 }
 
-/* dump's --flame-graph and --graphviz. */
-static int uft_dump_opt(cli_args *a, const char *arg)
+/* dump's --flame-graph, --graphviz and -d/--data DIR (uftrace's names). */
+static int uft_dump_opt(cli_args *a, int argc, char **argv, int *i)
 {
+    const char *arg = argv[*i];
     if (a->command != CLI_DUMP) return CLI_OPT_NONE;
-    if (strcmp(arg, "--flame-graph") == 0) uft_dump_graph_view = UFT_VIEW_FLAME;
-    else if (strcmp(arg, "--graphviz") == 0) uft_dump_graph_view = UFT_VIEW_GRAPHVIZ;
-    else return CLI_OPT_NONE;
+    if (strcmp(arg, "--flame-graph") == 0) {
+        uft_dump_graph_view = UFT_VIEW_FLAME;
+    } else if (strcmp(arg, "--graphviz") == 0) {
+        uft_dump_graph_view = UFT_VIEW_GRAPHVIZ;
+    } else if (strcmp(arg, "-d") == 0 || strcmp(arg, "--data") == 0) {
+        if (*i + 1 >= argc) return CLI_OPT_USAGE;
+        a->path = argv[++*i];
+    } else if (strncmp(arg, "--data=", 7) == 0) {
+        a->path = arg + 7;
+    } else if (strncmp(arg, "-d", 2) == 0) {
+        a->path = arg + 2;
+    } else {
+        return CLI_OPT_NONE;
+    }
     return CLI_OPT_TAKEN;
 }
 
 static int uft_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
-    (void)argc;
     (void)err;
-    return uft_dump_opt(a, argv[*i]);
+    return uft_dump_opt(a, argc, argv, i);
 }
 
 static const char uft_help[] =
@@ -58,6 +69,7 @@ static const char uft_help[] =
     "  dump --chrome  Chrome trace-event JSON, as uftrace dump --chrome\n"
     "  dump --flame-graph  folded stacks with samples, as uftrace dump --flame-graph\n"
     "  dump --graphviz     the call graph in DOT, as uftrace dump --graphviz\n"
+    "  dump -d DIR    (--data DIR) the data directory, as uftrace's -d\n"
     "  replay         per-task call trees with durations, as uftrace replay\n";
 
 const cli_format cli_uftrace = {
