@@ -9,9 +9,10 @@
 #   2. The library alone: build/bench/uftrace (tools/bench/uftrace.c) decodes
 #      that <tid>.dat in 64 KiB chunks (and 13000-byte chunks), best of RUNS.
 #   3. The CLI against uftrace: `build/tracedec dump DIR` vs `uftrace dump -d
-#      DIR` and `build/tracedec replay DIR` vs `uftrace replay -d DIR`, each
-#      pair checked byte for byte (cmp through FIFOs; nothing stored), then
-#      timed (hyperfine if installed, else best of N with date).
+#      DIR`, `build/tracedec replay DIR` vs `uftrace replay -d DIR`, and the
+#      same for `dump --chrome`, `dump --flame-graph` and `dump --graphviz`,
+#      each pair checked byte for byte (cmp through FIFOs; nothing stored),
+#      then timed (hyperfine if installed, else best of N with date).
 #
 #   sh tools/bench/uftrace.sh [MB]        default 100
 # Environment: RUNS (library runs, default 3), CLI_RUNS (timed runs per
@@ -59,12 +60,13 @@ echo
 echo "== uftrace CLI: build/tracedec vs uftrace on $D"
 timing_note
 differ=0
-for c in dump replay; do
-    s=$(same_output "$c" "build/tracedec $c $D" "uftrace $c -d $D")
+for c in dump replay "dump --chrome" "dump --flame-graph" "dump --graphviz"; do
+    tag=$(echo "$c" | sed 's/ --*/-/g') # for file names
+    s=$(same_output "$tag" "build/tracedec $c $D" "uftrace $c -d $D")
     echo "tracedec $c output identical to uftrace $c: $s"
-    [ "$s" = yes ] || { differ=1; sed 's/^/    /' $O/cmp-$c.txt; }
-    td=$(timing tracedec-$c "build/tracedec $c $D") || td=""
-    ut=$(timing uftrace-$c "uftrace $c -d $D") || ut=""
+    [ "$s" = yes ] || { differ=1; sed 's/^/    /' "$O/cmp-$tag.txt"; }
+    td=$(timing "tracedec-$tag" "build/tracedec $c $D") || td=""
+    ut=$(timing "uftrace-$tag" "uftrace $c -d $D") || ut=""
     rate_header
     [ -n "$td" ] && rate_row "tracedec $c" "$td" "$size"
     [ -n "$ut" ] && rate_row "uftrace $c" "$ut" "$size"

@@ -150,6 +150,8 @@ UO_FLAG(uo_task_newline, task_newline)
 UO_FLAG(uo_column_view, column_view)
 UO_FLAG(uo_no_comment, no_comment)
 UO_FLAG(uo_no_merge, no_merge)
+UO_FLAG(uo_flame_graph, flame_graph)
+UO_FLAG(uo_graphviz, graphviz)
 #undef UO_FLAG
 
 /* The commands whose records go through the stream (stream.h): they all
@@ -188,6 +190,8 @@ static const uft_optdef uft_optdefs[] = {
     {'\0', "column-offset", 1, UO_REPLAY, uo_column_offset},
     {'\0', "no-comment", 0, UO_REPLAY, uo_no_comment},
     {'\0', "no-merge", 0, UO_REPLAY, uo_no_merge},
+    {'\0', "flame-graph", 0, CLI_CMD(CLI_DUMP), uo_flame_graph},
+    {'\0', "graphviz", 0, CLI_CMD(CLI_DUMP), uo_graphviz},
 };
 #define UO_NDEFS (sizeof uft_optdefs / sizeof uft_optdefs[0])
 

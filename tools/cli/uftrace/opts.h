@@ -42,6 +42,9 @@ typedef struct uft_opts {
     int         no_comment;   /* --no-comment                                */
     int         no_merge;     /* --no-merge                                  */
     char        demangle;     /* --demangle: 's' simple (default), 'f' full, 'n' no */
+    /* dump's views (--chrome is main's CLI_OUT_CHROME) */
+    int         flame_graph;  /* --flame-graph                               */
+    int         graphviz;     /* --graphviz                                  */
     /* uftrace's "Usage: ..." lines about ignored values, which it prints on
        stdout before anything else: the command prints them first */
     char       *usage;

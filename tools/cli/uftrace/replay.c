@@ -16,17 +16,12 @@
 #include "tools/cli/uftrace/read.h"
 #include "tools/cli/uftrace/stream.h"
 #include "tools/cli/uftrace/uftrace.h"
+#include "tools/cli/uftrace/values.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A line being built (argument lists can be long). */
-typedef struct rp_text {
-    char   buf[8192];
-    size_t len;
-} rp_text;
 
 /* The shapes of a function line: "f() {" (RP_OPEN), "f();" (RP_LEAF, an
    entry and its exit) and "}" followed by the name in a comment (RP_CLOSE). */
@@ -47,8 +42,8 @@ typedef struct rp_fline {
     int             timed;  /* its duration is shown (not an open "{")  */
     const uft_sym  *sym;  /* NULL if unknown */
     uint64_t        addr;
-    const rp_text  *args; /* "(a, b)", or NULL                  */
-    const rp_text  *ret;  /* " = v" (";" too for RP_CLOSE), or NULL */
+    const uft_text  *args; /* "(a, b)", or NULL                  */
+    const uft_text  *ret;  /* " = v" (";" too for RP_CLOSE), or NULL */
     int             comment; /* RP_CLOSE: the name in a comment (not --no-comment) */
     const char     *loc;     /* RP_OPEN, RP_LEAF: --srcline's "FILE:LINE", or NULL */
 } rp_fline;
@@ -95,255 +90,11 @@ typedef struct rp {
     int32_t         prev_tid; /* --task-newline: the task of the latest line, -1 */
     long            columns;  /* --column-view: columns given out */
     long            flat_lines; /* --flat: lines printed */
-    rp_text         args, ret; /* pieces of the line being printed */
+    uft_text         args, ret; /* pieces of the line being printed */
     rp_tail         tails[RP_TAILS]; /* rp_fline_print()'s kept texts */
 } rp;
 
 /* ---- text -------------------------------------------------------------------------- */
-
-static void rp_put(rp_text *s, const char *p, size_t n)
-{
-    if (n > sizeof s->buf - 1 - s->len) n = sizeof s->buf - 1 - s->len;
-    memcpy(s->buf + s->len, p, n);
-    s->len += n;
-    s->buf[s->len] = '\0';
-}
-
-static void rp_puts(rp_text *s, const char *p)
-{
-    rp_put(s, p, strlen(p));
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-static void rp_printf(rp_text *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-static void rp_printf(rp_text *s, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(s->buf + s->len, sizeof s->buf - s->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    s->len += (size_t)n < sizeof s->buf - s->len ? (size_t)n : sizeof s->buf - 1 - s->len;
-}
-
-/* The escapes replay uses for strings and chars. */
-static void rp_put_escaped(rp_text *s, char c)
-{
-    if (c == '\0') rp_puts(s, "\\0");
-    else if (c == '\b') rp_puts(s, "\\b");
-    else if (c == '\n') rp_puts(s, "\\n");
-    else rp_put(s, &c, 1);
-}
-
-/* Symbol of a pointer value, as replay resolves it (scheduler pseudo
-   functions included). */
-static const char *rp_ptr_name(rp *e, uft_stask *t, uint64_t time, uint64_t v)
-{
-    const uft_sym *sym;
-    if (uft_stream_session(&e->s, t, time) == NULL) return NULL;
-    sym = uft_find_sym(e->s.dir, t->t, time, v);
-    if (sym) return sym->name;
-    if (v == UFT_EV_SCHED_IN || v == UFT_EV_SCHED_OUT || v == UFT_EV_SCHEDULE) return "linux:schedule";
-    if (v == UFT_EV_SCHED_OUT_PRE || v == UFT_EV_SCHEDULE_PRE) return "linux:schedule (pre-empted)";
-    return NULL;
-}
-
-/* An integer as printf("%#<len><conv>") prints the value uftrace passes:
-   `width` bits of it (8, 16, 32 or 64). */
-static void rp_put_int(rp_text *s, uint64_t v, unsigned width, char conv)
-{
-    uint64_t mask = width >= 64 ? UINT64_MAX : (((uint64_t)1 << width) - 1);
-    uint64_t u = v & mask;
-    int64_t i = (int64_t)u;
-    if (width < 64 && (u >> (width - 1)) & 1u) i = (int64_t)(u | ~mask);
-    switch (conv) {
-    case 'd': case 'i': rp_printf(s, "%lld", (long long)i); break;
-    case 'u': rp_printf(s, "%llu", (unsigned long long)u); break;
-    default:  rp_printf(s, u ? "%#llx" : "0", (unsigned long long)u); break;
-    }
-}
-
-static unsigned rp_width_of(unsigned size)
-{
-    return size >= 8 ? 64u : size >= 4 ? 32u : size >= 2 ? 16u : 8u;
-}
-
-/* One value of a block, in replay's syntax. */
-static void rp_value(rp *e, uft_stask *t, const uft_view *r, const uft_val *v, rp_text *s)
-{
-    const uft_rec *u = r->rec;
-    const tdec_uftrace_arg *a = &v->arg;
-    uint64_t x = v->value;
-    char name[64];
-    size_t i, n;
-
-    switch (a->kind) {
-    case TDEC_UFTRACE_V_STRING:
-    case TDEC_UFTRACE_V_STDSTRING: {
-        const uint8_t *p = u->bytes + v->off;
-        if (v->len == 4 && p[0] == 0xff && p[1] == 0xff && p[2] == 0xff && p[3] == 0xff) {
-            rp_puts(s, "NULL");
-        } else {
-            /* text up to its first NUL; printed raw when a byte with the
-               high bit set is followed by more text, else escaped */
-            n = strnlen((const char *)p, v->len);
-            for (i = 0; i < n && !(p[i] & 0x80); i++) continue;
-            rp_puts(s, "\"");
-            if (i + 1 < n) rp_put(s, (const char *)p, n);
-            else
-                for (i = 0; i < n; i++) rp_put_escaped(s, (char)p[i]);
-            rp_puts(s, "\"");
-        }
-        if (a->kind == TDEC_UFTRACE_V_STDSTRING) rp_puts(s, "s");
-        return;
-    }
-    case TDEC_UFTRACE_V_CHAR:
-        rp_puts(s, "'");
-        rp_put_escaped(s, (char)(x & 0xff));
-        rp_puts(s, "'");
-        return;
-    case TDEC_UFTRACE_V_FLOAT:
-        if (a->size == 4) {
-            float f;
-            memcpy(&f, v->raw, 4);
-            rp_printf(s, "%#f", (double)f);
-        } else if (a->size == 8) {
-            double d;
-            memcpy(&d, v->raw, 8);
-            rp_printf(s, "%#f", d);
-        } else if (a->size == 10) {
-            /* x87 extended precision: what uftrace's host (x86) reads */
-            long double ld = 0;
-            memcpy(&ld, v->raw, sizeof ld < 10 ? sizeof ld : 10);
-            rp_printf(s, "%#Lf", ld);
-        }
-        return;
-    case TDEC_UFTRACE_V_STRUCT:
-        uft_val_type_name(u, v, name, sizeof name);
-        if (strcmp(name, "<lambda") != 0) rp_puts(s, name);
-        rp_puts(s, a->size ? "{...}" : "{}");
-        return;
-    default:
-        break;
-    }
-    if (a->format == 'p') {
-        const char *sym = rp_ptr_name(e, t, r->time, x);
-        if (sym) rp_printf(s, "&%s", sym);
-        else if (x) rp_printf(s, "%#llx", (unsigned long long)x);
-        else rp_puts(s, "0");
-        return;
-    }
-    if (a->format == 'e') {
-        char text[1024];
-        uft_val_type_name(u, v, name, sizeof name);
-        if (uft_func_enum_text(e->s.dir, t->t, r->time, r->addr, name, (int32_t)x, text, sizeof text)) rp_puts(s, text);
-        else rp_printf(s, "<ENUM?> %x", (unsigned)(int32_t)x);
-        return;
-    }
-    if (a->format == 'd') {
-        /* automatic: decimal, hex beyond +-100000, but a 32-bit negative
-           number stays decimal */
-        int64_t sv = (int64_t)x;
-        if (sv > 100000 || sv < -100000) {
-            if (x > 0xffff0000u && x <= 0xffffffffu) rp_put_int(s, x, 32, 'd');
-            else rp_put_int(s, x, rp_width_of(a->size), 'x');
-            return;
-        }
-        rp_put_int(s, x, rp_width_of(a->size), 'd');
-        return;
-    }
-    if (a->format == 'u' && x > 100000) {
-        rp_put_int(s, x, rp_width_of(a->size), 'x');
-        return;
-    }
-    rp_put_int(s, x, rp_width_of(a->size), (char)a->format);
-}
-
-static uint32_t rp_round4(uint32_t n)
-{
-    return (n + 3u) & ~3u;
-}
-
-/* uftrace 0.13's replay steps over a char value by 4 bytes whatever its
-   size, so after a "c64" it reads the rest of an argument block 4 bytes
-   early. The block's values as it reads them: the block rebuilt as stored
-   (string padding, which is not kept, taken as zeros) and read with its
-   steps. u itself when no c64 comes before another value. */
-static const uft_rec *rp_as_uftrace_reads(const rp *e, const uft_rec *u)
-{
-    static uft_rec w;
-    const uint32_t room = TDEC_UFTRACE_MAX_BLOCK + 12u; /* the block at w.bytes, zeros after it */
-    int big = e->s.dir->hdr.endian == 2;
-    uint32_t k, off = 0, pos = 0, step, names = (uint32_t)room;
-    uint8_t *img = w.bytes;
-    for (k = 0; k + 1 < u->nvals; k++)
-        if (u->vals[k].arg.kind == TDEC_UFTRACE_V_CHAR && u->vals[k].arg.size == 8) break;
-    if (k + 1 >= u->nvals) return u;
-    w = *u;
-    memset(img, 0, room);
-    for (k = 0; k < u->nvals; k++) {
-        const uft_val *v = &u->vals[k];
-        if (v->name_len > 0) { /* type names after the block */
-            memcpy(w.bytes + names, u->bytes + v->name_off, v->name_len);
-            w.vals[k].name_off = (uint16_t)names;
-            names += v->name_len;
-        }
-        if (v->arg.kind == TDEC_UFTRACE_V_STRING || v->arg.kind == TDEC_UFTRACE_V_STDSTRING) {
-            img[off + (big ? 1u : 0u)] = (uint8_t)v->len;
-            img[off + (big ? 0u : 1u)] = (uint8_t)(v->len >> 8);
-            memcpy(img + off + 2, u->bytes + v->off, v->len);
-            off += rp_round4(2u + v->len);
-        } else if (v->arg.kind == TDEC_UFTRACE_V_STRUCT) {
-            memcpy(img + off, u->bytes + v->off, v->len);
-            off += rp_round4(v->len);
-        } else {
-            memcpy(img + off, v->raw, rp_round4(v->arg.size));
-            off += rp_round4(v->arg.size);
-        }
-    }
-    for (k = 0; k < w.nvals; k++) {
-        uft_val *v = &w.vals[k];
-        switch (v->arg.kind) {
-        case TDEC_UFTRACE_V_STRING:
-        case TDEC_UFTRACE_V_STDSTRING:
-            v->off = (uint16_t)(pos + 2);
-            v->len = (uint16_t)cli_get_uint(img + pos, 2, big);
-            if (v->len > room - pos - 2) v->len = (uint16_t)(room - pos - 2);
-            step = 2u + v->len;
-            break;
-        case TDEC_UFTRACE_V_STRUCT:
-            v->off = (uint16_t)pos;
-            v->len = 0; /* (replay prints only the name) */
-            step = v->arg.size;
-            break;
-        default:
-            memcpy(v->raw, img + pos, sizeof v->raw);
-            v->value = cli_get_uint(img + pos, v->arg.kind == TDEC_UFTRACE_V_FLOAT ? 0u : v->arg.size, big);
-            step = v->arg.kind == TDEC_UFTRACE_V_CHAR ? 1u : v->arg.size;
-            break;
-        }
-        pos += rp_round4(step);
-        if (pos > TDEC_UFTRACE_MAX_BLOCK) pos = TDEC_UFTRACE_MAX_BLOCK;
-    }
-    return &w;
-}
-
-/* "(a, b)" after a function name, or " = v" after a return. */
-static void rp_values(rp *e, uft_stask *t, const uft_view *r, int is_exit, rp_text *s)
-{
-    uint32_t k, n = r->rec ? r->rec->nvals : 0;
-    uft_view shown = *r;
-    rp_puts(s, is_exit ? " = " : "(");
-    if (n > 0) shown.rec = rp_as_uftrace_reads(e, r->rec);
-    for (k = 0; k < n; k++) {
-        if (k > 0) rp_puts(s, ", ");
-        rp_value(e, t, &shown, &shown.rec->vals[k], s);
-        if (is_exit) break; /* only the first return value */
-    }
-    if (!is_exit) rp_puts(s, ")");
-}
 
 /* The two halves of the duration column for 0..999: "%3u." and "%03u ". */
 static char rp_whole[1000][4], rp_frac[1000][4];
@@ -628,14 +379,14 @@ static const char *rp_event_name(rp *e, uint32_t id, char *buf, size_t len)
 }
 
 /* The text between the comment marks of an event line: name (data). */
-static void rp_event_text(rp *e, const uft_view *r, rp_text *s)
+static void rp_event_text(rp *e, const uft_view *r, uft_text *s)
 {
     uint32_t id = (uint32_t)r->addr;
     char name[256], data[256];
-    rp_puts(s, rp_event_name(e, id, name, sizeof name));
+    uft_text_puts(s, rp_event_name(e, id, name, sizeof name));
     if (id == UFT_EV_EXTERN_DATA) {
-        rp_puts(s, ": ");
-        rp_puts(s, e->s.ext.msg);
+        uft_text_puts(s, ": ");
+        uft_text_puts(s, e->s.ext.msg);
         return;
     }
     if (id >= 1000000u) return; /* user events: the name only */
@@ -648,7 +399,7 @@ static void rp_event_text(rp *e, const uft_view *r, rp_text *s)
     } else if (id < 100000u && r->rec && r->rec->nbytes > 0) {
         snprintf(data, sizeof data, "%.*s", (int)r->rec->nbytes, (const char *)r->rec->bytes);
     }
-    if (data[0]) rp_printf(s, " (%s)", data);
+    if (data[0]) uft_text_printf(s, " (%s)", data);
 }
 
 /* ---- one record ----------------------------------------------------------------------- */
@@ -711,7 +462,7 @@ static UFT_COLD const char *rp_srcline(rp *e, uft_stask *t, const uft_view *r)
 
 static void rp_show_entry(rp *e, uft_stask *t, const uft_view *r, const uft_sym *sym, const uft_map *map)
 {
-    rp_text *args = &e->args, *ret = &e->ret;
+    uft_text *args = &e->args, *ret = &e->ret;
     rp_fline l;
     uft_stask *next;
     long fi;
@@ -728,8 +479,8 @@ static void rp_show_entry(rp *e, uft_stask *t, const uft_view *r, const uft_sym 
     l.comment = 0;
     if (r->more) {
         args->len = 0;
-        if (e->o->no_args) rp_puts(args, "()");
-        else rp_values(e, t, r, 0, args);
+        if (e->o->no_args) uft_text_puts(args, "()");
+        else uft_values_text(&e->s, t, r, 0, 0, args);
         l.args = args;
     }
     fi = t->nstack - 1;
@@ -741,7 +492,8 @@ static void rp_show_entry(rp *e, uft_stask *t, const uft_view *r, const uft_sym 
         uft_stream_take(&e->s, next);
         if (next->cur.more && !e->o->no_args) {
             ret->len = 0;
-            rp_values(e, t, &next->cur, 1, ret);
+            uft_text_puts(ret, " = ");
+            uft_values_text(&e->s, t, &next->cur, 1, 0, ret);
             l.ret = ret;
         }
         l.shape = RP_LEAF;
@@ -760,7 +512,7 @@ static void rp_show_entry(rp *e, uft_stask *t, const uft_view *r, const uft_sym 
 static void rp_show_exit(rp *e, uft_stask *t, const uft_view *r, const uft_sym *sym)
 {
     uft_frame *f = uft_stream_frame(&e->s, t, t->nstack);
-    rp_text *ret = &e->ret;
+    uft_text *ret = &e->ret;
     rp_fline l;
     if (e->s.enabled && f != NULL && !(f->flags & UFT_FL_NORECORD)) {
         l.shape = RP_CLOSE;
@@ -775,8 +527,9 @@ static void rp_show_exit(rp *e, uft_stask *t, const uft_view *r, const uft_sym *
         l.loc = NULL;
         if (r->more && !e->o->no_args) {
             ret->len = 0;
-            rp_values(e, t, r, 1, ret);
-            rp_puts(ret, ";");
+            uft_text_puts(ret, " = ");
+            uft_values_text(&e->s, t, r, 1, 0, ret);
+            uft_text_puts(ret, ";");
             l.ret = ret;
         }
         rp_task_newline(e, t);
@@ -791,7 +544,7 @@ static void rp_show_event(rp *e, uft_stask *t, const uft_view *r)
     uft_view ev = *r;
     uint64_t id = r->addr;
     uft_frame *f;
-    rp_text *s;
+    uft_text *s;
     if (!uft_stream_check_filter(&e->s, t)) return;
     rp_task_newline(e, t);
     depth = rp_depth(e, t);
@@ -866,7 +619,7 @@ static void rp_show_flat(rp *e, uft_stask *t, const uft_view *r)
     const uft_sym *sym = uft_find_sym(e->s.dir, t->t, r->time, r->addr);
     const char *nm = rp_name(sym, r->addr, name, sizeof name);
     uft_frame *f = uft_stream_frame(&e->s, t, (long)r->depth);
-    rp_text *s = &e->args;
+    uft_text *s = &e->args;
     long n;
     if (f == NULL || (e->o->no_libcall && sym != NULL && sym->type == 'P')) return;
     n = e->flat_lines++;
@@ -930,7 +683,7 @@ static void rp_show_remaining(rp *e)
         for (k = t->nstack - 1; k >= 0; k--) {
             const char *nm;
             if ((f = uft_stream_frame(&e->s, t, k)) == NULL) continue;
-            nm = rp_ptr_name(e, t, f->time, f->addr);
+            nm = uft_ptr_name(&e->s, t, f->time, f->addr);
             if (nm) snprintf(name, sizeof name, "%s", nm);
             else snprintf(name, sizeof name, "<%llx>", (unsigned long long)f->addr);
             snprintf(buf, sizeof buf, "[%ld] ", k - zero);

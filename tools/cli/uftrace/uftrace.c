@@ -42,6 +42,9 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
     }
     switch (a->command) {
     case CLI_DUMP:
+        if (a->output == CLI_OUT_CHROME) return uft_dump_view(a->path, UFT_VIEW_CHROME, out, err);
+        if (uft_options.flame_graph) return uft_dump_view(a->path, UFT_VIEW_FLAME, out, err);
+        if (uft_options.graphviz) return uft_dump_view(a->path, UFT_VIEW_GRAPHVIZ, out, err);
         return a->output == CLI_OUT_JSON ? uft_dump_json(a->path, out, err) : uft_dump(a->path, out, err);
     case CLI_REPLAY:
         if (uft_opts_default(&uft_options, a->path, err)) return 1;
@@ -54,6 +57,10 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
 
 static const char uft_help[] =
     "  dump           uftrace dump's text\n"
+    "  dump --chrome  Chrome trace-event JSON, as uftrace dump --chrome\n"
+    "  dump --flame-graph  folded stacks with samples, as uftrace dump --flame-graph\n"
+    "  dump --graphviz     the call graph in DOT, as uftrace dump --graphviz\n"
+    "  dump -d DIR    (--data DIR) the data directory, as uftrace's -d\n"
     "  replay         per-task call trees with durations, as uftrace replay\n"
     "    -d, --data=DIR          the data directory (or DIR as the last argument)\n"
     "    -F, --filter=FUNC       only FUNC and what it calls (regex; ';' or repeat)\n"
@@ -79,6 +86,7 @@ const cli_format cli_uftrace = {
     .name = "uftrace",
     .inputs = "uftrace data directories",
     .dir = 1,
+    .chrome = 1,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) /* to say it is not supported yet */ | CLI_CMD(CLI_REPLAY),
     .help = uft_help,
     .format_names = NULL, /* its info file tells it */

@@ -11,6 +11,10 @@
 int uft_dump(const char *path, out_buf *out, out_buf *err);
 /* dump --json (json.c, docs/uftrace.md) */
 int uft_dump_json(const char *path, out_buf *out, out_buf *err);
+/* dump --chrome, --flame-graph, --graphviz: as `uftrace dump` with that
+   option (views.c) */
+enum { UFT_VIEW_CHROME, UFT_VIEW_FLAME, UFT_VIEW_GRAPHVIZ };
+int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err);
 /* replay: as `uftrace replay` with options o (replay.c) */
 int uft_replay(const char *path, const uft_opts *o, out_buf *out, out_buf *err);
 

@@ -1,0 +1,848 @@
+/* views.c - `tracedec dump --chrome | --flame-graph | --graphviz DIR`:
+   the views of uftrace 0.13's `uftrace dump` (cmds/dump.c), byte for
+   byte. They are consumers of the record stream (stream.h) walked as its
+   do_dump_replay() walks read_rstack(): every record the fstack filter
+   passes (events only inside user functions), then an exit for each
+   function still open at the end, at the last time its task read.
+
+   --chrome: Chrome trace-event JSON, printed as the records come. An
+   entry is a "B" event, an exit an "E" event, a perf sched-out and
+   sched-in a "linux:schedule" pair (a pre-empting sched-out is left out,
+   as uftrace does), a perf COMM the task's new name ("M" events).
+   Arguments and return values are the event's "args" (values.h, JSON
+   escapes). Where uftrace's own output is not valid JSON (a LOST record
+   leaves an empty element, a recording without records a trailing comma,
+   text copied raw holds a '"') the elements are only separated by commas
+   and such text is escaped (vw_json_text()); a reading error is reported
+   on stderr and the JSON still closed (a directory that cannot be read at
+   all, where uftrace prints nothing, gives an empty trace).
+
+   --flame-graph and --graphviz: the call tree of uftrace's utils/graph.c,
+   one for the whole recording: a node per function under its caller,
+   found by name, with its calls, total time and the time of its children;
+   a fork child's calls continue under the parent's fork() node. Memory:
+   one node per distinct call path (not per call) and one name per
+   distinct function. Flame graph lines are "caller;...;function SAMPLES"
+   with uftrace's sampling of times (its sample time from the recording's
+   elapsed time), graphviz lines "caller" -> "function" [xlabel = calls]. */
+#define _POSIX_C_SOURCE 200809L
+#include "tools/cli/cli.h"
+#include "tools/cli/uftrace/dir.h"
+#include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/stream.h"
+#include "tools/cli/uftrace/uftrace.h"
+#include "tools/cli/uftrace/values.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* The version the references were made by (Debian 12's uftrace package):
+   uftrace prints its own build's. */
+#define VW_UFTRACE_VERSION "uftrace v0.13 ( x86_64 dwarf python3 luajit tui perf sched dynamic )"
+
+/* "no node" (uftrace's NULL node pointer) */
+#define VW_NONE UINT32_MAX
+
+/* "%03u" of 0..999 (filled by vw_chrome_header()) */
+static char vw_digits[1000][3];
+
+/* uft_sym pointer -> name id answers kept */
+#define VW_NAME_CACHE 256
+
+/* A node of the call tree: a function called from its parent's node. */
+typedef struct vw_node {
+    uint64_t addr;  /* the address it was first entered at               */
+    uint64_t time;  /* total time of its calls                           */
+    uint64_t child; /* of it, in its children (flame graph: as sampled)  */
+    uint64_t calls;
+    uint32_t name;  /* id in vw_tree.names                               */
+    uint32_t parent, first, last, next; /* children in order of first call */
+    const uft_sym *hot_sym; /* the symbol of the child entered last ...      */
+    uint32_t hot_child;     /* ... and that child (loops enter it again)     */
+} vw_node;
+
+/* A node entering fork() (or vfork, daemon): a child task's first exit
+   (from that fork) continues there. */
+typedef struct vw_fork {
+    uint32_t node;
+    int32_t  pid; /* the task that called it */
+} vw_fork;
+
+typedef struct vw_tree {
+    vw_node  *nodes; /* [0] is the root */
+    size_t    nnodes, cap;
+    uint32_t *slots; /* open addressing: node by (parent, name), VW_NONE free */
+    size_t    nslots;
+    char    **names; /* interned, by id */
+    size_t    nnames, names_cap;
+    uint32_t *name_slots; /* open addressing: name id by text, VW_NONE free */
+    size_t    nname_slots;
+    const uft_sym *cache_sym[VW_NAME_CACHE]; /* name id of a symbol, by pointer */
+    uint32_t       cache_id[VW_NAME_CACHE];
+    vw_fork  *forks; /* the latest last */
+    size_t    nforks, forks_cap;
+    uint32_t *cur;   /* per task of the stream: its current node */
+} vw_tree;
+
+/* The text after the time of a "B"/"E" event without values
+   (vw_chrome_tail()), kept by (task, symbol, phase): a loop repeats it. */
+#define VW_TAILS 64
+typedef struct vw_tail {
+    const uft_stask *task;
+    const uft_sym   *sym; /* NULL: unused */
+    char             ph;
+    size_t           len;
+    char             text[192];
+} vw_tail;
+
+typedef struct vw {
+    uft_stream s;
+    int        view;     /* UFT_VIEW_* */
+    uint64_t  *last;     /* per task: the time of the last record it read */
+    char     (*comm)[17]; /* per task: its name in the Chrome header */
+    int        elements; /* Chrome: elements written since "[" */
+    unsigned   lost;     /* Chrome: LOST records seen */
+    uint64_t   sample;   /* flame graph: sample time (ns), 0 for call counts */
+    vw_tree    tree;
+    uft_text   text;     /* argument text */
+    uft_text   tail;     /* vw_chrome_tail() */
+    uint64_t   ts_ms;    /* vw_chrome_ts(): the time in ms whose text is kept */
+    char       ts_text[24];
+    size_t     ts_len;
+    vw_tail    tails[VW_TAILS];
+} vw;
+
+static UFT_COLD void vw_out_of_memory(void)
+{
+    fputs("tracedec: out of memory\n", stderr);
+    exit(2);
+}
+
+static void *vw_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return p;
+    *cap = need * 2 + 16;
+    p = realloc(p, *cap * size);
+    if (p == NULL) vw_out_of_memory();
+    return p;
+}
+
+/* ---- the recording's info ------------------------------------------------------------- */
+
+/* The value of info line `key:` into buf ("" if none). */
+static void vw_info(const vw *v, const char *key, char *buf, size_t len)
+{
+    char path[4096];
+    size_t n, klen = strlen(key);
+    char *text, *line, *end;
+    buf[0] = '\0';
+    snprintf(path, sizeof path, "%s/info", v->s.dir->path);
+    if ((text = uft_read_file(path, &n)) == NULL || n < 40) {
+        free(text);
+        return;
+    }
+    for (line = text + 40; line < text + n; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(text + n - line));
+        if (end == NULL) end = text + n;
+        if ((size_t)(end - line) > klen && memcmp(line, key, klen) == 0 && line[klen] == ':') {
+            snprintf(buf, len, "%.*s", (int)(end - line - (long)klen - 1), line + klen + 1);
+            break;
+        }
+    }
+    free(text);
+}
+
+static const char *vw_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The tasks' names as uftrace's Chrome header shows them: the program of
+   the task's latest session, then the latest perf COMM of each task in
+   the perf files' order (update_perf_task_comm()). */
+static void vw_task_names(vw *v)
+{
+    uft_dir *d = v->s.dir;
+    size_t i;
+    v->comm = calloc(v->s.ntasks, sizeof *v->comm);
+    if (v->comm == NULL) vw_out_of_memory();
+    for (i = 0; i < v->s.ntasks; i++) {
+        const uft_task *t = v->s.tasks[i].t;
+        if (t != NULL && t->nrefs > 0)
+            snprintf(v->comm[i], sizeof v->comm[i], "%.15s", vw_basename(t->refs[t->nrefs - 1].sess->exename));
+    }
+    if (!(d->hdr.feat_mask & TDEC_UFTRACE_FEAT_PERF_EVENT)) return;
+    for (i = 0; i < d->nperf_files; i++) {
+        uft_perf_reader rd;
+        tdec_uftrace_perf_record r;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", d->path, d->perf_files[i]);
+        if (uft_perf_open(&rd, d, path) < 0) continue; /* the stream reports it */
+        while (uft_perf_next(&rd, &r) > 0) {
+            uft_stask *t;
+            /* (records of tasks without a <tid>.dat are skipped) */
+            if (uft_perf_event_id(&r) != UFT_EV_TASK_NAME || !uft_tid_recorded(d, (int32_t)r.tid)) continue;
+            if ((t = uft_stream_task(&v->s, (int32_t)r.tid)) != NULL)
+                snprintf(v->comm[t - v->s.tasks], sizeof v->comm[0], "%s", r.comm);
+        }
+        uft_perf_close(&rd);
+    }
+}
+
+/* ---- Chrome trace ------------------------------------------------------------------------ */
+
+/* Is s (n bytes) valid inside a JSON string: no '"' or control byte
+   unescaped, every '\\' starting an escape JSON knows? */
+static int vw_json_valid(const char *s, size_t n)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"') return 0;
+        if (c != '\\') continue;
+        if (++i == n) return 0;
+        if (s[i] == 'u') {
+            for (k = 1; k <= 4; k++)
+                if (i + k >= n || !strchr("0123456789abcdefABCDEF", s[i + k]) || s[i + k] == '\0') return 0;
+            i += 4;
+        } else if (!strchr("\"\\/bfnrt", s[i]) || s[i] == '\0') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Text uftrace prints raw inside a JSON string (task names, the command
+   line, argument text): as it is when that is valid JSON, else with '"',
+   '\\' and control bytes escaped, so that the output stays JSON. */
+static void vw_json_text(out_buf *o, const char *s, size_t n)
+{
+    size_t i;
+    char esc[8];
+    if (vw_json_valid(s, n)) {
+        out_mem(o, s, n);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            out_char(o, '\\');
+            out_char(o, (char)c);
+        } else if (c < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            out_str(o, esc);
+        } else {
+            out_char(o, (char)c);
+        }
+    }
+}
+
+/* Starts an element of "traceEvents". */
+static void vw_element(vw *v)
+{
+    if (v->elements++ > 0) out_lit(v->s.out, ",\n");
+}
+
+static void vw_chrome_header(vw *v)
+{
+    size_t i;
+    for (i = 0; i < 1000; i++) fmt_u64w(vw_digits[i], i, 3, '0');
+    vw_task_names(v);
+    out_lit(v->s.out, "{\"traceEvents\":[\n");
+    for (i = 0; i < v->s.ntasks; i++) {
+        int32_t tid = v->s.tasks[i].tid;
+        int k;
+        for (k = 0; k < 2; k++) {
+            vw_element(v);
+            out_lit_u64(v->s.out, "{\"ts\":0,\"ph\":\"M\",\"pid\":", (uint64_t)tid); /* tids are positive */
+            out_str(v->s.out, k == 0 ? ",\"name\":\"process_name\"" : ",\"name\":\"thread_name\"");
+            out_lit_u64(v->s.out, ",\"args\":{\"name\":\"[", (uint64_t)tid);
+            out_lit(v->s.out, "] ");
+            vw_json_text(v->s.out, v->comm[i], strlen(v->comm[i]));
+            out_lit(v->s.out, "\"}}");
+        }
+    }
+}
+
+/* A perf COMM: the task's new name. */
+static void vw_chrome_comm(vw *v, uft_stask *t, const char *comm)
+{
+    int32_t pid = t->t ? t->t->pid : t->tid;
+    out_buf *o = v->s.out;
+    if (pid == t->tid) {
+        vw_element(v);
+        out_lit_u64(o, "{\"ts\":0,\"ph\":\"M\",\"pid\":", (uint64_t)t->tid);
+        out_lit(o, ",\"name\":\"process_name\",\"args\":{\"name\":\"");
+        vw_json_text(o, comm, strlen(comm));
+        out_lit(o, "\"}}");
+        vw_element(v);
+        out_lit_u64(o, "{\"ts\":0,\"ph\":\"M\",\"pid\":", (uint64_t)t->tid);
+        out_lit(o, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
+    } else {
+        vw_element(v);
+        out_lit_u64(o, "{\"ts\":0,\"ph\":\"M\",\"pid\":", (uint64_t)pid);
+        out_lit_u64(o, ",\"tid\":", (uint64_t)t->tid);
+        out_lit_u64(o, ",\"name\":\"thread_name\",\"args\":{\"name\":\"[", (uint64_t)t->tid);
+        out_lit(o, "] ");
+    }
+    vw_json_text(o, comm, strlen(comm));
+    out_lit(o, "\"}}");
+}
+
+/* Does name need uft_json_escaped()? */
+static int vw_needs_escapes(const char *name, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (name[i] < 0x20 || name[i] >= 0x7f || name[i] == '"' || name[i] == '\\') return 1;
+    return 0;
+}
+
+/* The text of a "B" or "E" event of task t after its time, up to the
+   name's closing quote (`,"ph":"B","pid":P,"tid":T,"name":"NAME"`), into
+   v->tail. */
+static void vw_chrome_tail(vw *v, const uft_stask *t, char ph, const char *name, size_t name_len)
+{
+    int32_t pid = t->t ? t->t->pid : t->tid;
+    uft_text *s = &v->tail;
+    size_t i;
+    s->len = 0;
+    uft_text_printf(s, ",\"ph\":\"%c\",\"pid\":%d", ph, (int)pid);
+    if (pid != t->tid) uft_text_printf(s, ",\"tid\":%d", (int)t->tid);
+    uft_text_puts(s, ",\"name\":\"");
+    if (vw_needs_escapes(name, name_len))
+        for (i = 0; i < name_len; i++) uft_json_escaped(s, name[i]);
+    else
+        uft_text_put(s, name, name_len);
+    uft_text_puts(s, "\""); /* (a name cut by uft_text, beyond 8 KB, loses this quote) */
+}
+
+/* An event's time in us ("%llu.%03u" of time in ns) at p: the part in
+   ms is kept as text while it holds (a trace's times are close). */
+static char *vw_chrome_ts(vw *v, char *p, uint64_t time)
+{
+    uint64_t ms = time / 1000000u;
+    uint32_t sub = (uint32_t)(time - ms * 1000000u);
+    if (ms == 0) { /* no leading zeros */
+        p = fmt_u64(p, time / 1000);
+        *p++ = '.';
+        return fmt_u64w(p, time % 1000, 3, '0');
+    }
+    if (ms != v->ts_ms) {
+        v->ts_ms = ms;
+        v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
+    }
+    p = fmt_mem(p, v->ts_text, v->ts_len);
+    memcpy(p, vw_digits[sub / 1000], 3);
+    p[3] = '.';
+    memcpy(p + 4, vw_digits[sub % 1000], 3);
+    return p + 7;
+}
+
+/* A "B" (ph 'B') or "E" event of task t at time, of the function sym
+   (NULL for another name); r: the record whose values go into "args"
+   (NULL: none). */
+static void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const uft_sym *sym, const char *name,
+                            size_t name_len, const uft_view *r)
+{
+    out_buf *o = v->s.out;
+    vw_tail *c = sym ? &v->tails[(((uintptr_t)sym >> 4) + (uintptr_t)ph) % VW_TAILS] : NULL;
+    const char *tail;
+    size_t tail_len;
+    char *p;
+    if (c != NULL && c->sym == sym && c->task == t && c->ph == ph) {
+        tail = c->text;
+        tail_len = c->len;
+    } else {
+        vw_chrome_tail(v, t, ph, name, name_len);
+        tail = v->tail.buf;
+        tail_len = v->tail.len;
+        if (c != NULL && tail_len <= sizeof c->text) {
+            c->task = t;
+            c->sym = sym;
+            c->ph = ph;
+            c->len = tail_len;
+            memcpy(c->text, tail, tail_len);
+        }
+    }
+    p = out_reserve(o, 48 + tail_len);
+    if (v->elements++ > 0) p = fmt_lit(p, ",\n");
+    p = vw_chrome_ts(v, fmt_lit(p, "{\"ts\":"), time);
+    p = fmt_mem(p, tail, tail_len);
+    if (r == NULL || !r->more) {
+        *p++ = '}';
+        out_commit(o, p);
+        return;
+    }
+    out_commit(o, p);
+    v->text.len = 0;
+    uft_values_text(&v->s, t, r, ph == 'E', 1, &v->text);
+    out_str(o, ph == 'E' ? ",\"args\":{\"retval\":\"" : ",\"args\":{\"arguments\":\"");
+    vw_json_text(o, v->text.buf, v->text.len);
+    out_lit(o, "\"}}");
+}
+
+static void vw_chrome_footer(vw *v)
+{
+    char path[4096], date[64], cmdline[8192];
+    struct stat sb;
+    struct tm tm;
+    out_buf *o = v->s.out;
+    out_lit(o, "\n], \"displayTimeUnit\": \"ns\", \"metadata\": {\n");
+    out_lit(o, "\"version\":\"" VW_UFTRACE_VERSION "\",\n");
+    /* the recording's date: its info file's mtime, in local time */
+    snprintf(path, sizeof path, "%s/info", v->s.dir->path);
+    if (stat(path, &sb) == 0 && localtime_r(&sb.st_mtime, &tm) != NULL &&
+        strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", &tm) > 0) {
+        out_lit(o, "\"recorded_time\":\"");
+        out_str(o, date);
+        out_lit(o, "\",\n");
+    }
+    if (v->s.dir->hdr.info_mask & TDEC_UFTRACE_INFO_CMDLINE) {
+        vw_info(v, "cmdline", cmdline, sizeof cmdline); /* stored JSON-quoted */
+        out_lit(o, "\"command_line\":\"");
+        vw_json_text(o, cmdline, strlen(cmdline));
+        out_lit(o, "\"\n");
+    }
+    out_lit(o, "} }\n");
+    if (v->lost) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "Some of function trace records are lost. (%u times shown)", v->lost);
+        cli_diag(v->s.err, "warning", -1, v->s.dir->path, msg);
+    }
+}
+
+/* ---- the call tree ------------------------------------------------------------------------ */
+
+static size_t vw_hash_text(const char *s)
+{
+    size_t h = 5381;
+    while (*s) h = h * 33 + (unsigned char)*s++;
+    return h;
+}
+
+static size_t vw_hash_pair(uint32_t parent, uint32_t name)
+{
+    uint64_t k = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15u;
+    return (size_t)(k >> 17);
+}
+
+/* The id of name (interned on first sight). */
+static uint32_t vw_name_id(vw_tree *g, const char *name)
+{
+    size_t i, mask;
+    if (2 * (g->nnames + 1) > g->nname_slots) { /* rehash at half full */
+        size_t n = g->nname_slots ? g->nname_slots * 2 : 256, k;
+        free(g->name_slots);
+        if ((g->name_slots = malloc(n * sizeof *g->name_slots)) == NULL) vw_out_of_memory();
+        memset(g->name_slots, 0xff, n * sizeof *g->name_slots);
+        g->nname_slots = n;
+        for (k = 0; k < g->nnames; k++) {
+            for (i = vw_hash_text(g->names[k]) & (n - 1); g->name_slots[i] != VW_NONE; i = (i + 1) & (n - 1)) continue;
+            g->name_slots[i] = (uint32_t)k;
+        }
+    }
+    mask = g->nname_slots - 1;
+    for (i = vw_hash_text(name) & mask; g->name_slots[i] != VW_NONE; i = (i + 1) & mask)
+        if (strcmp(g->names[g->name_slots[i]], name) == 0) return g->name_slots[i];
+    g->names = vw_grow(g->names, &g->names_cap, g->nnames + 1, sizeof *g->names);
+    if ((g->names[g->nnames] = strdup(name)) == NULL) vw_out_of_memory();
+    g->name_slots[i] = (uint32_t)g->nnames;
+    return (uint32_t)g->nnames++;
+}
+
+/* The name id of a function: its symbol's name, or "<addr>". */
+static uint32_t vw_func_name(vw_tree *g, const uft_sym *sym, uint64_t addr)
+{
+    size_t slot = ((uintptr_t)sym >> 4) % VW_NAME_CACHE;
+    char buf[32];
+    if (sym == NULL) {
+        snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)addr);
+        return vw_name_id(g, buf);
+    }
+    if (g->cache_sym[slot] != sym) {
+        g->cache_id[slot] = vw_name_id(g, sym->name);
+        g->cache_sym[slot] = sym;
+    }
+    return g->cache_id[slot];
+}
+
+static void vw_slots_insert(vw_tree *g, uint32_t node)
+{
+    size_t mask = g->nslots - 1, i;
+    for (i = vw_hash_pair(g->nodes[node].parent, g->nodes[node].name) & mask; g->slots[i] != VW_NONE; i = (i + 1) & mask)
+        continue;
+    g->slots[i] = node;
+}
+
+/* The child of parent called name, made if new (*made set). */
+static uint32_t vw_child(vw_tree *g, uint32_t parent, uint32_t name, uint64_t addr, int *made)
+{
+    size_t mask, i;
+    vw_node *n;
+    uint32_t id;
+    if (2 * (g->nnodes + 1) > g->nslots) {
+        size_t k, ns = g->nslots ? g->nslots * 2 : 1024;
+        free(g->slots);
+        if ((g->slots = malloc(ns * sizeof *g->slots)) == NULL) vw_out_of_memory();
+        memset(g->slots, 0xff, ns * sizeof *g->slots);
+        g->nslots = ns;
+        for (k = 1; k < g->nnodes; k++) vw_slots_insert(g, (uint32_t)k);
+    }
+    mask = g->nslots - 1;
+    *made = 0;
+    for (i = vw_hash_pair(parent, name) & mask; g->slots[i] != VW_NONE; i = (i + 1) & mask) {
+        n = &g->nodes[g->slots[i]];
+        if (n->parent == parent && n->name == name) return g->slots[i];
+    }
+    if (g->nnodes >= VW_NONE - 1) vw_out_of_memory();
+    g->nodes = vw_grow(g->nodes, &g->cap, g->nnodes + 1, sizeof *g->nodes);
+    id = (uint32_t)g->nnodes++;
+    n = &g->nodes[id];
+    memset(n, 0, sizeof *n);
+    n->addr = addr;
+    n->name = name;
+    n->parent = parent;
+    n->first = n->last = n->next = VW_NONE;
+    if (g->nodes[parent].last == VW_NONE) g->nodes[parent].first = id;
+    else g->nodes[g->nodes[parent].last].next = id;
+    g->nodes[parent].last = id;
+    g->slots[i] = id;
+    *made = 1;
+    return id;
+}
+
+static void vw_tree_init(vw *v)
+{
+    vw_tree *g = &v->tree;
+    size_t i;
+    g->nodes = vw_grow(NULL, &g->cap, 1, sizeof *g->nodes);
+    memset(&g->nodes[0], 0, sizeof g->nodes[0]);
+    g->nodes[0].parent = g->nodes[0].first = g->nodes[0].last = g->nodes[0].next = VW_NONE;
+    g->nodes[0].name = VW_NONE;
+    g->nnodes = 1;
+    if ((g->cur = malloc(v->s.ntasks * sizeof *g->cur)) == NULL) vw_out_of_memory();
+    for (i = 0; i < v->s.ntasks; i++) g->cur[i] = VW_NONE;
+}
+
+/* graph_add_node(): an entry (or sched-out) of task t calls name. */
+static void vw_tree_enter(vw *v, uft_stask *t, uint32_t name, int special)
+{
+    vw_tree *g = &v->tree;
+    size_t ti = (size_t)(t - v->s.tasks);
+    const uft_frame *f = uft_stream_frame(&v->s, t, t->nstack - 1);
+    uint32_t node;
+    int made;
+    if (f == NULL) return;
+    node = vw_child(g, g->cur[ti], name, f->addr, &made);
+    if (made && special == 'f' && uft_stream_session(&v->s, t, t->cur.time) != NULL) {
+        g->forks = vw_grow(g->forks, &g->forks_cap, g->nforks + 1, sizeof *g->forks);
+        g->forks[g->nforks].node = node;
+        g->forks[g->nforks++].pid = t->t ? t->t->pid : t->tid;
+    }
+    g->nodes[node].calls++;
+    g->cur[ti] = node;
+}
+
+/* graph_add_node(): an exit (or sched-in) of task t returns from its
+   current node. */
+static void vw_tree_exit(vw *v, uft_stask *t)
+{
+    vw_tree *g = &v->tree;
+    size_t ti = (size_t)(t - v->s.tasks), k;
+    const uft_frame *f = uft_stream_frame(&v->s, t, t->nstack);
+    uint32_t node = g->cur[ti];
+    vw_node *n;
+    if (f == NULL) return;
+    if (g->nodes[node].addr != f->addr) {
+        /* a fork child's first exit: from the latest fork() of its parent */
+        for (k = g->nforks; k-- > 0;) {
+            if (g->nodes[g->forks[k].node].addr == t->cur.addr && t->t && g->forks[k].pid == t->t->ppid) {
+                node = g->forks[k].node;
+                memmove(&g->forks[k], &g->forks[k + 1], (g->nforks - k - 1) * sizeof *g->forks);
+                g->nforks--;
+                break;
+            }
+        }
+    }
+    n = &g->nodes[node];
+    n->time += f->time;
+    n->child += f->child;
+    if (v->sample && g->nodes[g->cur[ti]].parent != VW_NONE) {
+        /* only the sampled part of a child's time counts as the parent's
+           children's (adjust_fg_time(); it adjusts the parent of the
+           current node, which a fork child's first exit has not left) */
+        vw_node *p = &g->nodes[g->nodes[g->cur[ti]].parent];
+        p->child = p->child - f->time + f->time / v->sample * v->sample;
+    }
+    g->cur[ti] = n->parent;
+}
+
+/* The index of task t, whose current node becomes the root if it has none
+   (as the dump_*_task_rstack() of uftrace set it). */
+static size_t vw_tree_task(vw *v, const uft_stask *t)
+{
+    size_t ti = (size_t)(t - v->s.tasks);
+    if (v->tree.cur[ti] == VW_NONE) v->tree.cur[ti] = 0;
+    return ti;
+}
+
+/* A function record of task t for the tree. */
+static void vw_tree_func(vw *v, uft_stask *t, const uft_view *r)
+{
+    vw_tree *g = &v->tree;
+    size_t ti = vw_tree_task(v, t);
+    uint32_t from = g->cur[ti];
+    const uft_map *map;
+    const uft_sym *sym;
+    if (r->type == TDEC_UFTRACE_REC_EXIT) vw_tree_exit(v, t);
+    if (r->type != TDEC_UFTRACE_REC_ENTRY) return;
+    sym = uft_find_sym_map(v->s.dir, t->t, r->time, r->addr, &map);
+    if (sym != NULL && g->nodes[from].hot_sym == sym && uft_stream_frame(&v->s, t, t->nstack - 1) != NULL) {
+        g->cur[ti] = g->nodes[from].hot_child; /* the same call again: no lookup by name */
+        g->nodes[g->cur[ti]].calls++;
+        return;
+    }
+    vw_tree_enter(v, t, vw_func_name(g, sym, r->addr), uft_stream_special(&v->s, sym, map));
+    if (sym != NULL && g->cur[ti] != from) {
+        g->nodes[from].hot_sym = sym;
+        g->nodes[from].hot_child = g->cur[ti];
+    }
+}
+
+/* The next node of a pre-order walk of the tree after node, VW_NONE at the end. */
+static uint32_t vw_tree_next(const vw_tree *g, uint32_t node)
+{
+    if (g->nodes[node].first != VW_NONE) return g->nodes[node].first;
+    while (node != VW_NONE && g->nodes[node].next == VW_NONE) node = g->nodes[node].parent;
+    return node == VW_NONE ? VW_NONE : g->nodes[node].next;
+}
+
+/* print_flame_graph(): "a;b;c SAMPLES" for each node with samples. */
+static void vw_flame_print(vw *v)
+{
+    const vw_tree *g = &v->tree;
+    uft_text *path = &v->text;
+    uint32_t node, k;
+    char num[24];
+    for (node = 0; node != VW_NONE; node = vw_tree_next(g, node)) {
+        const vw_node *n = &g->nodes[node];
+        uint64_t samples = n->calls;
+        size_t len = 0, digits;
+        if (samples && v->sample) samples = (n->time - n->child) / v->sample;
+        if (samples == 0) continue;
+        /* the names from the root's child down, joined by ';' */
+        path->len = 0;
+        for (k = node; g->nodes[k].parent != VW_NONE; k = g->nodes[k].parent) len += strlen(g->names[g->nodes[k].name]) + 1;
+        if (len + 1 > sizeof path->buf) continue; /* deeper than the text holds */
+        path->len = len;
+        for (k = node; g->nodes[k].parent != VW_NONE; k = g->nodes[k].parent) {
+            const char *name = g->names[g->nodes[k].name];
+            size_t nl = strlen(name);
+            len -= nl + 1;
+            memcpy(path->buf + len, name, nl);
+            path->buf[len + nl] = k == node ? ' ' : ';';
+        }
+        out_mem(v->s.out, path->buf, path->len);
+        /* uftrace writes the number with snprintf() bounded by the length
+           of the names: a short path cuts it */
+        digits = (size_t)(fmt_u64(num, samples) - num);
+        out_mem(v->s.out, num, digits < path->len ? digits : path->len - 1);
+        out_char(v->s.out, '\n');
+    }
+}
+
+/* print_graph_to_graphviz(): an edge per node with calls. */
+static void vw_graphviz_print(vw *v, const char *root)
+{
+    const vw_tree *g = &v->tree;
+    out_buf *o = v->s.out;
+    uint32_t node;
+    for (node = 0; node != VW_NONE; node = vw_tree_next(g, node)) {
+        const vw_node *n = &g->nodes[node];
+        if (n->calls == 0) continue;
+        out_lit(o, "    \"");
+        out_str(o, n->parent == 0 ? root : g->names[g->nodes[n->parent].name]);
+        out_lit(o, "\" -> \"");
+        out_str(o, g->names[n->name]);
+        out_lit_u64(o, "\" [xlabel = \"", n->calls);
+        out_lit(o, "\"]\n");
+    }
+}
+
+static void vw_tree_free(vw_tree *g)
+{
+    size_t i;
+    for (i = 0; i < g->nnames; i++) free(g->names[i]);
+    free(g->names);
+    free(g->name_slots);
+    free(g->nodes);
+    free(g->slots);
+    free(g->forks);
+    free(g->cur);
+}
+
+/* ---- the walk ------------------------------------------------------------------------------ */
+
+/* dump_replay_func(): a function record (or LOST) of task t. */
+static void vw_func(vw *v, uft_stask *t, const uft_view *r)
+{
+    if (v->view == UFT_VIEW_CHROME) {
+        const uft_sym *sym = uft_find_sym(v->s.dir, t->t, r->time, r->addr);
+        char buf[32];
+        const char *name = buf;
+        size_t len;
+        if (r->type == TDEC_UFTRACE_REC_LOST) {
+            v->lost++;
+            return;
+        }
+        if (sym) {
+            name = sym->name;
+            len = sym->name_len;
+        } else {
+            len = (size_t)snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)r->addr);
+        }
+        vw_chrome_event(v, t, r->type == TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, sym, name, len, r);
+        return;
+    }
+    vw_tree_func(v, t, r);
+}
+
+/* dump_replay_event(): sched-out and sched-in are "linux:schedule"
+   entries and exits; a COMM renames the task (Chrome). */
+static void vw_event(vw *v, uft_stask *t, const uft_view *r)
+{
+    static const char sched[] = "linux:schedule";
+    size_t ti = (size_t)(t - v->s.tasks);
+    if (r->addr == UFT_EV_SCHED_IN || r->addr == UFT_EV_SCHED_OUT) {
+        int type = r->addr == UFT_EV_SCHED_OUT ? (int)TDEC_UFTRACE_REC_ENTRY : (int)TDEC_UFTRACE_REC_EXIT;
+        if (v->view != UFT_VIEW_CHROME) {
+            vw_tree_task(v, t);
+            if (type == (int)TDEC_UFTRACE_REC_ENTRY) vw_tree_enter(v, t, vw_name_id(&v->tree, sched), 0);
+            else vw_tree_exit(v, t);
+        } else if (v->last[ti] != 0 || type == (int)TDEC_UFTRACE_REC_ENTRY) {
+            /* (uftrace leaves out a sched-in when the task's last time is 0) */
+            vw_chrome_event(v, t, type == (int)TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, NULL, sched, sizeof sched - 1, NULL);
+        }
+        return;
+    }
+    if (r->addr == UFT_EV_TASK_NAME && v->view == UFT_VIEW_CHROME)
+        vw_chrome_comm(v, t, r->comm);
+}
+
+/* The functions still open at the end: an exit each, at the last time
+   its task read, innermost first (as do_dump_replay() ends). */
+static void vw_remaining(vw *v)
+{
+    size_t i;
+    for (i = 0; i < v->s.ntasks; i++) {
+        uft_stask *t = &v->s.tasks[i];
+        uint64_t last = v->last[i];
+        while (t->nstack > 0) {
+            uft_frame *f, *up;
+            uint64_t total;
+            /* uftrace's `--task->stack_count`: the frame leaves the stack */
+            t->nstack--;
+            if ((f = uft_stream_frame(&v->s, t, t->nstack)) == NULL || f->addr == 0 || f->time > last) continue;
+            total = last - f->time;
+            f->time = total < f->child ? f->child : total;
+            if (t->nstack > 0 && (up = uft_stream_frame(&v->s, t, t->nstack - 1)) != NULL) up->child += f->time;
+            t->cur.type = TDEC_UFTRACE_REC_EXIT;
+            t->cur.time = last;
+            t->cur.addr = f->addr;
+            t->cur.more = 0;
+            t->cur.rec = NULL;
+            if (!uft_stream_check_filter(&v->s, t)) continue;
+            vw_func(v, t, &t->cur);
+            uft_stream_filter_done(&v->s, t);
+        }
+    }
+}
+
+/* The flame graph's sample time, from the recording's elapsed time: the
+   power of ten from 1 us up to 1 s giving about a million samples. */
+static uint64_t vw_sample_time(const vw *v)
+{
+    char elapsed[64];
+    double sec;
+    uint64_t total, sample;
+    if (!(v->s.dir->hdr.info_mask & TDEC_UFTRACE_INFO_RECORD_DATE)) return 0;
+    vw_info(v, "elapsed_time", elapsed, sizeof elapsed);
+    sec = strtod(elapsed, NULL) * 1e9;
+    total = sec >= 18e18 ? UINT64_MAX : sec > 0 ? (uint64_t)sec : 0;
+    for (sample = 1000; sample * 1000000u < total && sample < 1000000000u; sample *= 10) continue;
+    return sample;
+}
+
+int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
+{
+    static uft_dir dir;
+    static vw v;
+    uft_stask *t;
+    int failed, opened = 0;
+
+    memset(&v, 0, sizeof v);
+    v.view = view;
+    if (uft_open_dir(&dir, path, err) == 0) {
+        uft_spec_usage(&dir, out);
+        opened = uft_stream_open(&v.s, &dir, out, err) == 0;
+    }
+    if (!opened) {
+        /* (uftrace prints nothing) */
+        if (view == UFT_VIEW_CHROME) out_lit(out, "{\"traceEvents\":[\n\n], \"displayTimeUnit\": \"ns\"}\n");
+        out_flush(out);
+        return 1;
+    }
+    if ((v.last = calloc(v.s.ntasks, sizeof *v.last)) == NULL) vw_out_of_memory();
+    if (view == UFT_VIEW_CHROME) {
+        vw_chrome_header(&v);
+    } else {
+        vw_tree_init(&v);
+        if (view == UFT_VIEW_FLAME) v.sample = vw_sample_time(&v);
+    }
+    if (view == UFT_VIEW_GRAPHVIZ) {
+        char cmdline[8192];
+        out_lit(out, "# version\":\"" VW_UFTRACE_VERSION "\"\n");
+        if (dir.hdr.info_mask & TDEC_UFTRACE_INFO_CMDLINE) {
+            vw_info(&v, "cmdline", cmdline, sizeof cmdline);
+            out_lit(out, "# command_line \"");
+            out_str(out, cmdline);
+            out_lit(out, "\"\n");
+        }
+        out_lit(out, "\ndigraph \"");
+        out_str(out, vw_basename(dir.exename ? dir.exename : ""));
+        out_lit(out, "\" { \n");
+    }
+
+    while ((t = uft_stream_next(&v.s, 1)) != NULL) {
+        const uft_view *r = &t->cur;
+        v.last[t - v.s.tasks] = r->time;
+        /* events outside user functions are left out (uftrace's default
+           event_skip_out) */
+        if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue;
+        if (!uft_stream_check_filter(&v.s, t)) continue;
+        if (r->type == TDEC_UFTRACE_REC_EVENT) vw_event(&v, t, r);
+        else vw_func(&v, t, r);
+        uft_stream_filter_done(&v.s, t);
+    }
+    failed = v.s.failed;
+    if (!failed) vw_remaining(&v);
+
+    if (view == UFT_VIEW_CHROME) {
+        vw_chrome_footer(&v); /* closes the JSON after an error too */
+    } else if (!failed) {
+        if (view == UFT_VIEW_FLAME) vw_flame_print(&v);
+        else vw_graphviz_print(&v, vw_basename(dir.exename ? dir.exename : ""));
+        if (view == UFT_VIEW_GRAPHVIZ) out_lit(out, "}\n");
+    }
+    uft_stream_close(&v.s);
+    free(v.last);
+    free(v.comm);
+    vw_tree_free(&v.tree);
+    out_flush(out);
+    return failed ? 1 : 0;
+}
