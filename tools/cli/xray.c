@@ -555,21 +555,25 @@ static int xray_convert(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     xray_trace *t;
     xray_names names;
     int rc;
-    if (!xray_opts.output_format || strcmp(xray_opts.output_format, "yaml") != 0) {
-        cli_diag(err, "error", -1, "convert: only --output-format=yaml is supported so far", NULL);
+    int chrome = a->command == CLI_DUMP;
+    if (!chrome && (!xray_opts.output_format || strcmp(xray_opts.output_format, "raw") == 0)) {
+        cli_diag(err, "error", -1, "convert: only --output-format=yaml and trace_event are supported so far", NULL);
         return 2;
     }
     if ((rc = xray_trace_open(in, a->path, xray_opts.sort, &t, err)) != 0) return rc;
     memset(&names, 0, sizeof names);
     names.symbolize = xray_opts.symbolize;
-    rc = xray_convert_yaml(t, &names, out);
+    if (chrome || strcmp(xray_opts.output_format, "trace_event") == 0)
+        rc = xray_convert_trace_event(t, &names, out, err);
+    else
+        rc = xray_convert_yaml(t, &names, out);
     xray_trace_close(t);
     return rc;
 }
 
 static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
-    if (a->command == CLI_CONVERT) return xray_convert(a, in, out, err);
+    if (a->command == CLI_CONVERT || a->output == CLI_OUT_CHROME) return xray_convert(a, in, out, err);
     return xray_command(a, in, out, err);
 }
 
@@ -583,6 +587,7 @@ const cli_format cli_xray = {
     .inputs = "LLVM XRay logs",
     .dir = 0,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_CONVERT),
+    .chrome = 1,
     .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,
