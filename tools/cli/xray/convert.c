@@ -10,6 +10,7 @@
 
 #include "tools/cli/xray/densemap.h"
 #include "tools/cli/xray/trace.h"
+#include "tools/cli/xray/xray.h"
 
 /* ---- YAML, as llvm::yaml::Output writes YAMLXRayTrace ------------------- */
 
@@ -449,13 +450,20 @@ int xray_convert_trace_event(xray_trace *t, xray_names *names, out_buf *out, out
 
 const char *xray_names_get(xray_names *n, int32_t fid, size_t *len)
 {
+    const char *name;
+    uint64_t address;
     char *e = n->buf;
-    if (n->symbolize) *e++ = '#'; /* no map: every id is unknown */
-    if (fid < 0) {
-        *e++ = '-';
-        e = fmt_u64(e, (uint64_t)0 - (uint64_t)(int64_t)fid);
+    if (n->symbolize && n->map && xray_instrmap_address(n->map, fid, &address)) {
+        name = n->demangle ? xray_instrmap_name(n->map, fid) : xray_instrmap_symbol(n->map, fid);
+        if (name) {
+            *len = strlen(name);
+            return name;
+        }
+        e = fmt_hex(fmt_lit(e, "@("), address);
+        *e++ = ')';
     } else {
-        e = fmt_u64(e, (uint64_t)fid);
+        if (n->symbolize) *e++ = '#';
+        e = fmt_i64(e, fid);
     }
     *len = (size_t)(e - n->buf);
     return n->buf;
@@ -477,4 +485,33 @@ int xray_convert_yaml(xray_trace *t, xray_names *names, out_buf *out)
     if (!any) out_lit(out, "records:         []\n");
     out_lit(out, "...\n");
     return xray_trace_status(t);
+}
+
+int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out_buf *err)
+{
+    xray_instrmap *map = NULL;
+    xray_trace *t;
+    xray_names names;
+    int rc;
+    if (!chrome && xray_opt.output_format == XRAY_FORMAT_RAW) {
+        cli_diag(err, "error", -1, "convert: --output-format=raw is not supported (yaml, trace_event)", NULL);
+        return 2;
+    }
+    if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
+    if ((rc = xray_trace_open(in, path, chrome || xray_opt.sort, &t, err)) != 0) {
+        xray_instrmap_free(map);
+        return rc;
+    }
+    memset(&names, 0, sizeof names);
+    names.map = map;
+    /* dump --chrome names functions whenever it has a map */
+    names.symbolize = xray_opt.symbolize || (chrome && map);
+    names.demangle = xray_opt.demangle;
+    if (chrome || xray_opt.output_format == XRAY_FORMAT_TRACE_EVENT)
+        rc = xray_convert_trace_event(t, &names, out, err);
+    else
+        rc = xray_convert_yaml(t, &names, out);
+    xray_trace_close(t);
+    xray_instrmap_free(map);
+    return rc;
 }

@@ -9,13 +9,19 @@
 #include "tools/cli/out.h"
 #include "tools/cli/xray/trace.h"
 
+#include "tools/cli/xray/instrmap.h"
+
 /* Function names as llvm-xray's FuncIdConversionHelper gives them. */
 typedef struct xray_names {
-    int  symbolize; /* names (SymbolOrNumber), else the id in decimal        */
-    char buf[32];
+    const xray_instrmap *map;  /* NULL: no --instr_map                    */
+    int                  symbolize; /* SymbolOrNumber, else the id        */
+    int                  demangle;
+    char                 buf[32];
 } xray_names;
 
-/* The name of function id fid (*len bytes), valid until the next call. */
+/* The name of function id fid (*len bytes), valid until the next call:
+   the id in decimal, or with symbolize its symbol, "#ID" for an id the
+   map does not have, "@(HEX)" for an address without a symbol. */
 const char *xray_names_get(xray_names *n, int32_t fid, size_t *len);
 
 /* `convert --output-format=yaml`: the whole output. Returns the exit status. */
