@@ -496,7 +496,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
 
 /* ---- the options of llvm-xray's commands (tools/cli/xray/xray.h) ---------- */
 
-xray_options xray_opt = {NULL, 0, 1, XRAY_FORMAT_RAW, 1};
+xray_options xray_opt = {.demangle = 1, .output_format = XRAY_FORMAT_RAW, .sort = 1};
 
 /* argv[*i] is LLVM option `name` (-name or --name) or its one-letter
    alias: 1 and its value in *v (the next argument unless given as =VALUE;
@@ -569,8 +569,26 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
             else r = -1;
         }
         break;
-    case CLI_ACCOUNT:
     case CLI_STACK:
+        if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
+        if ((r = xray_opt_flag(arg, "keep-going", "k", &xray_opt.keep_going)) != 0) break;
+        if ((r = xray_opt_flag(arg, "per-thread-stacks", NULL, &xray_opt.per_thread_stacks)) != 0) break;
+        if ((r = xray_opt_flag(arg, "aggregate-threads", NULL, &xray_opt.aggregate_threads)) != 0) break;
+        if ((r = xray_opt_flag(arg, "all-stacks", NULL, &xray_opt.all_stacks)) != 0) break;
+        if ((r = xray_opt_flag(arg, "all", NULL, &xray_opt.all_stacks)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "stack-format", NULL, &v)) > 0) {
+            if (strcmp(v, "human") == 0) xray_opt.stack_format = XRAY_STACK_HUMAN;
+            else if (strcmp(v, "flame") == 0) xray_opt.stack_format = XRAY_STACK_FLAME;
+            else r = -1;
+            break;
+        }
+        if ((r = xray_opt_value(argc, argv, i, "aggregation-type", NULL, &v)) > 0) {
+            if (strcmp(v, "time") == 0) xray_opt.aggregation = XRAY_AGGREGATE_TIME;
+            else if (strcmp(v, "count") == 0) xray_opt.aggregation = XRAY_AGGREGATE_COUNT;
+            else r = -1;
+        }
+        break;
+    case CLI_ACCOUNT:
         r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
         break;
     default:
@@ -581,6 +599,7 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
 
 static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
+    if (a->command == CLI_STACK) return xray_stack(a->path, in, out, err);
     if (a->command == CLI_CONVERT || a->output == CLI_OUT_CHROME)
         return xray_convert(a->path, in, a->command == CLI_DUMP, out, err);
     return xray_command(a, in, out, err);
@@ -599,7 +618,7 @@ const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EXTRACT) | CLI_CMD(CLI_CONVERT),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EXTRACT) | CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_STACK),
     .chrome = 1,
     .help = xray_help,
     .format_names = NULL, /* the header tells it */

@@ -29,6 +29,12 @@ typedef struct xray_options {
     enum { XRAY_FORMAT_RAW, XRAY_FORMAT_YAML, XRAY_FORMAT_TRACE_EVENT } output_format;
     /* convert --sort (-s; the default) / --sort=false: records by TSC */
     int sort;
+    /* stack: --keep-going (-k), --per-thread-stacks, --aggregate-threads,
+       --all-stacks (--all), --stack-format=human|flame,
+       --aggregation-type=time|count */
+    int keep_going, per_thread_stacks, aggregate_threads, all_stacks;
+    enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME } stack_format;
+    enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT } aggregation;
 } xray_options;
 
 /* Set by the row's parse_opt before run is called. */
@@ -41,5 +47,8 @@ int xray_extract(const char *path, out_buf *out, out_buf *err);
 /* `tracedec convert` (chrome = 0) and `dump --chrome` (1, trace_event) on
    the log at path, read from in (convert.c). Returns the exit status. */
 int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out_buf *err);
+
+/* `tracedec stack` on the log at path (stack.c). Returns the exit status. */
+int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif
