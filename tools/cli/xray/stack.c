@@ -555,6 +555,16 @@ static void st_unmatched(out_buf *err, xray_names *names, const xray_trace_recor
     out_lit(err, "\"} with no matching function entry\n");
 }
 
+/* An error llvm-xray reports and stops at, in its words. */
+static int st_fail(out_buf *err, const char *msg)
+{
+    out_lit(err, "tracedec: ");
+    out_str(err, msg);
+    out_char(err, '\n');
+    out_flush(err);
+    return 1;
+}
+
 static void st_free(st_trie *s)
 {
     size_t i;
@@ -589,9 +599,8 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     else if (xray_opt.all_stacks && xray_opt.stack_format == XRAY_STACK_HUMAN)
         fail = "You must specify a non-human format when reporting with -all-stacks.";
     if (fail) {
-        cli_diag(err, "error", -1, fail, NULL);
         xray_instrmap_free(map);
-        return 1;
+        return st_fail(err, fail);
     }
     memset(&names, 0, sizeof names);
     names.map = map;
@@ -601,12 +610,15 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
     while (!s.failed && xray_trace_next(t, &r)) {
         if (st_account(&s, &r)) continue;
-        st_unmatched(err, &names, &r);
-        if (!xray_opt.keep_going) {
+        if (!xray_opt.keep_going) { /* the message ends in a newline, and llvm-xray adds one */
+            out_lit(err, "tracedec: ");
+            st_unmatched(err, &names, &r);
+            out_char(err, '\n');
             out_flush(err);
             rc = 1;
             goto done;
         }
+        st_unmatched(err, &names, &r);
     }
     out_flush(err);
     if (s.failed) {
@@ -615,8 +627,7 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
         goto done;
     }
     if (s.roots.count == 0) {
-        cli_diag(err, "error", -1, "No instrumented calls were accounted in the input file.", NULL);
-        rc = 1;
+        rc = st_fail(err, "No instrumented calls were accounted in the input file.");
         goto done;
     }
     if (!st_report(out, &s, &names)) {

@@ -3,9 +3,9 @@
 #include "tools/cli/xray/trace.h"
 
 #include "tools/cli/xray/densemap.h"
+#include "tools/cli/xray/notes.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -318,13 +318,11 @@ static void xt_sort(const xt_block *blocks, uint32_t *a, size_t n)
 
 typedef struct xt_indexer {
     xray_trace *t;
-    out_buf    *err;
     int         open;         /* a block is being indexed                 */
     int         ignoring;     /* after an EndOfBuffer                     */
     uint64_t    frame;        /* start of the current buffer              */
     uint64_t    last_tsc;     /* of the block's last record               */
     int         has_record;   /* the block has a record (a run is open)   */
-    uint64_t    zero_events;  /* notes printed                            */
 } xt_indexer;
 
 static xt_block *xt_cur_block(xt_indexer *x)
@@ -711,80 +709,52 @@ static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
 
 /* ---- the first pass: reading and notes ----------------------------------- */
 
-/* The notes `tracedec dump` gives about the records (tools/cli/xray.c). */
-static void xt_note(xt_indexer *x, const char *level, uint64_t offset, const char *msg, const char *detail)
-{
-    cli_diag(x->err, level, (int64_t)offset, msg, detail);
-}
-
-static void xt_note_item(xt_indexer *x, const tdec_xray_item *it, uint64_t *no_call_args)
-{
-    const tdec_xray_record *r = &it->u.rec;
-    char msg[64], detail[256];
-    if (it->kind == TDEC_ITEM_GAP) {
-        snprintf(msg, sizeof msg, "%llu bytes skipped", (unsigned long long)it->u.gap.len);
-        snprintf(detail, sizeof detail, "%s%s", tdec_xray_reason_str(it->u.gap.reason),
-                 it->u.gap.reason == TDEC_XRAY_R_OVERRUN
-                     ? " (the XRay runtime under-counts a buffer's extents by 16 bytes per typed event,"
-                       " cutting its last records; llvm-xray fails here)"
-                     : "");
-        xt_note(x, "warning", it->offset, msg, detail);
-        return;
-    }
-    if (it->kind != TDEC_ITEM_RECORD) return;
-    switch (r->type) {
-    case TDEC_XRAY_REC_CUSTOM_EVENT:
-    case TDEC_XRAY_REC_TYPED_EVENT:
-        if (r->payload_size == 0)
-            xt_note(x, "note", it->offset,
-                    r->type == TDEC_XRAY_REC_CUSTOM_EVENT ? "zero-size custom event" : "zero-size typed event",
-                    "valid (the XRay runtime writes them); llvm-xray rejects the file here");
-        return;
-    case TDEC_XRAY_REC_CALL_ARG:
-        if ((r->flags & TDEC_XRAY_RF_NO_CALL) && (*no_call_args)++ == 0)
-            xt_note(x, "note", it->offset, "argument record without its function record",
-                    "the runtime dropped the call (max_stack_depth or func_duration_threshold_us) but wrote "
-                    "its argument; llvm-xray rejects the file here (further ones are not noted)");
-        return;
-    case TDEC_XRAY_REC_FUNCTION:
-        if (r->action > TDEC_XRAY_ENTER_ARGS)
-            xt_note(x, "warning", it->offset, "function record with unknown action", "llvm-xray rejects it");
-        return;
-    case TDEC_XRAY_REC_END_OF_BUFFER:
-        if (x->t->hdr.version >= 2)
-            xt_note(x, "warning", it->offset, "EndOfBuffer record in a version 2+ log", "llvm-xray rejects it");
-        return;
-    case TDEC_XRAY_REC_UNKNOWN:
-        if (x->t->hdr.file_type == TDEC_XRAY_FDR)
-            xt_note(x, "warning", it->offset, "unknown metadata record kind", "llvm-xray rejects it");
-        return;
-    default:
-        return;
-    }
-}
-
 static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
 {
     xt_indexer x;
+    xray_notes notes;
     tdec_xray_decoder d;
     tdec_xray_item it;
     tdec_status st;
-    uint64_t no_call_args = 0, records = 0;
-    size_t n;
+    uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0;
+    int pad_nonzero = 0, in_pad = 0;
+    size_t n, i;
     memset(&x, 0, sizeof x);
+    memset(&notes, 0, sizeof notes);
     x.t = t;
-    x.err = err;
     x.frame = 32;
+    notes.err = err;
     st = tdec_xray_init(&d, NULL);
     while (st >= 0) {
         st = tdec_xray_next(&d, &it);
         if (st == TDEC_OK) {
-            if (it.kind == TDEC_ITEM_RECORD && it.u.rec.type == TDEC_XRAY_REC_HEADER) {
-                t->hdr = d.hdr;
+            if (it.kind == TDEC_ITEM_GAP) {
+                xray_notes_gap(&notes, &it);
                 continue;
             }
-            xt_note_item(&x, &it, &no_call_args);
-            if (it.kind == TDEC_ITEM_RECORD) records++;
+            if (it.kind == TDEC_ITEM_FRAGMENT) { /* a v1 buffer tail: what llvm-xray makes of it */
+                if (!in_pad) continue;
+                pad_seen += it.u.frag.len;
+                for (i = 0; i < it.u.frag.len && !pad_nonzero; i++) pad_nonzero = it.u.frag.data[i] != 0;
+                if (it.u.frag.flags & TDEC_FRAG_LAST) {
+                    xray_notes_padding(&notes, pad_offset, pad_size, pad_seen, pad_nonzero);
+                    in_pad = 0;
+                }
+                continue;
+            }
+            if (it.u.rec.type == TDEC_XRAY_REC_HEADER) {
+                t->hdr = notes.hdr = d.hdr;
+                continue;
+            }
+            records++;
+            xray_notes_record(&notes, &it.u.rec, it.offset);
+            if (it.u.rec.type == TDEC_XRAY_REC_PADDING && it.u.rec.payload_size > 0) {
+                in_pad = 1;
+                pad_offset = it.offset;
+                pad_size = it.u.rec.payload_size;
+                pad_seen = 0;
+                pad_nonzero = 0;
+            }
             if (!(t->hdr.file_type == TDEC_XRAY_BASIC ? xt_index_basic(&x, &it) : xt_index_item(&x, &it)))
                 goto oom;
             continue;
@@ -802,9 +772,8 @@ static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
         return 1;
     }
-    if (st == TDEC_END && t->hdr.file_type == TDEC_XRAY_BASIC && records == 0)
-        xt_note(&x, "note", d.st.pos, "basic log without records",
-                "valid (the runtime writes its header first); llvm-xray rejects it, its reader wants at least one record");
+    if (in_pad) xray_notes_padding(&notes, pad_offset, pad_size, pad_seen, pad_nonzero);
+    if (st == TDEC_END && t->hdr.file_type == TDEC_XRAY_BASIC && records == 0) xray_notes_basic_empty(&notes, d.st.pos);
     if (!xt_block_close(&x, st < 0 ? d.st.err_offset : d.st.pos)) goto oom;
     if (st < 0) {
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
