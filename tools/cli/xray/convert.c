@@ -338,6 +338,43 @@ static void te_name(out_buf *o, xray_names *names, int32_t fid)
     out_json_chars(o, name, len); /* llvm-xray writes names unescaped */
 }
 
+/* printf("%.*f", decimals, v) for a finite v >= 0 whose digits fit in 64
+   bits (decimals 3 or 4), as glibc rounds it: the exact binary value,
+   ties to even. 0 when it does not fit: the caller uses snprintf. */
+static int te_fixed(out_buf *o, double v, unsigned decimals)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t m, q, scale = decimals == 4 ? 10000u : 1000u;
+    u128 n, r, half;
+    int e;
+    char *w;
+    if (!(v >= 0) || v >= 1e15) return 0;
+    m = (uint64_t)ldexp(frexp(v, &e), 53); /* v = m * 2^(e - 53) exactly */
+    e -= 53;
+    if (e >= 0) {
+        q = (m << e) * scale; /* v < 1e15: no overflow */
+    } else {
+        if (e < -100) return 0;
+        n = (u128)m * scale;
+        q = (uint64_t)(n >> -e);
+        r = n - ((u128)q << -e);
+        half = (u128)1 << (-e - 1);
+        if (r > half || (r == half && (q & 1u))) q++;
+    }
+    w = out_reserve(o, 48);
+    w = fmt_u64(w, q / scale);
+    *w++ = '.';
+    out_commit(o, fmt_u64w(w, q % scale, decimals, '0'));
+    return 1;
+#else
+    (void)o;
+    (void)v;
+    (void)decimals;
+    return 0;
+#endif
+}
+
 /* `{ "name" : "f", "ph" : "B", "tid" : "1", "pid" : "2", "ts" : "1.2345", "sf" : "0" }`;
    versions 1-2: "pid" : "1" and 3 decimals. */
 static void te_event(out_buf *o, xray_names *names, const tdec_xray_header *h, int32_t fid, char ph,
@@ -354,10 +391,12 @@ static void te_event(out_buf *o, xray_names *names, const tdec_xray_header *h, i
     if (h->version >= 3) out_lit_u64(o, "\", \"pid\" : \"", r->pid);
     else out_lit(o, "\", \"pid\" : \"1");
     out_lit(o, "\", \"ts\" : \"");
-    if (isnan(us)) snprintf(ts, sizeof ts, "nan");
-    else if (isinf(us)) snprintf(ts, sizeof ts, "%s", us < 0 ? "-INF" : "INF");
-    else snprintf(ts, sizeof ts, h->version >= 3 ? "%.4f" : "%.3f", us);
-    out_str(o, ts);
+    if (isnan(us)) out_lit(o, "nan");
+    else if (isinf(us)) out_str(o, us < 0 ? "-INF" : "INF");
+    else if (!te_fixed(o, us, h->version >= 3 ? 4 : 3)) {
+        snprintf(ts, sizeof ts, h->version >= 3 ? "%.4f" : "%.3f", us);
+        out_str(o, ts);
+    }
     out_lit_u64(o, "\", \"sf\" : \"", sf);
     out_lit(o, "\" }");
 }
