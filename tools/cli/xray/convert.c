@@ -191,9 +191,6 @@ static void yaml_scalar(out_buf *o, const char *s, size_t n)
     out_char(o, '\'');
 }
 
-static const char *const yaml_kinds[] = {"function-enter",    "function-exit", "function-tail-exit",
-                                         "function-enter-arg", "custom-event",  "typed-event"};
-
 static void yaml_header(out_buf *o, const tdec_xray_header *h)
 {
     out_lit_u64(o, "---\nheader:\n  version:         ", h->version);
@@ -206,13 +203,20 @@ static void yaml_header(out_buf *o, const tdec_xray_header *h)
     out_char(o, '\n');
 }
 
+/* The kinds' names and lengths, for the hot line. */
+static const struct {
+    const char *text;
+    size_t      len;
+} yaml_kinds[] = {{"function-enter", 14},     {"function-exit", 13}, {"function-tail-exit", 18},
+                  {"function-enter-arg", 18}, {"custom-event", 12},  {"typed-event", 11}};
+
 static void yaml_record(out_buf *o, const xray_trace_record *r, const char *name, size_t name_len)
 {
     size_t i;
-    out_lit_u64(o, "  - { type: ", r->record_type);
-    out_lit(o, ", func-id: ");
-    out_i64(o, r->fid);
-    out_lit(o, ", function: ");
+    char *w = out_reserve(o, 64); /* 12 + 5 + 11 + 11 + 12 */
+    w = fmt_u64(fmt_lit(w, "  - { type: "), r->record_type);
+    w = fmt_i64(fmt_lit(w, ", func-id: "), r->fid);
+    out_commit(o, fmt_lit(w, ", function: "));
     yaml_scalar(o, name, name_len);
     if (r->nargs > 0) {
         out_lit(o, ", args: [ ");
@@ -222,13 +226,18 @@ static void yaml_record(out_buf *o, const xray_trace_record *r, const char *name
         }
         out_lit(o, " ]");
     }
-    out_lit_u64(o, ", cpu: ", r->cpu);
-    if (r->tid != 0) out_lit_u64(o, ", thread: ", r->tid);
-    if (r->pid != 0) out_lit_u64(o, ", process: ", r->pid);
-    out_lit(o, ", kind: ");
-    out_str(o, yaml_kinds[r->kind]);
-    out_lit_u64(o, ", tsc: ", r->tsc);
-    out_lit(o, ", data: ");
+    w = out_reserve(o, 160); /* 7 + 5 + 10 + 10 + 11 + 10 + 8 + 18 + 7 + 20 + 8 */
+    w = fmt_u64(fmt_lit(w, ", cpu: "), r->cpu);
+    if (r->tid != 0) w = fmt_u64(fmt_lit(w, ", thread: "), r->tid);
+    if (r->pid != 0) w = fmt_u64(fmt_lit(w, ", process: "), r->pid);
+    w = fmt_mem(fmt_lit(w, ", kind: "), yaml_kinds[r->kind].text, yaml_kinds[r->kind].len);
+    w = fmt_u64(fmt_lit(w, ", tsc: "), r->tsc);
+    w = fmt_lit(w, ", data: ");
+    if (r->data_len == 0) {
+        out_commit(o, fmt_lit(w, "'' }\n"));
+        return;
+    }
+    out_commit(o, w);
     yaml_scalar(o, (const char *)r->data, r->data_len);
     out_lit(o, " }\n");
 }
