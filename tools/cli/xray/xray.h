@@ -35,6 +35,9 @@ typedef struct xray_options {
     int keep_going, per_thread_stacks, aggregate_threads, all_stacks;
     enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME } stack_format;
     enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT } aggregation;
+    /* --output=FILE, -o FILE (extract): where the output goes; NULL or "-":
+       stdout */
+    const char *output;
 } xray_options;
 
 /* Set by the row's parse_opt before run is called. */
