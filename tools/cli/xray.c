@@ -581,6 +581,12 @@ static const char xray_help[] =
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
     "                 -s, --symbolize: function names; --no-demangle;\n"
     "                 -o, --output=FILE\n"
+    "  convert        as llvm-xray convert: --output-format=yaml|trace_event (-f),\n"
+    "                 --symbolize (-y), --sort=false (-s), --no-demangle\n"
+    "  stack          as llvm-xray stack: the top 10 stacks by leaf time and count;\n"
+    "                 --per-thread-stacks, --aggregate-threads, --keep-going (-k),\n"
+    "                 --all-stacks --stack-format=flame, --aggregation-type=time|count\n"
+    "  dump --chrome  convert --output-format=trace_event's JSON (names with -m)\n"
     "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
 
 const cli_format cli_xray = {
