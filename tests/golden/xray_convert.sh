@@ -5,7 +5,7 @@
 # N)", its stdout, then "### stderr" and its stderr where that is not empty
 # and differs from the first command's (yaml sorted and --sort=false,
 # --symbolize with and without -m, trace_event likewise, --no-demangle; see
-# tests/data/xray/README.md). tests/golden/xray_refs.py replays them with
+# tests/data/peers/xray/README.md). tests/golden/xray_refs.py replays them with
 # tracedec in the log's folder: byte for byte the same file (stdout, stderr,
 # exit status); where llvm-xray cannot load the log, our reviewed
 # LOG.convert.tracedec.txt.xz in the same layout (UPDATE=1 rewrites it).
