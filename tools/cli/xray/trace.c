@@ -91,7 +91,7 @@ struct xray_trace {
     xt_group        *groups;
     size_t           ngroups, groups_cap;
     uint32_t        *order;       /* block indices: groups in map order, sorted */
-    xray_densemap    map;         /* LLVM's DenseMap of the (pid, tid) groups */
+    xray_keymap      map;         /* LLVM's DenseMap of the (pid, tid) groups */
     /* the second pass */
     size_t           next_block;  /* unsorted: position in order            */
     xt_cursor       *cur;         /* unsorted: the block being read;
@@ -101,64 +101,24 @@ struct xray_trace {
     xt_cursor       *spare;       /* a finished cursor, for reuse           */
 };
 
-/* ---- growing arrays --------------------------------------------------------- */
-
-/* Room for one more element in *items (n used, *cap allocated); 0 when out
-   of memory. */
-static int xt_grow(void **items, size_t n, size_t *cap, size_t size)
-{
-    void *p;
-    size_t c;
-    if (n < *cap) return 1;
-    c = *cap ? *cap * 2 : 64;
-    p = realloc(*items, c * size);
-    if (!p) return 0;
-    *items = p;
-    *cap = c;
-    return 1;
-}
-
 /* ---- the groups: LLVM's DenseMap<std::pair<uint64_t, int32_t>, ...> ----- */
 
-/* DenseMapInfo<pair>: each half hashed as Val * 37 (the pid is an int32
-   widened to uint64; its hash keeps only the low 32 bits), combined. */
-static uint32_t xt_key_hash(int32_t pid, int32_t tid)
-{
-    return xray_densemap_hash_pair(xray_densemap_hash_int((uint32_t)pid), xray_densemap_hash_int((uint32_t)tid));
-}
-
-static uint32_t xt_group_hash(const void *ctx, uint32_t g)
-{
-    const xray_trace *t = ctx;
-    return xt_key_hash(t->groups[g].pid, t->groups[g].tid);
-}
-
-static int xt_group_equal(const void *ctx, uint32_t g, const void *key)
-{
-    const xray_trace *t = ctx;
-    const int32_t *k = key;
-    return t->groups[g].pid == k[0] && t->groups[g].tid == k[1];
-}
-
-/* The group of (pid, tid), inserted as BlockIndexer's Indices.insert does.
+/* The group of (pid, tid), inserted as BlockIndexer's Indices.insert does
+   (the pid is an int32 widened to uint64: its hash keeps the low 32 bits).
    UINT32_MAX: out of memory. */
 static uint32_t xt_group_of(xray_trace *t, int32_t pid, int32_t tid)
 {
-    xray_densemap_keys keys = {xt_group_hash, xt_group_equal, NULL};
-    int32_t key[2];
-    uint32_t g;
-    keys.ctx = t;
-    key[0] = pid;
-    key[1] = tid;
-    g = xray_densemap_find(&t->map, &keys, xt_key_hash(pid, tid), key);
+    uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+    uint32_t g = xray_keymap_find(&t->map, key);
     if (g != UINT32_MAX) return g;
-    if (!xt_grow((void **)&t->groups, t->ngroups, &t->groups_cap, sizeof *t->groups)) return UINT32_MAX;
-    g = (uint32_t)t->ngroups++;
+    if (!xray_grow((void **)&t->groups, t->ngroups, &t->groups_cap, sizeof *t->groups)) return UINT32_MAX;
+    if ((g = xray_keymap_add(&t->map, key)) == UINT32_MAX) return g;
+    t->ngroups++;
     t->groups[g].pid = pid;
     t->groups[g].tid = tid;
     t->groups[g].count = 0;
     t->groups[g].first = 0;
-    return xray_densemap_insert(&t->map, &keys, g, xt_key_hash(pid, tid)) ? g : UINT32_MAX;
+    return g;
 }
 
 /* ---- libstdc++'s std::sort, under LLVM's block comparator ----------------- */
@@ -334,7 +294,7 @@ static int xt_block_open(xt_indexer *x, uint64_t offset, int32_t tid)
 {
     xray_trace *t = x->t;
     xt_block *b;
-    if (!xt_grow((void **)&t->blocks, t->nblocks, &t->blocks_cap, sizeof *t->blocks)) return 0;
+    if (!xray_grow((void **)&t->blocks, t->nblocks, &t->blocks_cap, sizeof *t->blocks)) return 0;
     b = &t->blocks[t->nblocks++];
     memset(b, 0, sizeof *b);
     b->frame = x->frame;
@@ -373,7 +333,7 @@ static int xt_index_record(xt_indexer *x, uint64_t offset, uint64_t tsc)
         x->last_tsc = tsc;
         return 1;
     }
-    if (!xt_grow((void **)&t->runs, t->nruns, &t->runs_cap, sizeof *t->runs)) return 0;
+    if (!xray_grow((void **)&t->runs, t->nruns, &t->runs_cap, sizeof *t->runs)) return 0;
     r = &t->runs[t->nruns++];
     r->start = offset;
     r->tsc = tsc;
@@ -462,7 +422,7 @@ static int xt_arrange(xray_trace *t)
     } else {
         for (i = 0; i < t->nblocks; i++) t->groups[t->blocks[i].group].count++;
         /* groups in the map's order */
-        for (it = 0; (g = xray_densemap_next(&t->map, &it)) != UINT32_MAX;) {
+        for (it = 0; (g = xray_keymap_next(&t->map, &it)) != UINT32_MAX;) {
             t->groups[g].first = pos;
             pos += t->groups[g].count;
             t->groups[g].count = 0;
@@ -896,6 +856,7 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp,
         cli_diag(err, "error", -1, "out of memory", NULL);
         return 1;
     }
+    t->map.hash = xray_hash_pair;
     t->fd = in->fd;
     t->sort = sort;
     do n = pread(in->fd, t->header, sizeof t->header, 0);
@@ -948,6 +909,6 @@ void xray_trace_close(xray_trace *t)
     free(t->runs);
     free(t->groups);
     free(t->order);
-    xray_densemap_free(&t->map);
+    xray_keymap_free(&t->map);
     free(t);
 }
