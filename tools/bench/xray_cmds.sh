@@ -25,6 +25,11 @@
 COMMANDS='
 extract --symbolize | extract --symbolize $ELF | extract --symbolize $ELF
 extract | extract $ELF | extract $ELF
+convert yaml -y | convert --output-format=yaml --symbolize -m $MAP $LOG | convert --output-format=yaml --symbolize -m $MAP $LOG
+convert yaml unsorted | convert --output-format=yaml --sort=false $LOG | convert --output-format=yaml --sort=false $LOG
+convert trace_event -y | convert --output-format=trace_event -y -m $MAP $LOG | convert --output-format=trace_event -y -m $MAP $LOG
+stack | stack -k -m $MAP $LOG | stack -k -m $MAP $LOG
+stack flame | stack -k --all-stacks --stack-format=flame -m $MAP $LOG | stack -k --all-stacks --stack-format=flame -m $MAP $LOG
 '
 cd "$(dirname "$0")/../.." || exit 2
 O=build/bench/out

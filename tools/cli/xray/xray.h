@@ -11,7 +11,7 @@
 #ifndef TDEC_TOOLS_XRAY_XRAY_H
 #define TDEC_TOOLS_XRAY_XRAY_H
 
-#include "tools/cli/out.h"
+#include "tools/cli/cli.h"
 
 typedef struct xray_options {
     /* --instr_map=FILE, -m FILE (account, convert, stack): the instrumented
@@ -24,6 +24,17 @@ typedef struct xray_options {
        names demangled (xray_instrmap_name) or as in the symbol table
        (xray_instrmap_symbol) */
     int demangle;
+    /* convert --output-format=yaml|trace_event|raw (-f): llvm-xray's
+       default is raw */
+    enum { XRAY_FORMAT_RAW, XRAY_FORMAT_YAML, XRAY_FORMAT_TRACE_EVENT } output_format;
+    /* convert --sort (-s; the default) / --sort=false: records by TSC */
+    int sort;
+    /* stack: --keep-going (-k), --per-thread-stacks, --aggregate-threads,
+       --all-stacks (--all), --stack-format=human|flame,
+       --aggregation-type=time|count */
+    int keep_going, per_thread_stacks, aggregate_threads, all_stacks;
+    enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME } stack_format;
+    enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT } aggregation;
     /* --output=FILE, -o FILE (extract): where the output goes; NULL or "-":
        stdout */
     const char *output;
@@ -35,5 +46,12 @@ extern xray_options xray_opt;
 /* `tracedec extract BINARY`: llvm-xray extract's YAML (extract.c). Returns
    the exit status. */
 int xray_extract(const char *path, out_buf *out, out_buf *err);
+
+/* `tracedec convert` (chrome = 0) and `dump --chrome` (1, trace_event) on
+   the log at path, read from in (convert.c). Returns the exit status. */
+int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out_buf *err);
+
+/* `tracedec stack` on the log at path (stack.c). Returns the exit status. */
+int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif
