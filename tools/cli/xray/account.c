@@ -1,0 +1,624 @@
+/* account.c - llvm-xray account's statistics (account.h). */
+#include "tools/cli/xray/account.h"
+
+#include "tools/cli/formats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- options ------------------------------------------------------------ */
+
+/* The value of option argv[*i] if it is one of the given names: "--long=V",
+   "-long=V", "-x=V", or the name alone with V the next argument (moving
+   *i). NULL when it is not that option; *missing when V is. */
+static const char *acct_value(int argc, char **argv, int *i, const char *lng, const char *shrt, int *missing)
+{
+    const char *names[3];
+    const char *arg = argv[*i];
+    size_t k, n;
+    names[0] = lng;
+    names[1] = lng + 1; /* LLVM's options take one dash as well */
+    names[2] = shrt;
+    for (k = 0; k < 3; k++) {
+        n = strlen(names[k]);
+        if (strncmp(arg, names[k], n) != 0) continue;
+        if (arg[n] == '=') return arg + n + 1;
+        if (arg[n] != '\0') continue;
+        if (*i + 1 >= argc) {
+            *missing = 1;
+            return NULL;
+        }
+        return argv[++*i];
+    }
+    return NULL;
+}
+
+/* A flag: "--long", "-long" or "-x". */
+static int acct_flag(const char *arg, const char *lng, const char *shrt)
+{
+    return strcmp(arg, lng) == 0 || strcmp(arg, lng + 1) == 0 || strcmp(arg, shrt) == 0;
+}
+
+/* value's index in the NULL-terminated list, or -1. */
+static int acct_choice(const char *value, const char *const *list)
+{
+    int k;
+    for (k = 0; list[k]; k++)
+        if (strcmp(value, list[k]) == 0) return k;
+    return -1;
+}
+
+int xray_account_opt(xray_account_opts *o, int argc, char **argv, int *i)
+{
+    static const char *const keys[] = {"funcid", "count", "min", "med", "90p", "99p", "max", "sum", "func", NULL};
+    static const char *const formats[] = {"text", "csv", NULL};
+    static const char *const orders[] = {"asc", "dsc", NULL};
+    const char *arg = argv[*i], *v;
+    int missing = 0, k;
+    uint32_t top;
+    if (acct_flag(arg, "--keep-going", "-k")) {
+        o->keep_going = 1;
+        return CLI_OPT_TAKEN;
+    }
+    if (acct_flag(arg, "--deduce-sibling-calls", "-d")) {
+        o->deduce = 1;
+        return CLI_OPT_TAKEN;
+    }
+    if ((v = acct_value(argc, argv, i, "--sort", "-s", &missing)) != NULL) {
+        if ((k = acct_choice(v, keys)) < 0) return CLI_OPT_USAGE;
+        o->sort = (xray_account_key)k;
+        return CLI_OPT_TAKEN;
+    }
+    if ((v = acct_value(argc, argv, i, "--sortorder", "-r", &missing)) != NULL) {
+        if ((k = acct_choice(v, orders)) < 0) return CLI_OPT_USAGE;
+        o->descending = k;
+        return CLI_OPT_TAKEN;
+    }
+    if ((v = acct_value(argc, argv, i, "--format", "-f", &missing)) != NULL) {
+        if ((k = acct_choice(v, formats)) < 0) return CLI_OPT_USAGE;
+        o->csv = k;
+        return CLI_OPT_TAKEN;
+    }
+    if ((v = acct_value(argc, argv, i, "--top", "-p", &missing)) != NULL) {
+        /* cl::opt<int>: a negative or zero N shows every row */
+        if (v[0] == '-' ? !cli_opt_number(v + 1, &top) || top > 0x80000000u
+                        : !cli_opt_number(v, &top) || top > 0x7fffffffu)
+            return CLI_OPT_USAGE;
+        o->top = v[0] == '-' ? 0 : (int32_t)top;
+        return CLI_OPT_TAKEN;
+    }
+    return missing ? CLI_OPT_USAGE : CLI_OPT_NONE;
+}
+
+/* ---- llvm::DenseMap's layout -------------------------------------------- */
+
+/* Where llvm-xray iterates a DenseMap (the rows before sorting, the thread
+   dumps), the order is its buckets' order. This map places 32-bit keys in
+   the same buckets: hash key * 37, quadratic probing, 64 buckets at first,
+   doubled when an insertion would fill three quarters; a grown table takes
+   the old entries in bucket order. Its values index the caller's array. */
+typedef struct acct_map {
+    uint32_t *key;    /* per bucket                                          */
+    uint32_t *index;  /* per bucket: the value + 1, 0 for an empty bucket    */
+    uint32_t  size;   /* buckets: 0 or a power of two                        */
+    uint32_t  count;
+} acct_map;
+
+/* The bucket that holds key, or the empty one where it would go. */
+static uint32_t acct_map_bucket(const acct_map *m, uint32_t key)
+{
+    uint32_t mask = m->size - 1, b = (key * 37u) & mask, probe = 1;
+    while (m->index[b] != 0 && m->key[b] != key) b = (b + probe++) & mask;
+    return b;
+}
+
+static int acct_map_grow(acct_map *m)
+{
+    acct_map old = *m;
+    uint32_t b, nb;
+    m->size = old.size ? old.size * 2 : 64;
+    m->key = malloc((size_t)m->size * sizeof *m->key);
+    m->index = calloc(m->size, sizeof *m->index);
+    if (m->key == NULL || m->index == NULL || m->size < old.size) {
+        free(m->key);
+        free(m->index);
+        *m = old;
+        return -1;
+    }
+    for (b = 0; b < old.size; b++) {
+        if (old.index[b] == 0) continue;
+        nb = acct_map_bucket(m, old.key[b]);
+        m->key[nb] = old.key[b];
+        m->index[nb] = old.index[b];
+    }
+    free(old.key);
+    free(old.index);
+    return 0;
+}
+
+/* key's value; a new key gets *next (which the caller then fills) and
+   *next grows by one. UINT32_MAX when out of memory. */
+static uint32_t acct_map_get(acct_map *m, uint32_t key, uint32_t *next)
+{
+    uint32_t b;
+    if (m->size) {
+        b = acct_map_bucket(m, key);
+        if (m->index[b] != 0) return m->index[b] - 1;
+    }
+    if ((uint64_t)(m->count + 1) * 4 >= (uint64_t)m->size * 3 && acct_map_grow(m) != 0) return UINT32_MAX;
+    b = acct_map_bucket(m, key);
+    m->key[b] = key;
+    m->index[b] = ++*next;
+    m->count++;
+    return *next - 1;
+}
+
+static void acct_map_free(acct_map *m)
+{
+    free(m->key);
+    free(m->index);
+}
+
+/* ---- the accountant ----------------------------------------------------- */
+
+typedef struct acct_frame {
+    int32_t  fid;
+    uint64_t tsc;
+} acct_frame;
+
+typedef struct acct_thread {
+    uint32_t    tid;
+    acct_frame *stack;
+    size_t      depth, cap;
+} acct_thread;
+
+typedef struct acct_func {
+    int32_t   fid;
+    uint64_t *durations; /* in the order the calls ended                     */
+    size_t    n, cap;
+    double    sum;       /* summed in that order, as llvm-xray sums them     */
+} acct_func;
+
+struct xray_account {
+    xray_account_opts    opts;
+    const xray_instrmap *names;
+    out_buf             *err;
+    uint64_t             first_tsc; /* LLVM's CurrentMaxTSC: the first non-zero TSC seen */
+    acct_map             thread_map, func_map;
+    acct_thread         *threads;
+    acct_func           *funcs;
+    uint32_t             nthreads, nfuncs;
+    size_t               threads_cap, funcs_cap;
+};
+
+/* Room for one more element in a doubling array; 0 or -1. */
+static int acct_reserve(void **p, size_t *cap, size_t n, size_t elem)
+{
+    size_t c = *cap ? *cap * 2 : 16;
+    void *q;
+    if (n < *cap) return 0;
+    if (c > (size_t)-1 / elem) return -1;
+    q = realloc(*p, c * elem);
+    if (q == NULL) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+xray_account *xray_account_new(const xray_account_opts *o, const xray_instrmap *names, out_buf *err)
+{
+    xray_account *acc = calloc(1, sizeof *acc);
+    if (acc == NULL) return NULL;
+    acc->opts = *o;
+    acc->names = names;
+    acc->err = err;
+    return acc;
+}
+
+void xray_account_free(xray_account *acc)
+{
+    uint32_t k;
+    if (acc == NULL) return;
+    for (k = 0; k < acc->nthreads; k++) free(acc->threads[k].stack);
+    for (k = 0; k < acc->nfuncs; k++) free(acc->funcs[k].durations);
+    free(acc->threads);
+    free(acc->funcs);
+    acct_map_free(&acc->thread_map);
+    acct_map_free(&acc->func_map);
+    free(acc);
+}
+
+/* The function's name as llvm-xray's FuncIdConversionHelper gives it: the
+   symbol, "@(hex address)" for an address without one, "#id" for an id the
+   map does not have (or without a map). */
+static void acct_put_name(out_buf *o, const xray_instrmap *names, int32_t fid)
+{
+    const char *name = names ? xray_instrmap_name(names, fid) : NULL;
+    uint64_t address;
+    if (name) {
+        out_str(o, name);
+    } else if (names && xray_instrmap_address(names, fid, &address)) {
+        out_lit(o, "@(");
+        out_hex(o, address);
+        out_char(o, ')');
+    } else {
+        out_char(o, '#');
+        out_i64(o, fid);
+    }
+}
+
+/* Its "file:line:column": the map has no debug information, so LLVM's
+   symbolizer answers "<invalid>:0:0" for every known address. */
+static void acct_put_debug(out_buf *o, const xray_instrmap *names, int32_t fid)
+{
+    uint64_t address;
+    if (names && xray_instrmap_address(names, fid, &address)) out_lit(o, "<invalid>:0:0");
+    else out_lit(o, "(unknown)");
+}
+
+static int acct_record_latency(xray_account *acc, int32_t fid, uint64_t duration)
+{
+    acct_func *f;
+    uint32_t before = acc->nfuncs, k = acct_map_get(&acc->func_map, (uint32_t)fid, &acc->nfuncs);
+    if (k == UINT32_MAX) return -1;
+    if (acc->nfuncs != before) {
+        if (acct_reserve((void **)&acc->funcs, &acc->funcs_cap, k, sizeof *acc->funcs) != 0) return -1;
+        memset(&acc->funcs[k], 0, sizeof acc->funcs[k]);
+        acc->funcs[k].fid = fid;
+    }
+    f = &acc->funcs[k];
+    if (acct_reserve((void **)&f->durations, &f->cap, f->n, sizeof *f->durations) != 0) return -1;
+    f->durations[f->n++] = duration;
+    f->sum += (double)duration;
+    return 0;
+}
+
+static uint64_t acct_diff(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
+static const char *const acct_type_names[] = {"enter", "exit", "tail-exit", "enter-arg", "custom-event",
+                                              "typed-event"};
+
+/* llvm-xray's report of a record it could not account: the record, then
+   every thread's stack, innermost first. */
+static void acct_report(xray_account *acc, const xray_account_record *r)
+{
+    out_buf *e = acc->err;
+    uint32_t b, k;
+    size_t level;
+    out_lit_u64(e, "Error processing record: {type: ", r->record_type);
+    out_lit_u64(e, "; cpu: ", r->cpu);
+    out_lit(e, "; record-type: ");
+    out_str(e, acct_type_names[r->type]);
+    out_lit(e, "; function-id: ");
+    out_i64(e, r->fid);
+    out_lit_u64(e, "; tsc: ", r->tsc);
+    out_lit_u64(e, "; thread-id: ", r->tid);
+    out_lit_u64(e, "; process-id: ", r->pid);
+    out_lit(e, "}}\n");
+    for (b = 0; b < acc->thread_map.size; b++) {
+        const acct_thread *t;
+        if (acc->thread_map.index[b] == 0) continue;
+        k = acc->thread_map.index[b] - 1;
+        t = &acc->threads[k];
+        out_lit_u64(e, "Thread ID: ", t->tid);
+        out_char(e, '\n');
+        if (t->depth == 0) out_lit(e, "  (empty stack)\n");
+        for (level = t->depth; level > 0; level--) {
+            out_lit_u64(e, "  #", level);
+            out_char(e, '\t');
+            acct_put_name(e, acc->names, t->stack[level - 1].fid);
+            out_char(e, '\n');
+        }
+    }
+}
+
+/* LLVM's accountRecord: 1 accounted, 0 refused, -1 out of memory. */
+static int acct_account(xray_account *acc, const xray_account_record *r)
+{
+    acct_thread *t;
+    uint32_t k, before;
+    size_t i, j;
+    if (acc->first_tsc == 0) acc->first_tsc = r->tsc;
+    if (r->tsc < acc->first_tsc) return 0;
+    before = acc->nthreads;
+    k = acct_map_get(&acc->thread_map, r->tid, &acc->nthreads);
+    if (k == UINT32_MAX) return -1;
+    if (acc->nthreads != before) {
+        if (acct_reserve((void **)&acc->threads, &acc->threads_cap, k, sizeof *acc->threads) != 0) return -1;
+        memset(&acc->threads[k], 0, sizeof acc->threads[k]);
+        acc->threads[k].tid = r->tid;
+    }
+    t = &acc->threads[k];
+    switch (r->type) {
+    case XRAY_ACCT_CUSTOM:
+    case XRAY_ACCT_TYPED:
+        return 1;
+    case XRAY_ACCT_ENTER:
+    case XRAY_ACCT_ENTER_ARG:
+        if (acct_reserve((void **)&t->stack, &t->cap, t->depth, sizeof *t->stack) != 0) return -1;
+        t->stack[t->depth].fid = r->fid;
+        t->stack[t->depth].tsc = r->tsc;
+        t->depth++;
+        return 1;
+    case XRAY_ACCT_EXIT:
+    case XRAY_ACCT_TAIL_EXIT:
+        break;
+    }
+    if (t->depth == 0) return 0;
+    if (t->stack[t->depth - 1].fid == r->fid) {
+        t->depth--;
+        return acct_record_latency(acc, r->fid, acct_diff(t->stack[t->depth].tsc, r->tsc)) == 0 ? 1 : -1;
+    }
+    if (!acc->opts.deduce) return 0;
+    /* --deduce-sibling-calls: the innermost frame of this function ends,
+       and every frame above it ends with it, each timed to this exit */
+    for (i = t->depth; i > 0 && t->stack[i - 1].fid != r->fid; i--) continue;
+    if (i == 0) return 0;
+    for (j = i - 1; j < t->depth; j++)
+        if (acct_record_latency(acc, t->stack[j].fid, acct_diff(t->stack[j].tsc, r->tsc)) != 0) return -1;
+    t->depth = i - 1;
+    return 1;
+}
+
+int xray_account_add(xray_account *acc, const xray_account_record *r)
+{
+    int rc = acct_account(acc, r);
+    if (rc == 0) acct_report(acc, r);
+    return rc;
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+typedef struct acct_row {
+    int32_t  fid;
+    uint64_t count;
+    double   stat[6]; /* min, median, 90p, 99p, max, sum */
+} acct_row;
+
+/* Puts the k-th smallest of a[0..n) at a[k], the smaller ones before it and
+   the larger ones after (std::nth_element's contract: llvm-xray reads its
+   percentiles so). Hoare partitions around a median of three. */
+static void acct_select(uint64_t *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        uint64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi], pivot, tmp;
+        size_t i = lo, j = hi;
+        pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        for (;;) {
+            while (a[i] < pivot) i++;
+            while (a[j] > pivot) j--;
+            if (i >= j) break;
+            tmp = a[i];
+            a[i++] = a[j];
+            a[j--] = tmp;
+        }
+        /* a[lo..j] <= pivot <= a[j+1..hi] */
+        if (k <= j) hi = j;
+        else lo = j + 1;
+    }
+}
+
+static void acct_stats(acct_func *f, acct_row *row)
+{
+    uint64_t *d = f->durations, min = d[0], max = d[0];
+    size_t n = f->n, i;
+    size_t k50 = n / 2, k90 = (size_t)((double)n * 0.9), k99 = (size_t)((double)n * 0.99);
+    for (i = 1; i < n; i++) {
+        if (d[i] < min) min = d[i];
+        if (d[i] > max) max = d[i];
+    }
+    acct_select(d, n, k99);
+    acct_select(d, k99 + 1, k90);
+    acct_select(d, k90 + 1, k50);
+    row->fid = f->fid;
+    row->count = n;
+    row->stat[0] = (double)min;
+    row->stat[1] = (double)d[k50];
+    row->stat[2] = (double)d[k90];
+    row->stat[3] = (double)d[k99];
+    row->stat[4] = (double)max;
+    row->stat[5] = f->sum;
+}
+
+/* ---- the order of the rows ---------------------------------------------- */
+
+/* llvm-xray sorts the rows with std::sort (libstdc++), which is not stable:
+   rows whose keys are equal come out in the order its introsort leaves
+   them. The functions below repeat that algorithm step for step so that
+   such ties match: median-of-three quicksort down to runs of 16, heapsort
+   past a depth of 2 log2(n), then one insertion sort. */
+typedef struct acct_sorter {
+    xray_account_key key;
+    int              descending;
+} acct_sorter;
+
+static int acct_less(const acct_sorter *s, const acct_row *l, const acct_row *r)
+{
+    double a, b;
+    switch (s->key) {
+    case XRAY_ACCT_FUNCID:
+        return s->descending ? l->fid > r->fid : l->fid < r->fid;
+    case XRAY_ACCT_COUNT:
+        return s->descending ? l->count > r->count : l->count < r->count;
+    default:
+        a = l->stat[s->key - XRAY_ACCT_MIN];
+        b = r->stat[s->key - XRAY_ACCT_MIN];
+        return s->descending ? a > b : a < b;
+    }
+}
+
+static void acct_swap(acct_row *a, acct_row *b)
+{
+    acct_row t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The hole at `hole` sifts down to a leaf, then value rises from there
+   (libstdc++'s __adjust_heap and __push_heap). */
+static void acct_adjust_heap(const acct_sorter *s, acct_row *a, size_t hole, size_t len, acct_row value)
+{
+    size_t top = hole, child = hole, parent;
+    while (child < (len - 1) / 2) {
+        child = 2 * (child + 1);
+        if (acct_less(s, &a[child], &a[child - 1])) child--;
+        a[hole] = a[child];
+        hole = child;
+    }
+    if ((len & 1) == 0 && child == (len - 2) / 2) {
+        child = 2 * (child + 1);
+        a[hole] = a[child - 1];
+        hole = child - 1;
+    }
+    parent = (hole - 1) / 2;
+    while (hole > top && acct_less(s, &a[parent], &value)) {
+        a[hole] = a[parent];
+        hole = parent;
+        parent = (hole - 1) / 2;
+    }
+    a[hole] = value;
+}
+
+static void acct_heap_sort(const acct_sorter *s, acct_row *a, size_t n)
+{
+    size_t parent, last;
+    acct_row value;
+    if (n < 2) return;
+    for (parent = (n - 2) / 2;; parent--) {
+        acct_adjust_heap(s, a, parent, n, a[parent]);
+        if (parent == 0) break;
+    }
+    for (last = n - 1; last > 0; last--) {
+        value = a[last];
+        a[last] = a[0];
+        acct_adjust_heap(s, a, 0, last, value);
+    }
+}
+
+/* The median of a[1], a[mid], a[n-1] goes to a[0], then a Hoare partition
+   of a[1..n) around it; returns where the upper part starts. */
+static size_t acct_partition(const acct_sorter *s, acct_row *a, size_t n)
+{
+    size_t x = 1, y = n / 2, z = n - 1, first = 1, last = n;
+    if (acct_less(s, &a[x], &a[y])) {
+        if (acct_less(s, &a[y], &a[z])) acct_swap(&a[0], &a[y]);
+        else if (acct_less(s, &a[x], &a[z])) acct_swap(&a[0], &a[z]);
+        else acct_swap(&a[0], &a[x]);
+    } else if (acct_less(s, &a[x], &a[z])) {
+        acct_swap(&a[0], &a[x]);
+    } else if (acct_less(s, &a[y], &a[z])) {
+        acct_swap(&a[0], &a[z]);
+    } else {
+        acct_swap(&a[0], &a[y]);
+    }
+    for (;;) {
+        while (acct_less(s, &a[first], &a[0])) first++;
+        last--;
+        while (acct_less(s, &a[0], &a[last])) last--;
+        if (first >= last) return first;
+        acct_swap(&a[first], &a[last]);
+        first++;
+    }
+}
+
+static void acct_introsort(const acct_sorter *s, acct_row *a, size_t n, unsigned depth)
+{
+    size_t cut;
+    while (n > 16) {
+        if (depth == 0) {
+            acct_heap_sort(s, a, n);
+            return;
+        }
+        depth--;
+        cut = acct_partition(s, a, n);
+        acct_introsort(s, a + cut, n - cut, depth);
+        n = cut;
+    }
+}
+
+/* a[i] moves left past the rows it sorts before; unguarded: some row at
+   or left of a[0]'s place stops it (a[0] itself when it sorts before a[i]
+   is handled by the caller). */
+static void acct_insert(const acct_sorter *s, acct_row *a, size_t i)
+{
+    acct_row value = a[i];
+    while (acct_less(s, &value, &a[i - 1])) {
+        a[i] = a[i - 1];
+        i--;
+    }
+    a[i] = value;
+}
+
+static void acct_sort(const acct_sorter *s, acct_row *a, size_t n)
+{
+    size_t i, lg = 0;
+    acct_row value;
+    if (n < 2) return;
+    while ((n >> (lg + 1)) != 0) lg++;
+    acct_introsort(s, a, n, (unsigned)(2 * lg));
+    for (i = 1; i < n; i++) {
+        if (i < 16 && acct_less(s, &a[i], &a[0])) {
+            value = a[i];
+            memmove(a + 1, a, i * sizeof *a);
+            a[0] = value;
+        } else {
+            acct_insert(s, a, i);
+        }
+    }
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+int xray_account_print(xray_account *acc, uint64_t cycle_frequency, out_buf *out)
+{
+    acct_sorter sorter;
+    acct_row *rows;
+    char line[512]; /* six numbers of at most 48 characters */
+    uint32_t b, k, n = 0, shown;
+    int len;
+    rows = malloc((acc->nfuncs ? acc->nfuncs : 1) * sizeof *rows);
+    if (rows == NULL) return -1;
+    /* the map's order, which --sort=func keeps: llvm-xray 14 never sorts by
+       name (llvm_unreachable("Not implemented") falls through in its build) */
+    for (b = 0; b < acc->func_map.size; b++) {
+        if (acc->func_map.index[b] == 0) continue;
+        acct_stats(&acc->funcs[acc->func_map.index[b] - 1], &rows[n]);
+        if (cycle_frequency)
+            for (k = 0; k < 6; k++) rows[n].stat[k] /= (double)cycle_frequency;
+        n++;
+    }
+    sorter.key = acc->opts.sort;
+    sorter.descending = acc->opts.descending;
+    if (sorter.key != XRAY_ACCT_FUNC) acct_sort(&sorter, rows, n);
+    shown = acc->opts.top > 0 && (uint32_t)acc->opts.top < n ? (uint32_t)acc->opts.top : n;
+    if (acc->opts.csv) {
+        out_lit(out, "funcid,count,min,median,90%ile,99%ile,max,sum,debug,function\n");
+    } else {
+        out_lit_u64(out, "Functions with latencies: ", n);
+        out_lit(out, "\n   funcid      count [      min,       med,       90p,       99p,       max]       sum"
+                     "  function    \n");
+    }
+    for (k = 0; k < shown; k++) {
+        const acct_row *r = &rows[k];
+        if (acc->opts.csv)
+            len = snprintf(line, sizeof line, "%d,%llu,%e,%e,%e,%e,%e,%e,\"", (int)r->fid,
+                           (unsigned long long)r->count, r->stat[0], r->stat[1], r->stat[2], r->stat[3],
+                           r->stat[4], r->stat[5]);
+        else
+            len = snprintf(line, sizeof line, "%9d %10llu [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  ", (int)r->fid,
+                           (unsigned long long)r->count, r->stat[0], r->stat[1], r->stat[2], r->stat[3],
+                           r->stat[4], r->stat[5]);
+        out_mem(out, line, len > 0 && (size_t)len < sizeof line ? (size_t)len : 0);
+        acct_put_debug(out, acc->names, r->fid);
+        out_str(out, acc->opts.csv ? "\",\"" : ": ");
+        acct_put_name(out, acc->names, r->fid);
+        out_str(out, acc->opts.csv ? "\"\n" : "\n");
+    }
+    free(rows);
+    return 0;
+}
