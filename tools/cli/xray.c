@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/cli/xray/convert.h"
+
 typedef struct xray_printer {
     int             dump, json; /* dump, and as JSON lines (else info)      */
     out_buf        *out, *err;
@@ -491,6 +493,86 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     return 0;
 }
 
+/* llvm-xray convert's options (cl::opt spellings: -x, --x, -x=V, --x=V, and
+   a separate value for the string options). */
+static struct {
+    const char *output_format; /* NULL: llvm-xray's default, raw */
+    int         sort, symbolize;
+} xray_opts = {NULL, 1, 0};
+
+/* A bool option `name` (or its alias) at argv[i]: 1 taken, 0 not it, -1 bad value. */
+static int xray_bool_opt(const char *arg, const char *name, const char *alias, int *v)
+{
+    const char *s = arg + (arg[0] == '-') + (arg[0] == '-' && arg[1] == '-');
+    size_t n = strlen(name), m = alias ? strlen(alias) : 0;
+    const char *val;
+    if (arg[0] != '-') return 0;
+    if (strncmp(s, name, n) == 0 && (s[n] == '\0' || s[n] == '=')) val = s + n;
+    else if (alias && strncmp(s, alias, m) == 0 && (s[m] == '\0' || s[m] == '=')) val = s + m;
+    else return 0;
+    if (*val == '\0') *v = 1;
+    else if (!strcmp(val, "=true") || !strcmp(val, "=TRUE") || !strcmp(val, "=True") || !strcmp(val, "=1")) *v = 1;
+    else if (!strcmp(val, "=false") || !strcmp(val, "=FALSE") || !strcmp(val, "=False") || !strcmp(val, "=0")) *v = 0;
+    else return -1;
+    return 1;
+}
+
+/* A string option: its value (from "=V" or the next argument), else NULL. */
+static const char *xray_str_opt(int argc, char **argv, int *i, const char *name, const char *alias)
+{
+    const char *arg = argv[*i], *s = arg + (arg[0] == '-') + (arg[0] == '-' && arg[1] == '-');
+    size_t n;
+    if (arg[0] != '-') return NULL;
+    n = strlen(name);
+    if (strncmp(s, name, n) != 0 || (s[n] != '\0' && s[n] != '=')) {
+        n = alias ? strlen(alias) : 0;
+        if (!alias || strncmp(s, alias, n) != 0 || (s[n] != '\0' && s[n] != '=')) return NULL;
+    }
+    if (s[n] == '=') return s + n + 1;
+    if (*i + 1 >= argc) return NULL;
+    return argv[++*i];
+}
+
+static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
+{
+    const char *v;
+    int r;
+    (void)err;
+    if (a->command != CLI_CONVERT) return CLI_OPT_NONE;
+    if ((r = xray_bool_opt(argv[*i], "sort", "s", &xray_opts.sort)) != 0) return r > 0 ? CLI_OPT_TAKEN : CLI_OPT_USAGE;
+    if ((r = xray_bool_opt(argv[*i], "symbolize", "y", &xray_opts.symbolize)) != 0)
+        return r > 0 ? CLI_OPT_TAKEN : CLI_OPT_USAGE;
+    if ((v = xray_str_opt(argc, argv, i, "output-format", "f")) != NULL) {
+        if (strcmp(v, "yaml") && strcmp(v, "trace_event") && strcmp(v, "raw")) return CLI_OPT_USAGE;
+        xray_opts.output_format = v;
+        return CLI_OPT_TAKEN;
+    }
+    return CLI_OPT_NONE;
+}
+
+static int xray_convert(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
+{
+    xray_trace *t;
+    xray_names names;
+    int rc;
+    if (!xray_opts.output_format || strcmp(xray_opts.output_format, "yaml") != 0) {
+        cli_diag(err, "error", -1, "convert: only --output-format=yaml is supported so far", NULL);
+        return 2;
+    }
+    if ((rc = xray_trace_open(in, a->path, xray_opts.sort, &t, err)) != 0) return rc;
+    memset(&names, 0, sizeof names);
+    names.symbolize = xray_opts.symbolize;
+    rc = xray_convert_yaml(t, &names, out);
+    xray_trace_close(t);
+    return rc;
+}
+
+static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
+{
+    if (a->command == CLI_CONVERT) return xray_convert(a, in, out, err);
+    return xray_command(a, in, out, err);
+}
+
 static const char xray_help[] =
     "  dump           FDR logs: exactly llvm-xray fdr-dump's text; basic logs in\n"
     "                 the same style (docs/xray.md)\n"
@@ -500,10 +582,10 @@ const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_CONVERT),
     .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,
-    .parse_opt = NULL,
-    .run = xray_command,
+    .parse_opt = xray_parse_opt,
+    .run = xray_run,
 };

@@ -1,0 +1,24 @@
+/* convert.h - llvm-xray 14's convert and stack on an XRay log loaded as
+   llvm-xray loads it (trace.h). tools/cli/xray/convert.c, stack.c. */
+#ifndef TDEC_TOOLS_XRAY_CONVERT_H
+#define TDEC_TOOLS_XRAY_CONVERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tools/cli/out.h"
+#include "tools/cli/xray/trace.h"
+
+/* Function names as llvm-xray's FuncIdConversionHelper gives them. */
+typedef struct xray_names {
+    int  symbolize; /* names (SymbolOrNumber), else the id in decimal        */
+    char buf[32];
+} xray_names;
+
+/* The name of function id fid (*len bytes), valid until the next call. */
+const char *xray_names_get(xray_names *n, int32_t fid, size_t *len);
+
+/* `convert --output-format=yaml`: the whole output. Returns the exit status. */
+int xray_convert_yaml(xray_trace *t, xray_names *names, out_buf *out);
+
+#endif

@@ -1,0 +1,1011 @@
+/* trace.c - an XRay log as llvm-xray 14 loads it; see trace.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "tools/cli/xray/trace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XT_CHUNK (32u * 1024u) /* a cursor reads the file this much at a time */
+
+/* One block: the records from a NewBuffer to the next one (LLVM's
+   BlockIndexer), with what the second pass needs to decode it again. */
+typedef struct xt_block {
+    uint64_t frame;       /* where a decoder can start: its buffer's first byte */
+    uint64_t start, end;  /* its records' offsets: [start, end)                 */
+    uint64_t wall_sec;    /* its WallTime (the sort key), 0 when it has none    */
+    uint32_t wall_usec;
+    int32_t  pid, tid;    /* its group: the last Pid record's pid, NewBuffer's tid */
+    uint32_t group;
+    uint32_t run_lo, run_hi; /* its runs                                        */
+    /* the expander state it leaves for the next block of its group (set_*:
+       the block changes it), and the state it starts from (in_*) */
+    int32_t  last_fid, in_fid;
+    uint32_t last_pid, in_pid;
+    uint16_t last_type, in_type;
+    uint8_t  set_fid, set_pid, set_type;
+} xt_block;
+
+/* A stretch of a block whose records' TSCs do not decrease. */
+typedef struct xt_run {
+    uint64_t start; /* offset of its first record                            */
+    uint64_t tsc;   /* that record's TSC                                     */
+    uint32_t block;
+    uint32_t seq;   /* its place in the unsorted record sequence             */
+} xt_run;
+
+typedef struct xt_group {
+    int32_t  pid, tid;
+    uint32_t count, first; /* its blocks: order[first .. first + count)     */
+} xt_group;
+
+/* Decodes a stretch of a block again from the file, as LLVM's
+   TraceExpander turns its records into XRayRecords. */
+typedef struct xt_cursor {
+    tdec_xray_decoder d;
+    tdec_xray_item    saved;      /* an item read ahead, still to apply     */
+    int               have_saved;
+    int               done;
+    uint64_t          shift;      /* file offset = decoder offset + shift   */
+    uint64_t          next_read;  /* file offset of the next pread          */
+    uint64_t          block_start, start, end;
+    uint8_t           header_fed;
+    /* the expander's state */
+    int32_t           fid;
+    uint32_t          pid, tid;
+    uint16_t          type;
+    int               ignoring;
+    /* the record being built */
+    int               building;
+    uint64_t          rec_offset;
+    xray_trace_record rec;
+    uint64_t         *args;
+    size_t            args_cap;
+    uint8_t          *data;
+    size_t            data_len, data_cap;
+    uint8_t           buf[XT_CHUNK];
+} xt_cursor;
+
+/* A merge entry: a run, not started (c == NULL) or its cursor. */
+typedef struct xt_heap_entry {
+    uint64_t   tsc;
+    uint32_t   seq, run;
+    xt_cursor *c;
+} xt_heap_entry;
+
+struct xray_trace {
+    int              fd;
+    int              sort;
+    int              status;
+    uint8_t          header[32];
+    tdec_xray_header hdr;
+    xt_block        *blocks;
+    size_t           nblocks, blocks_cap;
+    xt_run          *runs;
+    size_t           nruns, runs_cap;
+    xt_group        *groups;
+    size_t           ngroups, groups_cap;
+    uint32_t        *order;       /* block indices: groups in map order, sorted */
+    /* LLVM's DenseMap of (pid, tid): bucket -> group + 1, 0 empty */
+    uint32_t        *buckets;
+    uint32_t         nbuckets;
+    /* the second pass */
+    size_t           next_block;  /* unsorted: position in order            */
+    xt_cursor       *cur;         /* unsorted: the block being read;
+                                     sorted: the cursor to advance first     */
+    xt_heap_entry   *heap;
+    size_t           nheap;
+    xt_cursor       *spare;       /* a finished cursor, for reuse           */
+};
+
+/* ---- growing arrays --------------------------------------------------------- */
+
+/* Room for one more element in *items (n used, *cap allocated); 0 when out
+   of memory. */
+static int xt_grow(void **items, size_t n, size_t *cap, size_t size)
+{
+    void *p;
+    size_t c;
+    if (n < *cap) return 1;
+    c = *cap ? *cap * 2 : 64;
+    p = realloc(*items, c * size);
+    if (!p) return 0;
+    *items = p;
+    *cap = c;
+    return 1;
+}
+
+/* ---- LLVM's DenseMap<std::pair<uint64_t, int32_t>, ...> iteration order ---- */
+
+/* DenseMapInfo<pair>::getHashValue: each half hashed as Val * 37, the two
+   combined by detail::combineHashValue. The pid is an int32 widened to
+   uint64; its hash keeps only the low 32 bits. */
+static uint32_t xt_key_hash(int32_t pid, int32_t tid)
+{
+    uint32_t a = (uint32_t)pid * 37u, b = (uint32_t)tid * 37u;
+    uint64_t k = (uint64_t)a << 32 | b;
+    k += ~(k << 32);
+    k ^= k >> 22;
+    k += ~(k << 13);
+    k ^= k >> 8;
+    k += k << 3;
+    k ^= k >> 15;
+    k += ~(k << 27);
+    k ^= k >> 31;
+    return (uint32_t)k;
+}
+
+/* The bucket of group g's key in buckets[0..n): its own, or the empty one
+   where quadratic probing from its hash ends (LookupBucketFor). */
+static uint32_t xt_bucket_for(const xray_trace *t, const uint32_t *buckets, uint32_t n, int32_t pid,
+                              int32_t tid)
+{
+    uint32_t b = xt_key_hash(pid, tid) & (n - 1), step = 1;
+    while (buckets[b] != 0) {
+        const xt_group *g = &t->groups[buckets[b] - 1];
+        if (g->pid == pid && g->tid == tid) break;
+        b = (b + step++) & (n - 1);
+    }
+    return b;
+}
+
+/* The group of (pid, tid), inserted as DenseMap::insert does: the table
+   doubles (at least 64 buckets) when the new entry would fill 3/4 of it,
+   the old buckets moved over in bucket order. UINT32_MAX: out of memory. */
+static uint32_t xt_group_of(xray_trace *t, int32_t pid, int32_t tid)
+{
+    uint32_t b, i, n;
+    uint32_t *nb;
+    if (t->nbuckets > 0) {
+        b = xt_bucket_for(t, t->buckets, t->nbuckets, pid, tid);
+        if (t->buckets[b] != 0) return t->buckets[b] - 1;
+    }
+    if ((t->ngroups + 1) * 4 >= (size_t)t->nbuckets * 3) {
+        n = t->nbuckets ? t->nbuckets * 2 : 64;
+        nb = calloc(n, sizeof *nb);
+        if (!nb) return UINT32_MAX;
+        for (i = 0; i < t->nbuckets; i++) {
+            const xt_group *g;
+            if (t->buckets[i] == 0) continue;
+            g = &t->groups[t->buckets[i] - 1];
+            nb[xt_bucket_for(t, nb, n, g->pid, g->tid)] = t->buckets[i];
+        }
+        free(t->buckets);
+        t->buckets = nb;
+        t->nbuckets = n;
+    }
+    if (!xt_grow((void **)&t->groups, t->ngroups, &t->groups_cap, sizeof *t->groups)) return UINT32_MAX;
+    t->groups[t->ngroups].pid = pid;
+    t->groups[t->ngroups].tid = tid;
+    t->groups[t->ngroups].count = 0;
+    t->groups[t->ngroups].first = 0;
+    b = xt_bucket_for(t, t->buckets, t->nbuckets, pid, tid);
+    t->buckets[b] = (uint32_t)++t->ngroups;
+    return t->buckets[b] - 1;
+}
+
+/* ---- libstdc++'s std::sort, under LLVM's block comparator ----------------- */
+
+/* LLVM sorts a thread's blocks with "seconds < seconds && micros < micros":
+   not a strict weak order, so the result is whatever std::sort's steps
+   make of it. These are libstdc++'s steps (introsort: median-of-three
+   quicksort down to 16 elements, heapsort past 2*log2(n) levels, then an
+   insertion sort). The bounds checks in the unguarded loops never fire
+   where libstdc++'s own behaviour is defined. */
+typedef struct xt_sorter {
+    const xt_block *blocks;
+    uint32_t       *a;
+} xt_sorter;
+
+static int xt_less(const xt_sorter *s, uint32_t x, uint32_t y)
+{
+    const xt_block *l = &s->blocks[x], *r = &s->blocks[y];
+    return l->wall_sec < r->wall_sec && l->wall_usec < r->wall_usec;
+}
+
+static void xt_swap(uint32_t *a, size_t i, size_t j)
+{
+    uint32_t v = a[i];
+    a[i] = a[j];
+    a[j] = v;
+}
+
+static void xt_push_heap(xt_sorter *s, size_t first, size_t hole, size_t top, uint32_t value)
+{
+    size_t parent = (hole - 1) / 2;
+    while (hole > top && xt_less(s, s->a[first + parent], value)) {
+        s->a[first + hole] = s->a[first + parent];
+        hole = parent;
+        parent = (hole - 1) / 2;
+    }
+    s->a[first + hole] = value;
+}
+
+static void xt_adjust_heap(xt_sorter *s, size_t first, size_t hole, size_t len, uint32_t value)
+{
+    size_t top = hole, child = hole;
+    while (child < (len - 1) / 2) {
+        child = 2 * (child + 1);
+        if (xt_less(s, s->a[first + child], s->a[first + child - 1])) child--;
+        s->a[first + hole] = s->a[first + child];
+        hole = child;
+    }
+    if ((len & 1) == 0 && child == (len - 2) / 2) {
+        child = 2 * (child + 1);
+        s->a[first + hole] = s->a[first + child - 1];
+        hole = child - 1;
+    }
+    xt_push_heap(s, first, hole, top, value);
+}
+
+static void xt_heap_sort(xt_sorter *s, size_t first, size_t last)
+{
+    size_t len = last - first, parent, end;
+    uint32_t v;
+    if (len < 2) return;
+    for (parent = (len - 2) / 2;; parent--) {
+        xt_adjust_heap(s, first, parent, len, s->a[first + parent]);
+        if (parent == 0) break;
+    }
+    for (end = last; end - first > 1;) {
+        end--;
+        v = s->a[end];
+        s->a[end] = s->a[first];
+        xt_adjust_heap(s, first, 0, end - first, v);
+    }
+}
+
+static void xt_median_to_first(xt_sorter *s, size_t result, size_t a, size_t b, size_t c)
+{
+    uint32_t *x = s->a;
+    if (xt_less(s, x[a], x[b])) {
+        if (xt_less(s, x[b], x[c])) xt_swap(x, result, b);
+        else if (xt_less(s, x[a], x[c])) xt_swap(x, result, c);
+        else xt_swap(x, result, a);
+    } else if (xt_less(s, x[a], x[c])) {
+        xt_swap(x, result, a);
+    } else if (xt_less(s, x[b], x[c])) {
+        xt_swap(x, result, c);
+    } else {
+        xt_swap(x, result, b);
+    }
+}
+
+/* Partitions (first, last) around the pivot at `pivot`; returns the cut. */
+static size_t xt_partition(xt_sorter *s, size_t first, size_t last, size_t pivot)
+{
+    uint32_t *x = s->a;
+    for (;;) {
+        while (first < last && xt_less(s, x[first], x[pivot])) first++;
+        last--;
+        while (last > pivot && xt_less(s, x[pivot], x[last])) last--;
+        if (!(first < last)) return first;
+        xt_swap(x, first, last);
+        first++;
+    }
+}
+
+static void xt_insertion_sort(xt_sorter *s, size_t first, size_t last, size_t guarded_to)
+{
+    uint32_t *x = s->a;
+    size_t i, j;
+    for (i = first + 1; i < last; i++) {
+        uint32_t v = x[i];
+        if (i < guarded_to && xt_less(s, v, x[first])) {
+            memmove(x + first + 1, x + first, (i - first) * sizeof *x);
+            x[first] = v;
+            continue;
+        }
+        for (j = i; j > first && xt_less(s, v, x[j - 1]); j--) x[j] = x[j - 1];
+        x[j] = v;
+    }
+}
+
+static void xt_sort(const xt_block *blocks, uint32_t *a, size_t n)
+{
+    xt_sorter s;
+    size_t first = 0, last = n, depth = 0, k, cut;
+    size_t stack_lo[64], stack_hi[64], stack_depth[64], sp = 0;
+    s.blocks = blocks;
+    s.a = a;
+    if (n < 2) return;
+    for (k = n; k > 1; k >>= 1) depth += 2; /* 2 * floor(log2 n) */
+    /* introsort: the right part of each cut is sorted first (libstdc++
+       recurses on it and loops on the left part), here with a stack */
+    for (;;) {
+        while (last - first > 16) {
+            if (depth == 0) {
+                xt_heap_sort(&s, first, last);
+                break;
+            }
+            depth--;
+            xt_median_to_first(&s, first, first + 1, first + (last - first) / 2, last - 1);
+            cut = xt_partition(&s, first + 1, last, first);
+            stack_lo[sp] = first;
+            stack_hi[sp] = cut;
+            stack_depth[sp] = depth;
+            sp++;
+            first = cut;
+        }
+        if (sp == 0) break;
+        sp--;
+        first = stack_lo[sp];
+        last = stack_hi[sp];
+        depth = stack_depth[sp];
+    }
+    /* the final insertion sort: guarded over the first 16, unguarded after */
+    xt_insertion_sort(&s, 0, n, n > 16 ? 16 : n);
+}
+
+/* ---- the first pass --------------------------------------------------------- */
+
+typedef struct xt_indexer {
+    xray_trace *t;
+    out_buf    *err;
+    int         open;         /* a block is being indexed                 */
+    int         ignoring;     /* after an EndOfBuffer                     */
+    uint64_t    frame;        /* start of the current buffer              */
+    uint64_t    last_tsc;     /* of the block's last record               */
+    int         has_record;   /* the block has a record (a run is open)   */
+    uint64_t    zero_events;  /* notes printed                            */
+} xt_indexer;
+
+static xt_block *xt_cur_block(xt_indexer *x)
+{
+    return &x->t->blocks[x->t->nblocks - 1];
+}
+
+static int xt_block_open(xt_indexer *x, uint64_t offset, int32_t tid)
+{
+    xray_trace *t = x->t;
+    xt_block *b;
+    if (!xt_grow((void **)&t->blocks, t->nblocks, &t->blocks_cap, sizeof *t->blocks)) return 0;
+    b = &t->blocks[t->nblocks++];
+    memset(b, 0, sizeof *b);
+    b->frame = x->frame;
+    b->start = offset;
+    b->tid = tid;
+    b->run_lo = b->run_hi = (uint32_t)t->nruns;
+    if (t->hdr.file_type == TDEC_XRAY_FDR && t->hdr.version == 2) {
+        b->set_pid = 1; /* the v2 expander takes the tid as pid */
+        b->last_pid = (uint32_t)tid;
+    }
+    x->open = 1;
+    x->ignoring = 0;
+    x->has_record = 0;
+    return 1;
+}
+
+/* BlockIndexer::flush: the block joins its (pid, tid) group. */
+static int xt_block_close(xt_indexer *x, uint64_t end)
+{
+    xt_block *b;
+    if (!x->open) return 1;
+    b = xt_cur_block(x);
+    b->end = end;
+    b->group = xt_group_of(x->t, b->pid, b->tid);
+    x->open = 0;
+    return b->group != UINT32_MAX;
+}
+
+/* A record that becomes an XRayRecord: a new run when its TSC goes back. */
+static int xt_index_record(xt_indexer *x, uint64_t offset, uint64_t tsc)
+{
+    xray_trace *t = x->t;
+    xt_block *b = xt_cur_block(x);
+    xt_run *r;
+    if (x->has_record && tsc >= x->last_tsc) {
+        x->last_tsc = tsc;
+        return 1;
+    }
+    if (!xt_grow((void **)&t->runs, t->nruns, &t->runs_cap, sizeof *t->runs)) return 0;
+    r = &t->runs[t->nruns++];
+    r->start = offset;
+    r->tsc = tsc;
+    r->block = (uint32_t)(t->nblocks - 1);
+    r->seq = 0;
+    b->run_hi = (uint32_t)t->nruns;
+    x->has_record = 1;
+    x->last_tsc = tsc;
+    return 1;
+}
+
+/* One item of the first pass; 0 when out of memory. */
+static int xt_index_item(xt_indexer *x, const tdec_xray_item *it)
+{
+    xray_trace *t = x->t;
+    const tdec_xray_record *r = &it->u.rec;
+    xt_block *b;
+    if (it->kind != TDEC_ITEM_RECORD) return 1;
+    switch (r->type) {
+    case TDEC_XRAY_REC_BUFFER_EXTENTS:
+        x->frame = it->offset;
+        return 1;
+    case TDEC_XRAY_REC_PADDING:
+    case TDEC_XRAY_REC_UNKNOWN:
+        return 1;
+    case TDEC_XRAY_REC_NEW_BUFFER:
+        if (t->hdr.version == 1) /* v1 buffers are framed by the header's size */
+            x->frame = 32 + (it->offset - 32) / t->hdr.buffer_size * t->hdr.buffer_size;
+        return xt_block_close(x, it->offset) && xt_block_open(x, it->offset, (int32_t)r->tid);
+    default:
+        break;
+    }
+    if (!x->open && !xt_block_open(x, it->offset, 0)) return 0;
+    b = xt_cur_block(x);
+    switch (r->type) {
+    case TDEC_XRAY_REC_WALLTIME:
+        b->wall_sec = (uint64_t)r->wall_sec;
+        b->wall_usec = r->wall_usec;
+        return 1;
+    case TDEC_XRAY_REC_PID:
+        b->pid = (int32_t)r->pid;
+        b->set_pid = 1;
+        b->last_pid = r->pid;
+        return 1;
+    case TDEC_XRAY_REC_END_OF_BUFFER:
+        x->ignoring = 1;
+        return 1;
+    case TDEC_XRAY_REC_FUNCTION:
+        if (x->ignoring || r->action > TDEC_XRAY_ENTER_ARGS) return 1;
+        b->set_fid = 1;
+        b->last_fid = (int32_t)r->fid;
+        return xt_index_record(x, it->offset, r->tsc);
+    case TDEC_XRAY_REC_TYPED_EVENT:
+        if (x->ignoring) return 1;
+        b->set_type = 1;
+        b->last_type = r->event_type;
+        return xt_index_record(x, it->offset, r->tsc);
+    case TDEC_XRAY_REC_CUSTOM_EVENT:
+        if (x->ignoring) return 1;
+        return xt_index_record(x, it->offset, r->tsc);
+    default:
+        return 1;
+    }
+}
+
+/* Basic logs: one block of the whole file, in file order. */
+static int xt_index_basic(xt_indexer *x, const tdec_xray_item *it)
+{
+    const tdec_xray_record *r = &it->u.rec;
+    if (it->kind != TDEC_ITEM_RECORD || r->type != TDEC_XRAY_REC_FUNCTION || r->action > TDEC_XRAY_ENTER_ARGS)
+        return 1;
+    if (!x->open && !xt_block_open(x, it->offset, 0)) return 0;
+    return xt_index_record(x, it->offset, r->tsc);
+}
+
+/* After the first pass: the groups' blocks in LLVM's order, each block's
+   starting expander state, and each run's place in the sequence. */
+static int xt_arrange(xray_trace *t)
+{
+    size_t i, k;
+    uint32_t g, seq = 0, pos = 0;
+    t->order = malloc((t->nblocks ? t->nblocks : 1) * sizeof *t->order);
+    if (!t->order) return 0;
+    if (t->hdr.file_type == TDEC_XRAY_BASIC) {
+        for (i = 0; i < t->nblocks; i++) t->order[i] = (uint32_t)i;
+    } else {
+        for (i = 0; i < t->nblocks; i++) t->groups[t->blocks[i].group].count++;
+        /* groups in bucket order */
+        for (i = 0; i < t->nbuckets; i++) {
+            if (t->buckets[i] == 0) continue;
+            t->groups[t->buckets[i] - 1].first = pos;
+            pos += t->groups[t->buckets[i] - 1].count;
+            t->groups[t->buckets[i] - 1].count = 0;
+        }
+        for (i = 0; i < t->nblocks; i++) {
+            xt_group *gr = &t->groups[t->blocks[i].group];
+            t->order[gr->first + gr->count++] = (uint32_t)i;
+        }
+        for (g = 0; g < t->ngroups; g++) {
+            const xt_group *gr = &t->groups[g];
+            int32_t fid = 0;
+            uint32_t pid = 0;
+            uint16_t type = 0;
+            xt_sort(t->blocks, t->order + gr->first, gr->count);
+            for (k = 0; k < gr->count; k++) {
+                xt_block *b = &t->blocks[t->order[gr->first + k]];
+                b->in_fid = fid;
+                b->in_pid = pid;
+                b->in_type = type;
+                if (b->set_fid) fid = b->last_fid;
+                if (b->set_pid) pid = b->last_pid;
+                if (b->set_type) type = b->last_type;
+            }
+        }
+    }
+    for (i = 0; i < t->nblocks; i++) {
+        const xt_block *b = &t->blocks[t->order[i]];
+        for (k = b->run_lo; k < b->run_hi; k++) t->runs[k].seq = seq++;
+    }
+    return 1;
+}
+
+/* ---- the second pass: cursors ------------------------------------------- */
+
+static void xt_cursor_start(xray_trace *t, xt_cursor *c, const xt_block *b, uint64_t start, uint64_t end)
+{
+    tdec_xray_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    tdec_xray_init(&c->d, &cfg);
+    c->have_saved = 0;
+    c->done = 0;
+    /* a basic log's records are independent: start at the run */
+    c->next_read = t->hdr.file_type == TDEC_XRAY_BASIC ? start : b->frame;
+    c->shift = c->next_read - 32;
+    c->block_start = t->hdr.file_type == TDEC_XRAY_BASIC ? start : b->start;
+    c->start = start;
+    c->end = end;
+    c->header_fed = 0;
+    c->fid = b->in_fid;
+    c->pid = b->in_pid;
+    c->tid = (uint32_t)b->tid;
+    c->type = b->in_type;
+    c->ignoring = 0;
+    c->building = 0;
+    c->data_len = 0;
+}
+
+static xt_cursor *xt_cursor_new(xray_trace *t)
+{
+    xt_cursor *c = t->spare;
+    if (c) {
+        t->spare = NULL;
+        return c;
+    }
+    c = calloc(1, sizeof *c);
+    return c;
+}
+
+static void xt_cursor_free(xt_cursor *c)
+{
+    if (!c) return;
+    free(c->args);
+    free(c->data);
+    free(c);
+}
+
+static void xt_cursor_release(xray_trace *t, xt_cursor *c)
+{
+    if (!t->spare) t->spare = c;
+    else xt_cursor_free(c);
+}
+
+/* The next item of the cursor's decoder: 1, or 0 at its end (an error
+   included: the first pass reported it). */
+static int xt_cursor_item(xray_trace *t, xt_cursor *c, tdec_xray_item *it)
+{
+    tdec_status st;
+    ssize_t n;
+    for (;;) {
+        st = tdec_xray_next(&c->d, it);
+        if (st == TDEC_OK) {
+            it->offset += c->shift;
+            return 1;
+        }
+        if (st != TDEC_NEED_INPUT) return 0;
+        if (!c->header_fed) {
+            c->header_fed = 1;
+            st = tdec_xray_feed(&c->d, t->header, sizeof t->header);
+        } else {
+            do n = pread(t->fd, c->buf, sizeof c->buf, (off_t)c->next_read);
+            while (n < 0 && errno == EINTR);
+            if (n < 0) {
+                t->status = 1;
+                return 0;
+            }
+            c->next_read += (uint64_t)n;
+            st = n ? tdec_xray_feed(&c->d, c->buf, (size_t)n) : tdec_xray_finish(&c->d);
+        }
+        if (st < 0) return 0;
+    }
+}
+
+static int xt_append(void *pp, size_t *cap, size_t len, const void *src, size_t n, size_t size)
+{
+    void **p = (void **)pp;
+    size_t c = *cap;
+    void *q;
+    if (len + n > c) {
+        while (len + n > c) c = c ? c * 2 : 64;
+        q = realloc(*p, c * size);
+        if (!q) return 0;
+        *p = q;
+        *cap = c;
+    }
+    memcpy((char *)*p + len * size, src, n * size);
+    return 1;
+}
+
+/* Applies one item to the expander state. Returns 1 when it completed the
+   record being built (the item is saved for the next call), else 0. */
+static int xt_cursor_apply(xray_trace *t, xt_cursor *c, const tdec_xray_item *it)
+{
+    const tdec_xray_record *r = &it->u.rec;
+    if (it->kind == TDEC_ITEM_FRAGMENT) {
+        if (!c->building) return 0;
+        if (xt_append(&c->data, &c->data_cap, c->data_len, it->u.frag.data, it->u.frag.len, 1))
+            c->data_len += it->u.frag.len;
+        else t->status = 1;
+        return 0;
+    }
+    if (it->kind != TDEC_ITEM_RECORD) return 0;
+    switch (r->type) {
+    case TDEC_XRAY_REC_FUNCTION:
+    case TDEC_XRAY_REC_CUSTOM_EVENT:
+    case TDEC_XRAY_REC_TYPED_EVENT:
+    case TDEC_XRAY_REC_END_OF_BUFFER:
+        if (c->building) { /* resetCurrentRecord */
+            c->building = 0;
+            if (c->rec_offset >= c->start) {
+                c->saved = *it;
+                c->have_saved = 1;
+                return 1;
+            }
+        }
+        c->rec.nargs = 0;
+        c->data_len = 0;
+        break;
+    case TDEC_XRAY_REC_CALL_ARG:
+        if (t->hdr.file_type == TDEC_XRAY_BASIC && (r->flags & TDEC_XRAY_RF_NO_CALL)) return 0;
+        if (!xt_append(&c->args, &c->args_cap, c->rec.nargs, &r->value, 1, sizeof r->value)) t->status = 1;
+        else c->rec.nargs++;
+        c->rec.kind = XRAY_ENTER_ARG;
+        return 0;
+    case TDEC_XRAY_REC_NEW_BUFFER:
+        c->ignoring = 0;
+        c->tid = r->tid;
+        if (t->hdr.version == 2) c->pid = r->tid;
+        return 0;
+    case TDEC_XRAY_REC_PID:
+        c->pid = r->pid;
+        return 0;
+    default:
+        return 0;
+    }
+    if (r->type == TDEC_XRAY_REC_END_OF_BUFFER) {
+        c->ignoring = 1;
+        return 0;
+    }
+    if (c->ignoring || (r->type == TDEC_XRAY_REC_FUNCTION && r->action > TDEC_XRAY_ENTER_ARGS)) return 0;
+    c->building = 1;
+    c->rec_offset = it->offset;
+    c->rec.tsc = r->tsc;
+    c->rec.cpu = (uint16_t)r->cpu;
+    if (t->hdr.file_type == TDEC_XRAY_BASIC) {
+        c->rec.pid = r->pid;
+        c->rec.tid = r->tid;
+        c->rec.kind = (uint8_t)r->action;
+        c->rec.fid = (int32_t)r->fid;
+        c->rec.record_type = 0;
+        return 0;
+    }
+    c->rec.pid = c->pid;
+    c->rec.tid = c->tid;
+    if (r->type == TDEC_XRAY_REC_FUNCTION) {
+        c->rec.kind = (uint8_t)r->action;
+        c->fid = (int32_t)r->fid;
+    } else if (r->type == TDEC_XRAY_REC_CUSTOM_EVENT) {
+        c->rec.kind = XRAY_CUSTOM_EVENT;
+        if (t->hdr.version < 4) c->rec.cpu = 0; /* v1-v3 markers have no CPU */
+    } else {
+        c->rec.kind = XRAY_TYPED_EVENT;
+        c->type = r->event_type;
+    }
+    c->rec.fid = c->fid;
+    c->rec.record_type = c->type;
+    return 0;
+}
+
+/* The cursor's next record: 1 and *out, or 0 at the end of its stretch. */
+static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
+{
+    tdec_xray_item it;
+    for (;;) {
+        if (c->have_saved) {
+            c->have_saved = 0;
+            it = c->saved;
+        } else if (c->done || !xt_cursor_item(t, c, &it)) {
+            c->done = 1;
+            break;
+        }
+        if (it.kind != TDEC_ITEM_FRAGMENT && it.offset < c->block_start) continue;
+        if (it.kind != TDEC_ITEM_FRAGMENT && it.offset >= c->end) {
+            c->done = 1;
+            break;
+        }
+        if (xt_cursor_apply(t, c, &it)) {
+            *out = c->rec;
+            out->args = c->args;
+            out->data = c->data;
+            out->data_len = c->data_len;
+            return 1;
+        }
+    }
+    if (c->building && c->rec_offset >= c->start) {
+        c->building = 0;
+        *out = c->rec;
+        out->args = c->args;
+        out->data = c->data;
+        out->data_len = c->data_len;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the first pass: reading and notes ----------------------------------- */
+
+/* The notes `tracedec dump` gives about the records (tools/cli/xray.c). */
+static void xt_note(xt_indexer *x, const char *level, uint64_t offset, const char *msg, const char *detail)
+{
+    cli_diag(x->err, level, (int64_t)offset, msg, detail);
+}
+
+static void xt_note_item(xt_indexer *x, const tdec_xray_item *it, uint64_t *no_call_args)
+{
+    const tdec_xray_record *r = &it->u.rec;
+    char msg[64], detail[256];
+    if (it->kind == TDEC_ITEM_GAP) {
+        snprintf(msg, sizeof msg, "%llu bytes skipped", (unsigned long long)it->u.gap.len);
+        snprintf(detail, sizeof detail, "%s%s", tdec_xray_reason_str(it->u.gap.reason),
+                 it->u.gap.reason == TDEC_XRAY_R_OVERRUN
+                     ? " (the XRay runtime under-counts a buffer's extents by 16 bytes per typed event,"
+                       " cutting its last records; llvm-xray fails here)"
+                     : "");
+        xt_note(x, "warning", it->offset, msg, detail);
+        return;
+    }
+    if (it->kind != TDEC_ITEM_RECORD) return;
+    switch (r->type) {
+    case TDEC_XRAY_REC_CUSTOM_EVENT:
+    case TDEC_XRAY_REC_TYPED_EVENT:
+        if (r->payload_size == 0)
+            xt_note(x, "note", it->offset,
+                    r->type == TDEC_XRAY_REC_CUSTOM_EVENT ? "zero-size custom event" : "zero-size typed event",
+                    "valid (the XRay runtime writes them); llvm-xray rejects the file here");
+        return;
+    case TDEC_XRAY_REC_CALL_ARG:
+        if ((r->flags & TDEC_XRAY_RF_NO_CALL) && (*no_call_args)++ == 0)
+            xt_note(x, "note", it->offset, "argument record without its function record",
+                    "the runtime dropped the call (max_stack_depth or func_duration_threshold_us) but wrote "
+                    "its argument; llvm-xray rejects the file here (further ones are not noted)");
+        return;
+    case TDEC_XRAY_REC_FUNCTION:
+        if (r->action > TDEC_XRAY_ENTER_ARGS)
+            xt_note(x, "warning", it->offset, "function record with unknown action", "llvm-xray rejects it");
+        return;
+    case TDEC_XRAY_REC_END_OF_BUFFER:
+        if (x->t->hdr.version >= 2)
+            xt_note(x, "warning", it->offset, "EndOfBuffer record in a version 2+ log", "llvm-xray rejects it");
+        return;
+    case TDEC_XRAY_REC_UNKNOWN:
+        if (x->t->hdr.file_type == TDEC_XRAY_FDR)
+            xt_note(x, "warning", it->offset, "unknown metadata record kind", "llvm-xray rejects it");
+        return;
+    default:
+        return;
+    }
+}
+
+static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
+{
+    xt_indexer x;
+    tdec_xray_decoder d;
+    tdec_xray_item it;
+    tdec_status st;
+    uint64_t no_call_args = 0, records = 0;
+    size_t n;
+    memset(&x, 0, sizeof x);
+    x.t = t;
+    x.err = err;
+    x.frame = 32;
+    st = tdec_xray_init(&d, NULL);
+    while (st >= 0) {
+        st = tdec_xray_next(&d, &it);
+        if (st == TDEC_OK) {
+            if (it.kind == TDEC_ITEM_RECORD && it.u.rec.type == TDEC_XRAY_REC_HEADER) {
+                t->hdr = d.hdr;
+                continue;
+            }
+            xt_note_item(&x, &it, &no_call_args);
+            if (it.kind == TDEC_ITEM_RECORD) records++;
+            if (!(t->hdr.file_type == TDEC_XRAY_BASIC ? xt_index_basic(&x, &it) : xt_index_item(&x, &it)))
+                goto oom;
+            continue;
+        }
+        if (st != TDEC_NEED_INPUT) break;
+        n = cli_read(in);
+        if (in->failed) break;
+        st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
+    }
+    if (in->failed) {
+        cli_diag(err, "error", -1, "read error", strerror(errno));
+        return 1;
+    }
+    if (st == TDEC_E_FORMAT || st == TDEC_E_VERSION || (st < 0 && d.st.err_offset < 32)) {
+        cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
+        return 1;
+    }
+    if (st == TDEC_END && t->hdr.file_type == TDEC_XRAY_BASIC && records == 0)
+        xt_note(&x, "note", d.st.pos, "basic log without records",
+                "valid (the runtime writes its header first); llvm-xray rejects it, its reader wants at least one record");
+    if (!xt_block_close(&x, st < 0 ? d.st.err_offset : d.st.pos)) goto oom;
+    if (st < 0) {
+        cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
+        t->status = 1;
+    }
+    if (!xt_arrange(t)) goto oom;
+    return 0;
+oom:
+    cli_diag(err, "error", -1, "out of memory", NULL);
+    return 1;
+}
+
+/* ---- the merge: a heap of runs by (TSC, place in the sequence) ------------ */
+
+static int xt_heap_before(const xt_heap_entry *a, const xt_heap_entry *b)
+{
+    return a->tsc < b->tsc || (a->tsc == b->tsc && a->seq < b->seq);
+}
+
+static void xt_heap_sift_down(xray_trace *t, size_t i)
+{
+    xt_heap_entry *h = t->heap, v = h[i];
+    size_t n = t->nheap, c;
+    while ((c = 2 * i + 1) < n) {
+        if (c + 1 < n && xt_heap_before(&h[c + 1], &h[c])) c++;
+        if (!xt_heap_before(&h[c], &v)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
+}
+
+static int xt_merge_start(xray_trace *t)
+{
+    size_t i;
+    t->heap = malloc((t->nruns ? t->nruns : 1) * sizeof *t->heap);
+    if (!t->heap) return 0;
+    for (i = 0; i < t->nruns; i++) {
+        t->heap[i].tsc = t->runs[i].tsc;
+        t->heap[i].seq = t->runs[i].seq;
+        t->heap[i].run = (uint32_t)i;
+        t->heap[i].c = NULL;
+    }
+    t->nheap = t->nruns;
+    for (i = t->nheap / 2; i-- > 0;) xt_heap_sift_down(t, i);
+    return 1;
+}
+
+/* The stretch of run i: to the next run of its block, or the block's end. */
+static void xt_run_start(xray_trace *t, xt_cursor *c, uint32_t i)
+{
+    const xt_run *r = &t->runs[i];
+    const xt_block *b = &t->blocks[r->block];
+    xt_cursor_start(t, c, b, r->start, i + 1 < b->run_hi ? t->runs[i + 1].start : b->end);
+}
+
+static int xt_merge_next(xray_trace *t, xray_trace_record *out)
+{
+    xt_heap_entry *top;
+    /* the cursor of the last record moves on first: its record was valid
+       until now */
+    if (t->cur) {
+        xt_cursor *c = t->cur;
+        t->cur = NULL;
+        if (xt_cursor_next(t, c, &c->rec)) {
+            t->heap[0].tsc = c->rec.tsc;
+            t->heap[0].c = c;
+        } else {
+            xt_cursor_release(t, c);
+            t->heap[0] = t->heap[--t->nheap];
+        }
+        if (t->nheap > 0) xt_heap_sift_down(t, 0);
+    }
+    while (t->nheap > 0) {
+        top = &t->heap[0];
+        if (!top->c) {
+            xt_cursor *c = xt_cursor_new(t);
+            if (!c) {
+                t->status = 1;
+                return 0;
+            }
+            xt_run_start(t, c, top->run);
+            if (!xt_cursor_next(t, c, &c->rec)) { /* cannot happen on an unchanged file */
+                xt_cursor_release(t, c);
+                t->heap[0] = t->heap[--t->nheap];
+                if (t->nheap > 0) xt_heap_sift_down(t, 0);
+                continue;
+            }
+            top->c = c;
+            if (c->rec.tsc != top->tsc) { /* likewise: keep the heap honest */
+                top->tsc = c->rec.tsc;
+                xt_heap_sift_down(t, 0);
+                continue;
+            }
+        }
+        t->cur = top->c;
+        *out = top->c->rec;
+        out->args = top->c->args;
+        out->data = top->c->data;
+        out->data_len = top->c->data_len;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the API --------------------------------------------------------------- */
+
+int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp, out_buf *err)
+{
+    xray_trace *t;
+    struct stat sb;
+    ssize_t n;
+    *tp = NULL;
+    if (fstat(in->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        cli_diag(err, "error", -1, "not a regular file (this command reads the log twice)", path);
+        return 1;
+    }
+    t = calloc(1, sizeof *t);
+    if (!t) {
+        cli_diag(err, "error", -1, "out of memory", NULL);
+        return 1;
+    }
+    t->fd = in->fd;
+    t->sort = sort;
+    do n = pread(in->fd, t->header, sizeof t->header, 0);
+    while (n < 0 && errno == EINTR);
+    if (xt_index(t, in, err) != 0 || (sort && !xt_merge_start(t))) {
+        xray_trace_close(t);
+        return 1;
+    }
+    *tp = t;
+    return 0;
+}
+
+const tdec_xray_header *xray_trace_header(const xray_trace *t)
+{
+    return &t->hdr;
+}
+
+int xray_trace_next(xray_trace *t, xray_trace_record *r)
+{
+    if (t->sort) return xt_merge_next(t, r);
+    for (;;) {
+        if (t->cur && xt_cursor_next(t, t->cur, r)) return 1;
+        if (t->next_block >= t->nblocks) return 0;
+        if (!t->cur && !(t->cur = xt_cursor_new(t))) {
+            t->status = 1;
+            return 0;
+        }
+        {
+            const xt_block *b = &t->blocks[t->order[t->next_block++]];
+            if (b->run_lo == b->run_hi) continue;
+            xt_cursor_start(t, t->cur, b, t->runs[b->run_lo].start, b->end);
+        }
+    }
+}
+
+int xray_trace_status(const xray_trace *t)
+{
+    return t->status;
+}
+
+void xray_trace_close(xray_trace *t)
+{
+    size_t i;
+    if (!t) return;
+    for (i = 0; i < t->nheap; i++) xt_cursor_free(t->heap[i].c);
+    if (!t->sort || !t->cur) xt_cursor_free(t->cur);
+    xt_cursor_free(t->spare);
+    free(t->heap);
+    free(t->blocks);
+    free(t->runs);
+    free(t->groups);
+    free(t->order);
+    free(t->buckets);
+    free(t);
+}
