@@ -8,6 +8,7 @@
    dump --json: one object per record, payloads folded in as hex.
    info: header fields and record counts. */
 #include "tools/cli/formats.h"
+#include "tools/cli/xray/xray.h"
 
 #define TDEC_XRAY_IMPLEMENTATION
 #include "single/tdec_xray.h"
@@ -423,7 +424,7 @@ static int xray_header_plausible(uint64_t version, uint64_t type)
 static cli_match xray_detect(const cli_args *a, const cli_probe *p)
 {
     uint8_t hdr[32]; /* what the header readers read */
-    (void)a;
+    if (a->command == CLI_EXTRACT) return CLI_YES; /* a binary: extract says what is wrong with it */
     if (p->head_len < 4) return CLI_NO;
     memset(hdr, 0, sizeof hdr);
     memcpy(hdr, p->head, p->head_len < sizeof hdr ? p->head_len : sizeof hdr);
@@ -440,6 +441,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     tdec_status st;
     size_t n;
 
+    if (a->command == CLI_EXTRACT) return xray_extract(a->path, out, err);
     memset(&p, 0, sizeof p);
     p.dump = a->command == CLI_DUMP;
     p.json = p.dump && a->output == CLI_OUT_JSON;
@@ -493,61 +495,83 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     return 0;
 }
 
-/* llvm-xray convert's options (cl::opt spellings: -x, --x, -x=V, --x=V, and
-   a separate value for the string options). */
-static struct {
-    const char *output_format; /* NULL: llvm-xray's default, raw */
-    int         sort, symbolize;
-} xray_opts = {NULL, 1, 0};
+/* ---- the options of llvm-xray's commands (tools/cli/xray/xray.h) ---------- */
 
-/* A bool option `name` (or its alias) at argv[i]: 1 taken, 0 not it, -1 bad value. */
-static int xray_bool_opt(const char *arg, const char *name, const char *alias, int *v)
+xray_options xray_opt = {NULL, 0, 1};
+
+/* argv[*i] is LLVM option `name` (-name or --name) or its one-letter
+   alias: 1 and its value in *v (the next argument unless given as =VALUE;
+   *i moved past it), -1 when the value is missing, 0 when it is another
+   argument. */
+static int xray_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **v)
 {
-    const char *s = arg + (arg[0] == '-') + (arg[0] == '-' && arg[1] == '-');
-    size_t n = strlen(name), m = alias ? strlen(alias) : 0;
-    const char *val;
+    const char *arg = argv[*i], *s;
+    size_t n;
     if (arg[0] != '-') return 0;
-    if (strncmp(s, name, n) == 0 && (s[n] == '\0' || s[n] == '=')) val = s + n;
-    else if (alias && strncmp(s, alias, m) == 0 && (s[m] == '\0' || s[m] == '=')) val = s + m;
-    else return 0;
-    if (*val == '\0') *v = 1;
-    else if (!strcmp(val, "=true") || !strcmp(val, "=TRUE") || !strcmp(val, "=True") || !strcmp(val, "=1")) *v = 1;
-    else if (!strcmp(val, "=false") || !strcmp(val, "=FALSE") || !strcmp(val, "=False") || !strcmp(val, "=0")) *v = 0;
+    s = arg + 1 + (arg[1] == '-');
+    n = strcspn(s, "=");
+    if (!((strlen(name) == n && strncmp(s, name, n) == 0) || (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0)))
+        return 0;
+    if (s[n] == '=') {
+        *v = s + n + 1;
+        return 1;
+    }
+    if (*i + 1 >= argc) return -1;
+    *v = argv[++*i];
+    return 1;
+}
+
+/* A boolean option: -name, --name, -name=true|false|1|0 (or the alias):
+   1 and *b set, -1 on a bad value, 0 when it is another argument. */
+static int xray_opt_flag(const char *arg, const char *name, const char *alias, int *b)
+{
+    const char *s, *v;
+    size_t n;
+    if (arg[0] != '-') return 0;
+    s = arg + 1 + (arg[1] == '-');
+    n = strcspn(s, "=");
+    if (!((strlen(name) == n && strncmp(s, name, n) == 0) || (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0)))
+        return 0;
+    v = s[n] == '=' ? s + n + 1 : "true";
+    if (strcmp(v, "true") == 0 || strcmp(v, "TRUE") == 0 || strcmp(v, "True") == 0 || strcmp(v, "1") == 0) *b = 1;
+    else if (strcmp(v, "false") == 0 || strcmp(v, "FALSE") == 0 || strcmp(v, "False") == 0 || strcmp(v, "0") == 0) *b = 0;
     else return -1;
     return 1;
 }
 
-/* A string option: its value (from "=V" or the next argument), else NULL. */
-static const char *xray_str_opt(int argc, char **argv, int *i, const char *name, const char *alias)
-{
-    const char *arg = argv[*i], *s = arg + (arg[0] == '-') + (arg[0] == '-' && arg[1] == '-');
-    size_t n;
-    if (arg[0] != '-') return NULL;
-    n = strlen(name);
-    if (strncmp(s, name, n) != 0 || (s[n] != '\0' && s[n] != '=')) {
-        n = alias ? strlen(alias) : 0;
-        if (!alias || strncmp(s, alias, n) != 0 || (s[n] != '\0' && s[n] != '=')) return NULL;
-    }
-    if (s[n] == '=') return s + n + 1;
-    if (*i + 1 >= argc) return NULL;
-    return argv[++*i];
-}
+/* convert's own options: --output-format (-f), --sort (-s) */
+static const char *xray_convert_format; /* NULL: llvm-xray's default, raw */
+static int         xray_convert_sort = 1;
 
 static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
-    const char *v;
-    int r;
+    const char *arg = argv[*i], *v;
+    int r = 0, off = 0;
     (void)err;
-    if (a->command != CLI_CONVERT) return CLI_OPT_NONE;
-    if ((r = xray_bool_opt(argv[*i], "sort", "s", &xray_opts.sort)) != 0) return r > 0 ? CLI_OPT_TAKEN : CLI_OPT_USAGE;
-    if ((r = xray_bool_opt(argv[*i], "symbolize", "y", &xray_opts.symbolize)) != 0)
-        return r > 0 ? CLI_OPT_TAKEN : CLI_OPT_USAGE;
-    if ((v = xray_str_opt(argc, argv, i, "output-format", "f")) != NULL) {
-        if (strcmp(v, "yaml") && strcmp(v, "trace_event") && strcmp(v, "raw")) return CLI_OPT_USAGE;
-        xray_opts.output_format = v;
-        return CLI_OPT_TAKEN;
+    switch (a->command) {
+    case CLI_EXTRACT:
+        if ((r = xray_opt_flag(arg, "symbolize", "s", &xray_opt.symbolize)) != 0) break;
+        if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
+        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) xray_opt.demangle = !off;
+        break;
+    case CLI_CONVERT:
+        if ((r = xray_opt_flag(arg, "sort", "s", &xray_convert_sort)) != 0) break;
+        if ((r = xray_opt_flag(arg, "symbolize", "y", &xray_opt.symbolize)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "output-format", "f", &v)) > 0) {
+            if (strcmp(v, "yaml") && strcmp(v, "trace_event") && strcmp(v, "raw")) return CLI_OPT_USAGE;
+            xray_convert_format = v;
+            break;
+        }
+        if (r != 0) break;
+        /* fall through */
+    case CLI_ACCOUNT:
+    case CLI_STACK:
+        r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
+        break;
+    default:
+        return CLI_OPT_NONE;
     }
-    return CLI_OPT_NONE;
+    return r > 0 ? CLI_OPT_TAKEN : r < 0 ? CLI_OPT_USAGE : CLI_OPT_NONE;
 }
 
 static int xray_convert(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
@@ -555,13 +579,13 @@ static int xray_convert(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     xray_trace *t;
     xray_names names;
     int rc;
-    if (!xray_opts.output_format || strcmp(xray_opts.output_format, "yaml") != 0) {
+    if (!xray_convert_format || strcmp(xray_convert_format, "yaml") != 0) {
         cli_diag(err, "error", -1, "convert: only --output-format=yaml is supported so far", NULL);
         return 2;
     }
-    if ((rc = xray_trace_open(in, a->path, xray_opts.sort, &t, err)) != 0) return rc;
+    if ((rc = xray_trace_open(in, a->path, xray_convert_sort, &t, err)) != 0) return rc;
     memset(&names, 0, sizeof names);
-    names.symbolize = xray_opts.symbolize;
+    names.symbolize = xray_opt.symbolize;
     rc = xray_convert_yaml(t, &names, out);
     xray_trace_close(t);
     return rc;
@@ -576,13 +600,18 @@ static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *er
 static const char xray_help[] =
     "  dump           FDR logs: exactly llvm-xray fdr-dump's text; basic logs in\n"
     "                 the same style (docs/xray.md)\n"
-    "  info           header fields and record counts\n";
+    "  info           header fields and record counts\n"
+    "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
+    "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
+    "                 -s, --symbolize: function names; --no-demangle\n"
+    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
 
 const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_CONVERT),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_CONVERT)
+              | CLI_CMD(CLI_EXTRACT),
     .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,

@@ -1,0 +1,618 @@
+/* instrmap.c - an XRay-instrumented ELF file's instrumentation map and
+   function names, as llvm-xray 14 reads them (instrmap.h says what and
+   how). The file is read with pread(2) piece by piece: the section headers,
+   the map, the relocation and symbol sections one entry at a time, and only
+   the names that are used; every offset and size is checked against the
+   file and against overflow first. */
+#define _POSIX_C_SOURCE 200809L
+#include "tools/cli/xray/instrmap.h"
+
+#include "tools/cli/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ELF_EHDR_SIZE  64u
+#define ELF_SHDR_SIZE  64u
+#define ELF_SYM_SIZE   24u
+#define ELF_RELA_SIZE  24u
+#define ELF_REL_SIZE   16u
+#define SLED_SIZE      32u
+#define SHT_SYMTAB     2u
+#define SHT_STRTAB     3u
+#define SHT_RELA       4u
+#define SHT_NOBITS     8u
+#define SHT_REL        9u
+#define SHT_DYNSYM     11u
+#define SHN_UNDEF      0u
+#define SHN_LORESERVE  0xff00u
+#define SHN_COMMON     0xfff2u
+#define SHN_XINDEX     0xffffu
+#define EM_X86_64      62u
+#define EM_AARCH64     183u
+#define NAME_MAX_LEN   (1u << 20) /* longer symbol names are cut here */
+
+/* How long a demangled name may get before it is cut. */
+#define DEMANGLED_MAX  (1u << 16)
+
+typedef struct fid_entry {
+    uint64_t address;
+    int32_t  fid;
+} fid_entry;
+
+/* The symbol chosen for a function address so far. */
+typedef struct sym_pick {
+    uint64_t addr, size, index; /* index 0: none */
+    uint32_t name;              /* st_name */
+} sym_pick;
+
+struct xray_instrmap {
+    xray_sled *sleds;
+    size_t     nsleds;
+    uint64_t  *fn_address; /* fid - 1 -> address                             */
+    size_t     nfn;
+    fid_entry *by_address; /* sorted by address, one per address: its fid    */
+    size_t     nby_address;
+    char     **symbol;     /* fid - 1 -> symbol name or NULL                  */
+    char     **name;       /* fid - 1 -> demangled name or NULL              */
+};
+
+/* The file being read. */
+typedef struct elf_file {
+    int      fd;
+    uint64_t size;
+    uint16_t machine;
+    uint8_t *shdr; /* the section headers, ELF_SHDR_SIZE each */
+    uint64_t shnum;
+    char    *why;
+    size_t   why_len;
+} elf_file;
+
+/* A little-endian field of n bytes at p. */
+#define get_le(p, n) cli_get_uint((p), (n), 0)
+
+/* 0, or -1 with the reason in f->why. */
+static int fail(elf_file *f, const char *why)
+{
+    snprintf(f->why, f->why_len, "%s", why);
+    return -1;
+}
+
+/* Reads len bytes at off: 0, or -1 when they are not all in the file. */
+static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
+{
+    uint8_t *p = buf;
+    if (off > f->size || len > f->size - off) return fail(f, "Invalid data was encountered while parsing the file");
+    while (len > 0) {
+        ssize_t n = pread(f->fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len, (off_t)off);
+        if (n <= 0) return fail(f, n < 0 ? strerror(errno) : "Invalid data was encountered while parsing the file");
+        p += n;
+        off += (uint64_t)n;
+        len -= (uint64_t)n;
+    }
+    return 0;
+}
+
+static uint64_t sh_get(const elf_file *f, uint64_t i, unsigned field, unsigned n)
+{
+    return get_le(f->shdr + i * ELF_SHDR_SIZE + field, n);
+}
+#define SH_NAME(f, i)    sh_get(f, i, 0, 4)
+#define SH_TYPE(f, i)    sh_get(f, i, 4, 4)
+#define SH_ADDR(f, i)    sh_get(f, i, 16, 8)
+#define SH_OFFSET(f, i)  sh_get(f, i, 24, 8)
+#define SH_SIZE(f, i)    sh_get(f, i, 32, 8)
+#define SH_LINK(f, i)    sh_get(f, i, 40, 4)
+#define SH_ENTSIZE(f, i) sh_get(f, i, 56, 8)
+
+/* A section's bytes must lie in the file (SHT_NOBITS has none). */
+static int section_in_file(elf_file *f, uint64_t i)
+{
+    char msg[160];
+    uint64_t off = SH_OFFSET(f, i), size = SH_SIZE(f, i);
+    if (SH_TYPE(f, i) == SHT_NOBITS || (off <= f->size && size <= f->size - off)) return 0;
+    snprintf(msg, sizeof msg,
+             "section [index %llu] has a sh_offset (0x%llx) + sh_size (0x%llx) that is greater than the file size (0x%llx)",
+             (unsigned long long)i, (unsigned long long)off, (unsigned long long)size,
+             (unsigned long long)f->size);
+    return fail(f, msg);
+}
+
+/* A table section (symbols, relocations): entries of `entsize` bytes. */
+static int table_section(elf_file *f, uint64_t i, uint64_t entsize, uint64_t *count)
+{
+    char msg[120];
+    if (section_in_file(f, i) != 0) return -1;
+    if (SH_ENTSIZE(f, i) != entsize || SH_SIZE(f, i) % entsize != 0) {
+        snprintf(msg, sizeof msg, "section [index %llu] has invalid sh_entsize: expected %llu, but got %llu",
+                 (unsigned long long)i, (unsigned long long)entsize, (unsigned long long)SH_ENTSIZE(f, i));
+        return fail(f, msg);
+    }
+    *count = SH_TYPE(f, i) == SHT_NOBITS ? 0 : SH_SIZE(f, i) / entsize;
+    return 0;
+}
+
+/* The NUL-terminated string at `off` in string table section `strtab`,
+   malloc'd (cut at NAME_MAX_LEN); NULL with f->why when it is not there. */
+static char *read_string(elf_file *f, uint64_t strtab, uint64_t off)
+{
+    uint64_t base = SH_OFFSET(f, strtab), size = SH_SIZE(f, strtab), len = 0;
+    char *s = NULL;
+    if (strtab >= f->shnum || SH_TYPE(f, strtab) != SHT_STRTAB || section_in_file(f, strtab) != 0 || off >= size) {
+        fail(f, "invalid string table offset");
+        return NULL;
+    }
+    for (;;) { /* grow by chunks until the NUL */
+        uint64_t want = len ? len * 2 : 256, got;
+        char *t;
+        const char *nul;
+        if (want > NAME_MAX_LEN) want = NAME_MAX_LEN;
+        if (want > size - off) want = size - off;
+        t = realloc(s, (size_t)want + 1);
+        if (!t) break;
+        s = t;
+        got = want;
+        if (read_at(f, base + off, s, got) != 0) break;
+        s[got] = '\0';
+        nul = memchr(s, '\0', (size_t)got);
+        if (nul || got == size - off || got == NAME_MAX_LEN) {
+            if (!nul && got == size - off) break; /* no terminator in the section */
+            return s;
+        }
+        len = got;
+    }
+    free(s);
+    fail(f, "invalid string table offset");
+    return NULL;
+}
+
+/* The ELF header and section headers. */
+static int read_headers(elf_file *f)
+{
+    uint8_t eh[ELF_EHDR_SIZE], first[ELF_SHDR_SIZE];
+    uint64_t shoff, shnum;
+    char msg[160];
+    if (f->size < 4) return fail(f, "The file was not recognized as a valid object file");
+    if (read_at(f, 0, eh, f->size < sizeof eh ? f->size : sizeof eh) != 0) return -1;
+    if (memcmp(eh, "\177ELF", 4) != 0) return fail(f, "The file was not recognized as a valid object file");
+    if (f->size < sizeof eh) return fail(f, "Invalid data was encountered while parsing the file");
+    f->machine = (uint16_t)get_le(eh + 18, 2);
+    if (eh[4] != 2 || eh[5] != 1 || (f->machine != EM_X86_64 && f->machine != EM_AARCH64))
+        return fail(f, "File format not supported (only does ELF and Mach-O little endian 64-bit).");
+    shoff = get_le(eh + 0x28, 8);
+    if (shoff == 0) return 0; /* no sections */
+    if (get_le(eh + 0x3a, 2) != ELF_SHDR_SIZE) {
+        snprintf(msg, sizeof msg, "invalid e_shentsize in ELF header: %u", (unsigned)get_le(eh + 0x3a, 2));
+        return fail(f, msg);
+    }
+    if (shoff > f->size || f->size - shoff < ELF_SHDR_SIZE) {
+        snprintf(msg, sizeof msg, "section header table goes past the end of the file: e_shoff = 0x%llx",
+                 (unsigned long long)shoff);
+        return fail(f, msg);
+    }
+    if (read_at(f, shoff, first, sizeof first) != 0) return -1;
+    shnum = get_le(eh + 0x3c, 2);
+    if (shnum == 0) shnum = get_le(first + 32, 8); /* many sections: the count is in section 0 */
+    if (shnum > (f->size - shoff) / ELF_SHDR_SIZE) return fail(f, "section table goes past the end of file");
+    f->shnum = shnum;
+    f->shdr = malloc((size_t)(shnum * ELF_SHDR_SIZE) + 1);
+    if (!f->shdr) return fail(f, "out of memory");
+    return read_at(f, shoff, f->shdr, shnum * ELF_SHDR_SIZE);
+}
+
+/* The index of the first section named xray_instr_map, or shnum. Sections
+   whose name cannot be read are passed over, as llvm-xray does. */
+static uint64_t find_map_section(elf_file *f)
+{
+    uint8_t eh[ELF_EHDR_SIZE];
+    uint64_t strndx, i;
+    static const char wanted[] = "xray_instr_map";
+    char name[sizeof wanted];
+    if (f->shnum == 0 || read_at(f, 0, eh, sizeof eh) != 0) return f->shnum;
+    strndx = get_le(eh + 0x3e, 2);
+    if (strndx == SHN_XINDEX) strndx = SH_LINK(f, 0);
+    if (strndx == 0 || strndx >= f->shnum || SH_TYPE(f, strndx) != SHT_STRTAB || section_in_file(f, strndx) != 0 ||
+        SH_SIZE(f, strndx) == 0)
+        return f->shnum;
+    for (i = 0; i < f->shnum; i++) {
+        uint64_t off = SH_NAME(f, i), size = SH_SIZE(f, strndx);
+        if (off >= size || size - off < sizeof wanted) continue;
+        if (read_at(f, SH_OFFSET(f, strndx) + off, name, sizeof wanted) != 0) return f->shnum;
+        if (memcmp(name, wanted, sizeof wanted) == 0) return i;
+    }
+    return f->shnum;
+}
+
+/* ---- relocations --------------------------------------------------------- */
+
+typedef struct reloc {
+    uint64_t offset, value;
+    uint64_t order; /* the first one at an offset wins */
+} reloc;
+
+typedef struct reloc_set {
+    reloc *r;
+    size_t n, cap;
+} reloc_set;
+
+/* The value a relocation of `type` gives with symbol value s and addend a
+   (llvm's RelocationResolver for the types it supports); 0 when llvm-xray
+   does not use this type. *relative: it is the RELATIVE type (the addend). */
+static int reloc_value(uint16_t machine, uint32_t type, uint64_t offset, uint64_t s, uint64_t a, uint64_t *v,
+                       int *uses_symbol)
+{
+    *uses_symbol = 1;
+    if (machine == EM_X86_64) {
+        switch (type) {
+        case 0: *v = 0; return 1;                              /* R_X86_64_NONE       */
+        case 1: case 17: case 21: *v = s + a; return 1;        /* 64, DTPOFF64/32     */
+        case 2: case 24: *v = s + a - offset; return 1;        /* PC32, PC64          */
+        case 10: case 11: *v = (s + a) & 0xffffffffu; return 1; /* 32, 32S            */
+        case 8: *uses_symbol = 0; *v = a; return 1;            /* RELATIVE            */
+        default: return 0;
+        }
+    }
+    switch (type) { /* AArch64 */
+    case 257: *v = s + a; return 1;                             /* ABS64               */
+    case 258: *v = (s + a) & 0xffffffffu; return 1;             /* ABS32               */
+    case 260: *v = s + a - offset; return 1;                    /* PREL64              */
+    case 261: *v = (s + a - offset) & 0xffffffffu; return 1;    /* PREL32              */
+    case 1027: *uses_symbol = 0; *v = a; return 1;              /* RELATIVE            */
+    default: return 0;
+    }
+}
+
+/* The value llvm gives a relocation's symbol: 0 when undefined, st_value
+   otherwise (st_size for a common symbol). */
+static int symbol_value(elf_file *f, uint64_t symtab, uint64_t index, uint64_t *v)
+{
+    uint8_t sym[ELF_SYM_SIZE];
+    uint64_t count;
+    char msg[120];
+    if (symtab >= f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) return -1;
+    if (index == 0 || index >= count) {
+        snprintf(msg, sizeof msg, "relocation refers to symbol index %llu, not in section [index %llu]",
+                 (unsigned long long)index, (unsigned long long)symtab);
+        return fail(f, msg);
+    }
+    if (read_at(f, SH_OFFSET(f, symtab) + index * ELF_SYM_SIZE, sym, sizeof sym) != 0) return -1;
+    switch (get_le(sym + 6, 2)) {
+    case SHN_UNDEF: *v = 0; break;
+    case SHN_COMMON: *v = get_le(sym + 16, 8); break;
+    default: *v = get_le(sym + 8, 8); break;
+    }
+    return 0;
+}
+
+static int reloc_cmp(const void *a, const void *b)
+{
+    const reloc *x = a, *y = b;
+    if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Every relocation of every SHT_REL/SHT_RELA section that llvm-xray uses,
+   sorted by offset and then by file order. */
+static int read_relocs(elf_file *f, reloc_set *rs)
+{
+    uint64_t i, k, count, order = 0;
+    for (i = 0; i < f->shnum; i++) {
+        uint64_t type = SH_TYPE(f, i), entsize = type == SHT_RELA ? ELF_RELA_SIZE : ELF_REL_SIZE;
+        if (type != SHT_RELA && type != SHT_REL) continue;
+        if (table_section(f, i, entsize, &count) != 0) return -1;
+        for (k = 0; k < count; k++) {
+            uint8_t e[ELF_RELA_SIZE];
+            uint64_t offset, info, addend, s = 0, v;
+            int uses_symbol;
+            if (read_at(f, SH_OFFSET(f, i) + k * entsize, e, entsize) != 0) return -1;
+            offset = get_le(e, 8);
+            info = get_le(e + 8, 8);
+            addend = type == SHT_RELA ? get_le(e + 16, 8) : 0;
+            if (!reloc_value(f->machine, (uint32_t)info, offset, 0, addend, &v, &uses_symbol)) continue;
+            if (type == SHT_REL && !uses_symbol) continue; /* RELATIVE needs an addend */
+            if (uses_symbol) {
+                if (symbol_value(f, SH_LINK(f, i), info >> 32, &s) != 0) return -1;
+                reloc_value(f->machine, (uint32_t)info, offset, s, addend, &v, &uses_symbol);
+            }
+            if (rs->n == rs->cap) {
+                size_t cap = rs->cap ? rs->cap * 2 : 64;
+                reloc *r = realloc(rs->r, cap * sizeof *r);
+                if (!r) return fail(f, "out of memory");
+                rs->r = r;
+                rs->cap = cap;
+            }
+            rs->r[rs->n].offset = offset;
+            rs->r[rs->n].value = v;
+            rs->r[rs->n].order = order++;
+            rs->n++;
+        }
+    }
+    if (rs->n) qsort(rs->r, rs->n, sizeof *rs->r, reloc_cmp);
+    return 0;
+}
+
+/* A zero field at `place` takes the value of the first relocation there. */
+static uint64_t relocate(const reloc_set *rs, uint64_t place, uint64_t value)
+{
+    size_t lo = 0, hi = rs->n;
+    if (value != 0) return value;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rs->r[mid].offset < place) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < rs->n && rs->r[lo].offset == place ? rs->r[lo].value : value;
+}
+
+/* ---- the sleds and function ids ------------------------------------------ */
+
+static int fid_cmp_address(const void *a, const void *b)
+{
+    const fid_entry *x = a, *y = b;
+    return x->address < y->address ? -1 : x->address > y->address;
+}
+
+static int fid_cmp(const void *a, const void *b)
+{
+    const fid_entry *x = a, *y = b;
+    if (x->address != y->address) return x->address < y->address ? -1 : 1;
+    return x->fid < y->fid ? -1 : x->fid > y->fid; /* ids are handed out in increasing order */
+}
+
+/* Ids as llvm-xray hands them out: FunctionAddresses[id] and
+   FunctionIds[address] (the last id given to it). */
+static int number_functions(elf_file *f, xray_instrmap *m)
+{
+    size_t i, n = 0;
+    int32_t fid = 1;
+    uint64_t cur = 0;
+    fid_entry *assigned;
+    m->fn_address = calloc(m->nsleds + 1, sizeof *m->fn_address);
+    assigned = calloc(m->nsleds + 1, sizeof *assigned);
+    if (!m->fn_address || !assigned) {
+        free(assigned);
+        return fail(f, "out of memory");
+    }
+    for (i = 0; i < m->nsleds; i++) {
+        uint64_t fn = m->sleds[i].function;
+        if (cur == 0 || fn != cur) {
+            if (cur != 0) fid++;
+            cur = fn;
+            m->fn_address[fid - 1] = fn;
+            assigned[n].address = fn;
+            assigned[n].fid = fid;
+            n++;
+        }
+    }
+    m->nfn = m->nsleds ? (size_t)fid : 0;
+    qsort(assigned, n, sizeof *assigned, fid_cmp);
+    m->nby_address = 0;
+    for (i = 0; i < n; i++) { /* keep the last id of each address */
+        if (m->nby_address && assigned[m->nby_address - 1].address == assigned[i].address) m->nby_address--;
+        assigned[m->nby_address++] = assigned[i];
+    }
+    m->by_address = assigned;
+    return 0;
+}
+
+static int read_sleds(elf_file *f, xray_instrmap *m, uint64_t sec)
+{
+    reloc_set rs = {NULL, 0, 0};
+    uint64_t size = SH_SIZE(f, sec), addr = SH_ADDR(f, sec), off, i;
+    uint8_t e[SLED_SIZE];
+    int rc = -1;
+    if (section_in_file(f, sec) != 0) return -1;
+    if (SH_TYPE(f, sec) == SHT_NOBITS) size = 0;
+    if (size % SLED_SIZE != 0)
+        return fail(f, "Instrumentation map entries not evenly divisible by size of an XRay sled entry.");
+    if (read_relocs(f, &rs) != 0) goto out;
+    m->sleds = calloc((size_t)(size / SLED_SIZE) + 1, sizeof *m->sleds);
+    if (!m->sleds) {
+        fail(f, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < size / SLED_SIZE; i++) {
+        xray_sled *s = &m->sleds[i];
+        off = i * SLED_SIZE;
+        if (read_at(f, SH_OFFSET(f, sec) + off, e, sizeof e) != 0) goto out;
+        s->address = relocate(&rs, addr + off, get_le(e, 8));
+        s->function = relocate(&rs, addr + off + 8, get_le(e + 8, 8));
+        s->kind = e[16];
+        s->always_instrument = e[17] != 0;
+        s->version = e[18];
+        if (s->kind > 4) {
+            fail(f, "Exec format error"); /* LLVM 14 knows the kinds up to custom-event */
+            goto out;
+        }
+        if (s->version >= 2) { /* relative to the field's own place */
+            s->address += off + addr;
+            s->function += off + 8 + addr;
+        }
+        m->nsleds++;
+    }
+    rc = number_functions(f, m);
+out:
+    free(rs.r);
+    return rc;
+}
+
+/* ---- names ----------------------------------------------------------------- */
+
+/* Whether llvm-symbolizer keeps a symbol (SymbolizableObjectFile::addSymbol):
+   defined in a section, of type function, object or none. */
+static int symbol_kept(elf_file *f, const uint8_t *sym)
+{
+    unsigned type = sym[4] & 0xfu;
+    uint64_t shndx = get_le(sym + 6, 2);
+    if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE || shndx >= f->shnum) return 0;
+    return type == 0 || type == 1 || type == 2 || type == 10; /* NOTYPE, OBJECT, FUNC, GNU_IFUNC */
+}
+
+static int pick_better(const sym_pick *a, const sym_pick *b)
+{
+    if (a->addr != b->addr) return a->addr > b->addr;
+    if (a->size != b->size) return a->size > b->size;
+    return a->index > b->index;
+}
+
+/* Names every function id from the symbol table. The symbol for address F
+   is the best (address, size, position) among those at or below F; a
+   symbol can only be the best for the first function address at or above
+   its own, so one pass over the table keeps one candidate per address,
+   and a prefix maximum finishes the job. A table llvm-symbolizer cannot
+   read gives no names at all, as in llvm-xray. */
+static void read_names(elf_file *f, xray_instrmap *m)
+{
+    uint64_t i, symtab = f->shnum, strtab, count = 0, k;
+    size_t n = m->nby_address, lo, hi;
+    sym_pick *best;
+    for (i = 0; i < f->shnum && symtab == f->shnum; i++)
+        if (SH_TYPE(f, i) == SHT_SYMTAB) symtab = i;
+    if (symtab == f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0 || count < 2) {
+        symtab = f->shnum;
+        for (i = 0; i < f->shnum && symtab == f->shnum; i++)
+            if (SH_TYPE(f, i) == SHT_DYNSYM) symtab = i;
+        if (symtab == f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) return;
+    }
+    strtab = SH_LINK(f, symtab);
+    if (n == 0 || strtab >= f->shnum || SH_TYPE(f, strtab) != SHT_STRTAB || section_in_file(f, strtab) != 0) return;
+    best = calloc(n, sizeof *best);
+    if (!best) return;
+    for (k = 1; k < count; k++) {
+        uint8_t sym[ELF_SYM_SIZE];
+        sym_pick p;
+        if (read_at(f, SH_OFFSET(f, symtab) + k * ELF_SYM_SIZE, sym, sizeof sym) != 0) goto out;
+        p.name = (uint32_t)get_le(sym, 4);
+        if (p.name >= SH_SIZE(f, strtab)) goto out; /* a name llvm cannot read: no names at all */
+        if (!symbol_kept(f, sym)) continue;
+        p.addr = get_le(sym + 8, 8);
+        p.size = get_le(sym + 16, 8);
+        p.index = k;
+        lo = 0;
+        hi = n;
+        while (lo < hi) { /* the first function address >= p.addr */
+            size_t mid = lo + (hi - lo) / 2;
+            if (m->by_address[mid].address < p.addr) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < n && pick_better(&p, &best[lo])) best[lo] = p;
+    }
+    for (lo = 1; lo < n; lo++)
+        if (pick_better(&best[lo - 1], &best[lo])) best[lo] = best[lo - 1];
+    for (i = 0; i < m->nfn; i++) {
+        const fid_entry key = {m->fn_address[i], 0};
+        const sym_pick *p;
+        fid_entry *at = bsearch(&key, m->by_address, n, sizeof *m->by_address, fid_cmp_address);
+        if (!at) continue;
+        p = &best[at - m->by_address];
+        if (p->index == 0 || (p->size != 0 && p->addr + p->size <= key.address)) continue;
+        m->symbol[i] = read_string(f, strtab, p->name);
+    }
+out:
+    free(best);
+}
+
+/* ---- the interface ----------------------------------------------------------- */
+
+void xray_instrmap_free(xray_instrmap *m)
+{
+    size_t i;
+    if (!m) return;
+    for (i = 0; i < m->nfn; i++) {
+        if (m->name && m->name[i] != m->symbol[i]) free(m->name[i]);
+        if (m->symbol) free(m->symbol[i]);
+    }
+    free(m->name);
+    free(m->symbol);
+    free(m->by_address);
+    free(m->fn_address);
+    free(m->sleds);
+    free(m);
+}
+
+int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t why_len)
+{
+    elf_file f;
+    struct stat sb;
+    xray_instrmap *m = calloc(1, sizeof *m);
+    uint64_t sec;
+    size_t i;
+    int rc = -1;
+    memset(&f, 0, sizeof f);
+    f.why = why;
+    f.why_len = why_len;
+    *out = NULL;
+    f.fd = open(path, O_RDONLY);
+    if (!m) fail(&f, "out of memory");
+    else if (f.fd < 0 || fstat(f.fd, &sb) != 0) fail(&f, strerror(errno));
+    else if (S_ISDIR(sb.st_mode)) fail(&f, strerror(EISDIR));
+    else {
+        f.size = (uint64_t)sb.st_size;
+        if (read_headers(&f) == 0) {
+            sec = find_map_section(&f);
+            if (sec == f.shnum) fail(&f, "Failed to find XRay instrumentation map.");
+            else rc = read_sleds(&f, m, sec);
+        }
+    }
+    if (rc == 0) {
+        m->symbol = calloc(m->nfn + 1, sizeof *m->symbol);
+        m->name = calloc(m->nfn + 1, sizeof *m->name);
+        if (!m->symbol || !m->name) rc = fail(&f, "out of memory");
+    }
+    if (rc == 0) {
+        read_names(&f, m);
+        for (i = 0; i < m->nfn; i++) m->name[i] = m->symbol[i];
+    }
+    if (f.fd >= 0) close(f.fd);
+    free(f.shdr);
+    if (rc != 0) {
+        xray_instrmap_free(m);
+        return 1;
+    }
+    *out = m;
+    return 0;
+}
+
+int xray_instrmap_load(const char *path, xray_instrmap **m, out_buf *err)
+{
+    char why[256], msg[64 + 4096];
+    if (xray_instrmap_open(path, m, why, sizeof why) == 0) return 0;
+    snprintf(msg, sizeof msg, "Cannot open instrumentation map '%s'", path);
+    cli_diag(err, "error", -1, msg, why);
+    return 1;
+}
+
+size_t xray_instrmap_sleds(const xray_instrmap *m, const xray_sled **sleds)
+{
+    *sleds = m->sleds;
+    return m->nsleds;
+}
+
+int xray_instrmap_address(const xray_instrmap *m, int32_t fid, uint64_t *address)
+{
+    if (fid < 1 || (size_t)fid > m->nfn) return 0;
+    *address = m->fn_address[fid - 1];
+    return 1;
+}
+
+const char *xray_instrmap_name(const xray_instrmap *m, int32_t fid)
+{
+    return fid < 1 || (size_t)fid > m->nfn ? NULL : m->name[fid - 1];
+}
+
+const char *xray_instrmap_symbol(const xray_instrmap *m, int32_t fid)
+{
+    return fid < 1 || (size_t)fid > m->nfn ? NULL : m->symbol[fid - 1];
+}
+
+int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function)
+{
+    const fid_entry key = {function, 0};
+    const fid_entry *at = bsearch(&key, m->by_address, m->nby_address, sizeof key, fid_cmp_address);
+    return at ? at->fid : 0;
+}
