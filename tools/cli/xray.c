@@ -565,6 +565,8 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
         if (r != 0) break;
         /* fall through */
     case CLI_ACCOUNT:
+        if ((r = xray_account_opt(argc, argv, i)) != CLI_OPT_NONE) return r;
+        /* fall through */
     case CLI_STACK:
         r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
         break;
@@ -594,6 +596,7 @@ static int xray_convert(const cli_args *a, cli_reader *in, out_buf *out, out_buf
 static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     if (a->command == CLI_CONVERT) return xray_convert(a, in, out, err);
+    if (a->command == CLI_ACCOUNT) return xray_account(a->path, in, out, err);
     return xray_command(a, in, out, err);
 }
 
@@ -604,14 +607,19 @@ static const char xray_help[] =
     "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
     "                 -s, --symbolize: function names; --no-demangle\n"
-    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
+    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n"
+    "  account        per-function call statistics as llvm-xray account: -k,\n"
+    "                 --keep-going; -d, --deduce-sibling-calls; -s, --sort=funcid|\n"
+    "                 count|min|med|90p|99p|max|sum|func; -r, --sortorder=asc|dsc;\n"
+    "                 -p, --top=N; -f, --format=text|csv\n";
 
 const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
     .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_CONVERT)
-              | CLI_CMD(CLI_EXTRACT),
+              | CLI_CMD(CLI_EXTRACT)
+              | CLI_CMD(CLI_ACCOUNT),
     .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,

@@ -1,11 +1,35 @@
-/* account.c - llvm-xray account's statistics (account.h). */
-#include "tools/cli/xray/account.h"
+/* account.c - `tracedec account`: llvm-xray account's per-function latency
+   statistics (count, min, median, 90th and 99th percentile, max and sum of
+   the call durations) in its text and CSV layouts.
 
+   It follows llvm-xray 14 record by record: the records in LLVM's own
+   (unsorted) order (trace.h), one call stack per thread, LLVM's rules for
+   exits that match no enter and for records older than the first, and its
+   hash maps' iteration order where that order shows (rows that sort equal,
+   the thread dumps of its error reports). Exact percentiles need every
+   duration: it keeps one 8-byte duration per call (docs/xray.md). */
 #include "tools/cli/formats.h"
+#include "tools/cli/xray/instrmap.h"
+#include "tools/cli/xray/trace.h"
+#include "tools/cli/xray/xray.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --sort's keys, in llvm-xray's order. */
+typedef enum acct_key {
+    ACCT_FUNCID, ACCT_COUNT, ACCT_MIN, ACCT_MED, ACCT_PCT90, ACCT_PCT99, ACCT_MAX, ACCT_SUM, ACCT_FUNC
+} acct_key;
+
+static struct {
+    int      keep_going; /* --keep-going, -k                                  */
+    int      deduce;     /* --deduce-sibling-calls, -d                         */
+    int      csv;        /* --format=csv, -f csv                               */
+    int      descending; /* --sortorder=dsc, -r dsc                            */
+    acct_key sort;       /* --sort, -s                                         */
+    int32_t  top;        /* --top, -p: the rows shown when > 0                 */
+} acct_opt;
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -49,7 +73,7 @@ static int acct_choice(const char *value, const char *const *list)
     return -1;
 }
 
-int xray_account_opt(xray_account_opts *o, int argc, char **argv, int *i)
+int xray_account_opt(int argc, char **argv, int *i)
 {
     static const char *const keys[] = {"funcid", "count", "min", "med", "90p", "99p", "max", "sum", "func", NULL};
     static const char *const formats[] = {"text", "csv", NULL};
@@ -58,26 +82,26 @@ int xray_account_opt(xray_account_opts *o, int argc, char **argv, int *i)
     int missing = 0, k;
     uint32_t top;
     if (acct_flag(arg, "--keep-going", "-k")) {
-        o->keep_going = 1;
+        acct_opt.keep_going = 1;
         return CLI_OPT_TAKEN;
     }
     if (acct_flag(arg, "--deduce-sibling-calls", "-d")) {
-        o->deduce = 1;
+        acct_opt.deduce = 1;
         return CLI_OPT_TAKEN;
     }
     if ((v = acct_value(argc, argv, i, "--sort", "-s", &missing)) != NULL) {
         if ((k = acct_choice(v, keys)) < 0) return CLI_OPT_USAGE;
-        o->sort = (xray_account_key)k;
+        acct_opt.sort = (acct_key)k;
         return CLI_OPT_TAKEN;
     }
     if ((v = acct_value(argc, argv, i, "--sortorder", "-r", &missing)) != NULL) {
         if ((k = acct_choice(v, orders)) < 0) return CLI_OPT_USAGE;
-        o->descending = k;
+        acct_opt.descending = k;
         return CLI_OPT_TAKEN;
     }
     if ((v = acct_value(argc, argv, i, "--format", "-f", &missing)) != NULL) {
         if ((k = acct_choice(v, formats)) < 0) return CLI_OPT_USAGE;
-        o->csv = k;
+        acct_opt.csv = k;
         return CLI_OPT_TAKEN;
     }
     if ((v = acct_value(argc, argv, i, "--top", "-p", &missing)) != NULL) {
@@ -85,7 +109,7 @@ int xray_account_opt(xray_account_opts *o, int argc, char **argv, int *i)
         if (v[0] == '-' ? !cli_opt_number(v + 1, &top) || top > 0x80000000u
                         : !cli_opt_number(v, &top) || top > 0x7fffffffu)
             return CLI_OPT_USAGE;
-        o->top = v[0] == '-' ? 0 : (int32_t)top;
+        acct_opt.top = v[0] == '-' ? 0 : (int32_t)top;
         return CLI_OPT_TAKEN;
     }
     return missing ? CLI_OPT_USAGE : CLI_OPT_NONE;
@@ -180,8 +204,7 @@ typedef struct acct_func {
     double    sum;       /* summed in that order, as llvm-xray sums them     */
 } acct_func;
 
-struct xray_account {
-    xray_account_opts    opts;
+typedef struct acct {
     const xray_instrmap *names;
     out_buf             *err;
     uint64_t             first_tsc; /* LLVM's CurrentMaxTSC: the first non-zero TSC seen */
@@ -190,7 +213,7 @@ struct xray_account {
     acct_func           *funcs;
     uint32_t             nthreads, nfuncs;
     size_t               threads_cap, funcs_cap;
-};
+} acct;
 
 /* Room for one more element in a doubling array; 0 or -1. */
 static int acct_reserve(void **p, size_t *cap, size_t n, size_t elem)
@@ -206,17 +229,16 @@ static int acct_reserve(void **p, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
-xray_account *xray_account_new(const xray_account_opts *o, const xray_instrmap *names, out_buf *err)
+static acct *acct_new(const xray_instrmap *names, out_buf *err)
 {
-    xray_account *acc = calloc(1, sizeof *acc);
+    acct *acc = calloc(1, sizeof *acc);
     if (acc == NULL) return NULL;
-    acc->opts = *o;
     acc->names = names;
     acc->err = err;
     return acc;
 }
 
-void xray_account_free(xray_account *acc)
+static void acct_free(acct *acc)
 {
     uint32_t k;
     if (acc == NULL) return;
@@ -257,7 +279,7 @@ static void acct_put_debug(out_buf *o, const xray_instrmap *names, int32_t fid)
     else out_lit(o, "(unknown)");
 }
 
-static int acct_record_latency(xray_account *acc, int32_t fid, uint64_t duration)
+static int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
 {
     acct_func *f;
     uint32_t before = acc->nfuncs, k = acct_map_get(&acc->func_map, (uint32_t)fid, &acc->nfuncs);
@@ -284,7 +306,7 @@ static const char *const acct_type_names[] = {"enter", "exit", "tail-exit", "ent
 
 /* llvm-xray's report of a record it could not account: the record, then
    every thread's stack, innermost first. */
-static void acct_report(xray_account *acc, const xray_account_record *r)
+static void acct_report(acct *acc, const xray_trace_record *r)
 {
     out_buf *e = acc->err;
     uint32_t b, k;
@@ -292,7 +314,7 @@ static void acct_report(xray_account *acc, const xray_account_record *r)
     out_lit_u64(e, "Error processing record: {type: ", r->record_type);
     out_lit_u64(e, "; cpu: ", r->cpu);
     out_lit(e, "; record-type: ");
-    out_str(e, acct_type_names[r->type]);
+    out_str(e, acct_type_names[r->kind]);
     out_lit(e, "; function-id: ");
     out_i64(e, r->fid);
     out_lit_u64(e, "; tsc: ", r->tsc);
@@ -317,7 +339,7 @@ static void acct_report(xray_account *acc, const xray_account_record *r)
 }
 
 /* LLVM's accountRecord: 1 accounted, 0 refused, -1 out of memory. */
-static int acct_account(xray_account *acc, const xray_account_record *r)
+static int acct_account(acct *acc, const xray_trace_record *r)
 {
     acct_thread *t;
     uint32_t k, before;
@@ -333,19 +355,18 @@ static int acct_account(xray_account *acc, const xray_account_record *r)
         acc->threads[k].tid = r->tid;
     }
     t = &acc->threads[k];
-    switch (r->type) {
-    case XRAY_ACCT_CUSTOM:
-    case XRAY_ACCT_TYPED:
+    switch (r->kind) {
+    case XRAY_CUSTOM_EVENT:
+    case XRAY_TYPED_EVENT:
         return 1;
-    case XRAY_ACCT_ENTER:
-    case XRAY_ACCT_ENTER_ARG:
+    case XRAY_ENTER:
+    case XRAY_ENTER_ARG:
         if (acct_reserve((void **)&t->stack, &t->cap, t->depth, sizeof *t->stack) != 0) return -1;
         t->stack[t->depth].fid = r->fid;
         t->stack[t->depth].tsc = r->tsc;
         t->depth++;
         return 1;
-    case XRAY_ACCT_EXIT:
-    case XRAY_ACCT_TAIL_EXIT:
+    default: /* XRAY_EXIT, XRAY_TAIL_EXIT */
         break;
     }
     if (t->depth == 0) return 0;
@@ -353,7 +374,7 @@ static int acct_account(xray_account *acc, const xray_account_record *r)
         t->depth--;
         return acct_record_latency(acc, r->fid, acct_diff(t->stack[t->depth].tsc, r->tsc)) == 0 ? 1 : -1;
     }
-    if (!acc->opts.deduce) return 0;
+    if (!acct_opt.deduce) return 0;
     /* --deduce-sibling-calls: the innermost frame of this function ends,
        and every frame above it ends with it, each timed to this exit */
     for (i = t->depth; i > 0 && t->stack[i - 1].fid != r->fid; i--) continue;
@@ -364,7 +385,7 @@ static int acct_account(xray_account *acc, const xray_account_record *r)
     return 1;
 }
 
-int xray_account_add(xray_account *acc, const xray_account_record *r)
+static int acct_add(acct *acc, const xray_trace_record *r)
 {
     int rc = acct_account(acc, r);
     if (rc == 0) acct_report(acc, r);
@@ -433,7 +454,7 @@ static void acct_stats(acct_func *f, acct_row *row)
    such ties match: median-of-three quicksort down to runs of 16, heapsort
    past a depth of 2 log2(n), then one insertion sort. */
 typedef struct acct_sorter {
-    xray_account_key key;
+    acct_key key;
     int              descending;
 } acct_sorter;
 
@@ -441,13 +462,13 @@ static int acct_less(const acct_sorter *s, const acct_row *l, const acct_row *r)
 {
     double a, b;
     switch (s->key) {
-    case XRAY_ACCT_FUNCID:
+    case ACCT_FUNCID:
         return s->descending ? l->fid > r->fid : l->fid < r->fid;
-    case XRAY_ACCT_COUNT:
+    case ACCT_COUNT:
         return s->descending ? l->count > r->count : l->count < r->count;
     default:
-        a = l->stat[s->key - XRAY_ACCT_MIN];
-        b = r->stat[s->key - XRAY_ACCT_MIN];
+        a = l->stat[s->key - ACCT_MIN];
+        b = r->stat[s->key - ACCT_MIN];
         return s->descending ? a > b : a < b;
     }
 }
@@ -574,7 +595,7 @@ static void acct_sort(const acct_sorter *s, acct_row *a, size_t n)
 
 /* ---- the table ---------------------------------------------------------- */
 
-int xray_account_print(xray_account *acc, uint64_t cycle_frequency, out_buf *out)
+static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
 {
     acct_sorter sorter;
     acct_row *rows;
@@ -592,11 +613,11 @@ int xray_account_print(xray_account *acc, uint64_t cycle_frequency, out_buf *out
             for (k = 0; k < 6; k++) rows[n].stat[k] /= (double)cycle_frequency;
         n++;
     }
-    sorter.key = acc->opts.sort;
-    sorter.descending = acc->opts.descending;
-    if (sorter.key != XRAY_ACCT_FUNC) acct_sort(&sorter, rows, n);
-    shown = acc->opts.top > 0 && (uint32_t)acc->opts.top < n ? (uint32_t)acc->opts.top : n;
-    if (acc->opts.csv) {
+    sorter.key = acct_opt.sort;
+    sorter.descending = acct_opt.descending;
+    if (sorter.key != ACCT_FUNC) acct_sort(&sorter, rows, n);
+    shown = acct_opt.top > 0 && (uint32_t)acct_opt.top < n ? (uint32_t)acct_opt.top : n;
+    if (acct_opt.csv) {
         out_lit(out, "funcid,count,min,median,90%ile,99%ile,max,sum,debug,function\n");
     } else {
         out_lit_u64(out, "Functions with latencies: ", n);
@@ -605,7 +626,7 @@ int xray_account_print(xray_account *acc, uint64_t cycle_frequency, out_buf *out
     }
     for (k = 0; k < shown; k++) {
         const acct_row *r = &rows[k];
-        if (acc->opts.csv)
+        if (acct_opt.csv)
             len = snprintf(line, sizeof line, "%d,%llu,%e,%e,%e,%e,%e,%e,\"", (int)r->fid,
                            (unsigned long long)r->count, r->stat[0], r->stat[1], r->stat[2], r->stat[3],
                            r->stat[4], r->stat[5]);
@@ -615,10 +636,49 @@ int xray_account_print(xray_account *acc, uint64_t cycle_frequency, out_buf *out
                            r->stat[4], r->stat[5]);
         out_mem(out, line, len > 0 && (size_t)len < sizeof line ? (size_t)len : 0);
         acct_put_debug(out, acc->names, r->fid);
-        out_str(out, acc->opts.csv ? "\",\"" : ": ");
+        out_str(out, acct_opt.csv ? "\",\"" : ": ");
         acct_put_name(out, acc->names, r->fid);
-        out_str(out, acc->opts.csv ? "\"\n" : "\n");
+        out_str(out, acct_opt.csv ? "\"\n" : "\n");
     }
     free(rows);
     return 0;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err)
+{
+    xray_instrmap *names = NULL;
+    xray_trace *t = NULL;
+    xray_trace_record r;
+    acct *acc = NULL;
+    int rc, added = 1;
+    if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &names, err)) != 0) return rc;
+    if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
+    rc = 1;
+    if ((acc = acct_new(names, err)) == NULL) goto out_of_memory;
+    while (xray_trace_next(t, &r)) {
+        added = acct_add(acc, &r);
+        if (added < 0) goto out_of_memory;
+        if (added == 0 && !acct_opt.keep_going) break;
+    }
+    out_flush(err);
+    if (added == 0 && !acct_opt.keep_going) {
+        out_lit(err, "tracedec: Failed accounting function calls in file '");
+        out_str(err, path);
+        out_lit(err, "'.\n");
+        goto done;
+    }
+    if (acct_print(acc, xray_trace_header(t)->cycle_frequency, out) != 0) goto out_of_memory;
+    rc = xray_trace_status(t);
+    goto done;
+out_of_memory:
+    cli_diag(err, "error", -1, "out of memory", NULL);
+done:
+    out_flush(out);
+    out_flush(err);
+    acct_free(acc);
+    if (t) xray_trace_close(t);
+    xray_instrmap_free(names);
+    return rc;
 }

@@ -11,6 +11,7 @@
 #ifndef TDEC_TOOLS_XRAY_XRAY_H
 #define TDEC_TOOLS_XRAY_XRAY_H
 
+#include "tools/cli/cli.h"
 #include "tools/cli/out.h"
 
 typedef struct xray_options {
@@ -32,5 +33,13 @@ extern xray_options xray_opt;
 /* `tracedec extract BINARY`: llvm-xray extract's YAML (extract.c). Returns
    the exit status. */
 int xray_extract(const char *path, out_buf *out, out_buf *err);
+
+/* account's own options (account.c): one of them at argv[*i] (formats.h's
+   CLI_OPT_* answers; a value may be the next argument, *i moves past it). */
+int xray_account_opt(int argc, char **argv, int *i);
+
+/* `tracedec account FILE`: llvm-xray account's table (account.c), the log
+   read from `in` (main's reader). Returns the exit status. */
+int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif
