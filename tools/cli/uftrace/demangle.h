@@ -57,6 +57,13 @@ char *uft_demangle_simple(const char *mangled, char *buf, size_t len);
    when the output was truncated. */
 int uft_demangle_simple_ex(const char *mangled, char *buf, size_t len, size_t *need);
 
+/* Full demangling as LLVM 14's itaniumDemangle prints it (what
+   llvm-symbolizer, llvm-xray --symbolize and llvm-cxxfilt show): a malloc'd
+   string, or NULL when the name does not start with "_Z" or is not
+   demangled (LLVM then shows it as it is). demangle_full.c says what is
+   covered. */
+char *demangle_full(const char *mangled);
+
 #ifdef __cplusplus
 }
 #endif

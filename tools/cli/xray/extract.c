@@ -162,6 +162,12 @@ int xray_extract(const char *path, out_buf *out, out_buf *err)
         cli_diag(err, "error", -1, msg, why);
         return 1;
     }
+    if (xray_opt.symbolize && xray_instrmap_symbol_error(m)) { /* llvm-xray aborts, printing nothing */
+        snprintf(msg, sizeof msg, "Cannot symbolize the functions of '%s'", path);
+        cli_diag(err, "error", -1, msg, xray_instrmap_symbol_error(m));
+        xray_instrmap_free(m);
+        return 1;
+    }
     n = xray_instrmap_sleds(m, &sleds);
     out_lit(out, "---\n");
     if (n == 0) out_lit(out, "[]\n");
@@ -188,7 +194,7 @@ int xray_extract(const char *path, out_buf *out, out_buf *err)
         out_str(out, s->always_instrument ? "true" : "false");
         out_lit(out, ", function-name: ");
         yaml_string(out, name);
-        out_lit_u64(out, ", version: ", s->version);
+        if (s->version != 0) out_lit_u64(out, ", version: ", s->version); /* an optional key, 0 by default */
         out_lit(out, " }\n");
     }
     out_lit(out, "...\n");

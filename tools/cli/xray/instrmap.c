@@ -8,6 +8,7 @@
 #include "tools/cli/xray/instrmap.h"
 
 #include "tools/cli/cli.h"
+#include "tools/cli/uftrace/demangle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,9 +38,6 @@
 #define EM_AARCH64     183u
 #define NAME_MAX_LEN   (1u << 20) /* longer symbol names are cut here */
 
-/* How long a demangled name may get before it is cut. */
-#define DEMANGLED_MAX  (1u << 16)
-
 typedef struct fid_entry {
     uint64_t address;
     int32_t  fid;
@@ -60,12 +58,25 @@ struct xray_instrmap {
     size_t     nby_address;
     char     **symbol;     /* fid - 1 -> symbol name or NULL                  */
     char     **name;       /* fid - 1 -> demangled name or NULL              */
+    char      *symbol_error; /* the symbol table cannot be read: why        */
 };
+
+/* Recently read pieces of the file: tables are read an entry at a time,
+   and a relocation's symbol lies in another table. */
+#define WINDOWS     4
+#define WINDOW_SIZE 16384u
+
+typedef struct window {
+    uint64_t start, len;
+    uint8_t  bytes[WINDOW_SIZE];
+} window;
 
 /* The file being read. */
 typedef struct elf_file {
     int      fd;
     uint64_t size;
+    window  *win;  /* WINDOWS of them */
+    unsigned next; /* the window to refill next */
     uint16_t machine;
     uint8_t *shdr; /* the section headers, ELF_SHDR_SIZE each */
     uint64_t shnum;
@@ -83,11 +94,9 @@ static int fail(elf_file *f, const char *why)
     return -1;
 }
 
-/* Reads len bytes at off: 0, or -1 when they are not all in the file. */
-static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
+static int read_direct(elf_file *f, uint64_t off, void *buf, uint64_t len)
 {
     uint8_t *p = buf;
-    if (off > f->size || len > f->size - off) return fail(f, "Invalid data was encountered while parsing the file");
     while (len > 0) {
         ssize_t n = pread(f->fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len, (off_t)off);
         if (n <= 0) return fail(f, n < 0 ? strerror(errno) : "Invalid data was encountered while parsing the file");
@@ -95,6 +104,32 @@ static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
         off += (uint64_t)n;
         len -= (uint64_t)n;
     }
+    return 0;
+}
+
+/* Reads len bytes at off: 0, or -1 when they are not all in the file. */
+static int read_at(elf_file *f, uint64_t off, void *buf, uint64_t len)
+{
+    window *w;
+    unsigned i;
+    if (off > f->size || len > f->size - off) return fail(f, "Invalid data was encountered while parsing the file");
+    if (len > 1024) return read_direct(f, off, buf, len);
+    for (i = 0; i < WINDOWS; i++) {
+        w = &f->win[i];
+        if (off >= w->start && off - w->start <= w->len && len <= w->len - (off - w->start)) {
+            memcpy(buf, w->bytes + (off - w->start), (size_t)len);
+            return 0;
+        }
+    }
+    w = &f->win[f->next];
+    f->next = (f->next + 1) % WINDOWS;
+    w->len = f->size - off < WINDOW_SIZE ? f->size - off : WINDOW_SIZE;
+    if (read_direct(f, off, w->bytes, w->len) != 0) {
+        w->len = 0;
+        return -1;
+    }
+    w->start = off;
+    memcpy(buf, w->bytes, (size_t)len);
     return 0;
 }
 
@@ -453,6 +488,17 @@ static int symbol_kept(elf_file *f, const uint8_t *sym)
     return type == 0 || type == 1 || type == 2 || type == 10; /* NOTYPE, OBJECT, FUNC, GNU_IFUNC */
 }
 
+/* AArch64's mapping symbols ($x, $d and whatever starts so) are no names
+   for llvm-symbolizer; checked only for a symbol that would be picked. */
+static int mapping_symbol(elf_file *f, uint64_t strtab, uint32_t name)
+{
+    uint8_t c[2];
+    if (f->machine != EM_AARCH64 || SH_SIZE(f, strtab) - name < 2 ||
+        read_at(f, SH_OFFSET(f, strtab) + name, c, 2) != 0)
+        return 0;
+    return c[0] == '$' && (c[1] == 'x' || c[1] == 'd');
+}
+
 static int pick_better(const sym_pick *a, const sym_pick *b)
 {
     if (a->addr != b->addr) return a->addr > b->addr;
@@ -473,11 +519,13 @@ static void read_names(elf_file *f, xray_instrmap *m)
     sym_pick *best;
     for (i = 0; i < f->shnum && symtab == f->shnum; i++)
         if (SH_TYPE(f, i) == SHT_SYMTAB) symtab = i;
-    if (symtab == f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0 || count < 2) {
+    if (symtab < f->shnum && table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) goto unreadable;
+    if (symtab == f->shnum || count < 2) {
         symtab = f->shnum;
         for (i = 0; i < f->shnum && symtab == f->shnum; i++)
             if (SH_TYPE(f, i) == SHT_DYNSYM) symtab = i;
-        if (symtab == f->shnum || table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) return;
+        if (symtab == f->shnum) return;
+        if (table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) goto unreadable;
     }
     strtab = SH_LINK(f, symtab);
     if (n == 0 || strtab >= f->shnum || SH_TYPE(f, strtab) != SHT_STRTAB || section_in_file(f, strtab) != 0) return;
@@ -500,7 +548,7 @@ static void read_names(elf_file *f, xray_instrmap *m)
             if (m->by_address[mid].address < p.addr) lo = mid + 1;
             else hi = mid;
         }
-        if (lo < n && pick_better(&p, &best[lo])) best[lo] = p;
+        if (lo < n && pick_better(&p, &best[lo]) && !mapping_symbol(f, strtab, p.name)) best[lo] = p;
     }
     for (lo = 1; lo < n; lo++)
         if (pick_better(&best[lo - 1], &best[lo])) best[lo] = best[lo - 1];
@@ -515,6 +563,9 @@ static void read_names(elf_file *f, xray_instrmap *m)
     }
 out:
     free(best);
+    return;
+unreadable: /* llvm-symbolizer stops the program with this message */
+    m->symbol_error = strdup(f->why);
 }
 
 /* ---- the interface ----------------------------------------------------------- */
@@ -529,6 +580,7 @@ void xray_instrmap_free(xray_instrmap *m)
     }
     free(m->name);
     free(m->symbol);
+    free(m->symbol_error);
     free(m->by_address);
     free(m->fn_address);
     free(m->sleds);
@@ -548,7 +600,8 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     f.why_len = why_len;
     *out = NULL;
     f.fd = open(path, O_RDONLY);
-    if (!m) fail(&f, "out of memory");
+    f.win = calloc(WINDOWS, sizeof *f.win);
+    if (!m || !f.win) fail(&f, "out of memory");
     else if (f.fd < 0 || fstat(f.fd, &sb) != 0) fail(&f, strerror(errno));
     else if (S_ISDIR(sb.st_mode)) fail(&f, strerror(EISDIR));
     else {
@@ -566,10 +619,14 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     }
     if (rc == 0) {
         read_names(&f, m);
-        for (i = 0; i < m->nfn; i++) m->name[i] = m->symbol[i];
+        for (i = 0; i < m->nfn; i++) { /* llvm-symbolizer demangles names starting with _Z */
+            m->name[i] = m->symbol[i] ? demangle_full(m->symbol[i]) : NULL;
+            if (!m->name[i]) m->name[i] = m->symbol[i];
+        }
     }
     if (f.fd >= 0) close(f.fd);
     free(f.shdr);
+    free(f.win);
     if (rc != 0) {
         xray_instrmap_free(m);
         return 1;
@@ -615,4 +672,9 @@ int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function)
     const fid_entry key = {function, 0};
     const fid_entry *at = bsearch(&key, m->by_address, m->nby_address, sizeof key, fid_cmp_address);
     return at ? at->fid : 0;
+}
+
+const char *xray_instrmap_symbol_error(const xray_instrmap *m)
+{
+    return m->symbol_error;
 }

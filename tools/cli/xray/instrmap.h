@@ -66,6 +66,12 @@ int xray_instrmap_address(const xray_instrmap *m, int32_t fid, uint64_t *address
    prints its own fallback as llvm-xray does. */
 const char *xray_instrmap_name(const xray_instrmap *m, int32_t fid);
 
+/* NULL, or why the file's symbol table cannot be read at all (a broken
+   section: wrong entry size, outside the file): then there are no names,
+   and llvm-xray stops with this message (LLVM ERROR, abort) as soon as it
+   symbolizes, which a command that prints names should do too (exit 1). */
+const char *xray_instrmap_symbol_error(const xray_instrmap *m);
+
 /* The same name as the symbol table spells it (--no-demangle). */
 const char *xray_instrmap_symbol(const xray_instrmap *m, int32_t fid);
 
