@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/cli/xray/convert.h"
 
 typedef struct xray_printer {
     int             dump, json; /* dump, and as JSON lines (else info)      */
@@ -497,7 +496,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
 
 /* ---- the options of llvm-xray's commands (tools/cli/xray/xray.h) ---------- */
 
-xray_options xray_opt = {NULL, 0, 1};
+xray_options xray_opt = {.demangle = 1, .output_format = XRAY_FORMAT_RAW, .sort = 1};
 
 /* argv[*i] is LLVM option `name` (-name or --name) or its one-letter
    alias: 1 and its value in *v (the next argument unless given as =VALUE;
@@ -539,12 +538,35 @@ static int xray_opt_flag(const char *arg, const char *name, const char *alias, i
     return 1;
 }
 
-/* convert's own options: --output-format (-f), --sort (-s) */
-static const char *xray_convert_format; /* NULL: llvm-xray's default, raw */
-static int         xray_convert_sort = 1;
+/* v is one of the NULL-terminated names: 1 and its index in *k, else -1. */
+static int xray_opt_choice(const char *v, const char *const *names, int *k)
+{
+    int n;
+    for (n = 0; names[n]; n++) {
+        if (strcmp(v, names[n]) == 0) {
+            *k = n;
+            return 1;
+        }
+    }
+    return -1;
+}
+
+/* An int option's value (cl::opt<int>, decimal or 0x hex): 1 and *k, else -1. */
+static int xray_opt_int(const char *v, int *k)
+{
+    uint32_t u;
+    int negative = v[0] == '-';
+    if (!cli_opt_number(v + negative, &u) || u > (negative ? 0x80000000u : 0x7fffffffu)) return -1;
+    *k = negative ? (int)(0 - (int64_t)u) : (int)u;
+    return 1;
+}
 
 static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
+    static const char *const account_keys[] = {"funcid", "count", "min", "med", "90p", "99p", "max", "sum", "func", NULL};
+    static const char *const orders[] = {"asc", "dsc", NULL};
+    static const char *const formats[] = {"text", "csv", NULL};
+    int k = 0;
     const char *arg = argv[*i], *v;
     int r = 0, off = 0;
     (void)err;
@@ -554,21 +576,58 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
         if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
         if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) xray_opt.demangle = !off;
         break;
+    case CLI_DUMP: /* --chrome: convert's trace_event */
+        if (a->output != CLI_OUT_CHROME) return CLI_OPT_NONE;
+        r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
+        break;
     case CLI_CONVERT:
-        if ((r = xray_opt_flag(arg, "sort", "s", &xray_convert_sort)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
         if ((r = xray_opt_flag(arg, "symbolize", "y", &xray_opt.symbolize)) != 0) break;
-        if ((r = xray_opt_value(argc, argv, i, "output-format", "f", &v)) > 0) {
-            if (strcmp(v, "yaml") && strcmp(v, "trace_event") && strcmp(v, "raw")) return CLI_OPT_USAGE;
-            xray_convert_format = v;
+        if ((r = xray_opt_flag(arg, "sort", "s", &xray_opt.sort)) != 0) break;
+        if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
+        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) {
+            xray_opt.demangle = !off;
             break;
         }
-        if (r != 0) break;
-        /* fall through */
-    case CLI_ACCOUNT:
-        if ((r = xray_account_opt(argc, argv, i)) != CLI_OPT_NONE) return r;
-        /* fall through */
+        if ((r = xray_opt_value(argc, argv, i, "output-format", "f", &v)) > 0) {
+            if (strcmp(v, "yaml") == 0) xray_opt.output_format = XRAY_FORMAT_YAML;
+            else if (strcmp(v, "trace_event") == 0) xray_opt.output_format = XRAY_FORMAT_TRACE_EVENT;
+            else if (strcmp(v, "raw") == 0) xray_opt.output_format = XRAY_FORMAT_RAW;
+            else r = -1;
+        }
+        break;
     case CLI_STACK:
-        r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
+        if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
+        if ((r = xray_opt_flag(arg, "keep-going", "k", &xray_opt.keep_going)) != 0) break;
+        if ((r = xray_opt_flag(arg, "per-thread-stacks", NULL, &xray_opt.per_thread_stacks)) != 0) break;
+        if ((r = xray_opt_flag(arg, "aggregate-threads", NULL, &xray_opt.aggregate_threads)) != 0) break;
+        if ((r = xray_opt_flag(arg, "all-stacks", NULL, &xray_opt.all_stacks)) != 0) break;
+        if ((r = xray_opt_flag(arg, "all", NULL, &xray_opt.all_stacks)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "stack-format", NULL, &v)) > 0) {
+            if (strcmp(v, "human") == 0) xray_opt.stack_format = XRAY_STACK_HUMAN;
+            else if (strcmp(v, "flame") == 0) xray_opt.stack_format = XRAY_STACK_FLAME;
+            else r = -1;
+            break;
+        }
+        if ((r = xray_opt_value(argc, argv, i, "aggregation-type", NULL, &v)) > 0) {
+            if (strcmp(v, "time") == 0) xray_opt.aggregation = XRAY_AGGREGATE_TIME;
+            else if (strcmp(v, "count") == 0) xray_opt.aggregation = XRAY_AGGREGATE_COUNT;
+            else r = -1;
+        }
+        break;
+    case CLI_ACCOUNT:
+        if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
+        if ((r = xray_opt_flag(arg, "keep-going", "k", &xray_opt.keep_going)) != 0) break;
+        if ((r = xray_opt_flag(arg, "deduce-sibling-calls", "d", &xray_opt.deduce_sibling_calls)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "sort", "s", &v)) != 0) {
+            if (r > 0 && (r = xray_opt_choice(v, account_keys, &k)) > 0) xray_opt.account_sort = k;
+        } else if ((r = xray_opt_value(argc, argv, i, "sortorder", "r", &v)) != 0) {
+            if (r > 0) r = xray_opt_choice(v, orders, &xray_opt.sort_descending);
+        } else if ((r = xray_opt_value(argc, argv, i, "format", "f", &v)) != 0) {
+            if (r > 0) r = xray_opt_choice(v, formats, &xray_opt.csv);
+        } else if ((r = xray_opt_value(argc, argv, i, "top", "p", &v)) > 0) {
+            r = xray_opt_int(v, &xray_opt.top);
+        }
         break;
     default:
         return CLI_OPT_NONE;
@@ -576,27 +635,12 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
     return r > 0 ? CLI_OPT_TAKEN : r < 0 ? CLI_OPT_USAGE : CLI_OPT_NONE;
 }
 
-static int xray_convert(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
-{
-    xray_trace *t;
-    xray_names names;
-    int rc;
-    if (!xray_convert_format || strcmp(xray_convert_format, "yaml") != 0) {
-        cli_diag(err, "error", -1, "convert: only --output-format=yaml is supported so far", NULL);
-        return 2;
-    }
-    if ((rc = xray_trace_open(in, a->path, xray_convert_sort, &t, err)) != 0) return rc;
-    memset(&names, 0, sizeof names);
-    names.symbolize = xray_opt.symbolize;
-    rc = xray_convert_yaml(t, &names, out);
-    xray_trace_close(t);
-    return rc;
-}
-
 static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
-    if (a->command == CLI_CONVERT) return xray_convert(a, in, out, err);
+    if (a->command == CLI_STACK) return xray_stack(a->path, in, out, err);
     if (a->command == CLI_ACCOUNT) return xray_account(a->path, in, out, err);
+    if (a->command == CLI_CONVERT || a->output == CLI_OUT_CHROME)
+        return xray_convert(a->path, in, a->command == CLI_DUMP, out, err);
     return xray_command(a, in, out, err);
 }
 
@@ -617,9 +661,9 @@ const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_CONVERT)
-              | CLI_CMD(CLI_EXTRACT)
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EXTRACT) | CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_STACK)
               | CLI_CMD(CLI_ACCOUNT),
+    .chrome = 1,
     .help = xray_help,
     .format_names = NULL, /* the header tells it */
     .detect = xray_detect,

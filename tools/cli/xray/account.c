@@ -8,7 +8,8 @@
    hash maps' iteration order where that order shows (rows that sort equal,
    the thread dumps of its error reports). Exact percentiles need every
    duration: it keeps one 8-byte duration per call (docs/xray.md). */
-#include "tools/cli/formats.h"
+#include "tools/cli/xray/convert.h"
+#include "tools/cli/xray/densemap.h"
 #include "tools/cli/xray/instrmap.h"
 #include "tools/cli/xray/trace.h"
 #include "tools/cli/xray/xray.h"
@@ -16,173 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --sort's keys, in llvm-xray's order. */
-typedef enum acct_key {
-    ACCT_FUNCID, ACCT_COUNT, ACCT_MIN, ACCT_MED, ACCT_PCT90, ACCT_PCT99, ACCT_MAX, ACCT_SUM, ACCT_FUNC
-} acct_key;
-
-static struct {
-    int      keep_going; /* --keep-going, -k                                  */
-    int      deduce;     /* --deduce-sibling-calls, -d                         */
-    int      csv;        /* --format=csv, -f csv                               */
-    int      descending; /* --sortorder=dsc, -r dsc                            */
-    acct_key sort;       /* --sort, -s                                         */
-    int32_t  top;        /* --top, -p: the rows shown when > 0                 */
-} acct_opt;
-
-/* ---- options ------------------------------------------------------------ */
-
-/* The value of option argv[*i] if it is one of the given names: "--long=V",
-   "-long=V", "-x=V", or the name alone with V the next argument (moving
-   *i). NULL when it is not that option; *missing when V is. */
-static const char *acct_value(int argc, char **argv, int *i, const char *lng, const char *shrt, int *missing)
-{
-    const char *names[3];
-    const char *arg = argv[*i];
-    size_t k, n;
-    names[0] = lng;
-    names[1] = lng + 1; /* LLVM's options take one dash as well */
-    names[2] = shrt;
-    for (k = 0; k < 3; k++) {
-        n = strlen(names[k]);
-        if (strncmp(arg, names[k], n) != 0) continue;
-        if (arg[n] == '=') return arg + n + 1;
-        if (arg[n] != '\0') continue;
-        if (*i + 1 >= argc) {
-            *missing = 1;
-            return NULL;
-        }
-        return argv[++*i];
-    }
-    return NULL;
-}
-
-/* A flag: "--long", "-long" or "-x". */
-static int acct_flag(const char *arg, const char *lng, const char *shrt)
-{
-    return strcmp(arg, lng) == 0 || strcmp(arg, lng + 1) == 0 || strcmp(arg, shrt) == 0;
-}
-
-/* value's index in the NULL-terminated list, or -1. */
-static int acct_choice(const char *value, const char *const *list)
-{
-    int k;
-    for (k = 0; list[k]; k++)
-        if (strcmp(value, list[k]) == 0) return k;
-    return -1;
-}
-
-int xray_account_opt(int argc, char **argv, int *i)
-{
-    static const char *const keys[] = {"funcid", "count", "min", "med", "90p", "99p", "max", "sum", "func", NULL};
-    static const char *const formats[] = {"text", "csv", NULL};
-    static const char *const orders[] = {"asc", "dsc", NULL};
-    const char *arg = argv[*i], *v;
-    int missing = 0, k;
-    uint32_t top;
-    if (acct_flag(arg, "--keep-going", "-k")) {
-        acct_opt.keep_going = 1;
-        return CLI_OPT_TAKEN;
-    }
-    if (acct_flag(arg, "--deduce-sibling-calls", "-d")) {
-        acct_opt.deduce = 1;
-        return CLI_OPT_TAKEN;
-    }
-    if ((v = acct_value(argc, argv, i, "--sort", "-s", &missing)) != NULL) {
-        if ((k = acct_choice(v, keys)) < 0) return CLI_OPT_USAGE;
-        acct_opt.sort = (acct_key)k;
-        return CLI_OPT_TAKEN;
-    }
-    if ((v = acct_value(argc, argv, i, "--sortorder", "-r", &missing)) != NULL) {
-        if ((k = acct_choice(v, orders)) < 0) return CLI_OPT_USAGE;
-        acct_opt.descending = k;
-        return CLI_OPT_TAKEN;
-    }
-    if ((v = acct_value(argc, argv, i, "--format", "-f", &missing)) != NULL) {
-        if ((k = acct_choice(v, formats)) < 0) return CLI_OPT_USAGE;
-        acct_opt.csv = k;
-        return CLI_OPT_TAKEN;
-    }
-    if ((v = acct_value(argc, argv, i, "--top", "-p", &missing)) != NULL) {
-        /* cl::opt<int>: a negative or zero N shows every row */
-        if (v[0] == '-' ? !cli_opt_number(v + 1, &top) || top > 0x80000000u
-                        : !cli_opt_number(v, &top) || top > 0x7fffffffu)
-            return CLI_OPT_USAGE;
-        acct_opt.top = v[0] == '-' ? 0 : (int32_t)top;
-        return CLI_OPT_TAKEN;
-    }
-    return missing ? CLI_OPT_USAGE : CLI_OPT_NONE;
-}
-
-/* ---- llvm::DenseMap's layout -------------------------------------------- */
-
-/* Where llvm-xray iterates a DenseMap (the rows before sorting, the thread
-   dumps), the order is its buckets' order. This map places 32-bit keys in
-   the same buckets: hash key * 37, quadratic probing, 64 buckets at first,
-   doubled when an insertion would fill three quarters; a grown table takes
-   the old entries in bucket order. Its values index the caller's array. */
-typedef struct acct_map {
-    uint32_t *key;    /* per bucket                                          */
-    uint32_t *index;  /* per bucket: the value + 1, 0 for an empty bucket    */
-    uint32_t  size;   /* buckets: 0 or a power of two                        */
-    uint32_t  count;
-} acct_map;
-
-/* The bucket that holds key, or the empty one where it would go. */
-static uint32_t acct_map_bucket(const acct_map *m, uint32_t key)
-{
-    uint32_t mask = m->size - 1, b = (key * 37u) & mask, probe = 1;
-    while (m->index[b] != 0 && m->key[b] != key) b = (b + probe++) & mask;
-    return b;
-}
-
-static int acct_map_grow(acct_map *m)
-{
-    acct_map old = *m;
-    uint32_t b, nb;
-    m->size = old.size ? old.size * 2 : 64;
-    m->key = malloc((size_t)m->size * sizeof *m->key);
-    m->index = calloc(m->size, sizeof *m->index);
-    if (m->key == NULL || m->index == NULL || m->size < old.size) {
-        free(m->key);
-        free(m->index);
-        *m = old;
-        return -1;
-    }
-    for (b = 0; b < old.size; b++) {
-        if (old.index[b] == 0) continue;
-        nb = acct_map_bucket(m, old.key[b]);
-        m->key[nb] = old.key[b];
-        m->index[nb] = old.index[b];
-    }
-    free(old.key);
-    free(old.index);
-    return 0;
-}
-
-/* key's value; a new key gets *next (which the caller then fills) and
-   *next grows by one. UINT32_MAX when out of memory. */
-static uint32_t acct_map_get(acct_map *m, uint32_t key, uint32_t *next)
-{
-    uint32_t b;
-    if (m->size) {
-        b = acct_map_bucket(m, key);
-        if (m->index[b] != 0) return m->index[b] - 1;
-    }
-    if ((uint64_t)(m->count + 1) * 4 >= (uint64_t)m->size * 3 && acct_map_grow(m) != 0) return UINT32_MAX;
-    b = acct_map_bucket(m, key);
-    m->key[b] = key;
-    m->index[b] = ++*next;
-    m->count++;
-    return *next - 1;
-}
-
-static void acct_map_free(acct_map *m)
-{
-    free(m->key);
-    free(m->index);
-}
 
 /* ---- the accountant ----------------------------------------------------- */
 
@@ -205,14 +39,16 @@ typedef struct acct_func {
 } acct_func;
 
 typedef struct acct {
-    const xray_instrmap *names;
-    out_buf             *err;
-    uint64_t             first_tsc; /* LLVM's CurrentMaxTSC: the first non-zero TSC seen */
-    acct_map             thread_map, func_map;
-    acct_thread         *threads;
-    acct_func           *funcs;
-    uint32_t             nthreads, nfuncs;
-    size_t               threads_cap, funcs_cap;
+    xray_names   names;
+    out_buf     *err;
+    uint64_t     first_tsc; /* LLVM's CurrentMaxTSC: the first non-zero TSC seen */
+    /* LLVM's DenseMaps, whose order shows in the error reports (threads)
+       and the rows before sorting (functions), over these arrays */
+    xray_densemap thread_map, func_map;
+    acct_thread  *threads;
+    acct_func    *funcs;
+    uint32_t      nthreads, nfuncs;
+    size_t        threads_cap, funcs_cap;
 } acct;
 
 /* Room for one more element in a doubling array; 0 or -1. */
@@ -229,11 +65,13 @@ static int acct_reserve(void **p, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
-static acct *acct_new(const xray_instrmap *names, out_buf *err)
+static acct *acct_new(const xray_instrmap *map, out_buf *err)
 {
     acct *acc = calloc(1, sizeof *acc);
     if (acc == NULL) return NULL;
-    acc->names = names;
+    acc->names.map = map;
+    acc->names.symbolize = 1;
+    acc->names.demangle = 1;
     acc->err = err;
     return acc;
 }
@@ -246,49 +84,89 @@ static void acct_free(acct *acc)
     for (k = 0; k < acc->nfuncs; k++) free(acc->funcs[k].durations);
     free(acc->threads);
     free(acc->funcs);
-    acct_map_free(&acc->thread_map);
-    acct_map_free(&acc->func_map);
+    xray_densemap_free(&acc->thread_map);
+    xray_densemap_free(&acc->func_map);
     free(acc);
 }
 
-/* The function's name as llvm-xray's FuncIdConversionHelper gives it: the
-   symbol, "@(hex address)" for an address without one, "#id" for an id the
-   map does not have (or without a map). */
-static void acct_put_name(out_buf *o, const xray_instrmap *names, int32_t fid)
+static void acct_put_name(out_buf *o, acct *acc, int32_t fid)
 {
-    const char *name = names ? xray_instrmap_name(names, fid) : NULL;
-    uint64_t address;
-    if (name) {
-        out_str(o, name);
-    } else if (names && xray_instrmap_address(names, fid, &address)) {
-        out_lit(o, "@(");
-        out_hex(o, address);
-        out_char(o, ')');
-    } else {
-        out_char(o, '#');
-        out_i64(o, fid);
-    }
+    size_t len;
+    const char *name = xray_names_get(&acc->names, fid, &len);
+    out_mem(o, name, len);
 }
 
 /* Its "file:line:column": the map has no debug information, so LLVM's
    symbolizer answers "<invalid>:0:0" for every known address. */
-static void acct_put_debug(out_buf *o, const xray_instrmap *names, int32_t fid)
+static void acct_put_debug(out_buf *o, const acct *acc, int32_t fid)
 {
     uint64_t address;
-    if (names && xray_instrmap_address(names, fid, &address)) out_lit(o, "<invalid>:0:0");
+    if (acc->names.map && xray_instrmap_address(acc->names.map, fid, &address)) out_lit(o, "<invalid>:0:0");
     else out_lit(o, "(unknown)");
+}
+
+static uint32_t acct_thread_hash(const void *ctx, uint32_t index)
+{
+    return xray_densemap_hash_int(((const acct *)ctx)->threads[index].tid);
+}
+
+static int acct_thread_equal(const void *ctx, uint32_t index, const void *key)
+{
+    return ((const acct *)ctx)->threads[index].tid == *(const uint32_t *)key;
+}
+
+static uint32_t acct_func_hash(const void *ctx, uint32_t index)
+{
+    return xray_densemap_hash_int((uint32_t)((const acct *)ctx)->funcs[index].fid);
+}
+
+static int acct_func_equal(const void *ctx, uint32_t index, const void *key)
+{
+    return ((const acct *)ctx)->funcs[index].fid == *(const int32_t *)key;
+}
+
+/* Function fid's entry (new ones added to the map): its index, or
+   UINT32_MAX when out of memory. */
+static uint32_t acct_func_get(acct *acc, int32_t fid)
+{
+    xray_densemap_keys keys;
+    uint32_t h = xray_densemap_hash_int((uint32_t)fid), k;
+    keys.hash = acct_func_hash;
+    keys.equal = acct_func_equal;
+    keys.ctx = acc;
+    k = xray_densemap_find(&acc->func_map, &keys, h, &fid);
+    if (k != UINT32_MAX) return k;
+    k = acc->nfuncs;
+    if (acct_reserve((void **)&acc->funcs, &acc->funcs_cap, k, sizeof *acc->funcs) != 0) return UINT32_MAX;
+    memset(&acc->funcs[k], 0, sizeof acc->funcs[k]);
+    acc->funcs[k].fid = fid;
+    acc->nfuncs++;
+    return xray_densemap_insert(&acc->func_map, &keys, k, h) ? k : UINT32_MAX;
+}
+
+/* The same for thread tid. */
+static uint32_t acct_thread_get(acct *acc, uint32_t tid)
+{
+    xray_densemap_keys keys;
+    uint32_t h = xray_densemap_hash_int(tid), k;
+    keys.hash = acct_thread_hash;
+    keys.equal = acct_thread_equal;
+    keys.ctx = acc;
+    k = xray_densemap_find(&acc->thread_map, &keys, h, &tid);
+    if (k != UINT32_MAX) return k;
+    k = acc->nthreads;
+    if (acct_reserve((void **)&acc->threads, &acc->threads_cap, k, sizeof *acc->threads) != 0) return UINT32_MAX;
+    memset(&acc->threads[k], 0, sizeof acc->threads[k]);
+    acc->threads[k].tid = tid;
+    acc->nthreads++;
+    return xray_densemap_insert(&acc->thread_map, &keys, k, h) ? k : UINT32_MAX;
 }
 
 static int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
 {
     acct_func *f;
-    uint32_t before = acc->nfuncs, k = acct_map_get(&acc->func_map, (uint32_t)fid, &acc->nfuncs);
+    uint32_t k = acct_func_get(acc, fid);
     if (k == UINT32_MAX) return -1;
-    if (acc->nfuncs != before) {
-        if (acct_reserve((void **)&acc->funcs, &acc->funcs_cap, k, sizeof *acc->funcs) != 0) return -1;
-        memset(&acc->funcs[k], 0, sizeof acc->funcs[k]);
-        acc->funcs[k].fid = fid;
-    }
     f = &acc->funcs[k];
     if (acct_reserve((void **)&f->durations, &f->cap, f->n, sizeof *f->durations) != 0) return -1;
     f->durations[f->n++] = duration;
@@ -309,7 +187,7 @@ static const char *const acct_type_names[] = {"enter", "exit", "tail-exit", "ent
 static void acct_report(acct *acc, const xray_trace_record *r)
 {
     out_buf *e = acc->err;
-    uint32_t b, k;
+    uint32_t k, pos = 0;
     size_t level;
     out_lit_u64(e, "Error processing record: {type: ", r->record_type);
     out_lit_u64(e, "; cpu: ", r->cpu);
@@ -321,18 +199,15 @@ static void acct_report(acct *acc, const xray_trace_record *r)
     out_lit_u64(e, "; thread-id: ", r->tid);
     out_lit_u64(e, "; process-id: ", r->pid);
     out_lit(e, "}}\n");
-    for (b = 0; b < acc->thread_map.size; b++) {
-        const acct_thread *t;
-        if (acc->thread_map.index[b] == 0) continue;
-        k = acc->thread_map.index[b] - 1;
-        t = &acc->threads[k];
+    while ((k = xray_densemap_next(&acc->thread_map, &pos)) != UINT32_MAX) {
+        const acct_thread *t = &acc->threads[k];
         out_lit_u64(e, "Thread ID: ", t->tid);
         out_char(e, '\n');
         if (t->depth == 0) out_lit(e, "  (empty stack)\n");
         for (level = t->depth; level > 0; level--) {
             out_lit_u64(e, "  #", level);
             out_char(e, '\t');
-            acct_put_name(e, acc->names, t->stack[level - 1].fid);
+            acct_put_name(e, acc, t->stack[level - 1].fid);
             out_char(e, '\n');
         }
     }
@@ -342,18 +217,11 @@ static void acct_report(acct *acc, const xray_trace_record *r)
 static int acct_account(acct *acc, const xray_trace_record *r)
 {
     acct_thread *t;
-    uint32_t k, before;
+    uint32_t k;
     size_t i, j;
     if (acc->first_tsc == 0) acc->first_tsc = r->tsc;
     if (r->tsc < acc->first_tsc) return 0;
-    before = acc->nthreads;
-    k = acct_map_get(&acc->thread_map, r->tid, &acc->nthreads);
-    if (k == UINT32_MAX) return -1;
-    if (acc->nthreads != before) {
-        if (acct_reserve((void **)&acc->threads, &acc->threads_cap, k, sizeof *acc->threads) != 0) return -1;
-        memset(&acc->threads[k], 0, sizeof acc->threads[k]);
-        acc->threads[k].tid = r->tid;
-    }
+    if ((k = acct_thread_get(acc, r->tid)) == UINT32_MAX) return -1;
     t = &acc->threads[k];
     switch (r->kind) {
     case XRAY_CUSTOM_EVENT:
@@ -374,7 +242,7 @@ static int acct_account(acct *acc, const xray_trace_record *r)
         t->depth--;
         return acct_record_latency(acc, r->fid, acct_diff(t->stack[t->depth].tsc, r->tsc)) == 0 ? 1 : -1;
     }
-    if (!acct_opt.deduce) return 0;
+    if (!xray_opt.deduce_sibling_calls) return 0;
     /* --deduce-sibling-calls: the innermost frame of this function ends,
        and every frame above it ends with it, each timed to this exit */
     for (i = t->depth; i > 0 && t->stack[i - 1].fid != r->fid; i--) continue;
@@ -454,7 +322,7 @@ static void acct_stats(acct_func *f, acct_row *row)
    such ties match: median-of-three quicksort down to runs of 16, heapsort
    past a depth of 2 log2(n), then one insertion sort. */
 typedef struct acct_sorter {
-    acct_key key;
+    int              key; /* XRAY_SORT_*, not FUNC */
     int              descending;
 } acct_sorter;
 
@@ -462,13 +330,13 @@ static int acct_less(const acct_sorter *s, const acct_row *l, const acct_row *r)
 {
     double a, b;
     switch (s->key) {
-    case ACCT_FUNCID:
+    case XRAY_SORT_FUNCID:
         return s->descending ? l->fid > r->fid : l->fid < r->fid;
-    case ACCT_COUNT:
+    case XRAY_SORT_COUNT:
         return s->descending ? l->count > r->count : l->count < r->count;
     default:
-        a = l->stat[s->key - ACCT_MIN];
-        b = r->stat[s->key - ACCT_MIN];
+        a = l->stat[s->key - XRAY_SORT_MIN];
+        b = r->stat[s->key - XRAY_SORT_MIN];
         return s->descending ? a > b : a < b;
     }
 }
@@ -600,24 +468,23 @@ static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
     acct_sorter sorter;
     acct_row *rows;
     char line[512]; /* six numbers of at most 48 characters */
-    uint32_t b, k, n = 0, shown;
+    uint32_t k, i, n = 0, pos = 0, shown;
     int len;
     rows = malloc((acc->nfuncs ? acc->nfuncs : 1) * sizeof *rows);
     if (rows == NULL) return -1;
     /* the map's order, which --sort=func keeps: llvm-xray 14 never sorts by
        name (llvm_unreachable("Not implemented") falls through in its build) */
-    for (b = 0; b < acc->func_map.size; b++) {
-        if (acc->func_map.index[b] == 0) continue;
-        acct_stats(&acc->funcs[acc->func_map.index[b] - 1], &rows[n]);
+    while ((k = xray_densemap_next(&acc->func_map, &pos)) != UINT32_MAX) {
+        acct_stats(&acc->funcs[k], &rows[n]);
         if (cycle_frequency)
-            for (k = 0; k < 6; k++) rows[n].stat[k] /= (double)cycle_frequency;
+            for (i = 0; i < 6; i++) rows[n].stat[i] /= (double)cycle_frequency;
         n++;
     }
-    sorter.key = acct_opt.sort;
-    sorter.descending = acct_opt.descending;
-    if (sorter.key != ACCT_FUNC) acct_sort(&sorter, rows, n);
-    shown = acct_opt.top > 0 && (uint32_t)acct_opt.top < n ? (uint32_t)acct_opt.top : n;
-    if (acct_opt.csv) {
+    sorter.key = xray_opt.account_sort;
+    sorter.descending = xray_opt.sort_descending;
+    if (sorter.key != XRAY_SORT_FUNC) acct_sort(&sorter, rows, n);
+    shown = xray_opt.top > 0 && (uint32_t)xray_opt.top < n ? (uint32_t)xray_opt.top : n;
+    if (xray_opt.csv) {
         out_lit(out, "funcid,count,min,median,90%ile,99%ile,max,sum,debug,function\n");
     } else {
         out_lit_u64(out, "Functions with latencies: ", n);
@@ -626,7 +493,7 @@ static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
     }
     for (k = 0; k < shown; k++) {
         const acct_row *r = &rows[k];
-        if (acct_opt.csv)
+        if (xray_opt.csv)
             len = snprintf(line, sizeof line, "%d,%llu,%e,%e,%e,%e,%e,%e,\"", (int)r->fid,
                            (unsigned long long)r->count, r->stat[0], r->stat[1], r->stat[2], r->stat[3],
                            r->stat[4], r->stat[5]);
@@ -635,10 +502,10 @@ static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
                            (unsigned long long)r->count, r->stat[0], r->stat[1], r->stat[2], r->stat[3],
                            r->stat[4], r->stat[5]);
         out_mem(out, line, len > 0 && (size_t)len < sizeof line ? (size_t)len : 0);
-        acct_put_debug(out, acc->names, r->fid);
-        out_str(out, acct_opt.csv ? "\",\"" : ": ");
-        acct_put_name(out, acc->names, r->fid);
-        out_str(out, acct_opt.csv ? "\"\n" : "\n");
+        acct_put_debug(out, acc, r->fid);
+        out_str(out, xray_opt.csv ? "\",\"" : ": ");
+        acct_put_name(out, acc, r->fid);
+        out_str(out, xray_opt.csv ? "\"\n" : "\n");
     }
     free(rows);
     return 0;
@@ -648,22 +515,22 @@ static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
 
 int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err)
 {
-    xray_instrmap *names = NULL;
+    xray_instrmap *map = NULL;
     xray_trace *t = NULL;
     xray_trace_record r;
     acct *acc = NULL;
     int rc, added = 1;
-    if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &names, err)) != 0) return rc;
+    if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
     rc = 1;
-    if ((acc = acct_new(names, err)) == NULL) goto out_of_memory;
+    if ((acc = acct_new(map, err)) == NULL) goto out_of_memory;
     while (xray_trace_next(t, &r)) {
         added = acct_add(acc, &r);
         if (added < 0) goto out_of_memory;
-        if (added == 0 && !acct_opt.keep_going) break;
+        if (added == 0 && !xray_opt.keep_going) break;
     }
     out_flush(err);
-    if (added == 0 && !acct_opt.keep_going) {
+    if (added == 0 && !xray_opt.keep_going) {
         out_lit(err, "tracedec: Failed accounting function calls in file '");
         out_str(err, path);
         out_lit(err, "'.\n");
@@ -679,6 +546,6 @@ done:
     out_flush(err);
     acct_free(acc);
     if (t) xray_trace_close(t);
-    xray_instrmap_free(names);
+    xray_instrmap_free(map);
     return rc;
 }

@@ -3,11 +3,14 @@
    on XRay logs (the trace_event output). See convert.h. */
 #include "tools/cli/xray/convert.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/cli/xray/densemap.h"
 #include "tools/cli/xray/trace.h"
+#include "tools/cli/xray/xray.h"
 
 /* ---- YAML, as llvm::yaml::Output writes YAMLXRayTrace ------------------- */
 
@@ -230,17 +233,237 @@ static void yaml_record(out_buf *o, const xray_trace_record *r, const char *name
     out_lit(o, " }\n");
 }
 
+/* ---- trace_event (Chrome), as exportAsChromeTraceEventFormat ------------ */
+
+/* llvm-xray gives every distinct call path (the function ids from a root)
+   one stack id, shared by all threads, numbered in order of first use
+   (its per-thread tries linked across threads amount to that). The paths
+   are kept here as one trie; a thread's state is its current node. */
+typedef struct te_node {
+    int32_t  fid;
+    uint32_t parent; /* node id + 1; 0: a root */
+} te_node;
+
+typedef struct te_thread {
+    uint32_t tid;
+    uint32_t node; /* node id + 1; 0: no open call */
+} te_thread;
+
+typedef struct te_state {
+    te_node      *nodes;
+    size_t        nnodes, nodes_cap;
+    xray_densemap children;  /* (parent, fid) -> node                   */
+    te_thread    *threads;
+    size_t        nthreads, threads_cap;
+    xray_densemap by_tid;    /* tid -> thread                           */
+    int           failed;    /* out of memory                           */
+} te_state;
+
+static uint32_t te_child_hash_of(uint32_t parent, int32_t fid)
+{
+    return xray_densemap_hash_pair(parent, (uint32_t)fid);
+}
+
+static uint32_t te_child_hash(const void *ctx, uint32_t i)
+{
+    const te_node *n = &((const te_state *)ctx)->nodes[i];
+    return te_child_hash_of(n->parent, n->fid);
+}
+
+static int te_child_equal(const void *ctx, uint32_t i, const void *key)
+{
+    const te_node *n = &((const te_state *)ctx)->nodes[i], *k = key;
+    return n->parent == k->parent && n->fid == k->fid;
+}
+
+static uint32_t te_thread_hash(const void *ctx, uint32_t i)
+{
+    return xray_densemap_hash_int(((const te_state *)ctx)->threads[i].tid);
+}
+
+static int te_thread_equal(const void *ctx, uint32_t i, const void *key)
+{
+    return ((const te_state *)ctx)->threads[i].tid == *(const uint32_t *)key;
+}
+
+static void *te_room(void *items, size_t n, size_t *cap, size_t size)
+{
+    void *p;
+    if (n < *cap) return items;
+    *cap = *cap ? *cap * 2 : 256;
+    p = realloc(items, *cap * size);
+    return p;
+}
+
+static te_thread *te_thread_of(te_state *s, uint32_t tid)
+{
+    xray_densemap_keys keys = {te_thread_hash, te_thread_equal, NULL};
+    uint32_t i;
+    te_thread *p;
+    keys.ctx = s;
+    i = xray_densemap_find(&s->by_tid, &keys, xray_densemap_hash_int(tid), &tid);
+    if (i != UINT32_MAX) return &s->threads[i];
+    if (!(p = te_room(s->threads, s->nthreads, &s->threads_cap, sizeof *p))) return NULL;
+    s->threads = p;
+    i = (uint32_t)s->nthreads++;
+    s->threads[i].tid = tid;
+    s->threads[i].node = 0;
+    if (!xray_densemap_insert(&s->by_tid, &keys, i, xray_densemap_hash_int(tid))) return NULL;
+    return &s->threads[i];
+}
+
+/* The node of path parent + fid, made when new: its id + 1, 0 when out of memory. */
+static uint32_t te_node_of(te_state *s, uint32_t parent, int32_t fid)
+{
+    xray_densemap_keys keys = {te_child_hash, te_child_equal, NULL};
+    te_node key, *p;
+    uint32_t i;
+    keys.ctx = s;
+    key.parent = parent;
+    key.fid = fid;
+    i = xray_densemap_find(&s->children, &keys, te_child_hash_of(parent, fid), &key);
+    if (i != UINT32_MAX) return i + 1;
+    if (!(p = te_room(s->nodes, s->nnodes, &s->nodes_cap, sizeof *p))) return 0;
+    s->nodes = p;
+    i = (uint32_t)s->nnodes++;
+    s->nodes[i] = key;
+    if (!xray_densemap_insert(&s->children, &keys, i, te_child_hash_of(parent, fid))) return 0;
+    return i + 1;
+}
+
+static void te_name(out_buf *o, xray_names *names, int32_t fid)
+{
+    size_t len;
+    const char *name = xray_names_get(names, fid, &len);
+    out_json_chars(o, name, len); /* llvm-xray writes names unescaped */
+}
+
+/* `{ "name" : "f", "ph" : "B", "tid" : "1", "pid" : "2", "ts" : "1.2345", "sf" : "0" }`;
+   versions 1-2: "pid" : "1" and 3 decimals. */
+static void te_event(out_buf *o, xray_names *names, const tdec_xray_header *h, int32_t fid, char ph,
+                     const xray_trace_record *r, double us, uint32_t sf, int *first)
+{
+    char ts[32]; /* llvm::write_double formats into 32 bytes */
+    if (!*first) out_lit(o, ",\n");
+    *first = 0;
+    out_lit(o, "    { \"name\" : \"");
+    te_name(o, names, fid);
+    out_lit(o, "\", \"ph\" : \"");
+    out_char(o, ph);
+    out_lit_u64(o, "\", \"tid\" : \"", r->tid);
+    if (h->version >= 3) out_lit_u64(o, "\", \"pid\" : \"", r->pid);
+    else out_lit(o, "\", \"pid\" : \"1");
+    out_lit(o, "\", \"ts\" : \"");
+    if (isnan(us)) snprintf(ts, sizeof ts, "nan");
+    else if (isinf(us)) snprintf(ts, sizeof ts, "%s", us < 0 ? "-INF" : "INF");
+    else snprintf(ts, sizeof ts, h->version >= 3 ? "%.4f" : "%.3f", us);
+    out_str(o, ts);
+    out_lit_u64(o, "\", \"sf\" : \"", sf);
+    out_lit(o, "\" }");
+}
+
+static uint32_t te_id_hash(const void *ctx, uint32_t i)
+{
+    (void)ctx;
+    return xray_densemap_hash_int(i);
+}
+
+/* "stackFrames": one entry per stack id, in the order of llvm-xray's
+   DenseMap<unsigned, ...> of them (ids inserted 0, 1, 2, ...). */
+static int te_stack_frames(out_buf *o, te_state *s, xray_names *names)
+{
+    xray_densemap ids = {NULL, 0, 0, 0};
+    xray_densemap_keys keys = {te_id_hash, NULL, NULL};
+    uint32_t i, pos = 0;
+    int first = 1;
+    for (i = 0; i < s->nnodes; i++)
+        if (!xray_densemap_insert(&ids, &keys, i, xray_densemap_hash_int(i))) return 0;
+    out_lit(o, "  \"stackFrames\": {");
+    while ((i = xray_densemap_next(&ids, &pos)) != UINT32_MAX) {
+        out_str(o, first ? "\n" : ",\n");
+        first = 0;
+        out_lit_u64(o, "    \"", i);
+        out_lit(o, "\" : { \"name\" : \"");
+        te_name(o, names, s->nodes[i].fid);
+        out_char(o, '"');
+        if (s->nodes[i].parent) {
+            out_lit_u64(o, ", \"parent\": \"", s->nodes[i].parent - 1);
+            out_char(o, '"');
+        }
+        out_lit(o, " }");
+    }
+    out_lit(o, "\n  }\n}\n");
+    xray_densemap_free(&ids);
+    return 1;
+}
+
+int xray_convert_trace_event(xray_trace *t, xray_names *names, out_buf *out, out_buf *err)
+{
+    const tdec_xray_header *h = xray_trace_header(t);
+    te_state s;
+    xray_trace_record r;
+    te_thread *th;
+    double per_tick = 1000000.0 / (double)h->cycle_frequency, us;
+    uint32_t node, popped;
+    int first = 1, rc;
+    memset(&s, 0, sizeof s);
+    out_lit(out, "{\n  \"traceEvents\": [\n");
+    while (!s.failed && xray_trace_next(t, &r)) {
+        if (r.kind == XRAY_CUSTOM_EVENT || r.kind == XRAY_TYPED_EVENT) continue;
+        if (!(th = te_thread_of(&s, r.tid))) {
+            s.failed = 1;
+            break;
+        }
+        us = per_tick * (double)r.tsc;
+        if (r.kind == XRAY_ENTER || r.kind == XRAY_ENTER_ARG) {
+            if (!(node = te_node_of(&s, th->node, r.fid))) {
+                s.failed = 1;
+                break;
+            }
+            th->node = node;
+            te_event(out, names, h, r.fid, 'B', &r, us, node - 1, &first);
+            continue;
+        }
+        /* an exit closes frames up to the one of its function, or all */
+        while (th->node) {
+            popped = th->node - 1;
+            te_event(out, names, h, s.nodes[popped].fid, 'E', &r, us, popped, &first);
+            th->node = s.nodes[popped].parent;
+            if (s.nodes[popped].fid == r.fid) break;
+        }
+    }
+    out_lit(out, "\n  ],\n  \"displayTimeUnit\": \"ns\",\n");
+    if (!s.failed && !te_stack_frames(out, &s, names)) s.failed = 1;
+    if (s.failed) {
+        out_lit(out, "  \"stackFrames\": {}\n}\n");
+        cli_diag(err, "error", -1, "out of memory", NULL);
+    }
+    rc = s.failed ? 1 : xray_trace_status(t);
+    free(s.nodes);
+    free(s.threads);
+    xray_densemap_free(&s.children);
+    xray_densemap_free(&s.by_tid);
+    return rc;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 const char *xray_names_get(xray_names *n, int32_t fid, size_t *len)
 {
+    const char *name;
+    uint64_t address;
     char *e = n->buf;
-    if (n->symbolize) *e++ = '#'; /* no map: every id is unknown */
-    if (fid < 0) {
-        *e++ = '-';
-        e = fmt_u64(e, (uint64_t)0 - (uint64_t)(int64_t)fid);
+    if (n->symbolize && n->map && xray_instrmap_address(n->map, fid, &address)) {
+        name = n->demangle ? xray_instrmap_name(n->map, fid) : xray_instrmap_symbol(n->map, fid);
+        if (name) {
+            *len = strlen(name);
+            return name;
+        }
+        e = fmt_hex(fmt_lit(e, "@("), address);
+        *e++ = ')';
     } else {
-        e = fmt_u64(e, (uint64_t)fid);
+        if (n->symbolize) *e++ = '#';
+        e = fmt_i64(e, fid);
     }
     *len = (size_t)(e - n->buf);
     return n->buf;
@@ -262,4 +485,33 @@ int xray_convert_yaml(xray_trace *t, xray_names *names, out_buf *out)
     if (!any) out_lit(out, "records:         []\n");
     out_lit(out, "...\n");
     return xray_trace_status(t);
+}
+
+int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out_buf *err)
+{
+    xray_instrmap *map = NULL;
+    xray_trace *t;
+    xray_names names;
+    int rc;
+    if (!chrome && xray_opt.output_format == XRAY_FORMAT_RAW) {
+        cli_diag(err, "error", -1, "convert: --output-format=raw is not supported (yaml, trace_event)", NULL);
+        return 2;
+    }
+    if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
+    if ((rc = xray_trace_open(in, path, chrome || xray_opt.sort, &t, err)) != 0) {
+        xray_instrmap_free(map);
+        return rc;
+    }
+    memset(&names, 0, sizeof names);
+    names.map = map;
+    /* dump --chrome names functions whenever it has a map */
+    names.symbolize = xray_opt.symbolize || (chrome && map);
+    names.demangle = xray_opt.demangle;
+    if (chrome || xray_opt.output_format == XRAY_FORMAT_TRACE_EVENT)
+        rc = xray_convert_trace_event(t, &names, out, err);
+    else
+        rc = xray_convert_yaml(t, &names, out);
+    xray_trace_close(t);
+    xray_instrmap_free(map);
+    return rc;
 }

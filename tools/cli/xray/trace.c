@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/xray/trace.h"
 
+#include "tools/cli/xray/densemap.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,9 +91,7 @@ struct xray_trace {
     xt_group        *groups;
     size_t           ngroups, groups_cap;
     uint32_t        *order;       /* block indices: groups in map order, sorted */
-    /* LLVM's DenseMap of (pid, tid): bucket -> group + 1, 0 empty */
-    uint32_t        *buckets;
-    uint32_t         nbuckets;
+    xray_densemap    map;         /* LLVM's DenseMap of the (pid, tid) groups */
     /* the second pass */
     size_t           next_block;  /* unsorted: position in order            */
     xt_cursor       *cur;         /* unsorted: the block being read;
@@ -118,73 +118,47 @@ static int xt_grow(void **items, size_t n, size_t *cap, size_t size)
     return 1;
 }
 
-/* ---- LLVM's DenseMap<std::pair<uint64_t, int32_t>, ...> iteration order ---- */
+/* ---- the groups: LLVM's DenseMap<std::pair<uint64_t, int32_t>, ...> ----- */
 
-/* DenseMapInfo<pair>::getHashValue: each half hashed as Val * 37, the two
-   combined by detail::combineHashValue. The pid is an int32 widened to
-   uint64; its hash keeps only the low 32 bits. */
+/* DenseMapInfo<pair>: each half hashed as Val * 37 (the pid is an int32
+   widened to uint64; its hash keeps only the low 32 bits), combined. */
 static uint32_t xt_key_hash(int32_t pid, int32_t tid)
 {
-    uint32_t a = (uint32_t)pid * 37u, b = (uint32_t)tid * 37u;
-    uint64_t k = (uint64_t)a << 32 | b;
-    k += ~(k << 32);
-    k ^= k >> 22;
-    k += ~(k << 13);
-    k ^= k >> 8;
-    k += k << 3;
-    k ^= k >> 15;
-    k += ~(k << 27);
-    k ^= k >> 31;
-    return (uint32_t)k;
+    return xray_densemap_hash_pair(xray_densemap_hash_int((uint32_t)pid), xray_densemap_hash_int((uint32_t)tid));
 }
 
-/* The bucket of group g's key in buckets[0..n): its own, or the empty one
-   where quadratic probing from its hash ends (LookupBucketFor). */
-static uint32_t xt_bucket_for(const xray_trace *t, const uint32_t *buckets, uint32_t n, int32_t pid,
-                              int32_t tid)
+static uint32_t xt_group_hash(const void *ctx, uint32_t g)
 {
-    uint32_t b = xt_key_hash(pid, tid) & (n - 1), step = 1;
-    while (buckets[b] != 0) {
-        const xt_group *g = &t->groups[buckets[b] - 1];
-        if (g->pid == pid && g->tid == tid) break;
-        b = (b + step++) & (n - 1);
-    }
-    return b;
+    const xray_trace *t = ctx;
+    return xt_key_hash(t->groups[g].pid, t->groups[g].tid);
 }
 
-/* The group of (pid, tid), inserted as DenseMap::insert does: the table
-   doubles (at least 64 buckets) when the new entry would fill 3/4 of it,
-   the old buckets moved over in bucket order. UINT32_MAX: out of memory. */
+static int xt_group_equal(const void *ctx, uint32_t g, const void *key)
+{
+    const xray_trace *t = ctx;
+    const int32_t *k = key;
+    return t->groups[g].pid == k[0] && t->groups[g].tid == k[1];
+}
+
+/* The group of (pid, tid), inserted as BlockIndexer's Indices.insert does.
+   UINT32_MAX: out of memory. */
 static uint32_t xt_group_of(xray_trace *t, int32_t pid, int32_t tid)
 {
-    uint32_t b, i, n;
-    uint32_t *nb;
-    if (t->nbuckets > 0) {
-        b = xt_bucket_for(t, t->buckets, t->nbuckets, pid, tid);
-        if (t->buckets[b] != 0) return t->buckets[b] - 1;
-    }
-    if ((t->ngroups + 1) * 4 >= (size_t)t->nbuckets * 3) {
-        n = t->nbuckets ? t->nbuckets * 2 : 64;
-        nb = calloc(n, sizeof *nb);
-        if (!nb) return UINT32_MAX;
-        for (i = 0; i < t->nbuckets; i++) {
-            const xt_group *g;
-            if (t->buckets[i] == 0) continue;
-            g = &t->groups[t->buckets[i] - 1];
-            nb[xt_bucket_for(t, nb, n, g->pid, g->tid)] = t->buckets[i];
-        }
-        free(t->buckets);
-        t->buckets = nb;
-        t->nbuckets = n;
-    }
+    xray_densemap_keys keys = {xt_group_hash, xt_group_equal, NULL};
+    int32_t key[2];
+    uint32_t g;
+    keys.ctx = t;
+    key[0] = pid;
+    key[1] = tid;
+    g = xray_densemap_find(&t->map, &keys, xt_key_hash(pid, tid), key);
+    if (g != UINT32_MAX) return g;
     if (!xt_grow((void **)&t->groups, t->ngroups, &t->groups_cap, sizeof *t->groups)) return UINT32_MAX;
-    t->groups[t->ngroups].pid = pid;
-    t->groups[t->ngroups].tid = tid;
-    t->groups[t->ngroups].count = 0;
-    t->groups[t->ngroups].first = 0;
-    b = xt_bucket_for(t, t->buckets, t->nbuckets, pid, tid);
-    t->buckets[b] = (uint32_t)++t->ngroups;
-    return t->buckets[b] - 1;
+    g = (uint32_t)t->ngroups++;
+    t->groups[g].pid = pid;
+    t->groups[g].tid = tid;
+    t->groups[g].count = 0;
+    t->groups[g].first = 0;
+    return xray_densemap_insert(&t->map, &keys, g, xt_key_hash(pid, tid)) ? g : UINT32_MAX;
 }
 
 /* ---- libstdc++'s std::sort, under LLVM's block comparator ----------------- */
@@ -482,19 +456,18 @@ static int xt_index_basic(xt_indexer *x, const tdec_xray_item *it)
 static int xt_arrange(xray_trace *t)
 {
     size_t i, k;
-    uint32_t g, seq = 0, pos = 0;
+    uint32_t g, it, seq = 0, pos = 0;
     t->order = malloc((t->nblocks ? t->nblocks : 1) * sizeof *t->order);
     if (!t->order) return 0;
     if (t->hdr.file_type == TDEC_XRAY_BASIC) {
         for (i = 0; i < t->nblocks; i++) t->order[i] = (uint32_t)i;
     } else {
         for (i = 0; i < t->nblocks; i++) t->groups[t->blocks[i].group].count++;
-        /* groups in bucket order */
-        for (i = 0; i < t->nbuckets; i++) {
-            if (t->buckets[i] == 0) continue;
-            t->groups[t->buckets[i] - 1].first = pos;
-            pos += t->groups[t->buckets[i] - 1].count;
-            t->groups[t->buckets[i] - 1].count = 0;
+        /* groups in the map's order */
+        for (it = 0; (g = xray_densemap_next(&t->map, &it)) != UINT32_MAX;) {
+            t->groups[g].first = pos;
+            pos += t->groups[g].count;
+            t->groups[g].count = 0;
         }
         for (i = 0; i < t->nblocks; i++) {
             xt_group *gr = &t->groups[t->blocks[i].group];
@@ -1006,6 +979,6 @@ void xray_trace_close(xray_trace *t)
     free(t->runs);
     free(t->groups);
     free(t->order);
-    free(t->buckets);
+    xray_densemap_free(&t->map);
     free(t);
 }

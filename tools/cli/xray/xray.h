@@ -12,7 +12,6 @@
 #define TDEC_TOOLS_XRAY_XRAY_H
 
 #include "tools/cli/cli.h"
-#include "tools/cli/out.h"
 
 typedef struct xray_options {
     /* --instr_map=FILE, -m FILE (account, convert, stack): the instrumented
@@ -25,6 +24,26 @@ typedef struct xray_options {
        names demangled (xray_instrmap_name) or as in the symbol table
        (xray_instrmap_symbol) */
     int demangle;
+    /* convert --output-format=yaml|trace_event|raw (-f): llvm-xray's
+       default is raw */
+    enum { XRAY_FORMAT_RAW, XRAY_FORMAT_YAML, XRAY_FORMAT_TRACE_EVENT } output_format;
+    /* convert --sort (-s; the default) / --sort=false: records by TSC */
+    int sort;
+    /* stack: --keep-going (-k), --per-thread-stacks, --aggregate-threads,
+       --all-stacks (--all), --stack-format=human|flame,
+       --aggregation-type=time|count */
+    int keep_going, per_thread_stacks, aggregate_threads, all_stacks;
+    enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME } stack_format;
+    enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT } aggregation;
+    /* account: --keep-going (-k, above), --deduce-sibling-calls (-d),
+       --sort=KEY (-s; XRAY_SORT_*, llvm-xray's order of the keys),
+       --sortorder=dsc (-r), --top=N (-p; rows shown when > 0),
+       --format=csv (-f) */
+    int deduce_sibling_calls, sort_descending, top, csv;
+    enum {
+        XRAY_SORT_FUNCID, XRAY_SORT_COUNT, XRAY_SORT_MIN, XRAY_SORT_MED, XRAY_SORT_PCT90,
+        XRAY_SORT_PCT99, XRAY_SORT_MAX, XRAY_SORT_SUM, XRAY_SORT_FUNC
+    } account_sort;
 } xray_options;
 
 /* Set by the row's parse_opt before run is called. */
@@ -34,12 +53,15 @@ extern xray_options xray_opt;
    the exit status. */
 int xray_extract(const char *path, out_buf *out, out_buf *err);
 
-/* account's own options (account.c): one of them at argv[*i] (formats.h's
-   CLI_OPT_* answers; a value may be the next argument, *i moves past it). */
-int xray_account_opt(int argc, char **argv, int *i);
+/* `tracedec convert` (chrome = 0) and `dump --chrome` (1, trace_event) on
+   the log at path, read from in (convert.c). Returns the exit status. */
+int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out_buf *err);
 
-/* `tracedec account FILE`: llvm-xray account's table (account.c), the log
-   read from `in` (main's reader). Returns the exit status. */
+/* `tracedec stack` on the log at path (stack.c). Returns the exit status. */
+int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err);
+
+/* `tracedec account` on the log at path (account.c). Returns the exit
+   status. */
 int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif
