@@ -49,6 +49,11 @@ typedef struct acct {
     acct_func    *funcs;
     uint32_t      nthreads, nfuncs;
     size_t        threads_cap, funcs_cap;
+    /* lookups the maps need not repeat: the last record's thread, and
+       functions by the low bits of their ids (index + 1, 0: empty) */
+    uint32_t      last_tid, last_thread;
+    int32_t       cached_fid[256];
+    uint32_t      cached_func[256];
 } acct;
 
 /* Room for one more element in a doubling array; 0 or -1. */
@@ -130,18 +135,23 @@ static int acct_func_equal(const void *ctx, uint32_t index, const void *key)
 static uint32_t acct_func_get(acct *acc, int32_t fid)
 {
     xray_densemap_keys keys;
-    uint32_t h = xray_densemap_hash_int((uint32_t)fid), k;
+    uint32_t h = xray_densemap_hash_int((uint32_t)fid), k, slot = (uint32_t)fid & 255u;
+    if (acc->cached_func[slot] != 0 && acc->cached_fid[slot] == fid) return acc->cached_func[slot] - 1;
     keys.hash = acct_func_hash;
     keys.equal = acct_func_equal;
     keys.ctx = acc;
     k = xray_densemap_find(&acc->func_map, &keys, h, &fid);
-    if (k != UINT32_MAX) return k;
-    k = acc->nfuncs;
-    if (acct_reserve((void **)&acc->funcs, &acc->funcs_cap, k, sizeof *acc->funcs) != 0) return UINT32_MAX;
-    memset(&acc->funcs[k], 0, sizeof acc->funcs[k]);
-    acc->funcs[k].fid = fid;
-    acc->nfuncs++;
-    return xray_densemap_insert(&acc->func_map, &keys, k, h) ? k : UINT32_MAX;
+    if (k == UINT32_MAX) {
+        k = acc->nfuncs;
+        if (acct_reserve((void **)&acc->funcs, &acc->funcs_cap, k, sizeof *acc->funcs) != 0) return UINT32_MAX;
+        memset(&acc->funcs[k], 0, sizeof acc->funcs[k]);
+        acc->funcs[k].fid = fid;
+        acc->nfuncs++;
+        if (!xray_densemap_insert(&acc->func_map, &keys, k, h)) return UINT32_MAX;
+    }
+    acc->cached_fid[slot] = fid;
+    acc->cached_func[slot] = k + 1;
+    return k;
 }
 
 /* The same for thread tid. */
@@ -149,17 +159,22 @@ static uint32_t acct_thread_get(acct *acc, uint32_t tid)
 {
     xray_densemap_keys keys;
     uint32_t h = xray_densemap_hash_int(tid), k;
+    if (acc->nthreads != 0 && acc->last_tid == tid) return acc->last_thread;
     keys.hash = acct_thread_hash;
     keys.equal = acct_thread_equal;
     keys.ctx = acc;
     k = xray_densemap_find(&acc->thread_map, &keys, h, &tid);
-    if (k != UINT32_MAX) return k;
-    k = acc->nthreads;
-    if (acct_reserve((void **)&acc->threads, &acc->threads_cap, k, sizeof *acc->threads) != 0) return UINT32_MAX;
-    memset(&acc->threads[k], 0, sizeof acc->threads[k]);
-    acc->threads[k].tid = tid;
-    acc->nthreads++;
-    return xray_densemap_insert(&acc->thread_map, &keys, k, h) ? k : UINT32_MAX;
+    if (k == UINT32_MAX) {
+        k = acc->nthreads;
+        if (acct_reserve((void **)&acc->threads, &acc->threads_cap, k, sizeof *acc->threads) != 0) return UINT32_MAX;
+        memset(&acc->threads[k], 0, sizeof acc->threads[k]);
+        acc->threads[k].tid = tid;
+        acc->nthreads++;
+        if (!xray_densemap_insert(&acc->thread_map, &keys, k, h)) return UINT32_MAX;
+    }
+    acc->last_tid = tid;
+    acc->last_thread = k;
+    return k;
 }
 
 static int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
