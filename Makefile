@@ -42,7 +42,7 @@ GEN     := $(wildcard tests/gen/*.h)
 CLI_SRC := $(wildcard tools/cli/*.c tools/cli/*/*.c)
 CLI_HDR := $(wildcard tools/cli/*.h tools/cli/*/*.h)
 
-UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle
+UNIT     := xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle demangle_full
 EXAMPLES := $(patsubst tools/examples/%.c,%,$(wildcard tools/examples/*.c))
 BENCH    := xray uftrace ovni xtrace
 
@@ -100,6 +100,7 @@ $(B)/unit/%: tests/unit/%.c $(TESTLIB) $(GEN) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/unit/demangle: tools/cli/uftrace/demangle.c tools/cli/uftrace/demangle.h
+$(B)/unit/demangle_full: tools/cli/uftrace/demangle_full.c tools/cli/uftrace/demangle.h
 
 # ---- generators --------------------------------------------------------------
 $(B)/gen/%: tests/gen/%.c $(GEN) $(HEADERS)

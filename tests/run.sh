@@ -33,7 +33,7 @@ section() {
 
 case "$mode" in
 test|check)
-    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle; do
+    for t in xray uftrace ovni xtrace ipt ipt_time ipt_evt ipt_ild ipt_flow ipt_flow_image demangle demangle_full; do
         section "unit: $t" build/unit/$t
     done
     for t in tests/golden/*.sh; do

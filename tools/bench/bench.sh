@@ -8,6 +8,10 @@
 #      `build/tracedec dump` and `llvm-xray fdr-dump` print the same bytes,
 #      then times both (hyperfine if installed, else best of N with date)
 #      and measures the CLI's peak RSS (GNU time, package `time`).
+#   2b. The XRay commands (tools/bench/xray_cmds.sh): extract, and the
+#      commands that take --instr_map, against llvm-xray on a log built from
+#      one program's blocks (its map names the ids): identical output, time,
+#      CPU time and peak RSS per pair.
 #   3. uftrace (tools/bench/uftrace.sh): records a hot loop with uftrace
 #      (>= MB megabytes of <tid>.dat), times the library on it
 #      (tools/bench/uftrace.c) and `tracedec dump`/`replay` against
@@ -84,6 +88,10 @@ echo "tracedec dump peak RSS: $(peak_rss "$TD") KiB"
 [ -n "$XRAY" ] && echo "llvm-xray fdr-dump peak RSS: $(peak_rss "$LX") KiB"
 
 echo
+# 2b. The XRay commands against llvm-xray.
+sh tools/bench/xray_cmds.sh "$MB" || xcstatus=1
+
+echo
 # 3. uftrace: a live recording of >= MB megabytes, library and CLI.
 ustatus=0
 sh tools/bench/uftrace.sh "$MB" || ustatus=1
@@ -112,5 +120,5 @@ else
     echo "SKIP bench ipt_ild (no /usr/include/Zydis/Zydis.h: apt-get install libzydis-dev)"
 fi
 [ "$same" = no ] && { echo "tracedec dump and llvm-xray fdr-dump outputs DIFFER"; exit 1; }
-[ $ostatus = 0 ] && [ $xstatus = 0 ] && [ $istatus = 0 ] || exit 1
+[ $ostatus = 0 ] && [ $xstatus = 0 ] && [ $istatus = 0 ] && [ "${xcstatus:-0}" = 0 ] || exit 1
 exit $ustatus

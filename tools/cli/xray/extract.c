@@ -6,6 +6,7 @@
 #include "tools/cli/xray/xray.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/cli/cli.h"
@@ -126,6 +127,10 @@ static void yaml_escaped(out_buf *o, const char *s)
 static void yaml_string(out_buf *o, const char *s)
 {
     int q = yaml_quoting(s);
+    if (*s == '\0') {
+        out_lit(o, "''");
+        return;
+    }
     if (q == YAML_PLAIN) {
         out_str(o, s);
     } else if (q == YAML_DOUBLE) {
@@ -145,9 +150,14 @@ static void yaml_string(out_buf *o, const char *s)
 /* 0x and upper-case hex: LLVM's Hex64. */
 static void yaml_hex(out_buf *o, uint64_t v)
 {
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%llX", (unsigned long long)v);
-    out_str(o, buf);
+    char buf[18], *p = buf + sizeof buf;
+    do {
+        *--p = "0123456789ABCDEF"[v & 15];
+        v >>= 4;
+    } while (v);
+    *--p = 'x';
+    *--p = '0';
+    out_mem(o, p, (size_t)(buf + sizeof buf - p));
 }
 
 int xray_extract(const char *path, out_buf *out, out_buf *err)
@@ -156,6 +166,8 @@ int xray_extract(const char *path, out_buf *out, out_buf *err)
     const xray_sled *sleds;
     size_t n, i;
     uint64_t address;
+    int32_t last_fid = 0; /* the function whose name is in `named` */
+    out_buf *named = NULL;
     char why[256], msg[64 + 4096], fallback[32];
     if (xray_instrmap_open(path, &m, why, sizeof why) != 0) {
         snprintf(msg, sizeof msg, "Cannot extract instrumentation map from '%s'", path);
@@ -193,11 +205,24 @@ int xray_extract(const char *path, out_buf *out, out_buf *err)
         out_lit(out, ", always-instrument: ");
         out_str(out, s->always_instrument ? "true" : "false");
         out_lit(out, ", function-name: ");
-        yaml_string(out, name);
+        /* a function's sleds come together: its name is quoted once, into a
+           buffer that is never flushed (a name quotes to at most 4 times
+           its length) */
+        if (fid != last_fid && strlen(name) < OUT_BUF_SIZE / 4) {
+            if (!named && (named = calloc(1, sizeof *named)) != NULL) out_init(named, -1);
+            if (named) {
+                named->len = 0;
+                yaml_string(named, name);
+                last_fid = fid;
+            }
+        }
+        if (named && fid == last_fid) out_mem(out, named->buf, named->len);
+        else yaml_string(out, name);
         if (s->version != 0) out_lit_u64(out, ", version: ", s->version); /* an optional key, 0 by default */
         out_lit(out, " }\n");
     }
     out_lit(out, "...\n");
+    free(named);
     xray_instrmap_free(m);
     return 0;
 }

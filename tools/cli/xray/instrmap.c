@@ -331,9 +331,11 @@ static int reloc_cmp(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Every relocation of every SHT_REL/SHT_RELA section that llvm-xray uses,
-   sorted by offset and then by file order. */
-static int read_relocs(elf_file *f, reloc_set *rs)
+/* Every relocation of every SHT_REL/SHT_RELA section that llvm-xray uses
+   and that falls in [lo, hi) (the map: no other place is looked up),
+   sorted by offset and then by file order. Those outside are still read:
+   a symbol llvm cannot read makes it fail. */
+static int read_relocs(elf_file *f, reloc_set *rs, uint64_t lo, uint64_t hi)
 {
     uint64_t i, k, count, order = 0;
     for (i = 0; i < f->shnum; i++) {
@@ -354,6 +356,7 @@ static int read_relocs(elf_file *f, reloc_set *rs)
                 if (symbol_value(f, SH_LINK(f, i), info >> 32, &s) != 0) return -1;
                 reloc_value(f->machine, (uint32_t)info, offset, s, addend, &v, &uses_symbol);
             }
+            if (offset < lo || offset >= hi) continue;
             if (rs->n == rs->cap) {
                 size_t cap = rs->cap ? rs->cap * 2 : 64;
                 reloc *r = realloc(rs->r, cap * sizeof *r);
@@ -445,7 +448,7 @@ static int read_sleds(elf_file *f, xray_instrmap *m, uint64_t sec)
     if (SH_TYPE(f, sec) == SHT_NOBITS) size = 0;
     if (size % SLED_SIZE != 0)
         return fail(f, "Instrumentation map entries not evenly divisible by size of an XRay sled entry.");
-    if (read_relocs(f, &rs) != 0) goto out;
+    if (read_relocs(f, &rs, addr, addr + size < addr ? UINT64_MAX : addr + size) != 0) goto out;
     m->sleds = calloc((size_t)(size / SLED_SIZE) + 1, sizeof *m->sleds);
     if (!m->sleds) {
         fail(f, "out of memory");
@@ -506,6 +509,17 @@ static int pick_better(const sym_pick *a, const sym_pick *b)
     return a->index > b->index;
 }
 
+typedef struct name_ref {
+    uint32_t name; /* st_name */
+    size_t   fid_index;
+} name_ref;
+
+static int name_cmp(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
 /* Names every function id from the symbol table. The symbol for address F
    is the best (address, size, position) among those at or below F; a
    symbol can only be the best for the first function address at or above
@@ -515,8 +529,9 @@ static int pick_better(const sym_pick *a, const sym_pick *b)
 static void read_names(elf_file *f, xray_instrmap *m)
 {
     uint64_t i, symtab = f->shnum, strtab, count = 0, k;
-    size_t n = m->nby_address, lo, hi;
+    size_t n = m->nby_address, lo, hi, nwanted = 0;
     sym_pick *best;
+    name_ref *wanted;
     for (i = 0; i < f->shnum && symtab == f->shnum; i++)
         if (SH_TYPE(f, i) == SHT_SYMTAB) symtab = i;
     if (symtab < f->shnum && table_section(f, symtab, ELF_SYM_SIZE, &count) != 0) goto unreadable;
@@ -552,6 +567,10 @@ static void read_names(elf_file *f, xray_instrmap *m)
     }
     for (lo = 1; lo < n; lo++)
         if (pick_better(&best[lo - 1], &best[lo])) best[lo] = best[lo - 1];
+    /* the names, read in string table order (a symbol table is often in
+       hash order: reading by function would jump around the file) */
+    wanted = calloc(m->nfn + 1, sizeof *wanted);
+    if (!wanted) goto out;
     for (i = 0; i < m->nfn; i++) {
         const fid_entry key = {m->fn_address[i], 0};
         const sym_pick *p;
@@ -559,8 +578,13 @@ static void read_names(elf_file *f, xray_instrmap *m)
         if (!at) continue;
         p = &best[at - m->by_address];
         if (p->index == 0 || (p->size != 0 && p->addr + p->size <= key.address)) continue;
-        m->symbol[i] = read_string(f, strtab, p->name);
+        wanted[nwanted].name = p->name;
+        wanted[nwanted].fid_index = (size_t)i;
+        nwanted++;
     }
+    qsort(wanted, nwanted, sizeof *wanted, name_cmp);
+    for (k = 0; k < nwanted; k++) m->symbol[wanted[k].fid_index] = read_string(f, strtab, wanted[k].name);
+    free(wanted);
 out:
     free(best);
     return;
