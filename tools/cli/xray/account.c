@@ -38,22 +38,28 @@ typedef struct acct_func {
     double    sum;       /* summed in that order, as llvm-xray sums them     */
 } acct_func;
 
+/* Entries keyed by a thread's or a function's 32-bit id (each entry starts
+   with it), found through a DenseMap laid out as llvm-xray's: its order
+   shows in the error reports (threads) and in the rows before sorting
+   (functions). */
+typedef struct acct_table {
+    xray_densemap map;
+    void         *entries;
+    size_t        elem, cap;
+    uint32_t      n;
+} acct_table;
+
 typedef struct acct {
     xray_names   names;
     out_buf     *err;
     uint64_t     first_tsc; /* LLVM's CurrentMaxTSC: the first non-zero TSC seen */
-    /* LLVM's DenseMaps, whose order shows in the error reports (threads)
-       and the rows before sorting (functions), over these arrays */
-    xray_densemap thread_map, func_map;
-    acct_thread  *threads;
-    acct_func    *funcs;
-    uint32_t      nthreads, nfuncs;
-    size_t        threads_cap, funcs_cap;
-    /* lookups the maps need not repeat: the last record's thread, and
+    acct_table   threads;   /* of acct_thread                                     */
+    acct_table   funcs;     /* of acct_func                                       */
+    /* lookups the tables need not repeat: the last record's thread, and
        functions by the low bits of their ids (index + 1, 0: empty) */
-    uint32_t      last_tid, last_thread;
-    int32_t       cached_fid[256];
-    uint32_t      cached_func[256];
+    uint32_t     last_tid, last_thread;
+    int32_t      cached_fid[256];
+    uint32_t     cached_func[256];
 } acct;
 
 /* Room for one more element in a doubling array; 0 or -1. */
@@ -74,6 +80,8 @@ static acct *acct_new(const xray_instrmap *map, out_buf *err)
 {
     acct *acc = calloc(1, sizeof *acc);
     if (acc == NULL) return NULL;
+    acc->threads.elem = sizeof(acct_thread);
+    acc->funcs.elem = sizeof(acct_func);
     acc->names.map = map;
     acc->names.symbolize = 1;
     acc->names.demangle = 1;
@@ -83,14 +91,18 @@ static acct *acct_new(const xray_instrmap *map, out_buf *err)
 
 static void acct_free(acct *acc)
 {
+    acct_thread *threads;
+    acct_func *funcs;
     uint32_t k;
     if (acc == NULL) return;
-    for (k = 0; k < acc->nthreads; k++) free(acc->threads[k].stack);
-    for (k = 0; k < acc->nfuncs; k++) free(acc->funcs[k].durations);
-    free(acc->threads);
-    free(acc->funcs);
-    xray_densemap_free(&acc->thread_map);
-    xray_densemap_free(&acc->func_map);
+    threads = acc->threads.entries;
+    funcs = acc->funcs.entries;
+    for (k = 0; k < acc->threads.n; k++) free(threads[k].stack);
+    for (k = 0; k < acc->funcs.n; k++) free(funcs[k].durations);
+    free(threads);
+    free(funcs);
+    xray_densemap_free(&acc->threads.map);
+    xray_densemap_free(&acc->funcs.map);
     free(acc);
 }
 
@@ -110,68 +122,62 @@ static void acct_put_debug(out_buf *o, const acct *acc, int32_t fid)
     else out_lit(o, "(unknown)");
 }
 
-static uint32_t acct_thread_hash(const void *ctx, uint32_t index)
+static uint32_t acct_table_key(const acct_table *t, uint32_t index)
 {
-    return xray_densemap_hash_int(((const acct *)ctx)->threads[index].tid);
+    uint32_t key;
+    memcpy(&key, (const char *)t->entries + (size_t)index * t->elem, sizeof key);
+    return key;
 }
 
-static int acct_thread_equal(const void *ctx, uint32_t index, const void *key)
+static uint32_t acct_table_hash(const void *ctx, uint32_t index)
 {
-    return ((const acct *)ctx)->threads[index].tid == *(const uint32_t *)key;
+    return xray_densemap_hash_int(acct_table_key(ctx, index));
 }
 
-static uint32_t acct_func_hash(const void *ctx, uint32_t index)
+static int acct_table_equal(const void *ctx, uint32_t index, const void *key)
 {
-    return xray_densemap_hash_int((uint32_t)((const acct *)ctx)->funcs[index].fid);
+    return acct_table_key(ctx, index) == *(const uint32_t *)key;
 }
 
-static int acct_func_equal(const void *ctx, uint32_t index, const void *key)
-{
-    return ((const acct *)ctx)->funcs[index].fid == *(const int32_t *)key;
-}
-
-/* Function fid's entry (new ones added to the map): its index, or
+/* The index of key's entry; a new key gets a zeroed entry (but its key).
    UINT32_MAX when out of memory. */
-static uint32_t acct_func_get(acct *acc, int32_t fid)
+static uint32_t acct_table_get(acct_table *t, uint32_t key)
 {
     xray_densemap_keys keys;
-    uint32_t h = xray_densemap_hash_int((uint32_t)fid), k, slot = (uint32_t)fid & 255u;
+    uint32_t h = xray_densemap_hash_int(key), k;
+    char *e;
+    keys.hash = acct_table_hash;
+    keys.equal = acct_table_equal;
+    keys.ctx = t;
+    k = xray_densemap_find(&t->map, &keys, h, &key);
+    if (k != UINT32_MAX) return k;
+    k = t->n;
+    if (acct_reserve(&t->entries, &t->cap, k, t->elem) != 0) return UINT32_MAX;
+    e = (char *)t->entries + (size_t)k * t->elem;
+    memset(e, 0, t->elem);
+    memcpy(e, &key, sizeof key);
+    t->n++;
+    return xray_densemap_insert(&t->map, &keys, k, h) ? k : UINT32_MAX;
+}
+
+/* Function fid's entry in acc->funcs: its index, or UINT32_MAX when out of
+   memory. */
+static uint32_t acct_func_get(acct *acc, int32_t fid)
+{
+    uint32_t k, slot = (uint32_t)fid & 255u;
     if (acc->cached_func[slot] != 0 && acc->cached_fid[slot] == fid) return acc->cached_func[slot] - 1;
-    keys.hash = acct_func_hash;
-    keys.equal = acct_func_equal;
-    keys.ctx = acc;
-    k = xray_densemap_find(&acc->func_map, &keys, h, &fid);
-    if (k == UINT32_MAX) {
-        k = acc->nfuncs;
-        if (acct_reserve((void **)&acc->funcs, &acc->funcs_cap, k, sizeof *acc->funcs) != 0) return UINT32_MAX;
-        memset(&acc->funcs[k], 0, sizeof acc->funcs[k]);
-        acc->funcs[k].fid = fid;
-        acc->nfuncs++;
-        if (!xray_densemap_insert(&acc->func_map, &keys, k, h)) return UINT32_MAX;
-    }
+    if ((k = acct_table_get(&acc->funcs, (uint32_t)fid)) == UINT32_MAX) return k;
     acc->cached_fid[slot] = fid;
     acc->cached_func[slot] = k + 1;
     return k;
 }
 
-/* The same for thread tid. */
+/* The same for thread tid in acc->threads. */
 static uint32_t acct_thread_get(acct *acc, uint32_t tid)
 {
-    xray_densemap_keys keys;
-    uint32_t h = xray_densemap_hash_int(tid), k;
-    if (acc->nthreads != 0 && acc->last_tid == tid) return acc->last_thread;
-    keys.hash = acct_thread_hash;
-    keys.equal = acct_thread_equal;
-    keys.ctx = acc;
-    k = xray_densemap_find(&acc->thread_map, &keys, h, &tid);
-    if (k == UINT32_MAX) {
-        k = acc->nthreads;
-        if (acct_reserve((void **)&acc->threads, &acc->threads_cap, k, sizeof *acc->threads) != 0) return UINT32_MAX;
-        memset(&acc->threads[k], 0, sizeof acc->threads[k]);
-        acc->threads[k].tid = tid;
-        acc->nthreads++;
-        if (!xray_densemap_insert(&acc->thread_map, &keys, k, h)) return UINT32_MAX;
-    }
+    uint32_t k;
+    if (acc->threads.n != 0 && acc->last_tid == tid) return acc->last_thread;
+    if ((k = acct_table_get(&acc->threads, tid)) == UINT32_MAX) return k;
     acc->last_tid = tid;
     acc->last_thread = k;
     return k;
@@ -182,7 +188,7 @@ static int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
     acct_func *f;
     uint32_t k = acct_func_get(acc, fid);
     if (k == UINT32_MAX) return -1;
-    f = &acc->funcs[k];
+    f = (acct_func *)acc->funcs.entries + k;
     if (acct_reserve((void **)&f->durations, &f->cap, f->n, sizeof *f->durations) != 0) return -1;
     f->durations[f->n++] = duration;
     f->sum += (double)duration;
@@ -214,8 +220,8 @@ static void acct_report(acct *acc, const xray_trace_record *r)
     out_lit_u64(e, "; thread-id: ", r->tid);
     out_lit_u64(e, "; process-id: ", r->pid);
     out_lit(e, "}}\n");
-    while ((k = xray_densemap_next(&acc->thread_map, &pos)) != UINT32_MAX) {
-        const acct_thread *t = &acc->threads[k];
+    while ((k = xray_densemap_next(&acc->threads.map, &pos)) != UINT32_MAX) {
+        const acct_thread *t = (const acct_thread *)acc->threads.entries + k;
         out_lit_u64(e, "Thread ID: ", t->tid);
         out_char(e, '\n');
         if (t->depth == 0) out_lit(e, "  (empty stack)\n");
@@ -237,7 +243,7 @@ static int acct_account(acct *acc, const xray_trace_record *r)
     if (acc->first_tsc == 0) acc->first_tsc = r->tsc;
     if (r->tsc < acc->first_tsc) return 0;
     if ((k = acct_thread_get(acc, r->tid)) == UINT32_MAX) return -1;
-    t = &acc->threads[k];
+    t = (acct_thread *)acc->threads.entries + k;
     switch (r->kind) {
     case XRAY_CUSTOM_EVENT:
     case XRAY_TYPED_EVENT:
@@ -485,12 +491,12 @@ static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
     char line[512]; /* six numbers of at most 48 characters */
     uint32_t k, i, n = 0, pos = 0, shown;
     int len;
-    rows = malloc((acc->nfuncs ? acc->nfuncs : 1) * sizeof *rows);
+    rows = malloc((acc->funcs.n ? acc->funcs.n : 1) * sizeof *rows);
     if (rows == NULL) return -1;
     /* the map's order, which --sort=func keeps: llvm-xray 14 never sorts by
        name (llvm_unreachable("Not implemented") falls through in its build) */
-    while ((k = xray_densemap_next(&acc->func_map, &pos)) != UINT32_MAX) {
-        acct_stats(&acc->funcs[k], &rows[n]);
+    while ((k = xray_densemap_next(&acc->funcs.map, &pos)) != UINT32_MAX) {
+        acct_stats((acct_func *)acc->funcs.entries + k, &rows[n]);
         if (cycle_frequency)
             for (i = 0; i < 6; i++) rows[n].stat[i] /= (double)cycle_frequency;
         n++;
