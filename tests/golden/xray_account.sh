@@ -1,14 +1,17 @@
 #!/bin/sh
 # Golden tests of `tracedec account` against llvm-xray 14's account.
 # Each log's references are one file beside it, LOG.account.txt (the peer
-# corpus: LOG.account.txt.xz): per command a line "### llvm-xray account
-# ARGS (exit N)", its stdout, then "### stderr" and its stderr where that
-# is not empty and differs from the first command's (--keep-going, strict,
-# -d, csv, --top and every --sort key in both orders; see
-# tests/data/xray/README.md). The same commands run with tracedec in the
-# log's folder must give the same file byte for byte: stdout, stderr (the
-# error reports with their thread dumps; our last line names tracedec
-# instead of llvm-xray) and exit status.
+# corpus: LOG.account.txt.xz, see its README.md): per command a line
+# "### llvm-xray account ARGS (exit N)", its stdout, then "### stderr" and
+# its stderr where that is not empty and differs from the first command's
+# (--keep-going, strict, -d, csv, --top and every --sort key in both
+# orders; the samples with -m instrmap.elf where llvm-xray loads it). The
+# logs: the XRay samples, tests/data/xray/account-ties (written by
+# tests/gen/xray_account_log.py: 39 functions, tied statistics, colliding
+# ids, refused records) and the peer corpus. The same commands run with
+# tracedec in the log's folder must give the same file byte for byte:
+# stdout, stderr (the error reports with their thread dumps; our last line
+# names tracedec instead of llvm-xray) and exit status.
 # Logs llvm-xray cannot load (zero-size events, the typed-event cut, v1
 # padding of odd length, basic logs it rejects) have one failed command;
 # tracedec reads them: its output is compared with our reviewed
