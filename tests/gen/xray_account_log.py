@@ -4,9 +4,11 @@
 whose statistics often tie, ids that collide in a 64-bucket hash table,
 three interleaved threads, exits without enters, an exit of a function
 below the top of its stack (for --deduce-sibling-calls) and records older
-than the first one. Deterministic (fixed seed).
+than the first one, negative ids and one next to the largest. Deterministic
+(fixed seed). With --cycles the header's cycle frequency is 0: durations
+print in cycles.
 
-    python3 tests/gen/xray_account_log.py OUT.xray
+    python3 tests/gen/xray_account_log.py [--cycles] OUT.xray
 """
 import random
 import struct
@@ -16,9 +18,9 @@ ENTER, EXIT, TAIL = 0, 1, 2
 FREQ = 1000  # cycles per second: durations print as multiples of 0.001
 
 
-def main(path):
+def main(path, freq):
     rnd = random.Random(17)
-    fids = list(range(1, 33)) + [65, 129, 193, 257, 100001, 100065, 7, 71]
+    fids = list(range(1, 33)) + [65, 129, 193, 257, 100001, 100065, 7, 71, -3, -64, 0x7ffffffe]
     fids = list(dict.fromkeys(fids))  # 7 is in range already: ids stay unique
     durations = [1, 2, 2, 3, 5, 8, 8]
     recs = []
@@ -47,7 +49,7 @@ def main(path):
     order[1][10:10] = [(102, ENTER, 3, order[1][9][3]), (102, ENTER, 4, order[1][9][3] + 1),
                        (102, EXIT, 3, order[1][9][3] + 2)]
     order[2].insert(5, (103, ENTER, 9, 10))
-    out = [struct.pack("<HHIQ16x", 3, 0, 3, FREQ)]
+    out = [struct.pack("<HHIQ16x", 3, 0, 3, freq)]
     # threads interleave in runs of a few records
     pos = [0, 0, 0]
     while any(pos[k] < len(order[k]) for k in range(3)):
@@ -60,4 +62,7 @@ def main(path):
         f.write(b"".join(out))
 
 
-main(sys.argv[1])
+if sys.argv[1] == "--cycles":
+    main(sys.argv[2], 0)
+else:
+    main(sys.argv[1], FREQ)
