@@ -6,9 +6,10 @@
 # its stderr where that is not empty and differs from the first command's
 # (--keep-going, strict, -d, csv, --top and every --sort key in both
 # orders; the samples with -m instrmap.elf where llvm-xray loads it). The
-# logs: the XRay samples, tests/data/xray/account-ties (written by
-# tests/gen/xray_account_log.py: 39 functions, tied statistics, colliding
-# ids, refused records) and the peer corpus. The same commands run with
+# logs: the XRay samples, tests/data/xray/account-ties and account-cycles
+# (written by tests/gen/xray_account_log.py: 42 functions, tied statistics,
+# colliding and negative ids, refused records; the second with cycle
+# frequency 0) and the peer corpus. The same commands run with
 # tracedec in the log's folder must give the same file byte for byte:
 # stdout, stderr (the error reports with their thread dumps; our last line
 # names tracedec instead of llvm-xray) and exit status.
