@@ -43,6 +43,15 @@ done
 n=x86_64-cxx-O2-nopie
 check "$n -symbolize=true --demangle=false" "$D/$n.extract-s-no-demangle.yaml" -symbolize=true --demangle=false "$D/$n.elf"
 check "$n --symbolize=0" "$D/$n.extract.yaml" --symbolize=0 "$D/$n.elf"
+check "$n --output=-" "$D/$n.extract.yaml" --output=- "$D/$n.elf"
+rm -f "$T/o.yaml"
+"$X" extract -s -o "$T/o.yaml" "$D/$n.elf" > "$T/out" 2> "$T/err"
+rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$T/out" ] && cmp -s "$T/o.yaml" "$D/$n.extract-s.yaml"; then
+    pass "xray extract -o FILE: the output in FILE"
+else
+    fail "xray extract -o FILE (exit $rc)" "$T/err"
+fi
 
 for d in tests/data/xray/*/; do
     [ -f "$d/instrmap.elf" ] || continue
@@ -59,6 +68,26 @@ for d in tests/data/xray/*/; do
         fail "xray extract sample $s: want exit 1 and 'Exec format error' (exit $rc)" "$T/err"
     fi
 done
+
+# YAML maps (llvm-xray reads a file that is no object file as YAML: ids,
+# no names): yaml/CASE.in.yaml, llvm-xray's outputs and exit statuses
+tail -n +2 "$D/yaml/status.tsv" > "$T/yaml-cases"
+while IFS="$(printf '\t')" read -r c r1 r2; do
+    for mode in extract extract-s; do
+        want=$r1 opt=""
+        [ $mode = extract-s ] && want=$r2 opt=-s
+        "$X" extract $opt "$D/yaml/$c.in.yaml" > "$T/out" 2> "$T/err"
+        rc=$?
+        if [ $rc -eq "$want" ] && cmp -s "$T/out" "$D/yaml/$c.$mode.yaml"; then
+            pass "xray extract YAML map $c $opt"
+        else
+            diff "$D/yaml/$c.$mode.yaml" "$T/out" > "$T/diff" 2>&1
+            cat "$T/err" >> "$T/diff"
+            fail "xray extract YAML map $c $opt (exit $rc, llvm-xray $want)" "$T/diff"
+        fi
+    done
+done < "$T/yaml-cases"
+check "a YAML map: x86_64-cxx-O2-nopie.extract-s.yaml" "$D/x86_64-cxx-O2-nopie.extract.yaml" "$D/x86_64-cxx-O2-nopie.extract-s.yaml"
 
 "$X" extract -m x "$D/x86_64-c-O1.o" > "$T/out" 2> "$T/err"
 rc=$?

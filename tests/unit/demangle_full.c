@@ -107,6 +107,8 @@ static void test_bounds(void)
         {"_Z1f1a", "S_", "", "f(a, a, a, a)", 0},
         {"_Z1fPi", "S_", "", "f(int*, int*, int*, int*)", 0},
         {"_Z", "Z1fvE", "1x", "f()::f()::f()::x", 1},
+        {"_Z1f", "U3foo", "i", "f(int foo foo foo)", 1},
+        {"_Z1fDTsr", "sr", "1aEE", NULL, 1},
     };
     static const size_t counts[] = {3, 100, 10000, 30000}; /* 30000 x 2 bytes: under the input bound */
     size_t i, k;

@@ -498,21 +498,30 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
 
 xray_options xray_opt = {.demangle = 1, .output_format = XRAY_FORMAT_RAW, .sort = 1};
 
-/* argv[*i] is LLVM option `name` (-name or --name) or its one-letter
-   alias: 1 and its value in *v (the next argument unless given as =VALUE;
-   *i moved past it), -1 when the value is missing, 0 when it is another
-   argument. */
-static int xray_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **v)
+/* arg is LLVM option `name` (-name or --name) or its one-letter alias
+   (-x): where its "=VALUE" or its end is, else NULL. */
+static const char *xray_opt_match(const char *arg, const char *name, const char *alias)
 {
-    const char *arg = argv[*i], *s;
+    const char *s;
     size_t n;
-    if (arg[0] != '-') return 0;
+    if (arg[0] != '-') return NULL;
     s = arg + 1 + (arg[1] == '-');
     n = strcspn(s, "=");
-    if (!((strlen(name) == n && strncmp(s, name, n) == 0) || (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0)))
-        return 0;
-    if (s[n] == '=') {
-        *v = s + n + 1;
+    if ((strlen(name) == n && strncmp(s, name, n) == 0) ||
+        (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0))
+        return s + n;
+    return NULL;
+}
+
+/* argv[*i] is that option with a value: 1 and the value in *v (the next
+   argument unless given as =VALUE; *i moved past it), -1 when the value is
+   missing, 0 when it is another argument. */
+static int xray_opt_value(int argc, char **argv, int *i, const char *name, const char *alias, const char **v)
+{
+    const char *end = xray_opt_match(argv[*i], name, alias);
+    if (!end) return 0;
+    if (*end == '=') {
+        *v = end + 1;
         return 1;
     }
     if (*i + 1 >= argc) return -1;
@@ -524,14 +533,9 @@ static int xray_opt_value(int argc, char **argv, int *i, const char *name, const
    1 and *b set, -1 on a bad value, 0 when it is another argument. */
 static int xray_opt_flag(const char *arg, const char *name, const char *alias, int *b)
 {
-    const char *s, *v;
-    size_t n;
-    if (arg[0] != '-') return 0;
-    s = arg + 1 + (arg[1] == '-');
-    n = strcspn(s, "=");
-    if (!((strlen(name) == n && strncmp(s, name, n) == 0) || (alias && s == arg + 1 && strlen(alias) == n && strncmp(s, alias, n) == 0)))
-        return 0;
-    v = s[n] == '=' ? s + n + 1 : "true";
+    const char *end = xray_opt_match(arg, name, alias), *v;
+    if (!end) return 0;
+    v = *end == '=' ? end + 1 : "true";
     if (strcmp(v, "true") == 0 || strcmp(v, "TRUE") == 0 || strcmp(v, "True") == 0 || strcmp(v, "1") == 0) *b = 1;
     else if (strcmp(v, "false") == 0 || strcmp(v, "FALSE") == 0 || strcmp(v, "False") == 0 || strcmp(v, "0") == 0) *b = 0;
     else return -1;
@@ -574,7 +578,11 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
     case CLI_EXTRACT:
         if ((r = xray_opt_flag(arg, "symbolize", "s", &xray_opt.symbolize)) != 0) break;
         if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
-        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) xray_opt.demangle = !off;
+        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) {
+            xray_opt.demangle = !off;
+            break;
+        }
+        r = xray_opt_value(argc, argv, i, "output", "o", &xray_opt.output);
         break;
     case CLI_DUMP: /* --chrome: convert's trace_event */
         if (a->output != CLI_OUT_CHROME) return CLI_OPT_NONE;
@@ -650,7 +658,8 @@ static const char xray_help[] =
     "  info           header fields and record counts\n"
     "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
-    "                 -s, --symbolize: function names; --no-demangle\n"
+    "                 -s, --symbolize: function names; --no-demangle;\n"
+    "                 -o, --output=FILE\n"
     "  account, stack, convert: -m, --instr_map=BINARY names function ids\n"
     "  account        per-function call statistics as llvm-xray account: -k,\n"
     "                 --keep-going; -d, --deduce-sibling-calls; -s, --sort=funcid|\n"

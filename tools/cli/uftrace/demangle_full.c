@@ -131,14 +131,19 @@ static dnode *mk(dparse *d, int kind, dnode *a, dnode *b)
     return x;
 }
 
-static dnode *mk_text(dparse *d, int kind, const char *s, size_t n)
+/* x with its text (NULL stays NULL) */
+static dnode *with_text(dnode *x, const char *s, size_t n)
 {
-    dnode *x = mk(d, kind, NULL, NULL);
     if (x) {
         x->s = s;
         x->n = n;
     }
     return x;
+}
+
+static dnode *mk_text(dparse *d, int kind, const char *s, size_t n)
+{
+    return with_text(mk(d, kind, NULL, NULL), s, n);
 }
 
 #define mk_lit(d, kind, lit) mk_text((d), (kind), "" lit, sizeof(lit) - 1)
@@ -242,6 +247,13 @@ static dnode *leave(dparse *d, dnode *x)
     return x;
 }
 
+/* body(d), one level deeper: the recursive rules go through here */
+static dnode *guarded(dparse *d, dnode *(*body)(dparse *))
+{
+    if (!enter(d)) return NULL;
+    return leave(d, body(d));
+}
+
 static const char *bare_source_name(dparse *d, size_t *n)
 {
     size_t len;
@@ -262,17 +274,22 @@ static dnode *parse_source_name(dparse *d)
     return mk_text(d, N_NAME, s, n);
 }
 
+/* x, with the template args that follow it if any */
+static dnode *with_targs(dparse *d, dnode *x)
+{
+    dnode *ta;
+    if (!x || look(d, 0) != 'I') return x;
+    ta = parse_targs(d, 0);
+    return ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
+}
+
 static dnode *parse_abi_tags(dparse *d, dnode *x)
 {
     while (x && eat(d, "B")) {
         size_t n;
         const char *s = bare_source_name(d, &n);
         if (!s) return NULL;
-        x = mk(d, N_ABITAG, x, NULL);
-        if (x) {
-            x->s = s;
-            x->n = n;
-        }
+        x = with_text(mk(d, N_ABITAG, x, NULL), s, n);
     }
     return x;
 }
@@ -303,6 +320,18 @@ static int find_op(const dparse *d)
     return -1;
 }
 
+/* The type of a conversion ("cv"): a template param in it takes no
+   template args (they belong to what follows). */
+static dnode *parse_cast_type(dparse *d)
+{
+    int save = d->try_targs;
+    dnode *t;
+    d->try_targs = 0;
+    t = parse_type(d);
+    d->try_targs = save;
+    return t;
+}
+
 static dnode *parse_operator_name(dparse *d, name_state *st)
 {
     int op = find_op(d);
@@ -314,11 +343,7 @@ static dnode *parse_operator_name(dparse *d, name_state *st)
         return x;
     }
     if (eat(d, "cv")) {
-        int save = d->try_targs;
-        dnode *t;
-        d->try_targs = 0;
-        t = parse_type(d);
-        d->try_targs = save;
+        dnode *t = parse_cast_type(d);
         if (st) st->ctor_dtor_conversion = 1;
         return t ? mk(d, N_CONV_OP, t, NULL) : NULL;
     }
@@ -343,11 +368,7 @@ static dnode *parse_unnamed(dparse *d)
         dnode *x;
         count = parse_number(d, 0, &n);
         if (!eat(d, "_")) return NULL;
-        x = mk(d, N_UNNAMED, NULL, NULL);
-        if (x) {
-            x->s = count;
-            x->n = n;
-        }
+        x = with_text(mk(d, N_UNNAMED, NULL, NULL), count, n);
         return x;
     }
     if (eat(d, "Ul")) {
@@ -697,7 +718,14 @@ static dnode *parse_function_type(dparse *d)
     return x;
 }
 
+static dnode *parse_qualified_type_body(dparse *d);
+
 static dnode *parse_qualified_type(dparse *d)
+{
+    return guarded(d, parse_qualified_type_body);
+}
+
+static dnode *parse_qualified_type_body(dparse *d)
 {
     unsigned char q;
     dnode *t;
@@ -709,11 +737,7 @@ static dnode *parse_qualified_type(dparse *d)
         if (look(d, 0) == 'I' && !(ta = parse_targs(d, 0))) return NULL;
         child = parse_qualified_type(d);
         if (!child) return NULL;
-        x = mk(d, N_VENDOR, child, ta);
-        if (x) {
-            x->s = s;
-            x->n = n;
-        }
+        x = with_text(mk(d, N_VENDOR, child, ta), s, n);
         return x;
     }
     q = parse_cv(d);
@@ -871,8 +895,7 @@ static dnode *parse_type_body(dparse *d)
             dnode *s = parse_substitution(d);
             if (!s) return NULL;
             if (d->try_targs && look(d, 0) == 'I') {
-                dnode *ta = parse_targs(d, 0);
-                r = ta ? mk(d, N_TEMPLATED, s, ta) : NULL;
+                r = with_targs(d, s);
                 break;
             }
             return s;
@@ -888,8 +911,7 @@ static dnode *parse_type_body(dparse *d)
 
 static dnode *parse_type(dparse *d)
 {
-    if (!enter(d)) return NULL;
-    return leave(d, parse_type_body(d));
+    return guarded(d, parse_type_body);
 }
 
 static dnode *parse_int_literal(dparse *d, const char *type)
@@ -959,10 +981,12 @@ static dnode *parse_expr_primary(dparse *d)
     }
 }
 
+static dnode *parse_unresolved(dparse *d);
+
 /* <unresolved-name>, the forms seen in decltype expressions. */
-static dnode *parse_unresolved(dparse *d)
+static dnode *parse_unresolved_body(dparse *d)
 {
-    dnode *x, *ta;
+    dnode *x;
     int global = eat(d, "gs");
     if (eat(d, "sr")) {
         dnode *q;
@@ -970,22 +994,14 @@ static dnode *parse_unresolved(dparse *d)
             q = parse_type(d);
             if (!q) return NULL;
             while (!eat(d, "E")) {
-                dnode *part = parse_source_name(d);
-                if (part && look(d, 0) == 'I') {
-                    ta = parse_targs(d, 0);
-                    part = ta ? mk(d, N_TEMPLATED, part, ta) : NULL;
-                }
+                dnode *part = with_targs(d, parse_source_name(d));
                 if (!part) return NULL;
                 q = mk(d, N_NESTED, q, part);
             }
         } else if (is_digit(look(d, 0))) {
             q = NULL;
             do { /* qualifier levels: simple ids */
-                dnode *part = parse_source_name(d);
-                if (part && look(d, 0) == 'I') {
-                    ta = parse_targs(d, 0);
-                    part = ta ? mk(d, N_TEMPLATED, part, ta) : NULL;
-                }
+                dnode *part = with_targs(d, parse_source_name(d));
                 if (!part) return NULL;
                 q = q ? mk(d, N_NESTED, q, part) : part;
             } while (q && !eat(d, "E"));
@@ -996,11 +1012,7 @@ static dnode *parse_unresolved(dparse *d)
         x = parse_unresolved(d);
         x = x ? mk(d, N_NESTED, q, x) : NULL;
     } else if (eat(d, "on")) {
-        x = parse_operator_name(d, NULL);
-        if (x && look(d, 0) == 'I') {
-            ta = parse_targs(d, 0);
-            x = ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
-        }
+        x = with_targs(d, parse_operator_name(d, NULL));
     } else if (eat(d, "dn")) {
         x = is_digit(look(d, 0)) ? parse_source_name(d) : parse_type(d);
         if (x) {
@@ -1008,11 +1020,7 @@ static dnode *parse_unresolved(dparse *d)
             if (x) x->ref = 1;
         }
     } else {
-        x = parse_source_name(d);
-        if (x && look(d, 0) == 'I') {
-            ta = parse_targs(d, 0);
-            x = ta ? mk(d, N_TEMPLATED, x, ta) : NULL;
-        }
+        x = with_targs(d, parse_source_name(d));
     }
     if (x && global) {
         dnode *g = mk(d, N_PREFIX, x, NULL);
@@ -1020,6 +1028,11 @@ static dnode *parse_unresolved(dparse *d)
         return g;
     }
     return x;
+}
+
+static dnode *parse_unresolved(dparse *d)
+{
+    return guarded(d, parse_unresolved_body);
 }
 
 static dnode *parse_expr_body(dparse *d)
@@ -1075,11 +1088,7 @@ static dnode *parse_expr_body(dparse *d)
         return y;
     }
     if (eat(d, "cv")) {
-        int save = d->try_targs;
-        dnode *t;
-        d->try_targs = 0;
-        t = parse_type(d);
-        d->try_targs = save;
+        dnode *t = parse_cast_type(d);
         if (!t) return NULL;
         from = d->names.n;
         if (eat(d, "_")) {
@@ -1125,8 +1134,7 @@ static dnode *parse_expr_body(dparse *d)
 
 static dnode *parse_expr(dparse *d)
 {
-    if (!enter(d)) return NULL;
-    return leave(d, parse_expr_body(d));
+    return guarded(d, parse_expr_body);
 }
 
 static dnode *parse_targ(dparse *d)
@@ -1413,6 +1421,31 @@ static void print_list(dprint *o, dnode *const *v, size_t n)
     }
 }
 
+/* pre, x, post */
+static void wrap(dprint *o, const char *pre, const dnode *x, const char *post)
+{
+    puts_(o, pre);
+    print(o, x);
+    puts_(o, post);
+}
+
+/* pre, x's list with commas, post */
+static void wrap_list(dprint *o, const char *pre, const dnode *x, const char *post)
+{
+    puts_(o, pre);
+    print_list(o, x->v, x->nv);
+    puts_(o, post);
+}
+
+/* x->a, then its text between pre and post (ABI tags, clone suffixes) */
+static void print_tagged(dprint *o, const dnode *x, const char *pre, const char *post)
+{
+    print(o, x->a);
+    puts_(o, pre);
+    put(o, x->s, x->n);
+    puts_(o, post);
+}
+
 static void print_quals(dprint *o, unsigned q)
 {
     if (q & Q_CONST) puts_(o, " const");
@@ -1490,16 +1523,14 @@ static void print_left_body(dprint *o, const dnode *x)
         print(o, x->b);
         return;
     case N_STD:
-        puts_(o, "std::");
-        print(o, x->a);
+        wrap(o, "std::", x->a, "");
         return;
     case N_TEMPLATED:
         print(o, x->a);
         print(o, x->b);
         return;
     case N_TARGS:
-        puts_(o, "<");
-        print_list(o, x->v, x->nv);
+        wrap_list(o, "<", x, "");
         if (last(o) == '>') puts_(o, " ");
         puts_(o, ">");
         return;
@@ -1508,10 +1539,7 @@ static void print_left_body(dprint *o, const dnode *x)
         print_base_name(o, x->a);
         return;
     case N_ABITAG:
-        print(o, x->a);
-        puts_(o, "[abi:");
-        put(o, x->s, x->n);
-        puts_(o, "]");
+        print_tagged(o, x, "[abi:", "]");
         return;
     case N_ENCODING:
         if (x->a) {
@@ -1521,19 +1549,13 @@ static void print_left_body(dprint *o, const dnode *x)
         print(o, x->b);
         return;
     case N_DOTSUFFIX:
-        print(o, x->a);
-        puts_(o, " (");
-        put(o, x->s, x->n);
-        puts_(o, ")");
+        print_tagged(o, x, " (", ")");
         return;
     case N_SPECIAL:
-        puts_(o, x->s);
-        print(o, x->a);
+        wrap(o, x->s, x->a, "");
         return;
     case N_CTOR_VTABLE:
-        puts_(o, "construction vtable for ");
-        print(o, x->b);
-        puts_(o, "-in-");
+        wrap(o, "construction vtable for ", x->b, "-in-");
         print(o, x->a);
         return;
     case N_QUAL:
@@ -1616,19 +1638,15 @@ static void print_left_body(dprint *o, const dnode *x)
         return;
     }
     case N_CONV_OP:
-        puts_(o, "operator ");
-        print(o, x->a);
+        wrap(o, "operator ", x->a, "");
         return;
     case N_LIT_OP:
-        puts_(o, "operator\"\" ");
-        print(o, x->a);
+        wrap(o, "operator\"\" ", x->a, "");
         return;
     case N_CLOSURE:
         puts_(o, "'lambda");
         put(o, x->s, x->n);
-        puts_(o, "'(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "'(", x, ")");
         return;
     case N_UNNAMED:
         puts_(o, "'unnamed");
@@ -1661,9 +1679,7 @@ static void print_left_body(dprint *o, const dnode *x)
         puts_(o, x->ref ? "true" : "false");
         return;
     case N_ENUM_LIT:
-        puts_(o, "(");
-        print(o, x->a);
-        puts_(o, ")");
+        wrap(o, "(", x->a, ")");
         if (x->s[0] == 'n') {
             puts_(o, "-");
             put(o, x->s + 1, x->n - 1);
@@ -1672,14 +1688,10 @@ static void print_left_body(dprint *o, const dnode *x)
         }
         return;
     case N_STRING_LIT:
-        puts_(o, "\"<");
-        print(o, x->a);
-        puts_(o, ">\"");
+        wrap(o, "\"<", x->a, ">\"");
         return;
     case N_ENCLOSING:
-        puts_(o, x->s);
-        print(o, x->a);
-        puts_(o, x->s2);
+        wrap(o, x->s, x->a, x->s2);
         return;
     case N_BINARY:
         if (strcmp(x->s, ">") == 0) puts_(o, "(");
@@ -1694,19 +1706,12 @@ static void print_left_body(dprint *o, const dnode *x)
         return;
     case N_PREFIX:
         puts_(o, x->s);
-        if (strcmp(x->s, "::") == 0) {
-            print(o, x->a);
-            return;
-        }
-        puts_(o, "(");
-        print(o, x->a);
-        puts_(o, ")");
+        if (strcmp(x->s, "::") == 0) print(o, x->a);
+        else wrap(o, "(", x->a, ")");
         return;
     case N_CALL:
         print(o, x->a);
-        puts_(o, "(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "(", x, ")");
         return;
     case N_MEMBER:
         print(o, x->a);
@@ -1715,18 +1720,12 @@ static void print_left_body(dprint *o, const dnode *x)
         return;
     case N_CAST:
         puts_(o, x->s);
-        puts_(o, "<");
-        print(o, x->a);
-        puts_(o, ">(");
-        print(o, x->b);
-        puts_(o, ")");
+        wrap(o, "<", x->a, ">");
+        wrap(o, "(", x->b, ")");
         return;
     case N_CONVERSION:
-        puts_(o, "(");
-        print(o, x->a);
-        puts_(o, ")(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap(o, "(", x->a, ")");
+        wrap_list(o, "(", x, ")");
         return;
     case N_FUNC_PARAM:
         puts_(o, "fp");
@@ -1736,10 +1735,8 @@ static void print_left_body(dprint *o, const dnode *x)
         puts_(o, "[]{...}");
         return;
     case N_EXCEPT_SPEC:
-        puts_(o, x->s);
-        if (x->a) print(o, x->a);
-        else print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        if (x->a) wrap(o, x->s, x->a, ")");
+        else wrap_list(o, x->s, x, ")");
         return;
     default:
         return;
@@ -1752,9 +1749,7 @@ static void print_right_body(dprint *o, const dnode *x)
     unsigned kind;
     switch (x->kind) {
     case N_ENCODING:
-        puts_(o, "(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "(", x, ")");
         if (x->a) print_right(o, x->a);
         print_quals(o, x->quals);
         print_ref_qual(o, x->ref);
@@ -1773,9 +1768,7 @@ static void print_right_body(dprint *o, const dnode *x)
         print_right(o, y);
         return;
     case N_FUNC:
-        puts_(o, "(");
-        print_list(o, x->v, x->nv);
-        puts_(o, ")");
+        wrap_list(o, "(", x, ")");
         print_right(o, x->a);
         print_quals(o, x->quals);
         print_ref_qual(o, x->ref);
@@ -1786,9 +1779,7 @@ static void print_right_body(dprint *o, const dnode *x)
         return;
     case N_ARRAY:
         if (last(o) != ']') puts_(o, " ");
-        puts_(o, "[");
-        if (x->b) print(o, x->b);
-        puts_(o, "]");
+        wrap(o, "[", x->b, "]");
         print_right(o, x->a);
         return;
     case N_PTRMEM:

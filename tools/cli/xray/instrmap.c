@@ -38,9 +38,12 @@
 #define EM_AARCH64     183u
 #define NAME_MAX_LEN   (1u << 20) /* longer symbol names are cut here */
 
+/* An id given to a function address; seq: the order of the givings (a
+   later one replaces an earlier one, as in llvm-xray's maps). */
 typedef struct fid_entry {
     uint64_t address;
     int32_t  fid;
+    size_t   seq;
 } fid_entry;
 
 /* The symbol chosen for a function address so far. */
@@ -52,12 +55,12 @@ typedef struct sym_pick {
 struct xray_instrmap {
     xray_sled *sleds;
     size_t     nsleds;
-    uint64_t  *fn_address; /* fid - 1 -> address                             */
+    fid_entry *by_fid;     /* sorted by id, one per id: its address          */
     size_t     nfn;
-    fid_entry *by_address; /* sorted by address, one per address: its fid    */
+    fid_entry *by_address; /* sorted by address, one per address: its id     */
     size_t     nby_address;
-    char     **symbol;     /* fid - 1 -> symbol name or NULL                  */
-    char     **name;       /* fid - 1 -> demangled name or NULL              */
+    char     **symbol;     /* by_fid[i]'s symbol name or NULL                */
+    char     **name;       /* by_fid[i]'s demangled name or NULL             */
     char      *symbol_error; /* the symbol table cannot be read: why        */
 };
 
@@ -206,15 +209,16 @@ static char *read_string(elf_file *f, uint64_t strtab, uint64_t off)
     return NULL;
 }
 
-/* The ELF header and section headers. */
+/* The ELF header and section headers: 0, -1 on an error, -2 when the file
+   is not empty and no ELF file (llvm-xray then reads it as YAML). */
 static int read_headers(elf_file *f)
 {
     uint8_t eh[ELF_EHDR_SIZE], first[ELF_SHDR_SIZE];
     uint64_t shoff, shnum;
     char msg[160];
-    if (f->size < 4) return fail(f, "The file was not recognized as a valid object file");
+    if (f->size < 4) return fail(f, "The file was not recognized as a valid object file") - (f->size > 0);
     if (read_at(f, 0, eh, f->size < sizeof eh ? f->size : sizeof eh) != 0) return -1;
-    if (memcmp(eh, "\177ELF", 4) != 0) return fail(f, "The file was not recognized as a valid object file");
+    if (memcmp(eh, "\177ELF", 4) != 0) return fail(f, "The file was not recognized as a valid object file") - 1;
     if (f->size < sizeof eh) return fail(f, "Invalid data was encountered while parsing the file");
     f->machine = (uint16_t)get_le(eh + 18, 2);
     if (eh[4] != 2 || eh[5] != 1 || (f->machine != EM_X86_64 && f->machine != EM_AARCH64))
@@ -395,47 +399,76 @@ static int fid_cmp_address(const void *a, const void *b)
     return x->address < y->address ? -1 : x->address > y->address;
 }
 
-static int fid_cmp(const void *a, const void *b)
+static int fid_cmp_fid(const void *a, const void *b)
+{
+    const fid_entry *x = a, *y = b;
+    return x->fid < y->fid ? -1 : x->fid > y->fid;
+}
+
+static int fid_cmp_address_seq(const void *a, const void *b)
 {
     const fid_entry *x = a, *y = b;
     if (x->address != y->address) return x->address < y->address ? -1 : 1;
-    return x->fid < y->fid ? -1 : x->fid > y->fid; /* ids are handed out in increasing order */
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Ids as llvm-xray hands them out: FunctionAddresses[id] and
-   FunctionIds[address] (the last id given to it). */
+static int fid_cmp_fid_seq(const void *a, const void *b)
+{
+    const fid_entry *x = a, *y = b;
+    if (x->fid != y->fid) return x->fid < y->fid ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorts v[n] by cmp and keeps the last entry of each key (same: equal
+   keys); returns the new count. */
+static size_t keep_last(fid_entry *v, size_t n, int (*cmp)(const void *, const void *),
+                        int (*same)(const void *, const void *))
+{
+    size_t i, k = 0;
+    qsort(v, n, sizeof *v, cmp);
+    for (i = 0; i < n; i++) {
+        if (k && same(&v[k - 1], &v[i]) == 0) k--;
+        v[k++] = v[i];
+    }
+    return k;
+}
+
+/* The map's tables from its id givings (address, id) in order: llvm-xray's
+   FunctionAddresses[id] and FunctionIds[address], a later giving winning. */
+static int index_functions(xray_instrmap *m, fid_entry *given, size_t n)
+{
+    m->by_fid = malloc((n ? n : 1) * sizeof *m->by_fid);
+    if (!m->by_fid) return -1;
+    memcpy(m->by_fid, given, n * sizeof *given);
+    m->nfn = keep_last(m->by_fid, n, fid_cmp_fid_seq, fid_cmp_fid);
+    m->nby_address = keep_last(given, n, fid_cmp_address_seq, fid_cmp_address);
+    m->by_address = given;
+    return 0;
+}
+
+/* Ids as llvm-xray hands them out from an ELF map: 1 for the first sled's
+   function, one more each time the function changes. */
 static int number_functions(elf_file *f, xray_instrmap *m)
 {
     size_t i, n = 0;
     int32_t fid = 1;
     uint64_t cur = 0;
-    fid_entry *assigned;
-    m->fn_address = calloc(m->nsleds + 1, sizeof *m->fn_address);
-    assigned = calloc(m->nsleds + 1, sizeof *assigned);
-    if (!m->fn_address || !assigned) {
-        free(assigned);
-        return fail(f, "out of memory");
-    }
+    fid_entry *given = calloc(m->nsleds + 1, sizeof *given);
+    if (!given) return fail(f, "out of memory");
     for (i = 0; i < m->nsleds; i++) {
         uint64_t fn = m->sleds[i].function;
         if (cur == 0 || fn != cur) {
             if (cur != 0) fid++;
             cur = fn;
-            m->fn_address[fid - 1] = fn;
-            assigned[n].address = fn;
-            assigned[n].fid = fid;
+            given[n].address = fn;
+            given[n].fid = fid;
+            given[n].seq = n;
             n++;
         }
     }
-    m->nfn = m->nsleds ? (size_t)fid : 0;
-    qsort(assigned, n, sizeof *assigned, fid_cmp);
-    m->nby_address = 0;
-    for (i = 0; i < n; i++) { /* keep the last id of each address */
-        if (m->nby_address && assigned[m->nby_address - 1].address == assigned[i].address) m->nby_address--;
-        assigned[m->nby_address++] = assigned[i];
-    }
-    m->by_address = assigned;
-    return 0;
+    if (index_functions(m, given, n) == 0) return 0;
+    free(given);
+    return fail(f, "out of memory");
 }
 
 static int read_sleds(elf_file *f, xray_instrmap *m, uint64_t sec)
@@ -572,7 +605,7 @@ static void read_names(elf_file *f, xray_instrmap *m)
     wanted = calloc(m->nfn + 1, sizeof *wanted);
     if (!wanted) goto out;
     for (i = 0; i < m->nfn; i++) {
-        const fid_entry key = {m->fn_address[i], 0};
+        const fid_entry key = {m->by_fid[i].address, 0, 0};
         const sym_pick *p;
         fid_entry *at = bsearch(&key, m->by_address, n, sizeof *m->by_address, fid_cmp_address);
         if (!at) continue;
@@ -592,6 +625,165 @@ unreadable: /* llvm-symbolizer stops the program with this message */
     m->symbol_error = strdup(f->why);
 }
 
+/* ---- YAML maps ------------------------------------------------------------ */
+
+/* llvm-xray reads a file that is no object file as a YAML map (what
+   extract prints): sleds and ids, no names (its symbolizer cannot read the
+   file, so every function is "@(address)"). Read here: the flow style
+   extract writes, one "- { key: value, ... }" a line, "---", "...", "[]",
+   blank and comment lines. */
+
+/* LLVM's getAsInteger with radix 0 ("0x" hex, "0b" binary, "0o" or a
+   leading 0 octal, else decimal), unsigned: 1 and *v, or 0. */
+static int yaml_uint(const char *s, size_t n, uint64_t *v)
+{
+    unsigned base = 10;
+    size_t i = 0;
+    if (n > 1 && s[0] == '0') {
+        if (s[1] == 'x' || s[1] == 'X') base = 16, i = 2;
+        else if (s[1] == 'b' || s[1] == 'B') base = 2, i = 2;
+        else if (s[1] == 'o') base = 8, i = 2;
+        else base = 8, i = 1;
+    }
+    if (i == n) return 0;
+    for (*v = 0; i < n; i++) {
+        unsigned d = s[i] >= '0' && s[i] <= '9' ? (unsigned)(s[i] - '0')
+                   : s[i] >= 'a' && s[i] <= 'f' ? (unsigned)(s[i] - 'a' + 10)
+                   : s[i] >= 'A' && s[i] <= 'F' ? (unsigned)(s[i] - 'A' + 10) : 99u;
+        if (d >= base || *v > (UINT64_MAX - d) / base) return 0;
+        *v = *v * base + d;
+    }
+    return 1;
+}
+
+/* One "- { ... }" line into *s and *fid: 1, or 0 when it is malformed. */
+static int yaml_sled(const char *line, xray_sled *s, int32_t *fid)
+{
+    static const char *const kinds[] = {"function-enter", "function-exit", "tail-exit", "log-args-enter",
+                                        "custom-event"};
+    const char *p = line, *end;
+    unsigned seen = 0;
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ')) n--;
+    end = line + n;
+    if (n < 4 || strncmp(p, "- {", 3) != 0 || end[-1] != '}') return 0;
+    p += 3;
+    end--;
+    memset(s, 0, sizeof *s);
+    while (p < end) {
+        const char *key, *val, *q;
+        size_t klen, vlen;
+        uint64_t v;
+        int k;
+        while (p < end && (*p == ' ' || *p == ',')) p++;
+        if (p == end) break;
+        key = p;
+        while (p < end && *p != ':') p++;
+        if (p == end) return 0;
+        klen = (size_t)(p - key);
+        p++;
+        while (p < end && *p == ' ') p++;
+        val = p;
+        if (p < end && (*p == '\'' || *p == '"')) { /* a quoted scalar: to its closing quote */
+            char quote = *p++;
+            while (p < end) {
+                if (*p == '\\' && quote == '"' && p + 1 < end) p += 2;
+                else if (*p == quote && quote == '\'' && p + 1 < end && p[1] == '\'') p += 2;
+                else if (*p++ == quote) break;
+            }
+            vlen = (size_t)(p - val);
+        } else {
+            while (p < end && *p != ',') p++;
+            for (q = p; q > val && q[-1] == ' '; q--) continue;
+            vlen = (size_t)(q - val);
+        }
+#define KEY(lit) (klen == sizeof(lit) - 1 && strncmp(key, lit, klen) == 0)
+        if (KEY("id")) {
+            int neg = vlen > 0 && val[0] == '-';
+            if (!yaml_uint(val + neg, vlen - (size_t)neg, &v) || v > (neg ? 0x80000000u : 0x7fffffffu)) return 0;
+            *fid = neg ? (int32_t)(0 - (int64_t)v) : (int32_t)v;
+            seen |= 1;
+        } else if (KEY("address") || KEY("function")) {
+            if (!yaml_uint(val, vlen, &v)) return 0;
+            if (key[0] == 'a') s->address = v;
+            else s->function = v;
+            seen |= key[0] == 'a' ? 2u : 4u;
+        } else if (KEY("kind")) {
+            for (k = 0; k < 5 && !(strlen(kinds[k]) == vlen && strncmp(val, kinds[k], vlen) == 0); k++) continue;
+            if (k == 5) return 0;
+            s->kind = (uint8_t)k;
+            seen |= 8;
+        } else if (KEY("always-instrument")) {
+            if (vlen == 4 && strncmp(val, "true", 4) == 0) s->always_instrument = 1;
+            else if (!(vlen == 5 && strncmp(val, "false", 5) == 0)) return 0;
+            seen |= 16;
+        } else if (KEY("version")) {
+            if (!yaml_uint(val, vlen, &v) || v > 255) return 0;
+            s->version = (uint8_t)v;
+        } else if (!KEY("function-name")) {
+            return 0;
+        }
+#undef KEY
+    }
+    return seen == 31;
+}
+
+static int read_yaml(elf_file *f, xray_instrmap *m, const char *path)
+{
+    FILE *in = fdopen(dup(f->fd), "r");
+    char *line = NULL, msg[4200];
+    size_t cap = 0, nsleds = 0, cap_sleds = 0;
+    fid_entry *given = NULL;
+    int ok = in != NULL, ended = 0;
+    ssize_t len;
+    while (ok && (len = getline(&line, &cap, in)) >= 0) {
+        const char *t = line + strspn(line, " \t");
+        xray_sled s;
+        int32_t fid = 0;
+        if (strlen(line) != (size_t)len) { /* a NUL byte: no text */
+            ok = 0;
+            break;
+        }
+        if (*t == '\0' || *t == '\n' || *t == '#' || strncmp(t, "---", 3) == 0) continue;
+        if (strncmp(t, "...", 3) == 0) {
+            ended = 1;
+            continue;
+        }
+        if (ended || strncmp(t, "[]", 2) == 0) {
+            ok = strncmp(t, "[]", 2) == 0 && nsleds == 0;
+            continue;
+        }
+        if (!yaml_sled(line, &s, &fid)) {
+            ok = 0;
+            break;
+        }
+        if (nsleds == cap_sleds) {
+            size_t c = cap_sleds ? cap_sleds * 2 : 256;
+            xray_sled *v = realloc(m->sleds, c * sizeof *v);
+            fid_entry *g = realloc(given, c * sizeof *g);
+            if (v) m->sleds = v;
+            if (g) given = g;
+            if (!v || !g) {
+                ok = 0;
+                break;
+            }
+            cap_sleds = c;
+        }
+        m->sleds[nsleds] = s;
+        given[nsleds].address = s.function;
+        given[nsleds].fid = fid;
+        given[nsleds].seq = nsleds;
+        nsleds++;
+    }
+    free(line);
+    if (in) fclose(in);
+    m->nsleds = nsleds;
+    if (ok && index_functions(m, given, nsleds) == 0) return 0;
+    free(given);
+    snprintf(msg, sizeof msg, "Failed loading YAML document from '%s'.", path);
+    return fail(f, msg);
+}
+
 /* ---- the interface ----------------------------------------------------------- */
 
 void xray_instrmap_free(xray_instrmap *m)
@@ -606,7 +798,7 @@ void xray_instrmap_free(xray_instrmap *m)
     free(m->symbol);
     free(m->symbol_error);
     free(m->by_address);
-    free(m->fn_address);
+    free(m->by_fid);
     free(m->sleds);
     free(m);
 }
@@ -618,7 +810,7 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     xray_instrmap *m = calloc(1, sizeof *m);
     uint64_t sec;
     size_t i;
-    int rc = -1;
+    int rc = -1; /* then 0: a map without names (YAML), 1: an ELF map */
     memset(&f, 0, sizeof f);
     f.why = why;
     f.why_len = why_len;
@@ -630,18 +822,23 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     else if (S_ISDIR(sb.st_mode)) fail(&f, strerror(EISDIR));
     else {
         f.size = (uint64_t)sb.st_size;
-        if (read_headers(&f) == 0) {
+        rc = read_headers(&f);
+        if (rc == -2) {
+            rc = read_yaml(&f, m, path);
+        } else if (rc == 0) {
             sec = find_map_section(&f);
-            if (sec == f.shnum) fail(&f, "Failed to find XRay instrumentation map.");
+            if (sec == f.shnum) rc = fail(&f, "Failed to find XRay instrumentation map.");
             else rc = read_sleds(&f, m, sec);
+            if (rc == 0) rc = 1; /* names from its symbols */
         }
     }
-    if (rc == 0) {
+    if (rc >= 0) {
         m->symbol = calloc(m->nfn + 1, sizeof *m->symbol);
         m->name = calloc(m->nfn + 1, sizeof *m->name);
         if (!m->symbol || !m->name) rc = fail(&f, "out of memory");
     }
-    if (rc == 0) {
+    if (rc == 1) {
+        rc = 0;
         read_names(&f, m);
         for (i = 0; i < m->nfn; i++) { /* llvm-symbolizer demangles names starting with _Z */
             m->name[i] = m->symbol[i] ? demangle_full(m->symbol[i]) : NULL;
@@ -674,26 +871,37 @@ size_t xray_instrmap_sleds(const xray_instrmap *m, const xray_sled **sleds)
     return m->nsleds;
 }
 
+/* by_fid's index of fid, or nfn */
+static size_t fid_index(const xray_instrmap *m, int32_t fid)
+{
+    const fid_entry key = {0, fid, 0};
+    const fid_entry *at = bsearch(&key, m->by_fid, m->nfn, sizeof key, fid_cmp_fid);
+    return at ? (size_t)(at - m->by_fid) : m->nfn;
+}
+
 int xray_instrmap_address(const xray_instrmap *m, int32_t fid, uint64_t *address)
 {
-    if (fid < 1 || (size_t)fid > m->nfn) return 0;
-    *address = m->fn_address[fid - 1];
+    size_t i = fid_index(m, fid);
+    if (i == m->nfn) return 0;
+    *address = m->by_fid[i].address;
     return 1;
 }
 
 const char *xray_instrmap_name(const xray_instrmap *m, int32_t fid)
 {
-    return fid < 1 || (size_t)fid > m->nfn ? NULL : m->name[fid - 1];
+    size_t i = fid_index(m, fid);
+    return i == m->nfn ? NULL : m->name[i];
 }
 
 const char *xray_instrmap_symbol(const xray_instrmap *m, int32_t fid)
 {
-    return fid < 1 || (size_t)fid > m->nfn ? NULL : m->symbol[fid - 1];
+    size_t i = fid_index(m, fid);
+    return i == m->nfn ? NULL : m->symbol[i];
 }
 
 int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function)
 {
-    const fid_entry key = {function, 0};
+    const fid_entry key = {function, 0, 0};
     const fid_entry *at = bsearch(&key, m->by_address, m->nby_address, sizeof key, fid_cmp_address);
     return at ? at->fid : 0;
 }

@@ -23,7 +23,13 @@
    the same address the largest, then the last; none when the address lies
    past its size), names starting with "_Z" demangled in full as LLVM's
    demangler prints them. Every read of the file is bounds-checked: a
-   hostile file gives an error or no names, never more. */
+   hostile file gives an error or no names, never more.
+
+   A file that is no ELF file is read as a YAML map, as llvm-xray does:
+   the flow style `llvm-xray extract` writes (one "- { id: ..., address:
+   ..., function: ..., kind: ..., always-instrument: ... }" a line). It
+   gives sleds and ids but no names (llvm-xray's symbolizer cannot read
+   such a file either: every function is "@(address)"). */
 #ifndef TDEC_TOOLS_XRAY_INSTRMAP_H
 #define TDEC_TOOLS_XRAY_INSTRMAP_H
 
@@ -58,7 +64,8 @@ void xray_instrmap_free(xray_instrmap *m);
 /* The sleds in section order. */
 size_t xray_instrmap_sleds(const xray_instrmap *m, const xray_sled **sleds);
 
-/* Function id fid's entry address: 1, or 0 when the map has no such id. */
+/* Function id fid's entry address: 1, or 0 when the map has no such id.
+   (Ids are 1..N in an ELF map; a YAML map may give any.) */
 int xray_instrmap_address(const xray_instrmap *m, int32_t fid, uint64_t *address);
 
 /* The name llvm-xray's symbolizer gives function id fid (demangled), or NULL

@@ -44,6 +44,9 @@ typedef struct xray_options {
         XRAY_SORT_FUNCID, XRAY_SORT_COUNT, XRAY_SORT_MIN, XRAY_SORT_MED, XRAY_SORT_PCT90,
         XRAY_SORT_PCT99, XRAY_SORT_MAX, XRAY_SORT_SUM, XRAY_SORT_FUNC
     } account_sort;
+    /* --output=FILE, -o FILE (extract): where the output goes; NULL or "-":
+       stdout */
+    const char *output;
 } xray_options;
 
 /* Set by the row's parse_opt before run is called. */
