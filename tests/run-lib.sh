@@ -87,3 +87,27 @@ exec_flow_check() {
         fi
     done
 }
+
+# xray_refs KIND: every XRay log's llvm-xray references for command KIND
+# (tests/data/xray/*/LOG.KIND.txt.xz and the peer corpus') replayed with
+# $X by tests/golden/xray_refs.py, one PASS/FAIL line a log. Needs python3
+# and xz.
+xray_refs() {
+    for ref in tests/data/xray/*/*."$1".txt.xz tests/data/peers/xray/*/*."$1".txt.xz; do
+        name=${ref#tests/data/}
+        name=${name%."$1".txt.xz}
+        own=${ref%.txt.xz}.tracedec.txt.xz
+        out=$T/$(echo "$name" | tr / _).$1.out
+        r=$(python3 tests/golden/xray_refs.py "$X" "$ref" "$(dirname "$ref")" "$out" "$own")
+        n=$(echo "$r" | cut -d' ' -f2)
+        case $r in
+        "ok $n 0") pass "xray $1 $name: $n commands == llvm-xray $1 (stdout, stderr, exit status)" ;;
+        ok*) pass "xray $1 $name: $n commands == llvm-xray $1; $(echo "$r" | cut -d' ' -f3) where llvm-xray crashed: tracedec completes what it had printed" ;;
+        own*) pass "xray $1 $name: llvm-xray cannot load it; $n commands == our reviewed $(basename "$own")" ;;
+        *)
+            if [ -f "$own" ]; then xz -dc "$own"; else xz -dc "$ref"; fi | diff - "$out" > "$out.diff"
+            fail "xray $1 $name: differs from the references ($out)" "$out.diff"
+            ;;
+        esac
+    done
+}

@@ -31,6 +31,11 @@
 COMMANDS='
 extract --symbolize | extract --symbolize $ELF | extract --symbolize $ELF
 extract | extract $ELF | extract $ELF
+convert yaml -y | convert --output-format=yaml --symbolize -m $MAP $LOG | convert --output-format=yaml --symbolize -m $MAP $LOG
+convert yaml unsorted | convert --output-format=yaml --sort=false $LOG | convert --output-format=yaml --sort=false $LOG
+convert trace_event -y | convert --output-format=trace_event -y -m $MAP $LOG | convert --output-format=trace_event -y -m $MAP $LOG
+stack | stack -k -m $MAP $LOG | stack -k -m $MAP $LOG
+stack flame | stack -k --all-stacks --stack-format=flame -m $MAP $LOG | stack -k --all-stacks --stack-format=flame -m $MAP $LOG
 account -k -m | account -k -m $CALLS_MAP $CALLS | account -k -m $CALLS_MAP $CALLS
 account csv -s sum -r dsc | account -k -f csv -s sum -r dsc $CALLS | account -k -f csv -s sum -r dsc $CALLS
 '

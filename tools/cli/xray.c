@@ -8,12 +8,12 @@
    dump --json: one object per record, payloads folded in as hex.
    info: header fields and record counts. */
 #include "tools/cli/formats.h"
+#include "tools/cli/xray/notes.h"
 #include "tools/cli/xray/xray.h"
 
 #define TDEC_XRAY_IMPLEMENTATION
 #include "single/tdec_xray.h"
 
-#include <stdio.h>
 #include <string.h>
 
 
@@ -28,8 +28,8 @@ typedef struct xray_printer {
     int             pay_open;    /* its line / object still waits for bytes    */
     int             pad_nonzero; /* a v1 buffer tail holds a non-zero byte     */
     uint64_t        count[TDEC_XRAY_REC_UNKNOWN + 1];
-    uint64_t        gaps, gap_bytes, notes;
-    uint64_t        no_call_args; /* basic argument records without their call */
+    uint64_t        gaps, gap_bytes;
+    xray_notes      notes;
 } xray_printer;
 
 static const char *const xray_rec_names[TDEC_XRAY_REC_UNKNOWN + 1] = {
@@ -62,14 +62,6 @@ static const char *xray_action_json(uint32_t action)
     return action <= TDEC_XRAY_ENTER_ARGS ? text[action] : "unknown";
 }
 
-static void xray_note(xray_printer *p, const char *level, uint64_t offset, const char *msg,
-                      const char *detail)
-{
-    p->notes++;
-    out_flush(p->out); /* keep stdout and stderr in file order on a terminal */
-    cli_diag(p->err, level, (int64_t)offset, msg, detail);
-}
-
 /* ---- text, in llvm-xray fdr-dump's words -------------------------------- */
 
 /* Ends the line of a custom or typed event after its data. */
@@ -77,16 +69,6 @@ static void xray_text_event_end(out_buf *o, uint32_t type)
 {
     if (type == TDEC_XRAY_REC_CUSTOM_EVENT) out_lit(o, "'>\n");
     else out_lit(o, "'\n"); /* sic: fdr-dump prints no '>' after a typed event */
-}
-
-/* A zero-size event has no fragments to end its line. The runtime writes
-   such events; llvm-xray rejects the file at the first one. */
-static void xray_text_empty_event(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
-{
-    xray_text_event_end(p->out, r->type);
-    xray_note(p, "note", offset,
-              r->type == TDEC_XRAY_REC_CUSTOM_EVENT ? "zero-size custom event" : "zero-size typed event",
-              "valid (the XRay runtime writes them); llvm-xray rejects the file here");
 }
 
 /* "<Function Enter: #7" and the like, shared by both text styles; returns
@@ -100,7 +82,7 @@ static char *xray_fmt_function_head(char *w, const tdec_xray_record *r)
     return fmt_u64(w, r->fid);
 }
 
-static void xray_text_basic(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
+static void xray_text_basic(xray_printer *p, const tdec_xray_record *r)
 {
     out_buf *o = p->out;
     switch (r->type) {
@@ -130,13 +112,9 @@ static void xray_text_basic(xray_printer *p, const tdec_xray_record *r, uint64_t
     out_lit_u64(o, ", thread = ", r->tid);
     out_lit_u64(o, ", process = ", r->pid);
     out_lit(o, ">\n");
-    if ((r->flags & TDEC_XRAY_RF_NO_CALL) && p->no_call_args++ == 0)
-        xray_note(p, "note", offset, "argument record without its function record",
-                  "the runtime dropped the call (max_stack_depth or func_duration_threshold_us) but wrote "
-                  "its argument; llvm-xray rejects the file here (further ones are not noted)");
 }
 
-static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t offset)
+static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r)
 {
     out_buf *o = p->out;
     switch (r->type) {
@@ -176,8 +154,6 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         char *w = xray_fmt_function_head(out_reserve(o, 80), r);
         w = fmt_i64(fmt_lit(w, " delta = +"), r->delta);
         out_commit(o, fmt_lit(w, ">\n"));
-        if (r->action > TDEC_XRAY_ENTER_ARGS)
-            xray_note(p, "warning", offset, "function record with unknown action", "llvm-xray rejects it");
         return;
     }
     case TDEC_XRAY_REC_CALL_ARG:
@@ -197,7 +173,7 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         }
         out_lit_u64(o, ", size = ", r->payload_size);
         out_lit(o, ", data = '");
-        if (r->payload_size == 0) xray_text_empty_event(p, r, offset);
+        if (r->payload_size == 0) xray_text_event_end(o, r->type); /* no fragments end it */
         return;
     case TDEC_XRAY_REC_TYPED_EVENT:
         out_lit(o, "<Typed Event: delta = +");
@@ -205,19 +181,16 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
         out_lit_u64(o, ", type = ", r->event_type);
         out_lit_u64(o, ", size = ", r->payload_size);
         out_lit(o, ", data = '");
-        if (r->payload_size == 0) xray_text_empty_event(p, r, offset);
+        if (r->payload_size == 0) xray_text_event_end(o, r->type); /* no fragments end it */
         return;
     case TDEC_XRAY_REC_END_OF_BUFFER:
         out_lit(o, "<End of Buffer>\n");
-        if (p->hdr.version >= 2)
-            xray_note(p, "warning", offset, "EndOfBuffer record in a version 2+ log", "llvm-xray rejects it");
         return;
     case TDEC_XRAY_REC_PADDING:
         return; /* printed when its bytes have been seen */
     default:
         out_lit_u64(o, "<Unknown Metadata: kind = ", r->meta_kind);
         out_lit(o, ">\n");
-        xray_note(p, "warning", offset, "unknown metadata record kind", "llvm-xray rejects it");
         return;
     }
 }
@@ -229,14 +202,8 @@ static void xray_text_fdr(xray_printer *p, const tdec_xray_record *r, uint64_t o
 static void xray_text_padding(xray_printer *p, uint64_t len)
 {
     uint64_t i;
-    if (!p->pad_nonzero && (len < p->pay_size || len % 8 == 0)) {
+    if (xray_notes_padding(&p->notes, p->pay_offset, p->pay_size, len, p->pad_nonzero))
         for (i = 0; i < len / 8; i++) out_lit(p->out, "<Function Enter: #0 delta = +0>\n");
-        return;
-    }
-    xray_note(p, "note", p->pay_offset, "v1 buffer tail after EndOfBuffer skipped, not parsed",
-              p->pay_size % 8 != 0
-                  ? "its length is not a multiple of 8: llvm-xray parses it as records and loses sync here"
-                  : "it holds non-zero bytes, which llvm-xray would print as records");
 }
 
 /* ---- JSON lines ----------------------------------------------------------- */
@@ -331,8 +298,9 @@ static void xray_record(xray_printer *p, const tdec_xray_item *it)
     }
     if (!p->dump) return;
     if (p->json) xray_json_record(p, r, it->offset);
-    else if (p->hdr.file_type == TDEC_XRAY_BASIC) xray_text_basic(p, r, it->offset);
-    else xray_text_fdr(p, r, it->offset);
+    else if (p->hdr.file_type == TDEC_XRAY_BASIC) xray_text_basic(p, r);
+    else xray_text_fdr(p, r);
+    if (!p->json) xray_notes_record(&p->notes, r, it->offset);
     if (r->type == TDEC_XRAY_REC_PADDING && r->payload_size == 0 && p->json) {
         out_json_bool(p->out, "all_zero", 1);
         out_json_close(p->out);
@@ -364,8 +332,6 @@ static void xray_fragment(xray_printer *p, const tdec_frag *f)
 
 static void xray_gap(xray_printer *p, const tdec_xray_item *it)
 {
-    char msg[64], detail[256];
-    const char *hint = "";
     p->gaps++;
     p->gap_bytes += it->u.gap.len;
     if (p->json) {
@@ -376,12 +342,7 @@ static void xray_gap(xray_printer *p, const tdec_xray_item *it)
         out_json_str(p->out, "reason", tdec_xray_reason_str(it->u.gap.reason));
         out_json_close(p->out);
     }
-    if (it->u.gap.reason == TDEC_XRAY_R_OVERRUN)
-        hint = " (the XRay runtime under-counts a buffer's extents by 16 bytes per typed event,"
-               " cutting its last records; llvm-xray fails here)";
-    snprintf(msg, sizeof msg, "%llu bytes skipped", (unsigned long long)it->u.gap.len);
-    snprintf(detail, sizeof detail, "%s%s", tdec_xray_reason_str(it->u.gap.reason), hint);
-    xray_note(p, "warning", it->offset, msg, detail);
+    xray_notes_gap(&p->notes, it);
 }
 
 static void xray_info(xray_printer *p)
@@ -444,8 +405,8 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     memset(&p, 0, sizeof p);
     p.dump = a->command == CLI_DUMP;
     p.json = p.dump && a->output == CLI_OUT_JSON;
-    p.out = out;
-    p.err = err;
+    p.out = p.notes.out = out;
+    p.err = p.notes.err = err;
     memset(&cfg, 0, sizeof cfg);
     if (a->strict) cfg.flags |= TDEC_XRAY_F_STRICT;
     st = tdec_xray_init(&d, &cfg);
@@ -453,7 +414,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
         st = tdec_xray_next(&d, &it);
         if (st == TDEC_OK) {
             if (it.kind == TDEC_ITEM_RECORD) {
-                if (it.u.rec.type == TDEC_XRAY_REC_HEADER) p.hdr = d.hdr;
+                if (it.u.rec.type == TDEC_XRAY_REC_HEADER) p.hdr = p.notes.hdr = d.hdr;
                 xray_record(&p, &it);
             } else if (it.kind == TDEC_ITEM_FRAGMENT) {
                 xray_fragment(&p, &it.u.frag);
@@ -470,8 +431,7 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     if (!p.dump && d.st.err == TDEC_OK) xray_info(&p);
     if (p.dump && !p.json && st == TDEC_END && p.hdr.file_type == TDEC_XRAY_BASIC &&
         p.count[TDEC_XRAY_REC_FUNCTION] + p.count[TDEC_XRAY_REC_CALL_ARG] + p.count[TDEC_XRAY_REC_UNKNOWN] == 0)
-        xray_note(&p, "note", d.st.pos, "basic log without records",
-                  "valid (the runtime writes its header first); llvm-xray rejects it, its reader wants at least one record");
+        xray_notes_basic_empty(&p.notes, d.st.pos);
     out_flush(out);
     if (in->failed) {
         cli_diag(err, "error", -1, "read error", a->path);
@@ -660,11 +620,17 @@ static const char xray_help[] =
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
     "                 -s, --symbolize: function names; --no-demangle;\n"
     "                 -o, --output=FILE\n"
-    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n"
+    "  convert        as llvm-xray convert: --output-format=yaml|trace_event (-f),\n"
+    "                 --symbolize (-y), --sort=false (-s), --no-demangle\n"
+    "  stack          as llvm-xray stack: the top 10 stacks by leaf time and count;\n"
+    "                 --per-thread-stacks, --aggregate-threads, --keep-going (-k),\n"
+    "                 --all-stacks --stack-format=flame, --aggregation-type=time|count\n"
+    "  dump --chrome  convert --output-format=trace_event's JSON (names with -m)\n"
     "  account        per-function call statistics as llvm-xray account: -k,\n"
     "                 --keep-going; -d, --deduce-sibling-calls; -s, --sort=funcid|\n"
     "                 count|min|med|90p|99p|max|sum|func; -r, --sortorder=asc|dsc;\n"
-    "                 -p, --top=N; -f, --format=text|csv\n";
+    "                 -p, --top=N; -f, --format=text|csv\n"
+    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
 
 const cli_format cli_xray = {
     .name = "xray",

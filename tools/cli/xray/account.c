@@ -39,14 +39,13 @@ typedef struct acct_func {
 } acct_func;
 
 /* Entries keyed by a thread's or a function's 32-bit id (each entry starts
-   with it), found through a DenseMap laid out as llvm-xray's: its order
-   shows in the error reports (threads) and in the rows before sorting
-   (functions). */
+   with it), entry i being the map's key i. The map has llvm-xray's
+   DenseMap layout: its order shows in the error reports (threads) and in
+   the rows before sorting (functions). */
 typedef struct acct_table {
-    xray_densemap map;
-    void         *entries;
-    size_t        elem, cap;
-    uint32_t      n;
+    xray_keymap map;
+    void       *entries;
+    size_t      elem, cap;
 } acct_table;
 
 typedef struct acct {
@@ -62,25 +61,13 @@ typedef struct acct {
     uint32_t     cached_func[256];
 } acct;
 
-/* Room for one more element in a doubling array; 0 or -1. */
-static int acct_reserve(void **p, size_t *cap, size_t n, size_t elem)
-{
-    size_t c = *cap ? *cap * 2 : 16;
-    void *q;
-    if (n < *cap) return 0;
-    if (c > (size_t)-1 / elem) return -1;
-    q = realloc(*p, c * elem);
-    if (q == NULL) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 static acct *acct_new(const xray_instrmap *map, out_buf *err)
 {
     acct *acc = calloc(1, sizeof *acc);
     if (acc == NULL) return NULL;
+    acc->threads.map.hash = xray_hash_int;
     acc->threads.elem = sizeof(acct_thread);
+    acc->funcs.map.hash = xray_hash_int;
     acc->funcs.elem = sizeof(acct_func);
     acc->names.map = map;
     acc->names.symbolize = 1;
@@ -97,12 +84,12 @@ static void acct_free(acct *acc)
     if (acc == NULL) return;
     threads = acc->threads.entries;
     funcs = acc->funcs.entries;
-    for (k = 0; k < acc->threads.n; k++) free(threads[k].stack);
-    for (k = 0; k < acc->funcs.n; k++) free(funcs[k].durations);
+    for (k = 0; k < acc->threads.map.nkeys; k++) free(threads[k].stack);
+    for (k = 0; k < acc->funcs.map.nkeys; k++) free(funcs[k].durations);
     free(threads);
     free(funcs);
-    xray_densemap_free(&acc->threads.map);
-    xray_densemap_free(&acc->funcs.map);
+    xray_keymap_free(&acc->threads.map);
+    xray_keymap_free(&acc->funcs.map);
     free(acc);
 }
 
@@ -122,42 +109,19 @@ static void acct_put_debug(out_buf *o, const acct *acc, int32_t fid)
     else out_lit(o, "(unknown)");
 }
 
-static uint32_t acct_table_key(const acct_table *t, uint32_t index)
-{
-    uint32_t key;
-    memcpy(&key, (const char *)t->entries + (size_t)index * t->elem, sizeof key);
-    return key;
-}
-
-static uint32_t acct_table_hash(const void *ctx, uint32_t index)
-{
-    return xray_densemap_hash_int(acct_table_key(ctx, index));
-}
-
-static int acct_table_equal(const void *ctx, uint32_t index, const void *key)
-{
-    return acct_table_key(ctx, index) == *(const uint32_t *)key;
-}
-
 /* The index of key's entry; a new key gets a zeroed entry (but its key).
    UINT32_MAX when out of memory. */
 static uint32_t acct_table_get(acct_table *t, uint32_t key)
 {
-    xray_densemap_keys keys;
-    uint32_t h = xray_densemap_hash_int(key), k;
+    uint32_t k = xray_keymap_find(&t->map, key);
     char *e;
-    keys.hash = acct_table_hash;
-    keys.equal = acct_table_equal;
-    keys.ctx = t;
-    k = xray_densemap_find(&t->map, &keys, h, &key);
     if (k != UINT32_MAX) return k;
-    k = t->n;
-    if (acct_reserve(&t->entries, &t->cap, k, t->elem) != 0) return UINT32_MAX;
+    if (!xray_grow(&t->entries, t->map.nkeys, &t->cap, t->elem)) return UINT32_MAX;
+    if ((k = xray_keymap_add(&t->map, key)) == UINT32_MAX) return k;
     e = (char *)t->entries + (size_t)k * t->elem;
     memset(e, 0, t->elem);
     memcpy(e, &key, sizeof key);
-    t->n++;
-    return xray_densemap_insert(&t->map, &keys, k, h) ? k : UINT32_MAX;
+    return k;
 }
 
 /* Function fid's entry in acc->funcs: its index, or UINT32_MAX when out of
@@ -176,7 +140,7 @@ static uint32_t acct_func_get(acct *acc, int32_t fid)
 static uint32_t acct_thread_get(acct *acc, uint32_t tid)
 {
     uint32_t k;
-    if (acc->threads.n != 0 && acc->last_tid == tid) return acc->last_thread;
+    if (acc->threads.map.nkeys != 0 && acc->last_tid == tid) return acc->last_thread;
     if ((k = acct_table_get(&acc->threads, tid)) == UINT32_MAX) return k;
     acc->last_tid = tid;
     acc->last_thread = k;
@@ -189,7 +153,7 @@ static int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
     uint32_t k = acct_func_get(acc, fid);
     if (k == UINT32_MAX) return -1;
     f = (acct_func *)acc->funcs.entries + k;
-    if (acct_reserve((void **)&f->durations, &f->cap, f->n, sizeof *f->durations) != 0) return -1;
+    if (!xray_grow((void **)&f->durations, f->n, &f->cap, sizeof *f->durations)) return -1;
     f->durations[f->n++] = duration;
     f->sum += (double)duration;
     return 0;
@@ -220,7 +184,7 @@ static void acct_report(acct *acc, const xray_trace_record *r)
     out_lit_u64(e, "; thread-id: ", r->tid);
     out_lit_u64(e, "; process-id: ", r->pid);
     out_lit(e, "}}\n");
-    while ((k = xray_densemap_next(&acc->threads.map, &pos)) != UINT32_MAX) {
+    while ((k = xray_keymap_next(&acc->threads.map, &pos)) != UINT32_MAX) {
         const acct_thread *t = (const acct_thread *)acc->threads.entries + k;
         out_lit_u64(e, "Thread ID: ", t->tid);
         out_char(e, '\n');
@@ -250,7 +214,7 @@ static int acct_account(acct *acc, const xray_trace_record *r)
         return 1;
     case XRAY_ENTER:
     case XRAY_ENTER_ARG:
-        if (acct_reserve((void **)&t->stack, &t->cap, t->depth, sizeof *t->stack) != 0) return -1;
+        if (!xray_grow((void **)&t->stack, t->depth, &t->cap, sizeof *t->stack)) return -1;
         t->stack[t->depth].fid = r->fid;
         t->stack[t->depth].tsc = r->tsc;
         t->depth++;
@@ -491,11 +455,11 @@ static int acct_print(acct *acc, uint64_t cycle_frequency, out_buf *out)
     char line[512]; /* six numbers of at most 48 characters */
     uint32_t k, i, n = 0, pos = 0, shown;
     int len;
-    rows = malloc((acc->funcs.n ? acc->funcs.n : 1) * sizeof *rows);
+    rows = malloc((acc->funcs.map.nkeys ? acc->funcs.map.nkeys : 1) * sizeof *rows);
     if (rows == NULL) return -1;
     /* the map's order, which --sort=func keeps: llvm-xray 14 never sorts by
        name (llvm_unreachable("Not implemented") falls through in its build) */
-    while ((k = xray_densemap_next(&acc->funcs.map, &pos)) != UINT32_MAX) {
+    while ((k = xray_keymap_next(&acc->funcs.map, &pos)) != UINT32_MAX) {
         acct_stats((acct_func *)acc->funcs.entries + k, &rows[n]);
         if (cycle_frequency)
             for (i = 0; i < 6; i++) rows[n].stat[i] /= (double)cycle_frequency;

@@ -191,9 +191,6 @@ static void yaml_scalar(out_buf *o, const char *s, size_t n)
     out_char(o, '\'');
 }
 
-static const char *const yaml_kinds[] = {"function-enter",    "function-exit", "function-tail-exit",
-                                         "function-enter-arg", "custom-event",  "typed-event"};
-
 static void yaml_header(out_buf *o, const tdec_xray_header *h)
 {
     out_lit_u64(o, "---\nheader:\n  version:         ", h->version);
@@ -206,13 +203,20 @@ static void yaml_header(out_buf *o, const tdec_xray_header *h)
     out_char(o, '\n');
 }
 
+/* The kinds' names and lengths, for the hot line. */
+static const struct {
+    const char *text;
+    size_t      len;
+} yaml_kinds[] = {{"function-enter", 14},     {"function-exit", 13}, {"function-tail-exit", 18},
+                  {"function-enter-arg", 18}, {"custom-event", 12},  {"typed-event", 11}};
+
 static void yaml_record(out_buf *o, const xray_trace_record *r, const char *name, size_t name_len)
 {
     size_t i;
-    out_lit_u64(o, "  - { type: ", r->record_type);
-    out_lit(o, ", func-id: ");
-    out_i64(o, r->fid);
-    out_lit(o, ", function: ");
+    char *w = out_reserve(o, 64); /* 12 + 5 + 11 + 11 + 12 */
+    w = fmt_u64(fmt_lit(w, "  - { type: "), r->record_type);
+    w = fmt_i64(fmt_lit(w, ", func-id: "), r->fid);
+    out_commit(o, fmt_lit(w, ", function: "));
     yaml_scalar(o, name, name_len);
     if (r->nargs > 0) {
         out_lit(o, ", args: [ ");
@@ -222,13 +226,18 @@ static void yaml_record(out_buf *o, const xray_trace_record *r, const char *name
         }
         out_lit(o, " ]");
     }
-    out_lit_u64(o, ", cpu: ", r->cpu);
-    if (r->tid != 0) out_lit_u64(o, ", thread: ", r->tid);
-    if (r->pid != 0) out_lit_u64(o, ", process: ", r->pid);
-    out_lit(o, ", kind: ");
-    out_str(o, yaml_kinds[r->kind]);
-    out_lit_u64(o, ", tsc: ", r->tsc);
-    out_lit(o, ", data: ");
+    w = out_reserve(o, 160); /* 7 + 5 + 10 + 10 + 11 + 10 + 8 + 18 + 7 + 20 + 8 */
+    w = fmt_u64(fmt_lit(w, ", cpu: "), r->cpu);
+    if (r->tid != 0) w = fmt_u64(fmt_lit(w, ", thread: "), r->tid);
+    if (r->pid != 0) w = fmt_u64(fmt_lit(w, ", process: "), r->pid);
+    w = fmt_mem(fmt_lit(w, ", kind: "), yaml_kinds[r->kind].text, yaml_kinds[r->kind].len);
+    w = fmt_u64(fmt_lit(w, ", tsc: "), r->tsc);
+    w = fmt_lit(w, ", data: ");
+    if (r->data_len == 0) {
+        out_commit(o, fmt_lit(w, "'' }\n"));
+        return;
+    }
+    out_commit(o, w);
     yaml_scalar(o, (const char *)r->data, r->data_len);
     out_lit(o, " }\n");
 }
@@ -244,90 +253,39 @@ typedef struct te_node {
     uint32_t parent; /* node id + 1; 0: a root */
 } te_node;
 
-typedef struct te_thread {
-    uint32_t tid;
-    uint32_t node; /* node id + 1; 0: no open call */
-} te_thread;
-
 typedef struct te_state {
-    te_node      *nodes;
-    size_t        nnodes, nodes_cap;
-    xray_densemap children;  /* (parent, fid) -> node                   */
-    te_thread    *threads;
-    size_t        nthreads, threads_cap;
-    xray_densemap by_tid;    /* tid -> thread                           */
-    int           failed;    /* out of memory                           */
+    te_node    *nodes;
+    size_t      nodes_cap;
+    xray_keymap children; /* (parent, fid) -> node id                     */
+    uint32_t   *cursor;   /* per thread: its node id + 1; 0: no open call */
+    size_t      cursor_cap;
+    xray_keymap threads;  /* tid -> thread                                */
 } te_state;
 
-static uint32_t te_child_hash_of(uint32_t parent, int32_t fid)
+/* The node of a thread's current call: where the thread's state is, or
+   NULL when out of memory. */
+static uint32_t *te_cursor(te_state *s, uint32_t tid)
 {
-    return xray_densemap_hash_pair(parent, (uint32_t)fid);
-}
-
-static uint32_t te_child_hash(const void *ctx, uint32_t i)
-{
-    const te_node *n = &((const te_state *)ctx)->nodes[i];
-    return te_child_hash_of(n->parent, n->fid);
-}
-
-static int te_child_equal(const void *ctx, uint32_t i, const void *key)
-{
-    const te_node *n = &((const te_state *)ctx)->nodes[i], *k = key;
-    return n->parent == k->parent && n->fid == k->fid;
-}
-
-static uint32_t te_thread_hash(const void *ctx, uint32_t i)
-{
-    return xray_densemap_hash_int(((const te_state *)ctx)->threads[i].tid);
-}
-
-static int te_thread_equal(const void *ctx, uint32_t i, const void *key)
-{
-    return ((const te_state *)ctx)->threads[i].tid == *(const uint32_t *)key;
-}
-
-static void *te_room(void *items, size_t n, size_t *cap, size_t size)
-{
-    void *p;
-    if (n < *cap) return items;
-    *cap = *cap ? *cap * 2 : 256;
-    p = realloc(items, *cap * size);
-    return p;
-}
-
-static te_thread *te_thread_of(te_state *s, uint32_t tid)
-{
-    xray_densemap_keys keys = {te_thread_hash, te_thread_equal, NULL};
-    uint32_t i;
-    te_thread *p;
-    keys.ctx = s;
-    i = xray_densemap_find(&s->by_tid, &keys, xray_densemap_hash_int(tid), &tid);
-    if (i != UINT32_MAX) return &s->threads[i];
-    if (!(p = te_room(s->threads, s->nthreads, &s->threads_cap, sizeof *p))) return NULL;
-    s->threads = p;
-    i = (uint32_t)s->nthreads++;
-    s->threads[i].tid = tid;
-    s->threads[i].node = 0;
-    if (!xray_densemap_insert(&s->by_tid, &keys, i, xray_densemap_hash_int(tid))) return NULL;
-    return &s->threads[i];
+    uint32_t i = xray_keymap_find(&s->threads, tid);
+    if (i != UINT32_MAX) return &s->cursor[i];
+    if (!xray_grow((void **)&s->cursor, s->threads.nkeys, &s->cursor_cap, sizeof *s->cursor) ||
+        (i = xray_keymap_add(&s->threads, tid)) == UINT32_MAX)
+        return NULL;
+    s->cursor[i] = 0;
+    return &s->cursor[i];
 }
 
 /* The node of path parent + fid, made when new: its id + 1, 0 when out of memory. */
 static uint32_t te_node_of(te_state *s, uint32_t parent, int32_t fid)
 {
-    xray_densemap_keys keys = {te_child_hash, te_child_equal, NULL};
-    te_node key, *p;
-    uint32_t i;
-    keys.ctx = s;
-    key.parent = parent;
-    key.fid = fid;
-    i = xray_densemap_find(&s->children, &keys, te_child_hash_of(parent, fid), &key);
+    uint64_t key = (uint64_t)parent << 32 | (uint32_t)fid;
+    uint32_t i = xray_keymap_find(&s->children, key);
     if (i != UINT32_MAX) return i + 1;
-    if (!(p = te_room(s->nodes, s->nnodes, &s->nodes_cap, sizeof *p))) return 0;
-    s->nodes = p;
-    i = (uint32_t)s->nnodes++;
-    s->nodes[i] = key;
-    if (!xray_densemap_insert(&s->children, &keys, i, te_child_hash_of(parent, fid))) return 0;
+    if (!xray_grow((void **)&s->nodes, s->children.nkeys, &s->nodes_cap, sizeof *s->nodes) ||
+        (i = xray_keymap_add(&s->children, key)) == UINT32_MAX)
+        return 0;
+    s->nodes[i].fid = fid;
+    s->nodes[i].parent = parent;
     return i + 1;
 }
 
@@ -336,6 +294,43 @@ static void te_name(out_buf *o, xray_names *names, int32_t fid)
     size_t len;
     const char *name = xray_names_get(names, fid, &len);
     out_json_chars(o, name, len); /* llvm-xray writes names unescaped */
+}
+
+/* printf("%.*f", decimals, v) for a finite v >= 0 whose digits fit in 64
+   bits (decimals 3 or 4), as glibc rounds it: the exact binary value,
+   ties to even. 0 when it does not fit: the caller uses snprintf. */
+static int te_fixed(out_buf *o, double v, unsigned decimals)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t m, q, scale = decimals == 4 ? 10000u : 1000u;
+    u128 n, r, half;
+    int e;
+    char *w;
+    if (!(v >= 0) || v >= 1e15) return 0;
+    m = (uint64_t)ldexp(frexp(v, &e), 53); /* v = m * 2^(e - 53) exactly */
+    e -= 53;
+    if (e >= 0) {
+        q = (m << e) * scale; /* v < 1e15: no overflow */
+    } else {
+        if (e < -100) return 0;
+        n = (u128)m * scale;
+        q = (uint64_t)(n >> -e);
+        r = n - ((u128)q << -e);
+        half = (u128)1 << (-e - 1);
+        if (r > half || (r == half && (q & 1u))) q++;
+    }
+    w = out_reserve(o, 48);
+    w = fmt_u64(w, q / scale);
+    *w++ = '.';
+    out_commit(o, fmt_u64w(w, q % scale, decimals, '0'));
+    return 1;
+#else
+    (void)o;
+    (void)v;
+    (void)decimals;
+    return 0;
+#endif
 }
 
 /* `{ "name" : "f", "ph" : "B", "tid" : "1", "pid" : "2", "ts" : "1.2345", "sf" : "0" }`;
@@ -354,32 +349,30 @@ static void te_event(out_buf *o, xray_names *names, const tdec_xray_header *h, i
     if (h->version >= 3) out_lit_u64(o, "\", \"pid\" : \"", r->pid);
     else out_lit(o, "\", \"pid\" : \"1");
     out_lit(o, "\", \"ts\" : \"");
-    if (isnan(us)) snprintf(ts, sizeof ts, "nan");
-    else if (isinf(us)) snprintf(ts, sizeof ts, "%s", us < 0 ? "-INF" : "INF");
-    else snprintf(ts, sizeof ts, h->version >= 3 ? "%.4f" : "%.3f", us);
-    out_str(o, ts);
+    if (isnan(us)) out_lit(o, "nan");
+    else if (isinf(us)) out_str(o, us < 0 ? "-INF" : "INF");
+    else if (!te_fixed(o, us, h->version >= 3 ? 4 : 3)) {
+        snprintf(ts, sizeof ts, h->version >= 3 ? "%.4f" : "%.3f", us);
+        out_str(o, ts);
+    }
     out_lit_u64(o, "\", \"sf\" : \"", sf);
     out_lit(o, "\" }");
 }
 
-static uint32_t te_id_hash(const void *ctx, uint32_t i)
-{
-    (void)ctx;
-    return xray_densemap_hash_int(i);
-}
-
 /* "stackFrames": one entry per stack id, in the order of llvm-xray's
    DenseMap<unsigned, ...> of them (ids inserted 0, 1, 2, ...). */
-static int te_stack_frames(out_buf *o, te_state *s, xray_names *names)
+static int te_stack_frames(out_buf *o, const te_state *s, xray_names *names)
 {
-    xray_densemap ids = {NULL, 0, 0, 0};
-    xray_densemap_keys keys = {te_id_hash, NULL, NULL};
+    xray_keymap ids = XRAY_KEYMAP(xray_hash_int);
     uint32_t i, pos = 0;
     int first = 1;
-    for (i = 0; i < s->nnodes; i++)
-        if (!xray_densemap_insert(&ids, &keys, i, xray_densemap_hash_int(i))) return 0;
+    for (i = 0; i < s->children.nkeys; i++)
+        if (xray_keymap_add(&ids, i) == UINT32_MAX) {
+            xray_keymap_free(&ids);
+            return 0;
+        }
     out_lit(o, "  \"stackFrames\": {");
-    while ((i = xray_densemap_next(&ids, &pos)) != UINT32_MAX) {
+    while ((i = xray_keymap_next(&ids, &pos)) != UINT32_MAX) {
         out_str(o, first ? "\n" : ",\n");
         first = 0;
         out_lit_u64(o, "    \"", i);
@@ -393,56 +386,54 @@ static int te_stack_frames(out_buf *o, te_state *s, xray_names *names)
         out_lit(o, " }");
     }
     out_lit(o, "\n  }\n}\n");
-    xray_densemap_free(&ids);
+    xray_keymap_free(&ids);
     return 1;
 }
 
 int xray_convert_trace_event(xray_trace *t, xray_names *names, out_buf *out, out_buf *err)
 {
     const tdec_xray_header *h = xray_trace_header(t);
-    te_state s;
+    te_state s = {NULL, 0, XRAY_KEYMAP(xray_hash_pair), NULL, 0, XRAY_KEYMAP(xray_hash_int)};
     xray_trace_record r;
-    te_thread *th;
     double per_tick = 1000000.0 / (double)h->cycle_frequency, us;
-    uint32_t node, popped;
-    int first = 1, rc;
-    memset(&s, 0, sizeof s);
+    uint32_t node, popped, *cur;
+    int first = 1, failed = 0, rc;
     out_lit(out, "{\n  \"traceEvents\": [\n");
-    while (!s.failed && xray_trace_next(t, &r)) {
+    while (!failed && xray_trace_next(t, &r)) {
         if (r.kind == XRAY_CUSTOM_EVENT || r.kind == XRAY_TYPED_EVENT) continue;
-        if (!(th = te_thread_of(&s, r.tid))) {
-            s.failed = 1;
+        if (!(cur = te_cursor(&s, r.tid))) {
+            failed = 1;
             break;
         }
         us = per_tick * (double)r.tsc;
         if (r.kind == XRAY_ENTER || r.kind == XRAY_ENTER_ARG) {
-            if (!(node = te_node_of(&s, th->node, r.fid))) {
-                s.failed = 1;
+            if (!(node = te_node_of(&s, *cur, r.fid))) {
+                failed = 1;
                 break;
             }
-            th->node = node;
+            *cur = node;
             te_event(out, names, h, r.fid, 'B', &r, us, node - 1, &first);
             continue;
         }
         /* an exit closes frames up to the one of its function, or all */
-        while (th->node) {
-            popped = th->node - 1;
+        while (*cur) {
+            popped = *cur - 1;
             te_event(out, names, h, s.nodes[popped].fid, 'E', &r, us, popped, &first);
-            th->node = s.nodes[popped].parent;
+            *cur = s.nodes[popped].parent;
             if (s.nodes[popped].fid == r.fid) break;
         }
     }
     out_lit(out, "\n  ],\n  \"displayTimeUnit\": \"ns\",\n");
-    if (!s.failed && !te_stack_frames(out, &s, names)) s.failed = 1;
-    if (s.failed) {
+    if (!failed && !te_stack_frames(out, &s, names)) failed = 1;
+    if (failed) {
         out_lit(out, "  \"stackFrames\": {}\n}\n");
         cli_diag(err, "error", -1, "out of memory", NULL);
     }
-    rc = s.failed ? 1 : xray_trace_status(t);
+    rc = failed ? 1 : xray_trace_status(t);
     free(s.nodes);
-    free(s.threads);
-    xray_densemap_free(&s.children);
-    xray_densemap_free(&s.by_tid);
+    free(s.cursor);
+    xray_keymap_free(&s.children);
+    xray_keymap_free(&s.threads);
     return rc;
 }
 

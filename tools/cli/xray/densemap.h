@@ -1,50 +1,56 @@
-/* densemap.h - the bucket layout of an LLVM 14 llvm::DenseMap, to visit
-   keys in the order llvm-xray's loops over such maps do (its output order
-   depends on it: threads, stack frames, call-stack roots).
+/* densemap.h - keys in the layout of an LLVM 14 llvm::DenseMap, to visit
+   them in the order llvm-xray's loops over such maps do (its output order
+   depends on it: threads, stack frames, call-stack roots), and to find
+   them again. Same hash, same insertions and erasures, same layout: 64
+   buckets at the first insert, doubled when an insert would fill 3/4 of
+   them (rehashed in place when tombstones leave 1/8 free), the old buckets
+   moved over in bucket order, quadratic probing from hash & (buckets - 1).
 
-   The caller keeps the keys in its own array; the map holds their indices.
-   Same hashing input, same insertion (and erase) sequence, same layout:
-   64 buckets at the first insert, doubled when an insert would fill 3/4 of
-   them (rehashed when tombstones leave 1/8 free), the old buckets moved
-   over in bucket order, quadratic probing from hash & (buckets - 1). */
+   A key is 64 bits (a pair: first << 32 | second); each key added gets the
+   next index (0, 1, ...), which the caller uses for its own arrays. */
 #ifndef TDEC_TOOLS_XRAY_DENSEMAP_H
 #define TDEC_TOOLS_XRAY_DENSEMAP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-typedef struct xray_densemap {
-    uint32_t *buckets; /* index + 1 of a key, 0 empty, UINT32_MAX tombstone */
-    uint32_t  nbuckets, count, tombstones;
-} xray_densemap;
+/* DenseMapInfo<K>::getHashValue of a key. */
+typedef uint32_t (*xray_keymap_hash)(uint64_t key);
 
-/* The caller's keys: hash (DenseMapInfo<K>::getHashValue) of key `index`,
-   and whether key `index` equals the key being looked up. */
-typedef struct xray_densemap_keys {
-    uint32_t (*hash)(const void *ctx, uint32_t index);
-    int (*equal)(const void *ctx, uint32_t index, const void *key);
-    const void *ctx;
-} xray_densemap_keys;
+typedef struct xray_keymap {
+    xray_keymap_hash hash;
+    uint32_t        *buckets; /* index + 1, 0 empty, UINT32_MAX tombstone */
+    uint32_t         nbuckets, count, tombstones;
+    uint64_t        *keys;    /* by index                                  */
+    size_t           nkeys, keys_cap;
+} xray_keymap;
 
-/* The index of `key` (hash h), or UINT32_MAX when it is not in the map. */
-uint32_t xray_densemap_find(const xray_densemap *m, const xray_densemap_keys *k, uint32_t h, const void *key);
+/* An empty map hashing with `hash`. */
+#define XRAY_KEYMAP(hash) {(hash), NULL, 0, 0, 0, NULL, 0, 0}
 
-/* Inserts key `index` (hash h), known not to be in the map. 0: out of memory. */
-int xray_densemap_insert(xray_densemap *m, const xray_densemap_keys *k, uint32_t index, uint32_t h);
+/* The hashes: an integer key (unsigned, int, a pid widened to uint64:
+   Val * 37, its low 32 bits), and a pair of them (detail::combineHashValue
+   of both halves' hashes). */
+uint32_t xray_hash_int(uint64_t key);
+uint32_t xray_hash_pair(uint64_t key);
 
-/* Erases key `key` (hash h) if present. */
-void xray_densemap_erase(xray_densemap *m, const xray_densemap_keys *k, uint32_t h, const void *key);
+/* key's index, or UINT32_MAX when it is not in the map. */
+uint32_t xray_keymap_find(const xray_keymap *m, uint64_t key);
 
-/* Iteration: *pos starts at 0; returns the next key's index, UINT32_MAX at the end. */
-uint32_t xray_densemap_next(const xray_densemap *m, uint32_t *pos);
+/* Adds key (not in the map): its index, or UINT32_MAX when out of memory. */
+uint32_t xray_keymap_add(xray_keymap *m, uint64_t key);
 
-void xray_densemap_free(xray_densemap *m);
+/* Erases key if present (its index is not given again). */
+void xray_keymap_erase(xray_keymap *m, uint64_t key);
 
-/* DenseMapInfo hashes: integers (Val * 37, truncated to 32 bits) and
-   detail::combineHashValue for pairs. */
-static inline uint32_t xray_densemap_hash_int(uint64_t v)
-{
-    return (uint32_t)(v * 37u);
-}
-uint32_t xray_densemap_hash_pair(uint32_t a, uint32_t b);
+/* Iteration in bucket order: *pos starts at 0; the next key's index, or
+   UINT32_MAX at the end. */
+uint32_t xray_keymap_next(const xray_keymap *m, uint32_t *pos);
+
+void xray_keymap_free(xray_keymap *m);
+
+/* Room for one more element in *items (n used of *cap, each `size`
+   bytes), doubling: 1, or 0 when out of memory. */
+int xray_grow(void **items, size_t n, size_t *cap, size_t size);
 
 #endif

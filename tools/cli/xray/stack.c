@@ -22,7 +22,6 @@
 typedef struct st_node {
     int32_t  fid;
     uint32_t parent;                 /* node + 1; 0: a root              */
-    uint32_t owner;                  /* the node it was made under + 1   */
     uint32_t first_edge, last_edge;  /* its callees, in order (edge + 1) */
     uint64_t term_count, term_sum;   /* durations as the deepest frame   */
     uint64_t inter_count, inter_sum; /* durations as a caller            */
@@ -40,7 +39,6 @@ typedef struct st_frame {
 } st_frame;
 
 typedef struct st_thread {
-    uint32_t  tid;
     uint32_t  roots;    /* a node holding its roots as callees + 1; 0: none yet */
     st_frame *frames;
     size_t    depth, cap;
@@ -51,32 +49,23 @@ typedef struct st_trie {
     size_t        nnodes, nodes_cap;
     st_edge      *edges;
     size_t        nedges, edges_cap;
-    xray_densemap children; /* (parent node, fid) -> node, for lookups     */
+    xray_keymap   children; /* (owner node, fid) -> child_node[]: the callee of
+                               a node (for roots: of their thread's holder) */
+    uint32_t     *child_node;
+    size_t        child_cap;
     st_thread    *threads;
-    size_t        nthreads, threads_cap;
-    xray_densemap by_tid;   /* tid -> thread                               */
-    xray_densemap roots;    /* llvm-xray's Roots: tid -> thread, in its order */
+    size_t        threads_cap;
+    xray_keymap   by_tid;   /* tid -> threads[]                            */
+    xray_keymap   roots;    /* llvm-xray's Roots: the tids, in its order   */
     int           last_was_exit;
     int           failed;   /* out of memory                              */
 } st_trie;
-
-static int st_room(void **items, size_t n, size_t *cap, size_t size)
-{
-    void *p;
-    size_t c;
-    if (n < *cap) return 1;
-    c = *cap ? *cap * 2 : 256;
-    if (!(p = realloc(*items, c * size))) return 0;
-    *items = p;
-    *cap = c;
-    return 1;
-}
 
 /* A new node (its id + 1), or 0 when out of memory. */
 static uint32_t st_new_node(st_trie *s, int32_t fid, uint32_t parent)
 {
     st_node *n;
-    if (!st_room((void **)&s->nodes, s->nnodes, &s->nodes_cap, sizeof *s->nodes)) return 0;
+    if (!xray_grow((void **)&s->nodes, s->nnodes, &s->nodes_cap, sizeof *s->nodes)) return 0;
     n = &s->nodes[s->nnodes++];
     memset(n, 0, sizeof *n);
     n->fid = fid;
@@ -88,7 +77,7 @@ static uint32_t st_new_node(st_trie *s, int32_t fid, uint32_t parent)
 static int st_add_callee(st_trie *s, uint32_t parent, uint32_t node)
 {
     st_node *p;
-    if (!st_room((void **)&s->edges, s->nedges, &s->edges_cap, sizeof *s->edges)) return 0;
+    if (!xray_grow((void **)&s->edges, s->nedges, &s->edges_cap, sizeof *s->edges)) return 0;
     s->edges[s->nedges].node = node;
     s->edges[s->nedges].next = 0;
     s->nedges++;
@@ -101,78 +90,46 @@ static int st_add_callee(st_trie *s, uint32_t parent, uint32_t node)
 
 /* ---- lookups ---------------------------------------------------------------- */
 
-static uint32_t st_child_hash_of(uint32_t parent, int32_t fid)
-{
-    return xray_densemap_hash_pair(parent, (uint32_t)fid);
-}
-
-static uint32_t st_child_hash(const void *ctx, uint32_t i)
-{
-    const st_node *n = &((const st_trie *)ctx)->nodes[i];
-    return st_child_hash_of(n->owner, n->fid);
-}
-
-static int st_child_equal(const void *ctx, uint32_t i, const void *key)
-{
-    const st_node *n = &((const st_trie *)ctx)->nodes[i], *k = key;
-    return n->owner == k->owner && n->fid == k->fid;
-}
-
 /* The callee fid of parent (id + 1), made and appended when new. Roots
    hang under their thread's holder node, whose callees are the thread's
    root vector; their parent stays 0 as in llvm-xray. */
 static uint32_t st_callee(st_trie *s, uint32_t holder, uint32_t parent, int32_t fid)
 {
-    xray_densemap_keys keys = {st_child_hash, st_child_equal, NULL};
-    st_node key;
-    uint32_t i, n, h;
-    keys.ctx = s;
-    key.owner = parent ? parent : holder;
-    key.fid = fid;
-    h = st_child_hash_of(key.owner, fid);
-    i = xray_densemap_find(&s->children, &keys, h, &key);
-    if (i != UINT32_MAX) return i + 1;
-    if (!(n = st_new_node(s, fid, parent)) || !st_add_callee(s, key.owner, n)) return 0;
-    s->nodes[n - 1].owner = key.owner;
-    return xray_densemap_insert(&s->children, &keys, n - 1, h) ? n : 0;
-}
-
-static uint32_t st_thread_hash(const void *ctx, uint32_t i)
-{
-    return xray_densemap_hash_int(((const st_trie *)ctx)->threads[i].tid);
-}
-
-static int st_thread_equal(const void *ctx, uint32_t i, const void *key)
-{
-    return ((const st_trie *)ctx)->threads[i].tid == *(const uint32_t *)key;
+    uint32_t owner = parent ? parent : holder, i, n;
+    uint64_t key = (uint64_t)owner << 32 | (uint32_t)fid;
+    i = xray_keymap_find(&s->children, key);
+    if (i != UINT32_MAX) return s->child_node[i];
+    if (!(n = st_new_node(s, fid, parent)) || !st_add_callee(s, owner, n) ||
+        !xray_grow((void **)&s->child_node, s->children.nkeys, &s->child_cap, sizeof *s->child_node) ||
+        (i = xray_keymap_add(&s->children, key)) == UINT32_MAX)
+        return 0;
+    s->child_node[i] = n;
+    return n;
 }
 
 static st_thread *st_thread_of(st_trie *s, uint32_t tid)
 {
-    xray_densemap_keys keys = {st_thread_hash, st_thread_equal, NULL};
-    uint32_t i;
-    keys.ctx = s;
-    i = xray_densemap_find(&s->by_tid, &keys, xray_densemap_hash_int(tid), &tid);
+    uint32_t i = xray_keymap_find(&s->by_tid, tid);
     if (i != UINT32_MAX) return &s->threads[i];
-    if (!st_room((void **)&s->threads, s->nthreads, &s->threads_cap, sizeof *s->threads)) return NULL;
-    i = (uint32_t)s->nthreads++;
+    if (!xray_grow((void **)&s->threads, s->by_tid.nkeys, &s->threads_cap, sizeof *s->threads) ||
+        (i = xray_keymap_add(&s->by_tid, tid)) == UINT32_MAX)
+        return NULL;
     memset(&s->threads[i], 0, sizeof s->threads[i]);
-    s->threads[i].tid = tid;
-    if (!xray_densemap_insert(&s->by_tid, &keys, i, xray_densemap_hash_int(tid))) return NULL;
     return &s->threads[i];
 }
 
 /* Roots[tid]: the thread joins llvm-xray's map of roots at its first call
    from an empty stack. */
-static int st_thread_roots(st_trie *s, st_thread *t)
+static int st_thread_roots(st_trie *s, st_thread *t, uint32_t tid)
 {
-    xray_densemap_keys keys = {st_thread_hash, st_thread_equal, NULL};
-    uint32_t holder;
     if (t->roots) return 1;
-    keys.ctx = s;
-    if (!(holder = st_new_node(s, 0, 0))) return 0;
-    t->roots = holder;
-    return xray_densemap_insert(&s->roots, &keys, (uint32_t)(t - s->threads), xray_densemap_hash_int(t->tid));
+    return (t->roots = st_new_node(s, 0, 0)) != 0 && xray_keymap_add(&s->roots, tid) != UINT32_MAX;
+}
+
+/* The holder of the roots of the thread the Roots map's entry i is. */
+static uint32_t st_roots_of(const st_trie *s, uint32_t i)
+{
+    return s->threads[xray_keymap_find(&s->by_tid, s->roots.keys[i])].roots;
 }
 
 /* ---- accounting: StackTrie::accountRecord ------------------------------- */
@@ -196,12 +153,12 @@ static int st_account(st_trie *s, const xray_trace_record *r)
     case XRAY_ENTER_ARG:
         s->last_was_exit = 0;
         if (t->depth == 0) {
-            if (!st_thread_roots(s, t)) goto oom;
+            if (!st_thread_roots(s, t, r->tid)) goto oom;
             node = st_callee(s, t->roots, 0, r->fid);
         } else {
             node = st_callee(s, 0, t->frames[t->depth - 1].node, r->fid);
         }
-        if (!node || !st_room((void **)&t->frames, t->depth, &t->cap, sizeof *t->frames)) goto oom;
+        if (!node || !xray_grow((void **)&t->frames, t->depth, &t->cap, sizeof *t->frames)) goto oom;
         t->frames[t->depth].node = node;
         t->frames[t->depth].tsc = r->tsc;
         t->depth++;
@@ -247,7 +204,7 @@ typedef struct st_list {
 
 static int st_push(st_list *l, uint32_t node)
 {
-    if (!st_room((void **)&l->v, l->n, &l->cap, sizeof *l->v)) return 0;
+    if (!xray_grow((void **)&l->v, l->n, &l->cap, sizeof *l->v)) return 0;
     l->v[l->n++] = node;
     return 1;
 }
@@ -259,32 +216,13 @@ static void st_callees(const st_trie *s, uint32_t node, st_list *out, int *ok)
         *ok = st_push(out, s->edges[e - 1].node);
 }
 
-typedef struct st_fid_keys {
-    const st_trie *s;
-    const uint32_t *nodes;
-} st_fid_keys;
-
-static uint32_t st_fid_hash(const void *ctx, uint32_t i)
-{
-    const st_fid_keys *k = ctx;
-    return xray_densemap_hash_int((uint32_t)k->s->nodes[k->nodes[i] - 1].fid);
-}
-
-static int st_fid_equal(const void *ctx, uint32_t i, const void *key)
-{
-    const st_fid_keys *k = ctx;
-    return k->s->nodes[k->nodes[i] - 1].fid == *(const int32_t *)key;
-}
-
 /* mergeTrieNodes: a new node for l and r (same function) under parent,
    whose callees are r's (merged with l's of the same function) in r's
    order, then l's others in the order of LLVM's DenseMap of them.
    Returns the node + 1, 0 when out of memory. */
 static uint32_t st_merge(st_trie *s, uint32_t l, uint32_t r, uint32_t parent)
 {
-    xray_densemap_keys keys = {st_fid_hash, st_fid_equal, NULL};
-    xray_densemap left = {NULL, 0, 0, 0};
-    st_fid_keys ctx;
+    xray_keymap left = XRAY_KEYMAP(xray_hash_int); /* DenseMap<int32_t, ...>: fid -> lc[] */
     st_list lc = {NULL, 0, 0}, rc = {NULL, 0, 0};
     uint32_t n, i, j, pos = 0, m;
     int ok = 1;
@@ -295,24 +233,19 @@ static uint32_t st_merge(st_trie *s, uint32_t l, uint32_t r, uint32_t parent)
     s->nodes[n - 1].inter_sum = s->nodes[l - 1].inter_sum + s->nodes[r - 1].inter_sum;
     st_callees(s, l, &lc, &ok);
     st_callees(s, r, &rc, &ok);
-    ctx.s = s;
-    ctx.nodes = lc.v;
-    keys.ctx = &ctx;
-    for (i = 0; ok && i < lc.n; i++)
-        ok = xray_densemap_insert(&left, &keys, i, xray_densemap_hash_int((uint32_t)s->nodes[lc.v[i] - 1].fid));
+    for (i = 0; ok && i < lc.n; i++) ok = xray_keymap_add(&left, (uint32_t)s->nodes[lc.v[i] - 1].fid) != UINT32_MAX;
     for (i = 0; ok && i < rc.n; i++) {
-        int32_t fid = s->nodes[rc.v[i] - 1].fid;
-        uint32_t h = xray_densemap_hash_int((uint32_t)fid);
-        j = xray_densemap_find(&left, &keys, h, &fid);
+        uint32_t fid = (uint32_t)s->nodes[rc.v[i] - 1].fid;
+        j = xray_keymap_find(&left, fid);
         if (j == UINT32_MAX) {
             ok = st_add_callee(s, n, rc.v[i]);
             continue;
         }
         ok = (m = st_merge(s, lc.v[j], rc.v[i], n)) != 0 && st_add_callee(s, n, m);
-        xray_densemap_erase(&left, &keys, h, &fid);
+        xray_keymap_erase(&left, fid);
     }
-    while (ok && (j = xray_densemap_next(&left, &pos)) != UINT32_MAX) ok = st_add_callee(s, n, lc.v[j]);
-    xray_densemap_free(&left);
+    while (ok && (j = xray_keymap_next(&left, &pos)) != UINT32_MAX) ok = st_add_callee(s, n, lc.v[j]);
+    xray_keymap_free(&left);
     free(lc.v);
     free(rc.v);
     return ok ? n : 0;
@@ -326,9 +259,9 @@ static int st_merge_threads(st_trie *s, st_list *out)
     uint32_t pos = 0, t, m;
     size_t i, j;
     int ok = 1;
-    while (ok && (t = xray_densemap_next(&s->roots, &pos)) != UINT32_MAX) {
+    while (ok && (t = xray_keymap_next(&s->roots, &pos)) != UINT32_MAX) {
         roots.n = 0;
-        st_callees(s, s->threads[t].roots, &roots, &ok);
+        st_callees(s, st_roots_of(s, t), &roots, &ok);
         for (i = 0; ok && i < roots.n; i++) {
             for (j = 0; j < out->n && s->nodes[out->v[j] - 1].fid != s->nodes[roots.v[i] - 1].fid; j++) continue;
             if (j == out->n) {
@@ -518,22 +451,22 @@ static int st_report(out_buf *o, st_trie *s, xray_names *names)
         ok = st_merge_threads(s, &roots);
         if (ok) ok = xray_opt.all_stacks ? st_print_all(o, s, names, &roots, 0, 0) : st_print(o, s, names, &roots);
     } else if (xray_opt.all_stacks || xray_opt.per_thread_stacks) {
-        while (ok && (t = xray_densemap_next(&s->roots, &pos)) != UINT32_MAX) {
+        while (ok && (t = xray_keymap_next(&s->roots, &pos)) != UINT32_MAX) {
             roots.n = 0;
-            st_callees(s, s->threads[t].roots, &roots, &ok);
+            st_callees(s, st_roots_of(s, t), &roots, &ok);
             if (!ok) break;
             if (xray_opt.all_stacks) {
-                ok = st_print_all(o, s, names, &roots, 1, s->threads[t].tid);
+                ok = st_print_all(o, s, names, &roots, 1, (uint32_t)s->roots.keys[t]);
                 continue;
             }
-            out_lit_u64(o, "Thread ", s->threads[t].tid);
+            out_lit_u64(o, "Thread ", s->roots.keys[t]);
             out_lit(o, ":\n");
             ok = st_print(o, s, names, &roots);
             out_char(o, '\n');
         }
     } else {
-        while (ok && (t = xray_densemap_next(&s->roots, &pos)) != UINT32_MAX)
-            st_callees(s, s->threads[t].roots, &roots, &ok);
+        while (ok && (t = xray_keymap_next(&s->roots, &pos)) != UINT32_MAX)
+            st_callees(s, st_roots_of(s, t), &roots, &ok);
         if (ok) ok = st_print(o, s, names, &roots);
     }
     free(roots.v);
@@ -555,16 +488,27 @@ static void st_unmatched(out_buf *err, xray_names *names, const xray_trace_recor
     out_lit(err, "\"} with no matching function entry\n");
 }
 
+/* An error llvm-xray reports and stops at, in its words. */
+static int st_fail(out_buf *err, const char *msg)
+{
+    out_lit(err, "tracedec: ");
+    out_str(err, msg);
+    out_char(err, '\n');
+    out_flush(err);
+    return 1;
+}
+
 static void st_free(st_trie *s)
 {
     size_t i;
-    for (i = 0; i < s->nthreads; i++) free(s->threads[i].frames);
+    for (i = 0; i < s->by_tid.nkeys; i++) free(s->threads[i].frames);
     free(s->threads);
     free(s->nodes);
     free(s->edges);
-    xray_densemap_free(&s->children);
-    xray_densemap_free(&s->by_tid);
-    xray_densemap_free(&s->roots);
+    free(s->child_node);
+    xray_keymap_free(&s->children);
+    xray_keymap_free(&s->by_tid);
+    xray_keymap_free(&s->roots);
 }
 
 int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
@@ -589,24 +533,28 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     else if (xray_opt.all_stacks && xray_opt.stack_format == XRAY_STACK_HUMAN)
         fail = "You must specify a non-human format when reporting with -all-stacks.";
     if (fail) {
-        cli_diag(err, "error", -1, fail, NULL);
         xray_instrmap_free(map);
-        return 1;
+        return st_fail(err, fail);
     }
     memset(&names, 0, sizeof names);
     names.map = map;
     names.symbolize = 1;
     names.demangle = 1;
     memset(&s, 0, sizeof s);
+    s.children.hash = xray_hash_pair;
+    s.by_tid.hash = s.roots.hash = xray_hash_int;
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
     while (!s.failed && xray_trace_next(t, &r)) {
         if (st_account(&s, &r)) continue;
-        st_unmatched(err, &names, &r);
-        if (!xray_opt.keep_going) {
+        if (!xray_opt.keep_going) { /* the message ends in a newline, and llvm-xray adds one */
+            out_lit(err, "tracedec: ");
+            st_unmatched(err, &names, &r);
+            out_char(err, '\n');
             out_flush(err);
             rc = 1;
             goto done;
         }
+        st_unmatched(err, &names, &r);
     }
     out_flush(err);
     if (s.failed) {
@@ -615,8 +563,7 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
         goto done;
     }
     if (s.roots.count == 0) {
-        cli_diag(err, "error", -1, "No instrumented calls were accounted in the input file.", NULL);
-        rc = 1;
+        rc = st_fail(err, "No instrumented calls were accounted in the input file.");
         goto done;
     }
     if (!st_report(out, &s, &names)) {

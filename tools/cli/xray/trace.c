@@ -3,9 +3,9 @@
 #include "tools/cli/xray/trace.h"
 
 #include "tools/cli/xray/densemap.h"
+#include "tools/cli/xray/notes.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -91,7 +91,7 @@ struct xray_trace {
     xt_group        *groups;
     size_t           ngroups, groups_cap;
     uint32_t        *order;       /* block indices: groups in map order, sorted */
-    xray_densemap    map;         /* LLVM's DenseMap of the (pid, tid) groups */
+    xray_keymap      map;         /* LLVM's DenseMap of the (pid, tid) groups */
     /* the second pass */
     size_t           next_block;  /* unsorted: position in order            */
     xt_cursor       *cur;         /* unsorted: the block being read;
@@ -101,64 +101,24 @@ struct xray_trace {
     xt_cursor       *spare;       /* a finished cursor, for reuse           */
 };
 
-/* ---- growing arrays --------------------------------------------------------- */
-
-/* Room for one more element in *items (n used, *cap allocated); 0 when out
-   of memory. */
-static int xt_grow(void **items, size_t n, size_t *cap, size_t size)
-{
-    void *p;
-    size_t c;
-    if (n < *cap) return 1;
-    c = *cap ? *cap * 2 : 64;
-    p = realloc(*items, c * size);
-    if (!p) return 0;
-    *items = p;
-    *cap = c;
-    return 1;
-}
-
 /* ---- the groups: LLVM's DenseMap<std::pair<uint64_t, int32_t>, ...> ----- */
 
-/* DenseMapInfo<pair>: each half hashed as Val * 37 (the pid is an int32
-   widened to uint64; its hash keeps only the low 32 bits), combined. */
-static uint32_t xt_key_hash(int32_t pid, int32_t tid)
-{
-    return xray_densemap_hash_pair(xray_densemap_hash_int((uint32_t)pid), xray_densemap_hash_int((uint32_t)tid));
-}
-
-static uint32_t xt_group_hash(const void *ctx, uint32_t g)
-{
-    const xray_trace *t = ctx;
-    return xt_key_hash(t->groups[g].pid, t->groups[g].tid);
-}
-
-static int xt_group_equal(const void *ctx, uint32_t g, const void *key)
-{
-    const xray_trace *t = ctx;
-    const int32_t *k = key;
-    return t->groups[g].pid == k[0] && t->groups[g].tid == k[1];
-}
-
-/* The group of (pid, tid), inserted as BlockIndexer's Indices.insert does.
+/* The group of (pid, tid), inserted as BlockIndexer's Indices.insert does
+   (the pid is an int32 widened to uint64: its hash keeps the low 32 bits).
    UINT32_MAX: out of memory. */
 static uint32_t xt_group_of(xray_trace *t, int32_t pid, int32_t tid)
 {
-    xray_densemap_keys keys = {xt_group_hash, xt_group_equal, NULL};
-    int32_t key[2];
-    uint32_t g;
-    keys.ctx = t;
-    key[0] = pid;
-    key[1] = tid;
-    g = xray_densemap_find(&t->map, &keys, xt_key_hash(pid, tid), key);
+    uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+    uint32_t g = xray_keymap_find(&t->map, key);
     if (g != UINT32_MAX) return g;
-    if (!xt_grow((void **)&t->groups, t->ngroups, &t->groups_cap, sizeof *t->groups)) return UINT32_MAX;
-    g = (uint32_t)t->ngroups++;
+    if (!xray_grow((void **)&t->groups, t->ngroups, &t->groups_cap, sizeof *t->groups)) return UINT32_MAX;
+    if ((g = xray_keymap_add(&t->map, key)) == UINT32_MAX) return g;
+    t->ngroups++;
     t->groups[g].pid = pid;
     t->groups[g].tid = tid;
     t->groups[g].count = 0;
     t->groups[g].first = 0;
-    return xray_densemap_insert(&t->map, &keys, g, xt_key_hash(pid, tid)) ? g : UINT32_MAX;
+    return g;
 }
 
 /* ---- libstdc++'s std::sort, under LLVM's block comparator ----------------- */
@@ -318,13 +278,11 @@ static void xt_sort(const xt_block *blocks, uint32_t *a, size_t n)
 
 typedef struct xt_indexer {
     xray_trace *t;
-    out_buf    *err;
     int         open;         /* a block is being indexed                 */
     int         ignoring;     /* after an EndOfBuffer                     */
     uint64_t    frame;        /* start of the current buffer              */
     uint64_t    last_tsc;     /* of the block's last record               */
     int         has_record;   /* the block has a record (a run is open)   */
-    uint64_t    zero_events;  /* notes printed                            */
 } xt_indexer;
 
 static xt_block *xt_cur_block(xt_indexer *x)
@@ -336,7 +294,7 @@ static int xt_block_open(xt_indexer *x, uint64_t offset, int32_t tid)
 {
     xray_trace *t = x->t;
     xt_block *b;
-    if (!xt_grow((void **)&t->blocks, t->nblocks, &t->blocks_cap, sizeof *t->blocks)) return 0;
+    if (!xray_grow((void **)&t->blocks, t->nblocks, &t->blocks_cap, sizeof *t->blocks)) return 0;
     b = &t->blocks[t->nblocks++];
     memset(b, 0, sizeof *b);
     b->frame = x->frame;
@@ -375,7 +333,7 @@ static int xt_index_record(xt_indexer *x, uint64_t offset, uint64_t tsc)
         x->last_tsc = tsc;
         return 1;
     }
-    if (!xt_grow((void **)&t->runs, t->nruns, &t->runs_cap, sizeof *t->runs)) return 0;
+    if (!xray_grow((void **)&t->runs, t->nruns, &t->runs_cap, sizeof *t->runs)) return 0;
     r = &t->runs[t->nruns++];
     r->start = offset;
     r->tsc = tsc;
@@ -464,7 +422,7 @@ static int xt_arrange(xray_trace *t)
     } else {
         for (i = 0; i < t->nblocks; i++) t->groups[t->blocks[i].group].count++;
         /* groups in the map's order */
-        for (it = 0; (g = xray_densemap_next(&t->map, &it)) != UINT32_MAX;) {
+        for (it = 0; (g = xray_keymap_next(&t->map, &it)) != UINT32_MAX;) {
             t->groups[g].first = pos;
             pos += t->groups[g].count;
             t->groups[g].count = 0;
@@ -711,80 +669,52 @@ static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
 
 /* ---- the first pass: reading and notes ----------------------------------- */
 
-/* The notes `tracedec dump` gives about the records (tools/cli/xray.c). */
-static void xt_note(xt_indexer *x, const char *level, uint64_t offset, const char *msg, const char *detail)
-{
-    cli_diag(x->err, level, (int64_t)offset, msg, detail);
-}
-
-static void xt_note_item(xt_indexer *x, const tdec_xray_item *it, uint64_t *no_call_args)
-{
-    const tdec_xray_record *r = &it->u.rec;
-    char msg[64], detail[256];
-    if (it->kind == TDEC_ITEM_GAP) {
-        snprintf(msg, sizeof msg, "%llu bytes skipped", (unsigned long long)it->u.gap.len);
-        snprintf(detail, sizeof detail, "%s%s", tdec_xray_reason_str(it->u.gap.reason),
-                 it->u.gap.reason == TDEC_XRAY_R_OVERRUN
-                     ? " (the XRay runtime under-counts a buffer's extents by 16 bytes per typed event,"
-                       " cutting its last records; llvm-xray fails here)"
-                     : "");
-        xt_note(x, "warning", it->offset, msg, detail);
-        return;
-    }
-    if (it->kind != TDEC_ITEM_RECORD) return;
-    switch (r->type) {
-    case TDEC_XRAY_REC_CUSTOM_EVENT:
-    case TDEC_XRAY_REC_TYPED_EVENT:
-        if (r->payload_size == 0)
-            xt_note(x, "note", it->offset,
-                    r->type == TDEC_XRAY_REC_CUSTOM_EVENT ? "zero-size custom event" : "zero-size typed event",
-                    "valid (the XRay runtime writes them); llvm-xray rejects the file here");
-        return;
-    case TDEC_XRAY_REC_CALL_ARG:
-        if ((r->flags & TDEC_XRAY_RF_NO_CALL) && (*no_call_args)++ == 0)
-            xt_note(x, "note", it->offset, "argument record without its function record",
-                    "the runtime dropped the call (max_stack_depth or func_duration_threshold_us) but wrote "
-                    "its argument; llvm-xray rejects the file here (further ones are not noted)");
-        return;
-    case TDEC_XRAY_REC_FUNCTION:
-        if (r->action > TDEC_XRAY_ENTER_ARGS)
-            xt_note(x, "warning", it->offset, "function record with unknown action", "llvm-xray rejects it");
-        return;
-    case TDEC_XRAY_REC_END_OF_BUFFER:
-        if (x->t->hdr.version >= 2)
-            xt_note(x, "warning", it->offset, "EndOfBuffer record in a version 2+ log", "llvm-xray rejects it");
-        return;
-    case TDEC_XRAY_REC_UNKNOWN:
-        if (x->t->hdr.file_type == TDEC_XRAY_FDR)
-            xt_note(x, "warning", it->offset, "unknown metadata record kind", "llvm-xray rejects it");
-        return;
-    default:
-        return;
-    }
-}
-
 static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
 {
     xt_indexer x;
+    xray_notes notes;
     tdec_xray_decoder d;
     tdec_xray_item it;
     tdec_status st;
-    uint64_t no_call_args = 0, records = 0;
-    size_t n;
+    uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0;
+    int pad_nonzero = 0, in_pad = 0;
+    size_t n, i;
     memset(&x, 0, sizeof x);
+    memset(&notes, 0, sizeof notes);
     x.t = t;
-    x.err = err;
     x.frame = 32;
+    notes.err = err;
     st = tdec_xray_init(&d, NULL);
     while (st >= 0) {
         st = tdec_xray_next(&d, &it);
         if (st == TDEC_OK) {
-            if (it.kind == TDEC_ITEM_RECORD && it.u.rec.type == TDEC_XRAY_REC_HEADER) {
-                t->hdr = d.hdr;
+            if (it.kind == TDEC_ITEM_GAP) {
+                xray_notes_gap(&notes, &it);
                 continue;
             }
-            xt_note_item(&x, &it, &no_call_args);
-            if (it.kind == TDEC_ITEM_RECORD) records++;
+            if (it.kind == TDEC_ITEM_FRAGMENT) { /* a v1 buffer tail: what llvm-xray makes of it */
+                if (!in_pad) continue;
+                pad_seen += it.u.frag.len;
+                for (i = 0; i < it.u.frag.len && !pad_nonzero; i++) pad_nonzero = it.u.frag.data[i] != 0;
+                if (it.u.frag.flags & TDEC_FRAG_LAST) {
+                    xray_notes_padding(&notes, pad_offset, pad_size, pad_seen, pad_nonzero);
+                    in_pad = 0;
+                }
+                continue;
+            }
+            if (it.u.rec.type == TDEC_XRAY_REC_HEADER) {
+                t->hdr = notes.hdr = d.hdr;
+                continue;
+            }
+            records++;
+            xray_notes_record(&notes, &it.u.rec, it.offset);
+            if (it.u.rec.type == TDEC_XRAY_REC_PADDING && it.u.rec.payload_size > 0) {
+                in_pad = 1;
+                pad_offset = it.offset;
+                pad_size = it.u.rec.payload_size;
+                pad_seen = 0;
+                pad_nonzero = 0;
+            }
             if (!(t->hdr.file_type == TDEC_XRAY_BASIC ? xt_index_basic(&x, &it) : xt_index_item(&x, &it)))
                 goto oom;
             continue;
@@ -802,9 +732,8 @@ static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
         return 1;
     }
-    if (st == TDEC_END && t->hdr.file_type == TDEC_XRAY_BASIC && records == 0)
-        xt_note(&x, "note", d.st.pos, "basic log without records",
-                "valid (the runtime writes its header first); llvm-xray rejects it, its reader wants at least one record");
+    if (in_pad) xray_notes_padding(&notes, pad_offset, pad_size, pad_seen, pad_nonzero);
+    if (st == TDEC_END && t->hdr.file_type == TDEC_XRAY_BASIC && records == 0) xray_notes_basic_empty(&notes, d.st.pos);
     if (!xt_block_close(&x, st < 0 ? d.st.err_offset : d.st.pos)) goto oom;
     if (st < 0) {
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
@@ -927,6 +856,7 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp,
         cli_diag(err, "error", -1, "out of memory", NULL);
         return 1;
     }
+    t->map.hash = xray_hash_pair;
     t->fd = in->fd;
     t->sort = sort;
     do n = pread(in->fd, t->header, sizeof t->header, 0);
@@ -979,6 +909,6 @@ void xray_trace_close(xray_trace *t)
     free(t->runs);
     free(t->groups);
     free(t->order);
-    xray_densemap_free(&t->map);
+    xray_keymap_free(&t->map);
     free(t);
 }
