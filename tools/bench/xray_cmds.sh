@@ -88,6 +88,7 @@ cpu() {
 
 echo "== XRay commands: tracedec vs $XRAY"
 echo "log: $LOG ($(wc -c < "$LOG") bytes, the blocks of $SAMPLE), map: $MAP; binary: $ELF"
+CLI_RUNS=5
 timing_note
 printf "%-22s %4s %7s %7s %7s %7s %7s %7s %9s %9s\n" "command" "same" "td s" "llvm s" "wall" "td cpu" "llvm" "cpu" "td KiB" "llvm KiB"
 differ=0

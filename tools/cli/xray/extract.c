@@ -16,8 +16,13 @@
 #include "tools/cli/cli.h"
 #include "tools/cli/xray/instrmap.h"
 
-static const char *const extract_kinds[] = {"function-enter", "function-exit", "tail-exit", "log-args-enter",
-                                            "custom-event"};
+#define KIND(s) {s, sizeof(s) - 1}
+static const struct {
+    const char *text;
+    size_t      len;
+} extract_kinds[] = {KIND("function-enter"), KIND("function-exit"), KIND("tail-exit"), KIND("log-args-enter"),
+                     KIND("custom-event")};
+#undef KIND
 
 /* YAML 1.2 core schema numbers, as LLVM's yaml::isNumeric tells them. */
 static size_t skip_digits(const char *s, size_t i, size_t n)
@@ -196,8 +201,9 @@ static int extract_to(const char *path, out_buf *out, out_buf *err)
     const xray_sled *sleds;
     size_t n, i;
     uint64_t address;
-    int32_t last_fid = 0; /* the function whose name is in `named` */
-    out_buf *named = NULL;
+    int32_t named_fid = 0; /* the function whose quoted name is in `named` */
+    out_buf *named;
+    const char *long_name = NULL;
     char why[256], msg[64 + 4096], fallback[32];
     if (xray_instrmap_open(path, &m, why, sizeof why) != 0) {
         snprintf(msg, sizeof msg, "Cannot extract instrumentation map from '%s'", path);
@@ -211,19 +217,18 @@ static int extract_to(const char *path, out_buf *out, out_buf *err)
         return 1;
     }
     n = xray_instrmap_sleds(m, &sleds);
+    named = calloc(1, sizeof *named);
+    if (!named) {
+        cli_diag(err, "error", -1, path, "out of memory");
+        xray_instrmap_free(m);
+        return 1;
+    }
+    out_init(named, -1);
     out_lit(out, "---\n");
     if (n == 0) out_lit(out, "[]\n");
     for (i = 0; i < n; i++) {
         const xray_sled *s = &sleds[i];
         int32_t fid = xray_instrmap_fid(m, s->function);
-        const char *name = "";
-        if (xray_opt.symbolize) {
-            name = xray_opt.demangle ? xray_instrmap_name(m, fid) : xray_instrmap_symbol(m, fid);
-            if (!name && xray_instrmap_address(m, fid, &address)) {
-                snprintf(fallback, sizeof fallback, "@(%llx)", (unsigned long long)address);
-                name = fallback;
-            }
-        }
         out_lit(out, "- { id: ");
         out_i64(out, fid);
         out_lit(out, ", address: ");
@@ -231,23 +236,28 @@ static int extract_to(const char *path, out_buf *out, out_buf *err)
         out_lit(out, ", function: ");
         yaml_hex(out, s->function);
         out_lit(out, ", kind: ");
-        out_str(out, extract_kinds[s->kind]);
-        out_lit(out, ", always-instrument: ");
-        out_str(out, s->always_instrument ? "true" : "false");
-        out_lit(out, ", function-name: ");
+        out_mem(out, extract_kinds[s->kind].text, extract_kinds[s->kind].len);
+        if (s->always_instrument) out_lit(out, ", always-instrument: true, function-name: ");
+        else out_lit(out, ", always-instrument: false, function-name: ");
         /* a function's sleds come together: its name is quoted once, into a
-           buffer that is never flushed (a name quotes to at most 4 times
-           its length) */
-        if (fid != last_fid && strlen(name) < OUT_BUF_SIZE / 4) {
-            if (!named && (named = calloc(1, sizeof *named)) != NULL) out_init(named, -1);
-            if (named) {
-                named->len = 0;
-                yaml_string(named, name);
-                last_fid = fid;
+           buffer that is never flushed (a name quotes to at most 4 times its
+           length; a longer one is quoted for each sled) */
+        if (i == 0 || fid != named_fid) {
+            const char *name = "";
+            if (xray_opt.symbolize) {
+                name = xray_opt.demangle ? xray_instrmap_name(m, fid) : xray_instrmap_symbol(m, fid);
+                if (!name && xray_instrmap_address(m, fid, &address)) {
+                    snprintf(fallback, sizeof fallback, "@(%llx)", (unsigned long long)address);
+                    name = fallback;
+                }
             }
+            named->len = 0;
+            named_fid = fid;
+            long_name = strlen(name) >= OUT_BUF_SIZE / 4 ? name : NULL;
+            if (!long_name) yaml_string(named, name);
         }
-        if (named && fid == last_fid) out_mem(out, named->buf, named->len);
-        else yaml_string(out, name);
+        if (long_name) yaml_string(out, long_name);
+        else out_mem(out, named->buf, named->len);
         if (s->version != 0) out_lit_u64(out, ", version: ", s->version); /* an optional key, 0 by default */
         out_lit(out, " }\n");
     }

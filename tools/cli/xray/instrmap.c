@@ -425,6 +425,7 @@ static size_t keep_last(fid_entry *v, size_t n, int (*cmp)(const void *, const v
                         int (*same)(const void *, const void *))
 {
     size_t i, k = 0;
+    if (n == 0) return 0; /* v may be NULL */
     qsort(v, n, sizeof *v, cmp);
     for (i = 0; i < n; i++) {
         if (k && same(&v[k - 1], &v[i]) == 0) k--;
@@ -439,7 +440,7 @@ static int index_functions(xray_instrmap *m, fid_entry *given, size_t n)
 {
     m->by_fid = malloc((n ? n : 1) * sizeof *m->by_fid);
     if (!m->by_fid) return -1;
-    memcpy(m->by_fid, given, n * sizeof *given);
+    if (n) memcpy(m->by_fid, given, n * sizeof *given);
     m->nfn = keep_last(m->by_fid, n, fid_cmp_fid_seq, fid_cmp_fid);
     m->nby_address = keep_last(given, n, fid_cmp_address_seq, fid_cmp_address);
     m->by_address = given;
