@@ -291,45 +291,50 @@ static uint32_t te_node_of(te_state *s, uint32_t parent, int32_t fid)
 
 static void te_name(out_buf *o, xray_names *names, int32_t fid)
 {
-    size_t len;
+    size_t len, i;
     const char *name = xray_names_get(names, fid, &len);
-    out_json_chars(o, name, len); /* llvm-xray writes names unescaped */
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f) {
+            out_json_chars(o, name, len); /* llvm-xray writes such names unescaped: no JSON */
+            return;
+        }
+    }
+    out_mem(o, name, len);
 }
 
-/* printf("%.*f", decimals, v) for a finite v >= 0 whose digits fit in 64
-   bits (decimals 3 or 4), as glibc rounds it: the exact binary value,
-   ties to even. 0 when it does not fit: the caller uses snprintf. */
-static int te_fixed(out_buf *o, double v, unsigned decimals)
+/* printf("%.*f", decimals, v) for a finite v >= 0 below 1e15 (decimals 3
+   or 4), as glibc rounds it: the exact binary value, ties to even. Writes
+   at most 21 bytes at w and returns their end, or NULL when v is out of
+   that range: the caller uses snprintf. */
+static char *te_fixed(char *w, double v, unsigned decimals)
 {
 #ifdef __SIZEOF_INT128__
     __extension__ typedef unsigned __int128 u128;
     uint64_t m, q, scale = decimals == 4 ? 10000u : 1000u;
     u128 n, r, half;
     int e;
-    char *w;
-    if (!(v >= 0) || v >= 1e15) return 0;
+    if (!(v >= 0) || v >= 1e15) return NULL;
     m = (uint64_t)ldexp(frexp(v, &e), 53); /* v = m * 2^(e - 53) exactly */
     e -= 53;
     if (e >= 0) {
         q = (m << e) * scale; /* v < 1e15: no overflow */
     } else {
-        if (e < -100) return 0;
+        if (e < -100) return NULL;
         n = (u128)m * scale;
         q = (uint64_t)(n >> -e);
         r = n - ((u128)q << -e);
         half = (u128)1 << (-e - 1);
         if (r > half || (r == half && (q & 1u))) q++;
     }
-    w = out_reserve(o, 48);
     w = fmt_u64(w, q / scale);
     *w++ = '.';
-    out_commit(o, fmt_u64w(w, q % scale, decimals, '0'));
-    return 1;
+    return fmt_u64w(w, q % scale, decimals, '0');
 #else
-    (void)o;
+    (void)w;
     (void)v;
     (void)decimals;
-    return 0;
+    return NULL;
 #endif
 }
 
@@ -338,25 +343,24 @@ static int te_fixed(out_buf *o, double v, unsigned decimals)
 static void te_event(out_buf *o, xray_names *names, const tdec_xray_header *h, int32_t fid, char ph,
                      const xray_trace_record *r, double us, uint32_t sf, int *first)
 {
-    char ts[32]; /* llvm::write_double formats into 32 bytes */
+    char *w, *e;
     if (!*first) out_lit(o, ",\n");
     *first = 0;
     out_lit(o, "    { \"name\" : \"");
     te_name(o, names, fid);
-    out_lit(o, "\", \"ph\" : \"");
-    out_char(o, ph);
-    out_lit_u64(o, "\", \"tid\" : \"", r->tid);
-    if (h->version >= 3) out_lit_u64(o, "\", \"pid\" : \"", r->pid);
-    else out_lit(o, "\", \"pid\" : \"1");
-    out_lit(o, "\", \"ts\" : \"");
-    if (isnan(us)) out_lit(o, "nan");
-    else if (isinf(us)) out_str(o, us < 0 ? "-INF" : "INF");
-    else if (!te_fixed(o, us, h->version >= 3 ? 4 : 3)) {
-        snprintf(ts, sizeof ts, h->version >= 3 ? "%.4f" : "%.3f", us);
-        out_str(o, ts);
-    }
-    out_lit_u64(o, "\", \"sf\" : \"", sf);
-    out_lit(o, "\" }");
+    w = out_reserve(o, 160); /* 12 + 1 + 11 + 10 + 11 + 10 + 10 + 32 + 11 + 10 + 3 */
+    w = fmt_lit(w, "\", \"ph\" : \"");
+    *w++ = ph;
+    w = fmt_u64(fmt_lit(w, "\", \"tid\" : \""), r->tid);
+    if (h->version >= 3) w = fmt_u64(fmt_lit(w, "\", \"pid\" : \""), r->pid);
+    else w = fmt_lit(w, "\", \"pid\" : \"1");
+    w = fmt_lit(w, "\", \"ts\" : \"");
+    if (isnan(us)) e = fmt_lit(w, "nan");
+    else if (isinf(us)) e = us < 0 ? fmt_lit(w, "-INF") : fmt_lit(w, "INF");
+    else if (!(e = te_fixed(w, us, h->version >= 3 ? 4 : 3))) /* llvm::write_double's 32-byte buffer */
+        e = w + strlen((snprintf(w, 32, h->version >= 3 ? "%.4f" : "%.3f", us), w));
+    e = fmt_u64(fmt_lit(e, "\", \"sf\" : \""), sf);
+    out_commit(o, fmt_lit(e, "\" }"));
 }
 
 /* "stackFrames": one entry per stack id, in the order of llvm-xray's
