@@ -31,7 +31,12 @@ def main():
     frames, events = doc["stackFrames"], doc["traceEvents"]
 
     def ts(tsc):
+        if freq == 0:  # a double divided by zero: llvm::write_double's INF (nan for tsc 0)
+            return "INF" if tsc else "nan"
         return ("%.4f" if version >= 3 else "%.3f") % (1000000.0 / freq * tsc)
+
+    def fid(r):  # dump --json gives basic logs' int32 ids unsigned
+        return str(r["fid"] - (1 << 32) if r["fid"] >= 1 << 31 else r["fid"])
 
     enters, exits = collections.Counter(), set()
     exit_count = 0
@@ -40,7 +45,7 @@ def main():
             continue
         pid = str(r["pid"]) if version >= 3 else "1"
         if r["action"] in ("enter", "enter-args"):
-            enters[(str(r["tid"]), pid, str(r["fid"]), ts(r["tsc"]))] += 1
+            enters[(str(r["tid"]), pid, fid(r), ts(r["tsc"]))] += 1
         elif r["action"] in ("exit", "tail-exit"):
             exits.add((str(r["tid"]), ts(r["tsc"])))
             exit_count += 1

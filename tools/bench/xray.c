@@ -2,7 +2,10 @@
 
    Builds a big FDR v5 log in memory from the real blocks of sample traces,
    repeated with their TSCs moved forward each round (NewCPUId and TSCWrap
-   bases shifted, so time keeps increasing; BufferExtents untouched), checks
+   bases shifted, so time keeps increasing; BufferExtents untouched) and
+   their WallTime records one second and one microsecond later each round
+   (llvm-xray orders a thread's blocks by both: with equal wall times it
+   shuffles them, and `account` then refuses most records), checks
    that it decodes cleanly (END, no gaps, every TSC in its round's window),
    writes it to a file for the CLI comparison in tools/bench/bench.sh, and times:
 
@@ -47,6 +50,8 @@ typedef struct bx_sample {
     size_t len;
     size_t npatch;
     size_t patch[BX_MAX_PATCH]; /* offsets (in data) of 8-byte TSC fields */
+    size_t nwall;
+    size_t wall[BX_MAX_PATCH];  /* offsets of WallTime records             */
     uint64_t items;             /* items after the header                  */
     uint64_t records;           /* of which records                        */
 } bx_sample;
@@ -65,6 +70,7 @@ static int bx_scan(bx_sample *s, uint64_t *tmin, uint64_t *tmax)
     tdec_status st = tdec_xray_init(&d, NULL);
     int fed = 0;
     s->npatch = 0;
+    s->nwall = 0;
     s->items = 0;
     s->records = 0;
     while (st >= 0) {
@@ -94,6 +100,13 @@ static int bx_scan(bx_sample *s, uint64_t *tmin, uint64_t *tmax)
                     return -1;
                 }
                 s->patch[s->npatch++] = (size_t)it.offset + (r->type == TDEC_XRAY_REC_NEW_CPU ? 3u : 1u);
+            }
+            if (r->type == TDEC_XRAY_REC_WALLTIME) {
+                if (s->nwall == BX_MAX_PATCH) {
+                    fprintf(stderr, "%s: too many WallTime records\n", s->path);
+                    return -1;
+                }
+                s->wall[s->nwall++] = (size_t)it.offset;
             }
             if (r->tsc != 0) {
                 if (r->tsc < *tmin) *tmin = r->tsc;
@@ -224,6 +237,15 @@ int main(int argc, char **argv)
             for (k = 0; k < smp[i].npatch; k++) {
                 uint8_t *p = dst + (smp[i].patch[k] - 32);
                 bx_put64(p, tdec__rd_u64le(p) + shift);
+            }
+            for (k = 0; k < smp[i].nwall; k++) {
+                uint8_t *p = dst + (smp[i].wall[k] - 32);
+                uint32_t usec = tdec__rd_u32le(p + 9) + (uint32_t)r;
+                bx_put64(p + 1, tdec__rd_u64le(p + 1) + (uint64_t)r);
+                p[9] = (uint8_t)usec;
+                p[10] = (uint8_t)(usec >> 8);
+                p[11] = (uint8_t)(usec >> 16);
+                p[12] = (uint8_t)(usec >> 24);
             }
             pos += smp[i].len - 32;
         }

@@ -19,6 +19,12 @@
 # Wall times on a shared machine wait for the CPU: the CPU time (user +
 # sys, best of 3, GNU time) is printed too, and the speedup on both.
 #
+#   calls.xray ~MB megabytes from fdr-calls' block alone ($CALLS, its map
+#              $CALLS_MAP): account needs a log whose calls all match (in
+#              one.xray every round repeats fdr-threads' exit without enter
+#              and enter without exit, and llvm-xray account -k reports each
+#              refused record with every thread's ever-growing stack).
+#
 # COMMANDS: one pair a line, "NAME | tracedec ARGS | llvm-xray ARGS", with
 # $LOG (one.xray), $MAP (its instrmap.elf) and $ELF (many.elf) expanded.
 # The XRay helpers add their commands (account, convert, stack) here.
@@ -30,6 +36,8 @@ convert yaml unsorted | convert --output-format=yaml --sort=false $LOG | convert
 convert trace_event -y | convert --output-format=trace_event -y -m $MAP $LOG | convert --output-format=trace_event -y -m $MAP $LOG
 stack | stack -k -m $MAP $LOG | stack -k -m $MAP $LOG
 stack flame | stack -k --all-stacks --stack-format=flame -m $MAP $LOG | stack -k --all-stacks --stack-format=flame -m $MAP $LOG
+account -k -m | account -k -m $CALLS_MAP $CALLS | account -k -m $CALLS_MAP $CALLS
+account csv -s sum -r dsc | account -k -f csv -s sum -r dsc $CALLS | account -k -f csv -s sum -r dsc $CALLS
 '
 cd "$(dirname "$0")/../.." || exit 2
 O=build/bench/out
@@ -50,6 +58,11 @@ MAP=$SAMPLE/instrmap.elf
 ELF=$O/many.elf
 if [ ! -s "$LOG" ]; then
     build/bench/xray -o "$LOG" -m "$MB" -n 1 "$SAMPLE/fdr-threads.xray" > "$O/one.log" || exit 1
+fi
+CALLS=$O/calls.xray
+CALLS_MAP=tests/data/xray/fdr-calls/instrmap.elf
+if [ ! -s "$CALLS" ]; then
+    build/bench/xray -o "$CALLS" -m "$MB" -n 1 tests/data/xray/fdr-calls/fdr-calls.xray > "$O/calls.log" || exit 1
 fi
 if [ ! -s "$ELF" ] && have clang; then
     awk -v n=20000 'BEGIN {

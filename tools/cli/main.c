@@ -118,9 +118,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->path = argv[++i];
             continue;
         }
-        if ((v = cli_opt_value(argv[i], "--format")) != NULL) {
-            if (!cli_format_known(v)) return usage();
-            a->format = v;
+        if ((v = cli_opt_value(argv[i], "--format")) != NULL && cli_format_known(v)) {
+            a->format = v; /* another value may be a row's (account --format=csv) */
             continue;
         }
         rc = CLI_OPT_NONE;

@@ -502,8 +502,35 @@ static int xray_opt_flag(const char *arg, const char *name, const char *alias, i
     return 1;
 }
 
+/* v is one of the NULL-terminated names: 1 and its index in *k, else -1. */
+static int xray_opt_choice(const char *v, const char *const *names, int *k)
+{
+    int n;
+    for (n = 0; names[n]; n++) {
+        if (strcmp(v, names[n]) == 0) {
+            *k = n;
+            return 1;
+        }
+    }
+    return -1;
+}
+
+/* An int option's value (cl::opt<int>, decimal or 0x hex): 1 and *k, else -1. */
+static int xray_opt_int(const char *v, int *k)
+{
+    uint32_t u;
+    int negative = v[0] == '-';
+    if (!cli_opt_number(v + negative, &u) || u > (negative ? 0x80000000u : 0x7fffffffu)) return -1;
+    *k = negative ? (int)(0 - (int64_t)u) : (int)u;
+    return 1;
+}
+
 static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
+    static const char *const account_keys[] = {"funcid", "count", "min", "med", "90p", "99p", "max", "sum", "func", NULL};
+    static const char *const orders[] = {"asc", "dsc", NULL};
+    static const char *const formats[] = {"text", "csv", NULL};
+    int k = 0;
     const char *arg = argv[*i], *v;
     int r = 0, off = 0;
     (void)err;
@@ -557,7 +584,18 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
         }
         break;
     case CLI_ACCOUNT:
-        r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map);
+        if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
+        if ((r = xray_opt_flag(arg, "keep-going", "k", &xray_opt.keep_going)) != 0) break;
+        if ((r = xray_opt_flag(arg, "deduce-sibling-calls", "d", &xray_opt.deduce_sibling_calls)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "sort", "s", &v)) != 0) {
+            if (r > 0 && (r = xray_opt_choice(v, account_keys, &k)) > 0) xray_opt.account_sort = k;
+        } else if ((r = xray_opt_value(argc, argv, i, "sortorder", "r", &v)) != 0) {
+            if (r > 0) r = xray_opt_choice(v, orders, &xray_opt.sort_descending);
+        } else if ((r = xray_opt_value(argc, argv, i, "format", "f", &v)) != 0) {
+            if (r > 0) r = xray_opt_choice(v, formats, &xray_opt.csv);
+        } else if ((r = xray_opt_value(argc, argv, i, "top", "p", &v)) > 0) {
+            r = xray_opt_int(v, &xray_opt.top);
+        }
         break;
     default:
         return CLI_OPT_NONE;
@@ -568,6 +606,7 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
 static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     if (a->command == CLI_STACK) return xray_stack(a->path, in, out, err);
+    if (a->command == CLI_ACCOUNT) return xray_account(a->path, in, out, err);
     if (a->command == CLI_CONVERT || a->output == CLI_OUT_CHROME)
         return xray_convert(a->path, in, a->command == CLI_DUMP, out, err);
     return xray_command(a, in, out, err);
@@ -587,13 +626,18 @@ static const char xray_help[] =
     "                 --per-thread-stacks, --aggregate-threads, --keep-going (-k),\n"
     "                 --all-stacks --stack-format=flame, --aggregation-type=time|count\n"
     "  dump --chrome  convert --output-format=trace_event's JSON (names with -m)\n"
+    "  account        per-function call statistics as llvm-xray account: -k,\n"
+    "                 --keep-going; -d, --deduce-sibling-calls; -s, --sort=funcid|\n"
+    "                 count|min|med|90p|99p|max|sum|func; -r, --sortorder=asc|dsc;\n"
+    "                 -p, --top=N; -f, --format=text|csv\n"
     "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
 
 const cli_format cli_xray = {
     .name = "xray",
     .inputs = "LLVM XRay logs",
     .dir = 0,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EXTRACT) | CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_STACK),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_EXTRACT) | CLI_CMD(CLI_CONVERT) | CLI_CMD(CLI_STACK)
+              | CLI_CMD(CLI_ACCOUNT),
     .chrome = 1,
     .help = xray_help,
     .format_names = NULL, /* the header tells it */

@@ -35,6 +35,15 @@ typedef struct xray_options {
     int keep_going, per_thread_stacks, aggregate_threads, all_stacks;
     enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME } stack_format;
     enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT } aggregation;
+    /* account: --keep-going (-k, above), --deduce-sibling-calls (-d),
+       --sort=KEY (-s; XRAY_SORT_*, llvm-xray's order of the keys),
+       --sortorder=dsc (-r), --top=N (-p; rows shown when > 0),
+       --format=csv (-f) */
+    int deduce_sibling_calls, sort_descending, top, csv;
+    enum {
+        XRAY_SORT_FUNCID, XRAY_SORT_COUNT, XRAY_SORT_MIN, XRAY_SORT_MED, XRAY_SORT_PCT90,
+        XRAY_SORT_PCT99, XRAY_SORT_MAX, XRAY_SORT_SUM, XRAY_SORT_FUNC
+    } account_sort;
     /* --output=FILE, -o FILE (extract): where the output goes; NULL or "-":
        stdout */
     const char *output;
@@ -53,5 +62,9 @@ int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out
 
 /* `tracedec stack` on the log at path (stack.c). Returns the exit status. */
 int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err);
+
+/* `tracedec account` on the log at path (account.c). Returns the exit
+   status. */
+int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err);
 
 #endif
