@@ -700,6 +700,37 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len);
 
+/* A description parsed once for many events of its signature: the same
+   rendering as tdec_ovni_describe() (which is prepare then render) without
+   reading the signature and template again. At most TDEC_OVNI_DESC_PARTS
+   conversions and "%%" in a template (ovni's have at most 4). */
+#define TDEC_OVNI_DESC_PARTS 24
+typedef struct tdec_ovni_desc_part {
+    uint32_t lit_off, lit_len; /* the literal text before it, in the template  */
+    uint32_t width;            /* printf width                                 */
+    uint8_t  kind;             /* end, "%%", a field, or a malformed rest      */
+    uint8_t  offset, size, type; /* the field: payload offset, bytes, type     */
+    char     conv;             /* d i u x X s, or 0: the type's default        */
+    uint8_t  alt, zero, left;  /* printf flags # 0 -                           */
+} tdec_ovni_desc_part;
+typedef struct tdec_ovni_desc {
+    const char         *text; /* the template                                  */
+    uint32_t            nparts;
+    tdec_ovni_desc_part part[TDEC_OVNI_DESC_PARTS];
+} tdec_ovni_desc;
+
+/* Parses sig into *d. TDEC_OK, TDEC_E_ARG (NULLs), TDEC_E_FORMAT (malformed
+   signature, or a template with more parts than TDEC_OVNI_DESC_PARTS); a
+   malformed template is found by render(), after the text before it, as
+   describe() finds it. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_ovni_sig *sig);
+
+/* tdec_ovni_describe() with a prepared description: same arguments (but
+   the description) and results. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const tdec_ovni_record *ev,
+                                                const uint8_t *blob, size_t blob_len, char *buf,
+                                                size_t cap, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2058,30 +2089,79 @@ static tdec_status tdec_ovni__put_str(tdec_ovni__out *o, const tdec_ovni__conv *
     return TDEC_OK;
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
-                                             const uint8_t *blob, size_t blob_len, char *buf,
-                                             size_t cap, size_t *len)
+/* Part kinds. */
+enum { TDEC_OVNI__PART_END, TDEC_OVNI__PART_PERCENT, TDEC_OVNI__PART_FIELD, TDEC_OVNI__PART_BAD };
+
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_ovni_sig *sig)
 {
-    const char *t, *name;
+    const char *t, *run, *name;
+    tdec_ovni__field fields[TDEC_OVNI__MAX_FIELDS];
+    tdec_ovni__conv c;
+    tdec_ovni_desc_part *p;
+    uint32_t nfields, i;
+    size_t nlen;
+
+    if (d == NULL || sig == NULL || sig->signature == NULL || sig->description == NULL) return TDEC_E_ARG;
+    d->text = sig->description;
+    d->nparts = 0;
+    if (tdec_ovni__parse_sig(sig->signature, fields, &nfields) != 0) return TDEC_E_FORMAT;
+    for (t = sig->description;;) {
+        if (d->nparts == TDEC_OVNI_DESC_PARTS) return TDEC_E_FORMAT;
+        p = &d->part[d->nparts++];
+        for (run = t; *t != '\0' && *t != '%'; t++) {}
+        p->lit_off = (uint32_t)(run - sig->description);
+        p->lit_len = (uint32_t)(t - run);
+        p->width = 0;
+        p->offset = p->size = p->type = 0;
+        p->conv = 0;
+        p->alt = p->zero = p->left = 0;
+        if (*t == '\0') {
+            p->kind = TDEC_OVNI__PART_END;
+            return TDEC_OK;
+        }
+        t++;
+        if (*t == '%') {
+            p->kind = TDEC_OVNI__PART_PERCENT;
+            t++;
+            continue;
+        }
+        p->kind = TDEC_OVNI__PART_BAD; /* unless all of it parses */
+        if (tdec_ovni__parse_conv(&t, &c) < 0) return TDEC_OK;
+        name = ++t; /* after '{' */
+        while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')) t++;
+        nlen = (size_t)(t - name);
+        for (i = 0; i < nfields; i++)
+            if (tdec_ovni__same(fields[i].name, fields[i].name_len, name, nlen)) break;
+        if (nlen == 0 || *t++ != '}' || i == nfields) return TDEC_OK;
+        p->kind = TDEC_OVNI__PART_FIELD;
+        p->width = c.width;
+        p->conv = c.conv;
+        p->alt = c.alt;
+        p->zero = c.zero;
+        p->left = c.left;
+        p->offset = fields[i].offset;
+        p->size = fields[i].size;
+        p->type = fields[i].type;
+    }
+}
+
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const tdec_ovni_record *ev,
+                                                const uint8_t *blob, size_t blob_len, char *buf,
+                                                size_t cap, size_t *len)
+{
+    const tdec_ovni_desc_part *p;
     tdec_ovni__out o;
     tdec_ovni__view v;
     tdec_ovni__conv c;
-    tdec_ovni__field fields[TDEC_OVNI__MAX_FIELDS];
-    const tdec_ovni__field *f = NULL;
-    uint32_t nfields, i;
+    tdec_ovni__field f;
     tdec_status st = TDEC_OK;
     uint64_t raw;
     uint8_t b = 0;
-    uint32_t k;
-    size_t nlen;
+    uint32_t i, k, n;
 
-    if (sig == NULL || sig->signature == NULL || sig->description == NULL || ev == NULL || buf == NULL ||
-        cap == 0 || (blob == NULL && blob_len > 0) || ev->payload_len > sizeof ev->payload ||
-        (ev->jumbo && ev->payload_len != 4))
+    if (d == NULL || d->text == NULL || ev == NULL || buf == NULL || cap == 0 || (blob == NULL && blob_len > 0) ||
+        ev->payload_len > sizeof ev->payload || (ev->jumbo && ev->payload_len != 4))
         return TDEC_E_ARG;
-    buf[0] = '\0';
-    if (len) *len = 0;
-    if (tdec_ovni__parse_sig(sig->signature, fields, &nfields) != 0) return TDEC_E_FORMAT;
     o.buf = buf;
     o.len = 0;
     o.room = cap - 1;
@@ -2090,51 +2170,75 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
     v.blob_len = blob_len;
     v.total = ev->payload_len + (ev->jumbo ? (uint64_t)ev->jumbo_len : 0u);
 
-    for (t = sig->description; *t != '\0' && st == TDEC_OK;) {
+    for (i = 0; i < d->nparts && st == TDEC_OK; i++) {
+        p = &d->part[i];
+        if (p->lit_len > 0) { /* literal text, up to the room left */
+            if (o.room == 0) {
+                st = TDEC_E_LIMIT;
+                break;
+            }
+            n = p->lit_len < o.room ? p->lit_len : (uint32_t)o.room;
+            for (k = 0; k < n; k++) o.buf[o.len + k] = d->text[p->lit_off + k];
+            o.len += n;
+            o.room -= n;
+            if (n < p->lit_len) {
+                st = TDEC_E_LIMIT;
+                break;
+            }
+        }
+        if (p->kind == TDEC_OVNI__PART_END) break;
         if (o.room == 0) {
             st = TDEC_E_LIMIT;
             break;
         }
-        if (*t != '%') { /* a run of literal text, up to the room left */
-            while (*t != '\0' && *t != '%' && o.room > 0) tdec_ovni__put(&o, *t++);
+        if (p->kind == TDEC_OVNI__PART_PERCENT) {
+            tdec_ovni__put(&o, '%');
             continue;
         }
-        t++;
-        if (*t == '%') {
-            tdec_ovni__put(&o, *t++);
-            continue;
-        }
-        if (tdec_ovni__parse_conv(&t, &c) < 0) {
+        if (p->kind == TDEC_OVNI__PART_BAD) {
             st = TDEC_E_FORMAT;
             break;
         }
-        name = ++t; /* after '{' */
-        while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')) t++;
-        nlen = (size_t)(t - name);
-        for (i = 0; i < nfields; i++) {
-            f = &fields[i];
-            if (tdec_ovni__same(f->name, f->name_len, name, nlen)) break;
-        }
-        if (nlen == 0 || *t++ != '}' || i == nfields) {
-            st = TDEC_E_FORMAT;
-            break;
-        }
-        if (f->type == TDEC_OVNI__STR) {
-            st = tdec_ovni__put_str(&o, &c, &v, f->offset);
+        c.width = p->width;
+        c.conv = p->conv;
+        c.alt = p->alt;
+        c.zero = p->zero;
+        c.left = p->left;
+        if (p->type == TDEC_OVNI__STR) {
+            st = tdec_ovni__put_str(&o, &c, &v, p->offset);
             continue;
         }
+        f.size = p->size;
+        f.type = p->type;
         raw = 0;
-        for (k = 0; k < f->size && st == TDEC_OK; k++) {
-            st = tdec_ovni__byte(&v, (uint64_t)f->offset + k, &b);
+        for (k = 0; k < p->size && st == TDEC_OK; k++) {
+            st = tdec_ovni__byte(&v, (uint64_t)p->offset + k, &b);
             /* Fields are in the writer's byte order. */
             if (ev->big_endian) raw = (raw << 8) | b;
             else raw |= (uint64_t)b << (8u * k);
         }
-        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &c, f, raw);
+        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &c, &f, raw);
     }
     buf[o.len] = '\0';
     if (len) *len = o.len;
     return st;
+}
+
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
+                                             const uint8_t *blob, size_t blob_len, char *buf,
+                                             size_t cap, size_t *len)
+{
+    tdec_ovni_desc d;
+    tdec_status st;
+    if (sig == NULL || sig->signature == NULL || sig->description == NULL || ev == NULL || buf == NULL ||
+        cap == 0 || (blob == NULL && blob_len > 0) || ev->payload_len > sizeof ev->payload ||
+        (ev->jumbo && ev->payload_len != 4))
+        return TDEC_E_ARG;
+    buf[0] = '\0';
+    if (len) *len = 0;
+    st = tdec_ovni_desc_prepare(&d, sig);
+    if (st != TDEC_OK) return st;
+    return tdec_ovni_desc_render(&d, ev, blob, blob_len, buf, cap, len);
 }
 
 #undef TDEC_OVNI__HDR_SIZE

@@ -96,6 +96,9 @@ typedef struct ovni_run {
         uint32_t             key;   /* MCV + 1; 0: empty                        */
         const tdec_ovni_sig *sig;
         int                  fixed; /* the description has no fields: as is   */
+        size_t               fixed_len;
+        tdec_status          prepared; /* of desc                              */
+        tdec_ovni_desc       desc;
     } sig_cache[256];
     /* The first blob bytes of the event being printed: whole fragments
        (each at most OVNI_BLOB_PREFIX bytes) until OVNI_BLOB_PREFIX is reached. */
@@ -520,17 +523,23 @@ static void heap_push(ovni_run *r, size_t idx)
     r->heap[k] = idx;
 }
 
-static size_t heap_pop(ovni_run *r)
+/* Puts idx at the top and sifts it down (r->nheap > 0). */
+static void heap_sift_down(ovni_run *r, size_t idx)
 {
-    size_t top = r->heap[0], last = r->heap[--r->nheap], k = 0, c;
+    size_t k = 0, c;
     while ((c = 2 * k + 1) < r->nheap) {
         if (c + 1 < r->nheap && heap_less(r, r->heap[c + 1], r->heap[c])) c++;
-        if (!heap_less(r, r->heap[c], last)) break;
+        if (!heap_less(r, r->heap[c], idx)) break;
         r->heap[k] = r->heap[c];
         k = c;
     }
-    if (r->nheap > 0) r->heap[k] = last;
-    return top;
+    r->heap[k] = idx;
+}
+
+static void heap_pop(ovni_run *r)
+{
+    size_t last = r->heap[--r->nheap];
+    if (r->nheap > 0) heap_sift_down(r, last);
 }
 
 /* ---- printing ------------------------------------------------------------- */
@@ -543,13 +552,16 @@ static uint32_t mcv_key(const uint8_t *mcv)
 
 static void sink_hex(ovni_run *r, const tdec_frag *f)
 {
-    const uint8_t *p = f->data;
-    size_t i;
+    const uint8_t *p = f->data, *end = p + f->len;
+    size_t n;
     char *w;
-    for (i = 0; i < f->len; i++) {
-        w = out_reserve(r->out, 3);
-        *w++ = ':';
-        w = fmt_mem(w, fmt__hexpairs + 2 * p[i], 2);
+    while (p < end) { /* ":xx" per byte, up to 1024 bytes per reserve */
+        n = (size_t)(end - p) < 1024 ? (size_t)(end - p) : 1024;
+        w = out_reserve(r->out, 3 * n);
+        for (; n > 0; n--, p++) {
+            *w++ = ':';
+            w = fmt_mem(w, fmt__hexpairs + 2 * *p, 2);
+        }
         out_commit(r->out, w);
     }
 }
@@ -596,6 +608,8 @@ static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_r
         r->sig_cache[slot].key = key;
         r->sig_cache[slot].sig = sig = tdec_ovni_sig_find(ev->mcv);
         r->sig_cache[slot].fixed = sig && strchr(sig->description, '%') == NULL;
+        r->sig_cache[slot].fixed_len = sig ? strlen(sig->description) : 0;
+        r->sig_cache[slot].prepared = sig ? tdec_ovni_desc_prepare(&r->sig_cache[slot].desc, sig) : TDEC_E_ARG;
     }
     sig = r->sig_cache[slot].sig;
     if (sig == NULL) {
@@ -603,10 +617,11 @@ static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_r
         return NULL;
     }
     if (r->sig_cache[slot].fixed) { /* short: ovni's room rule cannot bite */
-        *len = strlen(sig->description);
+        *len = r->sig_cache[slot].fixed_len;
         return sig->description;
     }
-    st = tdec_ovni_describe(sig, ev, r->blob, r->blob_len, buf, OVNI_DESC_CAP, len);
+    st = r->sig_cache[slot].prepared;
+    if (st == TDEC_OK) st = tdec_ovni_desc_render(&r->sig_cache[slot].desc, ev, r->blob, r->blob_len, buf, OVNI_DESC_CAP, len);
     if (st == TDEC_OK) return buf;
     if (st == TDEC_E_LIMIT) { /* too long for ovnidump's buffer too */
         r->unknown++;
@@ -1239,7 +1254,7 @@ static int run_merge(ovni_run *r)
     }
     while (r->nheap > 0) {
         ovni_stream *s;
-        idx = heap_pop(r);
+        idx = r->heap[0];
         s = &r->t.s[idx];
         if (!first && (int64_t)s->head.clock < r->last_clock) {
             snprintf(msg, sizeof msg, "backwards jump in time %lld -> %lld in stream '%s'",
@@ -1258,7 +1273,14 @@ static int run_merge(ovni_run *r)
             rc = 1;
         }
         if (rc) break;
-        if (s->active) heap_push(r, idx);
+        if (!s->active) {
+            heap_pop(r);
+        } else if (ovni_opts.ovnidump_ties) { /* ovnidump's moves: a pop, a push */
+            heap_pop(r);
+            heap_push(r, idx);
+        } else { /* the order is total: the same sequence, half the work */
+            heap_sift_down(r, idx);
+        }
     }
     if (top) print_top(r, tab, cap); /* ovnitop reports even after an error */
     free(tab);
