@@ -741,6 +741,13 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
 #ifndef TDEC_OVNI_IMPL_INCLUDED
 #define TDEC_OVNI_IMPL_INCLUDED
 
+/* Copies of payload bytes and description text (a no-libc build defines
+   TDEC_MEMCPY as its own memcpy). */
+#ifndef TDEC_MEMCPY
+#include <string.h>
+#define TDEC_MEMCPY(dst, src, n) memcpy((dst), (src), (n))
+#endif
+
 /* ==== stream decoder: implementation ===================================== */
 
 #define TDEC_OVNI__HDR_SIZE   8u  /* "ovni" + u32 version                   */
@@ -866,7 +873,7 @@ static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, TDEC_OVNI__EV_SIZE);
     tdec_ovni_record *e;
-    uint32_t need, code, blob = 0, i;
+    uint32_t need, code, blob = 0;
     uint64_t clock;
     int jumbo, backwards;
 
@@ -900,7 +907,7 @@ static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
     e->jumbo_len = blob;
     e->size = (uint64_t)need + blob;
     e->payload_len = (uint8_t)(need - TDEC_OVNI__EV_SIZE);
-    for (i = 0; i < e->payload_len; i++) e->payload[i] = p[TDEC_OVNI__EV_SIZE + i];
+    if (e->payload_len > 0) TDEC_MEMCPY(e->payload, p + TDEC_OVNI__EV_SIZE, e->payload_len);
 
     d->ev_start = d->st.pos;
     d->last_clock = clock;
@@ -2030,6 +2037,13 @@ static tdec_status tdec_ovni__put_int(tdec_ovni__out *o, const tdec_ovni__conv *
         (mag >> (bits - 1)) != 0) {
         prefix[np++] = '-';
         mag = (bits < 64 ? ((uint64_t)1 << bits) : 0u) - mag; /* two's complement magnitude */
+    } else if (base == 10 && c->width == 0 && mag <= UINT32_MAX) { /* the usual case: digits only */
+        for (w = (uint32_t)mag; w >= 10u; w /= 10u) digits[nd++] = (char)('0' + w % 10u);
+        digits[nd++] = (char)('0' + w);
+        if (nd >= o->room) return TDEC_E_LIMIT;
+        o->room -= nd;
+        while (nd > 0) o->buf[o->len++] = digits[--nd];
+        return TDEC_OK;
     }
     if (base == 16 && c->alt && mag != 0) {
         prefix[np++] = '0';
@@ -2178,7 +2192,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
                 break;
             }
             n = p->lit_len < o.room ? p->lit_len : (uint32_t)o.room;
-            for (k = 0; k < n; k++) o.buf[o.len + k] = d->text[p->lit_off + k];
+            TDEC_MEMCPY(o.buf + o.len, d->text + p->lit_off, n);
             o.len += n;
             o.room -= n;
             if (n < p->lit_len) {
@@ -2211,6 +2225,14 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
         f.size = p->size;
         f.type = p->type;
         raw = 0;
+        if (!ev->big_endian && p->offset + p->size <= ev->payload_len) { /* the usual case */
+            const uint8_t *at = ev->payload + p->offset;
+            raw = p->size == 8 ? tdec__rd_u64le(at)
+                : p->size == 4 ? tdec__rd_u32le(at)
+                : p->size == 2 ? tdec__rd_u16le(at) : at[0];
+            st = tdec_ovni__put_int(&o, &c, &f, raw);
+            continue;
+        }
         for (k = 0; k < p->size && st == TDEC_OK; k++) {
             st = tdec_ovni__byte(&v, (uint64_t)p->offset + k, &b);
             /* Fields are in the writer's byte order. */

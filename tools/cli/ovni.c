@@ -634,17 +634,24 @@ static const char *describe(ovni_run *r, const ovni_stream *s, const tdec_ovni_r
     return NULL;
 }
 
-/* "%10lld  MCV  path  " */
-static void print_line_head(ovni_run *r, const ovni_stream *s, const tdec_ovni_record *ev)
+/* Writes "%10lld  MCV  path  " and returns where the line goes on, with
+   `room` bytes reserved there (room <= OUT_BUF_SIZE / 2). */
+static char *print_line_head(ovni_run *r, const ovni_stream *s, const tdec_ovni_record *ev, size_t room)
 {
-    char *w = out_reserve(r->out, 40);
+    int whole = s->relpath_len + room < OUT_BUF_SIZE / 2; /* the usual case: one reserve */
+    char *w = out_reserve(r->out, whole ? 40 + s->relpath_len + room : 40);
     w = fmt_i64w(w, (int64_t)ev->clock, 10);
     w = fmt_lit(w, "  ");
     w = fmt_mem(w, (const char *)ev->mcv, 3);
     w = fmt_lit(w, "  ");
+    if (whole) {
+        w = fmt_mem(w, s->relpath, s->relpath_len);
+        return fmt_lit(w, "  ");
+    }
     out_commit(r->out, w);
     out_mem(r->out, s->relpath, s->relpath_len);
     out_lit(r->out, "  ");
+    return out_reserve(r->out, room);
 }
 
 static void json_mcv(out_buf *o, const uint8_t *mcv)
@@ -1096,8 +1103,8 @@ static int emit(ovni_run *r, ovni_stream *s)
         out_hex_bytes(r->out, r->blob, r->blob_len);
         rest = sink_json_hex;
     } else {
-        print_line_head(r, s, &ev);
         if (ovni_opts.hex) {
+            out_commit(r->out, print_line_head(r, s, &ev, 0));
             tdec_frag f;
             f.data = ev.payload;
             f.len = ev.payload_len;
@@ -1106,10 +1113,15 @@ static int emit(ovni_run *r, ovni_stream *s)
             f.len = r->blob_len;
             sink_hex(r, &f);
             rest = sink_hex;
-        } else if ((text = describe(r, s, &ev, offset, desc, &dlen)) != NULL) {
-            out_mem(r->out, text, dlen);
-        } else {
-            out_lit(r->out, "UNKNOWN");
+        } else { /* the description goes straight into the output buffer */
+            char *w = print_line_head(r, s, &ev, OVNI_DESC_CAP);
+            text = describe(r, s, &ev, offset, w, &dlen);
+            if (text == NULL) {
+                text = "UNKNOWN";
+                dlen = 7;
+            }
+            if (text != w) memcpy(w, text, dlen);
+            out_commit(r->out, w + dlen);
         }
     }
     rc = advance(r, s, rest);
