@@ -51,9 +51,9 @@ typedef struct ovni_stream {
     uint8_t          *buf;      /* CLI_CHUNK bytes of the file                 */
     uint64_t          file_pos; /* next byte to read                          */
     int               eof;
-    int               active;   /* head holds an event                        */
-    tdec_ovni_record  head;     /* the next event of this stream              */
-    uint64_t          head_offset;
+    int               active;   /* head() is the stream's next event          */
+    tdec_ovni_item    item;     /* the decoder's last item: that event (read in
+                                   place: a copy would wait on its stores)     */
     uint64_t          file_size; /* at load: an event past it is incomplete  */
     /* per-stream counts, for `info` */
     uint64_t          events, jumbos, payload_bytes, backwards, first_clock, last_clock;
@@ -64,6 +64,12 @@ typedef struct ovni_stream {
     uint64_t          chrome_dropped; /* opens beyond CHROME_MAX_DEPTH not closed */
     uint16_t          chrome_open[CHROME_MAX_DEPTH]; /* their chrome_spans rows */
 } ovni_stream;
+
+/* The stream's next event (when s->active). */
+static const tdec_ovni_record *head(const ovni_stream *s)
+{
+    return &s->item.u.rec;
+}
 
 typedef struct ovni_trace {
     const char  *root;
@@ -423,10 +429,10 @@ typedef void (*blob_sink)(ovni_run *r, const tdec_frag *f);
 
 static int advance(ovni_run *r, ovni_stream *s, blob_sink sink)
 {
-    tdec_ovni_item it;
+    tdec_ovni_item *it = &s->item;
     tdec_status st;
     for (;;) {
-        st = pull(r, s, &it);
+        st = pull(r, s, it);
         if (st == TDEC_END) {
             s->active = 0;
             return 0;
@@ -436,19 +442,17 @@ static int advance(ovni_run *r, ovni_stream *s, blob_sink sink)
             if (st != TDEC_E_ARG) stream_error(r, s); /* E_ARG: read error, reported */
             return -1;
         }
-        if (it.kind == TDEC_ITEM_FRAGMENT) {
-            if (sink) sink(r, &it.u.frag);
+        if (it->kind == TDEC_ITEM_FRAGMENT) {
+            if (sink) sink(r, &it->u.frag);
             continue;
         }
-        if (it.u.rec.type != TDEC_OVNI_REC_EVENT) continue; /* the header */
-        s->head = it.u.rec;
-        s->head_offset = it.offset;
+        if (it->u.rec.type != TDEC_OVNI_REC_EVENT) continue; /* the header */
         /* As ovni: an event that the file cannot hold whole is an error
            before it is printed (the decoder would find out only at its end). */
-        if (it.offset + it.u.rec.size > s->file_size) {
+        if (it->offset + it->u.rec.size > s->file_size) {
             s->active = 0;
-            diag(r, "error", (int64_t)it.offset, s->obs_path,
-                 it.u.rec.jumbo ? "stream ends with an incomplete event (input ends inside a jumbo event's blob)"
+            diag(r, "error", (int64_t)it->offset, s->obs_path,
+                 it->u.rec.jumbo ? "stream ends with an incomplete event (input ends inside a jumbo event's blob)"
                                : "stream ends with an incomplete event (input ends inside an event)");
             return -1;
         }
@@ -507,7 +511,7 @@ static int load(ovni_run *r)
    per event), so ties come out in ovnidump's order. */
 static int heap_less(const ovni_run *r, size_t a, size_t b)
 {
-    int64_t ca = (int64_t)r->t.s[a].head.clock, cb = (int64_t)r->t.s[b].head.clock;
+    int64_t ca = (int64_t)head(&r->t.s[a])->clock, cb = (int64_t)head(&r->t.s[b])->clock;
     return ca < cb || (ca == cb && !ovni_opts.ovnidump_ties && a < b);
 }
 
@@ -571,13 +575,13 @@ static void sink_json_hex(ovni_run *r, const tdec_frag *f)
     out_hex_bytes(r->out, f->data, f->len);
 }
 
-/* Pulls the first blob bytes of s->head into r->blob. Returns 0, or -1
+/* Pulls the first blob bytes of head(s) into r->blob. Returns 0, or -1
    after an error (reported). */
 static int collect_blob_prefix(ovni_run *r, ovni_stream *s)
 {
     tdec_ovni_item it;
     tdec_status st;
-    uint64_t want = s->head.jumbo ? s->head.jumbo_len : 0;
+    uint64_t want = head(s)->jumbo ? head(s)->jumbo_len : 0;
     r->blob_len = 0;
     if (want > OVNI_BLOB_PREFIX) want = OVNI_BLOB_PREFIX;
     while (r->blob_len < want) {
@@ -1058,12 +1062,12 @@ static void chrome_finish(ovni_run *r)
     out_lit(r->out, "\n],\"displayTimeUnit\":\"ns\"}\n");
 }
 
-/* Prints s->head (consuming its blob) and moves s to its next event.
+/* Prints head(s) (consuming its blob) and moves s to its next event.
    Returns 0, or -1 after an error in s (reported). */
 static int emit(ovni_run *r, ovni_stream *s)
 {
-    tdec_ovni_record ev = s->head;
-    uint64_t offset = s->head_offset;
+    const tdec_ovni_record *ev = head(s); /* valid until advance() */
+    uint64_t offset = s->item.offset;
     char desc[OVNI_DESC_CAP];
     size_t dlen = 0;
     const char *text;
@@ -1072,23 +1076,23 @@ static int emit(ovni_run *r, ovni_stream *s)
 
     if (collect_blob_prefix(r, s) != 0) return -1;
     if (r->chrome) {
-        chrome_event(r, s, &ev, offset);
+        chrome_event(r, s, ev, offset);
         return advance(r, s, NULL);
     }
     if (r->json) {
         out_json_open(r->out);
         out_json_str(r->out, "type", "event");
-        out_json_i64(r->out, "clock", (int64_t)ev.clock);
+        out_json_i64(r->out, "clock", (int64_t)ev->clock);
         out_json_key(r->out, "mcv");
         out_char(r->out, '"');
-        json_mcv(r->out, ev.mcv);
+        json_mcv(r->out, ev->mcv);
         out_char(r->out, '"');
         out_json_str(r->out, "stream", s->relpath);
         out_json_u64(r->out, "offset", offset);
-        out_json_u64(r->out, "size", ev.size);
-        if (ev.jumbo) out_json_bool(r->out, "jumbo", 1);
-        if (ev.clock_backwards) out_json_bool(r->out, "clock_backwards", 1);
-        text = describe(r, s, &ev, offset, desc, &dlen);
+        out_json_u64(r->out, "size", ev->size);
+        if (ev->jumbo) out_json_bool(r->out, "jumbo", 1);
+        if (ev->clock_backwards) out_json_bool(r->out, "clock_backwards", 1);
+        text = describe(r, s, ev, offset, desc, &dlen);
         out_json_key(r->out, "desc");
         if (text) {
             out_char(r->out, '"');
@@ -1099,23 +1103,23 @@ static int emit(ovni_run *r, ovni_stream *s)
         }
         out_json_key(r->out, "payload");
         out_char(r->out, '"');
-        out_hex_bytes(r->out, ev.payload, ev.payload_len);
+        out_hex_bytes(r->out, ev->payload, ev->payload_len);
         out_hex_bytes(r->out, r->blob, r->blob_len);
         rest = sink_json_hex;
     } else {
         if (ovni_opts.hex) {
-            out_commit(r->out, print_line_head(r, s, &ev, 0));
+            out_commit(r->out, print_line_head(r, s, ev, 0));
             tdec_frag f;
-            f.data = ev.payload;
-            f.len = ev.payload_len;
+            f.data = ev->payload;
+            f.len = ev->payload_len;
             sink_hex(r, &f);
             f.data = r->blob;
             f.len = r->blob_len;
             sink_hex(r, &f);
             rest = sink_hex;
         } else { /* the description goes straight into the output buffer */
-            char *w = print_line_head(r, s, &ev, OVNI_DESC_CAP);
-            text = describe(r, s, &ev, offset, w, &dlen);
+            char *w = print_line_head(r, s, ev, OVNI_DESC_CAP);
+            text = describe(r, s, ev, offset, w, &dlen);
             if (text == NULL) {
                 text = "UNKNOWN";
                 dlen = 7;
@@ -1217,7 +1221,7 @@ static int run_info(ovni_run *r)
     for (i = 0; i < r->t.n; i++) {
         ovni_stream *s = &r->t.s[i];
         while (s->active) {
-            const tdec_ovni_record *ev = &s->head;
+            const tdec_ovni_record *ev = head(s);
             if (s->events == 0) s->first_clock = ev->clock;
             s->backwards += ev->clock_backwards; /* a first clock below 0 too, as ovni */
             s->last_clock = ev->clock;
@@ -1249,7 +1253,7 @@ static int run_info(ovni_run *r)
     return rc;
 }
 
-/* The merge: the stream with the smallest head clock goes next. */
+/* The merge: the stream with the smallest clock goes next. */
 static int run_merge(ovni_run *r)
 {
     mcv_count *tab = NULL;
@@ -1268,15 +1272,15 @@ static int run_merge(ovni_run *r)
         ovni_stream *s;
         idx = r->heap[0];
         s = &r->t.s[idx];
-        if (!first && (int64_t)s->head.clock < r->last_clock) {
+        if (!first && (int64_t)head(s)->clock < r->last_clock) {
             snprintf(msg, sizeof msg, "backwards jump in time %lld -> %lld in stream '%s'",
-                     (long long)r->last_clock, (long long)(int64_t)s->head.clock, s->relpath);
-            diag(r, "warning", (int64_t)s->head_offset, s->obs_path, msg);
+                     (long long)r->last_clock, (long long)(int64_t)head(s)->clock, s->relpath);
+            diag(r, "warning", (int64_t)s->item.offset, s->obs_path, msg);
         }
-        r->last_clock = (int64_t)s->head.clock;
+        r->last_clock = (int64_t)head(s)->clock;
         first = 0;
         if (top) {
-            if (count_mcv(&tab, &cap, &used, s->head.mcv) != 0) {
+            if (count_mcv(&tab, &cap, &used, head(s)->mcv) != 0) {
                 rc = 2;
                 break;
             }
