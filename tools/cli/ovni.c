@@ -80,6 +80,13 @@ typedef struct ovni_trace {
     size_t       nlooms;   /* loom.L directories (ovni_proc_init makes them) */
 } ovni_trace;
 
+/* A stream in the merge heap: its next clock kept beside its index, so that
+   sifting reads only the heap. */
+typedef struct ovni_merge_key {
+    int64_t clock;
+    size_t  stream;
+} ovni_merge_key;
+
 typedef struct ovni_run {
     const cli_args *args;
     int             json;       /* dump --json                                  */
@@ -93,7 +100,7 @@ typedef struct ovni_run {
     } chrome_mcv[CHROME_SLOTS];
     out_buf        *out, *err;
     ovni_trace      t;
-    size_t         *heap; /* stream indexes, min-heap by clock (heap_less) */
+    ovni_merge_key *heap; /* min-heap by clock (heap_less)                 */
     size_t          nheap;
     int64_t         last_clock; /* of the previous event printed (merge order) */
     uint64_t        unknown;    /* events printed as UNKNOWN (no definition)   */
@@ -509,40 +516,48 @@ static int load(ovni_run *r)
    all: this heap then makes exactly the moves of ovni 1.14's (the same
    sift rules, the streams inserted in the same order, one pop and one push
    per event), so ties come out in ovnidump's order. */
-static int heap_less(const ovni_run *r, size_t a, size_t b)
+static int heap_less(ovni_merge_key a, ovni_merge_key b)
 {
-    int64_t ca = (int64_t)head(&r->t.s[a])->clock, cb = (int64_t)head(&r->t.s[b])->clock;
-    return ca < cb || (ca == cb && !ovni_opts.ovnidump_ties && a < b);
+    return a.clock < b.clock || (a.clock == b.clock && !ovni_opts.ovnidump_ties && a.stream < b.stream);
 }
 
-static void heap_push(ovni_run *r, size_t idx)
+/* Stream idx's key: its next event's clock. */
+static ovni_merge_key merge_key(const ovni_run *r, size_t idx)
+{
+    ovni_merge_key key;
+    key.clock = (int64_t)head(&r->t.s[idx])->clock;
+    key.stream = idx;
+    return key;
+}
+
+static void heap_push(ovni_run *r, ovni_merge_key key)
 {
     size_t k = r->nheap++, parent;
     while (k > 0) {
         parent = (k - 1) / 2;
-        if (!heap_less(r, idx, r->heap[parent])) break;
+        if (!heap_less(key, r->heap[parent])) break;
         r->heap[k] = r->heap[parent];
         k = parent;
     }
-    r->heap[k] = idx;
+    r->heap[k] = key;
 }
 
-/* Puts idx at the top and sifts it down (r->nheap > 0). */
-static void heap_sift_down(ovni_run *r, size_t idx)
+/* Puts key at the top and sifts it down (r->nheap > 0). */
+static void heap_sift_down(ovni_run *r, ovni_merge_key key)
 {
     size_t k = 0, c;
     while ((c = 2 * k + 1) < r->nheap) {
-        if (c + 1 < r->nheap && heap_less(r, r->heap[c + 1], r->heap[c])) c++;
-        if (!heap_less(r, r->heap[c], idx)) break;
+        if (c + 1 < r->nheap && heap_less(r->heap[c + 1], r->heap[c])) c++;
+        if (!heap_less(r->heap[c], key)) break;
         r->heap[k] = r->heap[c];
         k = c;
     }
-    r->heap[k] = idx;
+    r->heap[k] = key;
 }
 
 static void heap_pop(ovni_run *r)
 {
-    size_t last = r->heap[--r->nheap];
+    ovni_merge_key last = r->heap[--r->nheap];
     if (r->nheap > 0) heap_sift_down(r, last);
 }
 
@@ -1266,11 +1281,11 @@ static int run_merge(ovni_run *r)
     if (r->chrome) chrome_threads(r);
     for (i = 0; i < r->t.n; i++) {
         if (r->json) json_stream(r, &r->t.s[i]);
-        if (r->t.s[i].active) heap_push(r, i);
+        if (r->t.s[i].active) heap_push(r, merge_key(r, i));
     }
     while (r->nheap > 0) {
         ovni_stream *s;
-        idx = r->heap[0];
+        idx = r->heap[0].stream;
         s = &r->t.s[idx];
         if (!first && (int64_t)head(s)->clock < r->last_clock) {
             snprintf(msg, sizeof msg, "backwards jump in time %lld -> %lld in stream '%s'",
@@ -1293,9 +1308,9 @@ static int run_merge(ovni_run *r)
             heap_pop(r);
         } else if (ovni_opts.ovnidump_ties) { /* ovnidump's moves: a pop, a push */
             heap_pop(r);
-            heap_push(r, idx);
+            heap_push(r, merge_key(r, idx));
         } else { /* the order is total: the same sequence, half the work */
-            heap_sift_down(r, idx);
+            heap_sift_down(r, merge_key(r, idx));
         }
     }
     if (top) print_top(r, tab, cap); /* ovnitop reports even after an error */
