@@ -43,7 +43,9 @@
        for the keys ovni's tools use.
      - tdec_ovni_sig_find() / tdec_ovni_describe(): the event signatures of
        ovni 1.14's models and the formatter that renders an event's
-       description as ovnidump does, into a caller buffer.
+       description as ovnidump does, into a caller buffer;
+       tdec_ovni_desc_prepare() / _render() do the same in two steps, the
+       first once per signature (for printing many events).
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
@@ -85,6 +87,7 @@
        sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_desc) = 496 on LP64, 488 on ILP32 (Cortex-M)
      The signature table is static const data (about 13 KiB of strings;
      empty under TDEC_NO_STRINGS).
 
@@ -93,6 +96,7 @@
      TDEC_STATIC / TDEC_OVNI_STATIC                       [impl TU] internal linkage
      TDEC_OVNI_DEF                                        [impl TU] decoration override
      TDEC_NO_STRINGS                                      [any TU]  *_str() return "", no signature table
+     TDEC_MEMCPY(dst, src, n)                             [impl TU] memcpy (default: <string.h>'s)
 
    SECURITY
      Every input byte is untrusted. The decoder never reads outside the
