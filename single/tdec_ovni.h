@@ -709,13 +709,16 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
    reading the signature and template again. At most TDEC_OVNI_DESC_PARTS
    conversions and "%%" in a template (ovni's have at most 4). */
 #define TDEC_OVNI_DESC_PARTS 24
+typedef struct tdec_ovni_desc_conv { /* a conversion: %[#0-][width]conv{field} */
+    uint32_t width;
+    char     conv;            /* d i u x X s, or 0: the field type's default */
+    uint8_t  alt, zero, left; /* flags # 0 -                                 */
+} tdec_ovni_desc_conv;
 typedef struct tdec_ovni_desc_part {
-    uint32_t lit_off, lit_len; /* the literal text before it, in the template  */
-    uint32_t width;            /* printf width                                 */
-    uint8_t  kind;             /* end, "%%", a field, or a malformed rest      */
-    uint8_t  offset, size, type; /* the field: payload offset, bytes, type     */
-    char     conv;             /* d i u x X s, or 0: the type's default        */
-    uint8_t  alt, zero, left;  /* printf flags # 0 -                           */
+    uint32_t            lit_off, lit_len; /* the literal text before it, in the template */
+    tdec_ovni_desc_conv conv;
+    uint8_t             kind;   /* end, "%%", a field, or a malformed rest      */
+    uint8_t             offset, size, type; /* the field: payload offset, bytes, type */
 } tdec_ovni_desc_part;
 typedef struct tdec_ovni_desc {
     const char         *text; /* the template                                  */
@@ -1967,11 +1970,7 @@ static tdec_status tdec_ovni__byte(const tdec_ovni__view *v, uint64_t off, uint8
 }
 
 /* A printf-style conversion: %[#0-]*[width][length]conv. */
-typedef struct tdec_ovni__conv {
-    uint32_t width;
-    char     conv; /* d i u x X s, or 0 for the field type's default */
-    uint8_t  alt, zero, left;
-} tdec_ovni__conv;
+typedef tdec_ovni_desc_conv tdec_ovni__conv;
 
 /* Parses the conversion between '%' and '{' at *pp. Returns 0 or -1. */
 static int tdec_ovni__parse_conv(const char **pp, tdec_ovni__conv *c)
@@ -2114,7 +2113,6 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_o
 {
     const char *t, *run, *name;
     tdec_ovni__field fields[TDEC_OVNI__MAX_FIELDS];
-    tdec_ovni__conv c;
     tdec_ovni_desc_part *p;
     uint32_t nfields, i;
     size_t nlen;
@@ -2129,10 +2127,10 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_o
         for (run = t; *t != '\0' && *t != '%'; t++) {}
         p->lit_off = (uint32_t)(run - sig->description);
         p->lit_len = (uint32_t)(t - run);
-        p->width = 0;
+        p->conv.width = 0;
+        p->conv.conv = 0;
+        p->conv.alt = p->conv.zero = p->conv.left = 0;
         p->offset = p->size = p->type = 0;
-        p->conv = 0;
-        p->alt = p->zero = p->left = 0;
         if (*t == '\0') {
             p->kind = TDEC_OVNI__PART_END;
             return TDEC_OK;
@@ -2144,7 +2142,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_o
             continue;
         }
         p->kind = TDEC_OVNI__PART_BAD; /* unless all of it parses */
-        if (tdec_ovni__parse_conv(&t, &c) < 0) return TDEC_OK;
+        if (tdec_ovni__parse_conv(&t, &p->conv) < 0) return TDEC_OK;
         name = ++t; /* after '{' */
         while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')) t++;
         nlen = (size_t)(t - name);
@@ -2152,11 +2150,6 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_o
             if (tdec_ovni__same(fields[i].name, fields[i].name_len, name, nlen)) break;
         if (nlen == 0 || *t++ != '}' || i == nfields) return TDEC_OK;
         p->kind = TDEC_OVNI__PART_FIELD;
-        p->width = c.width;
-        p->conv = c.conv;
-        p->alt = c.alt;
-        p->zero = c.zero;
-        p->left = c.left;
         p->offset = fields[i].offset;
         p->size = fields[i].size;
         p->type = fields[i].type;
@@ -2170,7 +2163,6 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
     const tdec_ovni_desc_part *p;
     tdec_ovni__out o;
     tdec_ovni__view v;
-    tdec_ovni__conv c;
     tdec_ovni__field f;
     tdec_status st = TDEC_OK;
     uint64_t raw;
@@ -2217,13 +2209,8 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
             st = TDEC_E_FORMAT;
             break;
         }
-        c.width = p->width;
-        c.conv = p->conv;
-        c.alt = p->alt;
-        c.zero = p->zero;
-        c.left = p->left;
         if (p->type == TDEC_OVNI__STR) {
-            st = tdec_ovni__put_str(&o, &c, &v, p->offset);
+            st = tdec_ovni__put_str(&o, &p->conv, &v, p->offset);
             continue;
         }
         f.size = p->size;
@@ -2234,7 +2221,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
             raw = p->size == 8 ? tdec__rd_u64le(at)
                 : p->size == 4 ? tdec__rd_u32le(at)
                 : p->size == 2 ? tdec__rd_u16le(at) : at[0];
-            st = tdec_ovni__put_int(&o, &c, &f, raw);
+            st = tdec_ovni__put_int(&o, &p->conv, &f, raw);
             continue;
         }
         for (k = 0; k < p->size && st == TDEC_OK; k++) {
@@ -2243,7 +2230,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const t
             if (ev->big_endian) raw = (raw << 8) | b;
             else raw |= (uint64_t)b << (8u * k);
         }
-        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &c, &f, raw);
+        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &p->conv, &f, raw);
     }
     buf[o.len] = '\0';
     if (len) *len = o.len;
