@@ -43,7 +43,9 @@
        for the keys ovni's tools use.
      - tdec_ovni_sig_find() / tdec_ovni_describe(): the event signatures of
        ovni 1.14's models and the formatter that renders an event's
-       description as ovnidump does, into a caller buffer.
+       description as ovnidump does, into a caller buffer;
+       tdec_ovni_desc_prepare() / _render() do the same in two steps, the
+       first once per signature (for printing many events).
 
    CONTRACT
      - feed() is allowed only after next() returned TDEC_NEED_INPUT (or right
@@ -85,6 +87,7 @@
        sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_desc) = 496 on LP64, 488 on ILP32 (Cortex-M)
      The signature table is static const data (about 13 KiB of strings;
      empty under TDEC_NO_STRINGS).
 
@@ -93,6 +96,7 @@
      TDEC_STATIC / TDEC_OVNI_STATIC                       [impl TU] internal linkage
      TDEC_OVNI_DEF                                        [impl TU] decoration override
      TDEC_NO_STRINGS                                      [any TU]  *_str() return "", no signature table
+     TDEC_MEMCPY(dst, src, n)                             [impl TU] memcpy (default: <string.h>'s)
 
    SECURITY
      Every input byte is untrusted. The decoder never reads outside the
@@ -700,6 +704,40 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
                                              const uint8_t *blob, size_t blob_len, char *buf,
                                              size_t cap, size_t *len);
 
+/* A description parsed once for many events of its signature: the same
+   rendering as tdec_ovni_describe() (which is prepare then render) without
+   reading the signature and template again. At most TDEC_OVNI_DESC_PARTS
+   conversions and "%%" in a template (ovni's have at most 4). */
+#define TDEC_OVNI_DESC_PARTS 24
+typedef struct tdec_ovni_desc_conv { /* a conversion: %[#0-][width]conv{field} */
+    uint32_t width;
+    char     conv;            /* d i u x X s, or 0: the field type's default */
+    uint8_t  alt, zero, left; /* flags # 0 -                                 */
+} tdec_ovni_desc_conv;
+typedef struct tdec_ovni_desc_part {
+    uint32_t            lit_off, lit_len; /* the literal text before it, in the template */
+    tdec_ovni_desc_conv conv;
+    uint8_t             kind;   /* end, "%%", a field, or a malformed rest      */
+    uint8_t             offset, size, type; /* the field: payload offset, bytes, type */
+} tdec_ovni_desc_part;
+typedef struct tdec_ovni_desc {
+    const char         *text; /* the template                                  */
+    uint32_t            nparts;
+    tdec_ovni_desc_part part[TDEC_OVNI_DESC_PARTS];
+} tdec_ovni_desc;
+
+/* Parses sig into *d. TDEC_OK, TDEC_E_ARG (NULLs), TDEC_E_FORMAT (malformed
+   signature, or a template with more parts than TDEC_OVNI_DESC_PARTS); a
+   malformed template is found by render(), after the text before it, as
+   describe() finds it. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_ovni_sig *sig);
+
+/* tdec_ovni_describe() with a prepared description: same arguments (but
+   the description) and results. */
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const tdec_ovni_record *ev,
+                                                const uint8_t *blob, size_t blob_len, char *buf,
+                                                size_t cap, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif
@@ -709,6 +747,13 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
 #if defined(TDEC_OVNI_IMPLEMENTATION) || defined(TRACEDEC_IMPLEMENTATION)
 #ifndef TDEC_OVNI_IMPL_INCLUDED
 #define TDEC_OVNI_IMPL_INCLUDED
+
+/* Copies of payload bytes and description text (a no-libc build defines
+   TDEC_MEMCPY as its own memcpy). */
+#ifndef TDEC_MEMCPY
+#include <string.h>
+#define TDEC_MEMCPY(dst, src, n) memcpy((dst), (src), (n))
+#endif
 
 /* ==== stream decoder: implementation ===================================== */
 
@@ -835,7 +880,7 @@ static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, TDEC_OVNI__EV_SIZE);
     tdec_ovni_record *e;
-    uint32_t need, code, blob = 0, i;
+    uint32_t need, code, blob = 0;
     uint64_t clock;
     int jumbo, backwards;
 
@@ -869,7 +914,7 @@ static int tdec_ovni__step_event(tdec_ovni_decoder *d, tdec_ovni_item *out)
     e->jumbo_len = blob;
     e->size = (uint64_t)need + blob;
     e->payload_len = (uint8_t)(need - TDEC_OVNI__EV_SIZE);
-    for (i = 0; i < e->payload_len; i++) e->payload[i] = p[TDEC_OVNI__EV_SIZE + i];
+    if (e->payload_len > 0) TDEC_MEMCPY(e->payload, p + TDEC_OVNI__EV_SIZE, e->payload_len);
 
     d->ev_start = d->st.pos;
     d->last_clock = clock;
@@ -1925,11 +1970,7 @@ static tdec_status tdec_ovni__byte(const tdec_ovni__view *v, uint64_t off, uint8
 }
 
 /* A printf-style conversion: %[#0-]*[width][length]conv. */
-typedef struct tdec_ovni__conv {
-    uint32_t width;
-    char     conv; /* d i u x X s, or 0 for the field type's default */
-    uint8_t  alt, zero, left;
-} tdec_ovni__conv;
+typedef tdec_ovni_desc_conv tdec_ovni__conv;
 
 /* Parses the conversion between '%' and '{' at *pp. Returns 0 or -1. */
 static int tdec_ovni__parse_conv(const char **pp, tdec_ovni__conv *c)
@@ -1999,6 +2040,13 @@ static tdec_status tdec_ovni__put_int(tdec_ovni__out *o, const tdec_ovni__conv *
         (mag >> (bits - 1)) != 0) {
         prefix[np++] = '-';
         mag = (bits < 64 ? ((uint64_t)1 << bits) : 0u) - mag; /* two's complement magnitude */
+    } else if (base == 10 && c->width == 0 && mag <= UINT32_MAX) { /* the usual case: digits only */
+        for (w = (uint32_t)mag; w >= 10u; w /= 10u) digits[nd++] = (char)('0' + w % 10u);
+        digits[nd++] = (char)('0' + w);
+        if (nd >= o->room) return TDEC_E_LIMIT;
+        o->room -= nd;
+        while (nd > 0) o->buf[o->len++] = digits[--nd];
+        return TDEC_OK;
     }
     if (base == 16 && c->alt && mag != 0) {
         prefix[np++] = '0';
@@ -2058,30 +2106,72 @@ static tdec_status tdec_ovni__put_str(tdec_ovni__out *o, const tdec_ovni__conv *
     return TDEC_OK;
 }
 
-TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
-                                             const uint8_t *blob, size_t blob_len, char *buf,
-                                             size_t cap, size_t *len)
+/* Part kinds. */
+enum { TDEC_OVNI__PART_END, TDEC_OVNI__PART_PERCENT, TDEC_OVNI__PART_FIELD, TDEC_OVNI__PART_BAD };
+
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_prepare(tdec_ovni_desc *d, const tdec_ovni_sig *sig)
 {
-    const char *t, *name;
+    const char *t, *run, *name;
+    tdec_ovni__field fields[TDEC_OVNI__MAX_FIELDS];
+    tdec_ovni_desc_part *p;
+    uint32_t nfields, i;
+    size_t nlen;
+
+    if (d == NULL || sig == NULL || sig->signature == NULL || sig->description == NULL) return TDEC_E_ARG;
+    d->text = sig->description;
+    d->nparts = 0;
+    if (tdec_ovni__parse_sig(sig->signature, fields, &nfields) != 0) return TDEC_E_FORMAT;
+    for (t = sig->description;;) {
+        if (d->nparts == TDEC_OVNI_DESC_PARTS) return TDEC_E_FORMAT;
+        p = &d->part[d->nparts++];
+        for (run = t; *t != '\0' && *t != '%'; t++) {}
+        p->lit_off = (uint32_t)(run - sig->description);
+        p->lit_len = (uint32_t)(t - run);
+        p->conv.width = 0;
+        p->conv.conv = 0;
+        p->conv.alt = p->conv.zero = p->conv.left = 0;
+        p->offset = p->size = p->type = 0;
+        if (*t == '\0') {
+            p->kind = TDEC_OVNI__PART_END;
+            return TDEC_OK;
+        }
+        t++;
+        if (*t == '%') {
+            p->kind = TDEC_OVNI__PART_PERCENT;
+            t++;
+            continue;
+        }
+        p->kind = TDEC_OVNI__PART_BAD; /* unless all of it parses */
+        if (tdec_ovni__parse_conv(&t, &p->conv) < 0) return TDEC_OK;
+        name = ++t; /* after '{' */
+        while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')) t++;
+        nlen = (size_t)(t - name);
+        for (i = 0; i < nfields; i++)
+            if (tdec_ovni__same(fields[i].name, fields[i].name_len, name, nlen)) break;
+        if (nlen == 0 || *t++ != '}' || i == nfields) return TDEC_OK;
+        p->kind = TDEC_OVNI__PART_FIELD;
+        p->offset = fields[i].offset;
+        p->size = fields[i].size;
+        p->type = fields[i].type;
+    }
+}
+
+TDEC_OVNI_DEF tdec_status tdec_ovni_desc_render(const tdec_ovni_desc *d, const tdec_ovni_record *ev,
+                                                const uint8_t *blob, size_t blob_len, char *buf,
+                                                size_t cap, size_t *len)
+{
+    const tdec_ovni_desc_part *p;
     tdec_ovni__out o;
     tdec_ovni__view v;
-    tdec_ovni__conv c;
-    tdec_ovni__field fields[TDEC_OVNI__MAX_FIELDS];
-    const tdec_ovni__field *f = NULL;
-    uint32_t nfields, i;
+    tdec_ovni__field f;
     tdec_status st = TDEC_OK;
     uint64_t raw;
     uint8_t b = 0;
-    uint32_t k;
-    size_t nlen;
+    uint32_t i, k, n;
 
-    if (sig == NULL || sig->signature == NULL || sig->description == NULL || ev == NULL || buf == NULL ||
-        cap == 0 || (blob == NULL && blob_len > 0) || ev->payload_len > sizeof ev->payload ||
-        (ev->jumbo && ev->payload_len != 4))
+    if (d == NULL || d->text == NULL || ev == NULL || buf == NULL || cap == 0 || (blob == NULL && blob_len > 0) ||
+        ev->payload_len > sizeof ev->payload || (ev->jumbo && ev->payload_len != 4))
         return TDEC_E_ARG;
-    buf[0] = '\0';
-    if (len) *len = 0;
-    if (tdec_ovni__parse_sig(sig->signature, fields, &nfields) != 0) return TDEC_E_FORMAT;
     o.buf = buf;
     o.len = 0;
     o.room = cap - 1;
@@ -2090,51 +2180,78 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
     v.blob_len = blob_len;
     v.total = ev->payload_len + (ev->jumbo ? (uint64_t)ev->jumbo_len : 0u);
 
-    for (t = sig->description; *t != '\0' && st == TDEC_OK;) {
+    for (i = 0; i < d->nparts && st == TDEC_OK; i++) {
+        p = &d->part[i];
+        if (p->lit_len > 0) { /* literal text, up to the room left */
+            if (o.room == 0) {
+                st = TDEC_E_LIMIT;
+                break;
+            }
+            n = p->lit_len < o.room ? p->lit_len : (uint32_t)o.room;
+            TDEC_MEMCPY(o.buf + o.len, d->text + p->lit_off, n);
+            o.len += n;
+            o.room -= n;
+            if (n < p->lit_len) {
+                st = TDEC_E_LIMIT;
+                break;
+            }
+        }
+        if (p->kind == TDEC_OVNI__PART_END) break;
         if (o.room == 0) {
             st = TDEC_E_LIMIT;
             break;
         }
-        if (*t != '%') { /* a run of literal text, up to the room left */
-            while (*t != '\0' && *t != '%' && o.room > 0) tdec_ovni__put(&o, *t++);
+        if (p->kind == TDEC_OVNI__PART_PERCENT) {
+            tdec_ovni__put(&o, '%');
             continue;
         }
-        t++;
-        if (*t == '%') {
-            tdec_ovni__put(&o, *t++);
-            continue;
-        }
-        if (tdec_ovni__parse_conv(&t, &c) < 0) {
+        if (p->kind == TDEC_OVNI__PART_BAD) {
             st = TDEC_E_FORMAT;
             break;
         }
-        name = ++t; /* after '{' */
-        while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')) t++;
-        nlen = (size_t)(t - name);
-        for (i = 0; i < nfields; i++) {
-            f = &fields[i];
-            if (tdec_ovni__same(f->name, f->name_len, name, nlen)) break;
-        }
-        if (nlen == 0 || *t++ != '}' || i == nfields) {
-            st = TDEC_E_FORMAT;
-            break;
-        }
-        if (f->type == TDEC_OVNI__STR) {
-            st = tdec_ovni__put_str(&o, &c, &v, f->offset);
+        if (p->type == TDEC_OVNI__STR) {
+            st = tdec_ovni__put_str(&o, &p->conv, &v, p->offset);
             continue;
         }
+        f.size = p->size;
+        f.type = p->type;
         raw = 0;
-        for (k = 0; k < f->size && st == TDEC_OK; k++) {
-            st = tdec_ovni__byte(&v, (uint64_t)f->offset + k, &b);
+        if (!ev->big_endian && p->offset + p->size <= ev->payload_len) { /* the usual case */
+            const uint8_t *at = ev->payload + p->offset;
+            raw = p->size == 8 ? tdec__rd_u64le(at)
+                : p->size == 4 ? tdec__rd_u32le(at)
+                : p->size == 2 ? tdec__rd_u16le(at) : at[0];
+            st = tdec_ovni__put_int(&o, &p->conv, &f, raw);
+            continue;
+        }
+        for (k = 0; k < p->size && st == TDEC_OK; k++) {
+            st = tdec_ovni__byte(&v, (uint64_t)p->offset + k, &b);
             /* Fields are in the writer's byte order. */
             if (ev->big_endian) raw = (raw << 8) | b;
             else raw |= (uint64_t)b << (8u * k);
         }
-        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &c, f, raw);
+        if (st == TDEC_OK) st = tdec_ovni__put_int(&o, &p->conv, &f, raw);
     }
     buf[o.len] = '\0';
     if (len) *len = o.len;
     return st;
+}
+
+TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tdec_ovni_record *ev,
+                                             const uint8_t *blob, size_t blob_len, char *buf,
+                                             size_t cap, size_t *len)
+{
+    tdec_ovni_desc d;
+    tdec_status st;
+    if (sig == NULL || sig->signature == NULL || sig->description == NULL || ev == NULL || buf == NULL ||
+        cap == 0 || (blob == NULL && blob_len > 0) || ev->payload_len > sizeof ev->payload ||
+        (ev->jumbo && ev->payload_len != 4))
+        return TDEC_E_ARG;
+    buf[0] = '\0';
+    if (len) *len = 0;
+    st = tdec_ovni_desc_prepare(&d, sig);
+    if (st != TDEC_OK) return st;
+    return tdec_ovni_desc_render(&d, ev, blob, blob_len, buf, cap, len);
 }
 
 #undef TDEC_OVNI__HDR_SIZE

@@ -556,7 +556,9 @@ static void test_hex_dump(const sfile *f)
    MCV  path  "; "UNKNOWN" exactly where sig_find has no signature. */
 static void test_descriptions(const sfile *f)
 {
-    char root[64], dpath[512], name[96], desc[1024];
+    char root[64], dpath[512], name[96], desc[1024], desc2[1024];
+    static tdec_ovni_desc prep; /* 496 bytes: off the stack */
+    const tdec_ovni_sig *prep_sig = NULL;
     const char **sel = NULL;
     const dump *dp;
     size_t i, k, nsel, nev, nunk = 0, dlen;
@@ -592,6 +594,15 @@ static void test_descriptions(const sfile *f)
                 TL_TRUE(&c, st == TDEC_OK && dlen == strlen(desc), "event %zu (%c%c%c): describe gave %d", k,
                         e->mcv[0], e->mcv[1], e->mcv[2], st);
                 snprintf(line_a + n, LINE_CAP - n, "%s", desc);
+                /* prepared once per signature met, rendered for every event of it */
+                if (sig != prep_sig) {
+                    TL_EQI(&c, tdec_ovni_desc_prepare(&prep, sig), TDEC_OK);
+                    prep_sig = sig;
+                }
+                st = tdec_ovni_desc_render(&prep, e, e->jumbo_len ? r.blob + r.boff[i] : NULL, e->jumbo_len,
+                                           desc2, sizeof desc2, &dlen);
+                TL_TRUE(&c, st == TDEC_OK && strcmp(desc2, desc) == 0 && dlen == strlen(desc),
+                        "event %zu: rendered %.100s", k, desc2);
             }
             TL_TRUE(&c, strcmp(line_a, sel[k]) == 0, "event %zu:\n  got  %.300s\n  want %.300s", k, line_a, sel[k]);
             k++;

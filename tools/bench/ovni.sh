@@ -7,7 +7,8 @@
 #      real events of samples s03-s06 (12 streams) with rising clocks, writes
 #      it under build/bench/out/ovni/trace, and times the decoder on it
 #      beside a memory scan.
-#   2. The CLI on that trace: `tracedec dump`, `dump --hex`, `top`, in MB of
+#   2. The CLI on that trace: `tracedec dump`, `dump --hex`, `top` (and
+#      `dump --chrome`, which has no reference), in MB of
 #      trace per second. ovni is not a Debian package: with OVNIDUMP=path to
 #      an ovnidump built from ovni's sources (and OVNITOP likewise), the
 #      outputs are checked identical (tracedec with --ovnidump-ties) and the
@@ -53,7 +54,10 @@ for mode in dump dump--hex top; do
     rt=$(timing "ref-$mode" "$ref") && rate_row "$(echo "$ref" | sed "s| $O/trace||; s|.*/||")" "$rt" "$size"
     echo "$td $rt $s" | awk '{ printf "  tracedec is %.1fx faster (means; %.1fx on best runs); identical output: %s\n", $3 / $1, $4 / $2, $5 }'
 done
+td=$(timing "tracedec-chrome" "build/tracedec dump --chrome $O/trace") && rate_row "tracedec dump --chrome" "$td" "$size"
+echo "  (no reference tool: ovni has no Chrome output)"
 echo "tracedec dump peak RSS: $(peak_rss "build/tracedec dump $O/trace") KiB"
+echo "tracedec dump --chrome peak RSS: $(peak_rss "build/tracedec dump --chrome $O/trace") KiB"
 [ -n "${OVNIDUMP:-}" ] && echo "ovnidump peak RSS: $(peak_rss "$OVNIDUMP $O/trace") KiB"
 [ -n "${OVNIDUMP:-}" ] || echo "(set OVNIDUMP=/path/to/ovnidump, OVNITOP=... to compare with ovni's tools)"
 exit $differ

@@ -167,6 +167,7 @@ static inline char *fmt_i64(char *p, int64_t v) /* at most 20 bytes */
 static inline char *fmt_i64w(char *p, int64_t v, unsigned width)
 {
     char tmp[24];
+    if (v >= 0) return fmt_u64w(p, (uint64_t)v, width, ' ');
     size_t n = (size_t)(fmt_i64(tmp, v) - tmp), k;
     for (k = n; k < width; k++) *p++ = ' ';
     return fmt_mem(p, tmp, n);
