@@ -84,6 +84,10 @@ typedef struct uft_sref {
 
 typedef struct uft_task {
     int32_t   tid, pid, ppid;
+    uint64_t  time;     /* of its first TASK / FORK line */
+    char      comm[16]; /* its name as uftrace 0.13 sets it from task.txt: the
+                           session's exename, cut to 15 bytes (perf COMM
+                           records rename it later) */
     uft_sref *refs;
     size_t    nrefs;
 } uft_task;
@@ -144,6 +148,11 @@ typedef struct uft_event_def {
 /* Opens DIR: reads info, task.txt, the maps, events.txt. Returns 0, or -1
    with a message in err. */
 int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen);
+
+/* uft_dir_open() without its demands (what `info` reads): -1 with a
+   message in err when the info file cannot be read, 1 without task.txt,
+   else 0. */
+int uft_dir_load(uft_dir *d, const char *path, char *err, size_t errlen);
 
 /* The task of tid, or NULL. */
 const uft_task *uft_find_task(const uft_dir *d, int32_t tid);

@@ -13,4 +13,21 @@ int uft_dump_json(const char *path, out_buf *out, out_buf *err);
 /* replay: as `uftrace replay` (replay.c) */
 int uft_replay(const char *path, out_buf *out, out_buf *err);
 
+/* The options of info, report and graph, uftrace's names. */
+typedef struct uft_view_opts {
+    int         task;      /* --task                                       */
+    const char *sort;      /* -s/--sort KEYS, or NULL                      */
+    const char *fields;    /* -f/--output-fields FIELDS, or NULL           */
+    int         avg_total; /* --avg-total                                  */
+    int         avg_self;  /* --avg-self                                   */
+    const char *func;      /* graph FUNC, or NULL: the whole graph         */
+} uft_view_opts;
+
+/* info: as `uftrace info`, `uftrace info --task` (info.c) */
+int uft_info(const char *path, int show_task, out_buf *out, out_buf *err);
+/* report: as `uftrace report` (report.c) */
+int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *err);
+/* graph: as `uftrace graph` (graph.c) */
+int uft_graph(const char *path, const uft_view_opts *o, out_buf *out, out_buf *err);
+
 #endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Golden tests of `tracedec info`, `report` and `graph` on every uftrace
+# recording with references (tests/data/uftrace/*, the peer corpus
+# tests/data/peers/uftrace/*): stdout byte-identical to uftrace 0.13's
+#   ref/info.txt         uftrace info
+#   ref/info-task.txt    uftrace info --task
+#   ref/report.txt       uftrace report
+#   ref/report-task.txt  uftrace report --task
+#   ref/graph.txt        uftrace graph
+#   ref/options.txt      the same commands with options: sections headed
+#                        "### CMD ARGS" (e.g. "### report -s call", "### graph
+#                        main"), each what `uftrace CMD ARGS -d DIR` printed
+# (the READMEs beside the recordings say how they were made). One check
+# per recording and command; options.txt is one check per recording.
+cd "$(dirname "$0")/../.." || exit 2
+. tests/run-lib.sh
+out_dir golden-uftrace-views
+# run NAME DIR CMD [ARGS]: `tracedec CMD [ARGS] DIR` (graph: `graph DIR
+# [FUNC]`) into $T/NAME, its stderr into $T/NAME.err; its exit status.
+run() {
+    run_out=$T/$1 run_dir=$2 run_cmd=$3
+    shift 3
+    if [ "$run_cmd" = graph ] && [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+        "$X" graph "$run_dir" "$@" > "$run_out" 2> "$run_out.err"
+    else
+        "$X" "$run_cmd" "$@" "$run_dir" > "$run_out" 2> "$run_out.err"
+    fi
+}
+for dir in tests/data/uftrace/*/ tests/data/peers/uftrace/t*/; do
+    [ -f "$dir/ref/info.txt" ] || continue
+    n=$(basename "$dir")
+    d=$dir/uftrace.data
+    for ref in info info-task report report-task graph; do
+        # shellcheck disable=SC2046 # "info-task" is `info --task`
+        run "$n.$ref" "$d" $(echo "$ref" | sed 's/-task$/ --task/')
+        rc=$?
+        if [ $rc -eq 0 ] && cmp -s "$T/$n.$ref" "$dir/ref/$ref.txt"; then
+            pass "uftrace $ref $n == uftrace $(echo "$ref" | sed 's/-task$/ --task/')"
+        else
+            fail "uftrace $ref $n != uftrace (exit $rc; diff $T/$n.$ref $dir/ref/$ref.txt)" "$T/$n.$ref.err"
+        fi
+    done
+    # options.txt: split into $T/$n.opt.K (the reference) and $T/$n.opt.K.args
+    awk -v p="$T/$n.opt." '/^### /{k++; print substr($0, 5) > (p k ".args"); next} {print > (p k)}' "$dir/ref/options.txt"
+    bad=
+    k=1
+    while [ -f "$T/$n.opt.$k.args" ]; do
+        [ -f "$T/$n.opt.$k" ] || : > "$T/$n.opt.$k"
+        # shellcheck disable=SC2046 # the words of the section's command
+        run "$n.out.$k" "$d" $(cat "$T/$n.opt.$k.args")
+        rc=$?
+        if [ $rc -ne 0 ] || ! cmp -s "$T/$n.out.$k" "$T/$n.opt.$k"; then
+            bad="$bad; $(cat "$T/$n.opt.$k.args") (exit $rc; diff $T/$n.out.$k $T/$n.opt.$k)"
+        fi
+        k=$((k + 1))
+    done
+    if [ -z "$bad" ]; then
+        pass "uftrace $n: $((k - 1)) commands with options == uftrace (ref/options.txt)"
+    else
+        fail "uftrace $n: commands with options != uftrace:$bad"
+    fi
+done
+exit $status
