@@ -572,6 +572,12 @@ static const uft_sym *uft_session_find(const uft_dir *d, const uft_session *s, u
     return NULL;
 }
 
+const uft_sym *uft_session_sym(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr)
+{
+    const uft_map *map;
+    return uft_session_find(d, s, time, addr, &map);
+}
+
 const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
 {
     uft_sym_hit *c = uft_sym_hit_slot(d, addr);

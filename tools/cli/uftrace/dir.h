@@ -164,6 +164,10 @@ const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_
 const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
                                         uint64_t *to);
 
+/* The symbol at addr in session s (its maps, then the libraries it had
+   dlopen()ed by time), or NULL. */
+const uft_sym *uft_session_sym(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr);
+
 /* The symbol at addr for task at time, or NULL. */
 static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);
 
