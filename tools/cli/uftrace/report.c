@@ -499,7 +499,7 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
         }
     }
     rt_sorting = &e;
-    qsort(e.rows, e.nrows, sizeof *e.rows, rt_cmp_rows);
+    if (e.nrows > 1) qsort(e.rows, e.nrows, sizeof *e.rows, rt_cmp_rows);
     if (e.task_mode) {
         static const int defaults[] = {RF_TASK_TOTAL, RF_TASK_SELF, RF_TASK_TID, RF_TASK_FUNCS, -1};
         nshown = uft_view_fields(o->fields, rt_task_fields, 4, defaults, shown, out);
