@@ -63,4 +63,29 @@ for dir in tests/data/uftrace/*/ tests/data/peers/uftrace/t*/; do
         fail "uftrace $n: commands with options != uftrace:$bad"
     fi
 done
+# ref/usage.txt (a sample's): option errors, sections "### exit=N CMD ARGS"
+# with what uftrace printed on stdout and its exit status N; ours prints
+# the same and fails when uftrace fails (exit 2 for uftrace's "Usage:")
+for dir in tests/data/uftrace/*/; do
+    [ -f "$dir/ref/usage.txt" ] || continue
+    n=$(basename "$dir")
+    awk -v p="$T/$n.use." '/^### /{k++; print substr($0, 5) > (p k ".args"); next} {print > (p k)}' "$dir/ref/usage.txt"
+    k=1
+    while [ -f "$T/$n.use.$k.args" ]; do
+        [ -f "$T/$n.use.$k" ] || : > "$T/$n.use.$k"
+        # shellcheck disable=SC2046 # the words of the section's command
+        set -- $(cat "$T/$n.use.$k.args")
+        want=${1#exit=}
+        shift
+        run "$n.usage.$k" "$dir/uftrace.data" "$@"
+        rc=$?
+        if [ "$want" = 0 ]; then failed_too=$((rc != 0)); else failed_too=$((rc == 0)); fi
+        if cmp -s "$T/$n.usage.$k" "$T/$n.use.$k" && [ $failed_too -eq 0 ]; then
+            pass "uftrace $n: $* prints what uftrace prints (exit $rc, uftrace's $want)"
+        else
+            fail "uftrace $n: $* != uftrace (exit $rc, uftrace's $want; diff $T/$n.usage.$k $T/$n.use.$k)"
+        fi
+        k=$((k + 1))
+    done
+done
 exit $status

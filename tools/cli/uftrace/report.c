@@ -454,8 +454,8 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
     static rt e;
     int shown[UFT_MAX_FIELDS], nshown, avg_mode = 0;
     size_t i;
-    if (o->avg_total && o->avg_self) {
-        cli_diag(err, "error", -1, "--avg-total and --avg-self options should not be used together", NULL);
+    if (o->avg_total && o->avg_self) { /* (uftrace's message, on stdout) */
+        out_lit(out, "Usage: --avg-total and --avg-self options should not be used together.\n");
         return 2;
     }
     if (o->fields && (o->avg_total || o->avg_self))
@@ -464,7 +464,9 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
     if (uft_open_dir(&dir, path, err)) return 1;
     e.task_mode = o->task;
     if (rt_setup_keys(&e, o, avg_mode) < 0) {
-        cli_diag(err, "error", -1, "invalid sort key", o->sort);
+        out_lit(out, "Usage: invalid sort key: ");
+        out_str(out, o->sort);
+        out_char(out, '\n');
         return 2;
     }
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
