@@ -232,8 +232,10 @@ static void gr_record(gr *e, uft_stask *t, uint64_t time, uint64_t addr, uint32_
     char buf[32];
     const char *name = buf;
     if (tg->graph == NULL) return;
-    if ((sym = uft_find_sym(e->s.dir, t->t, time, addr)) != NULL) name = sym->name;
-    else snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)addr);
+    if (type == TDEC_UFTRACE_REC_ENTRY || (type == TDEC_UFTRACE_REC_EXIT && e->func != NULL)) { /* it needs the name */
+        if ((sym = uft_find_sym(e->s.dir, t->t, time, addr)) != NULL) name = sym->name;
+        else snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)addr);
+    }
     if (tg->enabled) {
         if (type == TDEC_UFTRACE_REC_ENTRY) {
             gr_enter(e, t, tg, name);
