@@ -88,4 +88,20 @@ for dir in tests/data/uftrace/*/; do
         k=$((k + 1))
     done
 done
+# An info file with a section uftrace 0.13 cannot read (plain's, with
+# "osinfo:lines=4": more lines than the 3 it knows): uftrace refuses the
+# directory for every command ("cannot read uftrace header info!", nothing
+# on stdout, exit status 1), and so do we.
+cp -rL tests/data/uftrace/plain/uftrace.data "$T/badsection" && chmod -R u+w "$T/badsection" &&
+    sed -i 's/^osinfo:lines=3$/osinfo:lines=4/' "$T/badsection/info"
+for cmd in info "info --task" report graph replay dump; do
+    # shellcheck disable=SC2086 # "info --task": two words
+    "$X" $cmd "$T/badsection" > "$T/badsection.out" 2> "$T/badsection.err"
+    rc=$?
+    if [ $rc -eq 1 ] && [ ! -s "$T/badsection.out" ] && grep -q OSINFO "$T/badsection.err"; then
+        pass "uftrace $cmd refuses an info file with a section uftrace cannot read, as uftrace does"
+    else
+        fail "uftrace $cmd on an info file with a section uftrace cannot read (exit $rc; $T/badsection.out)" "$T/badsection.err"
+    fi
+done
 exit $status

@@ -325,44 +325,59 @@ static void ui_print_tasks(uft_dir *d, out_buf *out)
     free(byid);
 }
 
+/* Reads the sections of DIR/info into *in (*text: the file, to free):
+   0, or 1 with the error on err. */
+static int ui_read(const uft_dir *d, ui_info *in, char **text, out_buf *err)
+{
+    ui_lines lines;
+    char msg[512], file[4096];
+    size_t n;
+    unsigned bit;
+    snprintf(file, sizeof file, "%s/info", d->path);
+    *text = uft_read_file(file, &n);
+    if (*text == NULL || n < TDEC_UFTRACE_HEADER_SIZE) {
+        cli_diag(err, "error", -1, file, "cannot read");
+        return 1;
+    }
+    memset(in, 0, sizeof *in);
+    in->pattern = "regex";
+    lines.p = *text + TDEC_UFTRACE_HEADER_SIZE;
+    lines.end = *text + n;
+    for (bit = 0; bit < 14; bit++) {
+        if ((d->hdr.info_mask & (1u << bit)) && ui_section(&lines, 1u << bit, in) < 0) {
+            /* uftrace: "cannot read uftrace header info!" */
+            snprintf(msg, sizeof msg, "section %s is not in the shape uftrace 0.13 reads", tdec_uftrace_info_str(bit));
+            cli_diag(err, "error", -1, file, msg);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int uft_info_check(const uft_dir *d, out_buf *err)
+{
+    ui_info in;
+    char *text;
+    int rc = ui_read(d, &in, &text, err);
+    free(text);
+    return rc;
+}
+
 int uft_info(const char *path, int show_task, out_buf *out, out_buf *err)
 {
     static uft_dir d; /* reachable to the end (the CLI frees nothing of it) */
     ui_info in;
-    ui_lines lines;
-    char msg[512], file[4096], *text;
-    size_t n;
-    unsigned bit;
+    char msg[512], *text;
     if (uft_dir_load(&d, path, msg, sizeof msg) < 0) {
         cli_diag(err, "error", -1, msg, NULL);
         return 1;
     }
-    if (show_task) {
-        ui_print_tasks(&d, out);
-        return 0;
-    }
-    if (d.hdr.info_mask == 0) return 0; /* uftrace prints nothing */
-    snprintf(file, sizeof file, "%s/info", path);
-    text = uft_read_file(file, &n);
-    if (text == NULL || n < TDEC_UFTRACE_HEADER_SIZE) {
-        cli_diag(err, "error", -1, file, "cannot read");
+    if (ui_read(&d, &in, &text, err)) {
+        free(text);
         return 1;
     }
-    memset(&in, 0, sizeof in);
-    in.pattern = "regex";
-    lines.p = text + TDEC_UFTRACE_HEADER_SIZE;
-    lines.end = text + n;
-    for (bit = 0; bit < 14; bit++) {
-        if ((d.hdr.info_mask & (1u << bit)) && ui_section(&lines, 1u << bit, &in) < 0) {
-            /* uftrace: "cannot read uftrace header info!" */
-            snprintf(msg, sizeof msg, "section %s is not in the shape uftrace 0.13 reads",
-                     tdec_uftrace_info_str(bit));
-            cli_diag(err, "error", -1, file, msg);
-            free(text);
-            return 1;
-        }
-    }
-    ui_print(&d, &in, out);
+    if (show_task) ui_print_tasks(&d, out);
+    else if (d.hdr.info_mask != 0) ui_print(&d, &in, out); /* (uftrace prints nothing without sections) */
     free(text);
     return 0;
 }
