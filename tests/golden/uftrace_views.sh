@@ -88,6 +88,19 @@ for dir in tests/data/uftrace/*/; do
         k=$((k + 1))
     done
 done
+# The data directory given as uftrace takes it: -d DIR, -dDIR, --data=DIR, --data DIR.
+P=tests/data/uftrace/plain
+for form in "-d $P/uftrace.data" "-d$P/uftrace.data" "--data=$P/uftrace.data" "--data $P/uftrace.data"; do
+    # shellcheck disable=SC2086 # the option and its value
+    "$X" report $form > "$T/data-option.report" 2>&1 && "$X" graph $form main > "$T/data-option.graph" 2>&1 &&
+        "$X" info --task $form > "$T/data-option.info" 2>&1
+    if cmp -s "$T/data-option.report" "$P/ref/report.txt" && cmp -s "$T/data-option.info" "$P/ref/info-task.txt" &&
+        sed -n '/^### graph main$/,/^### /p' "$P/ref/options.txt" | sed '1d;$d' | cmp -s - "$T/data-option.graph"; then
+        pass "uftrace report, graph main, info --task with ${form%%tests/*}DIR == uftrace"
+    else
+        fail "uftrace report, graph main, info --task with $form != uftrace ($T/data-option.*)"
+    fi
+done
 # An info file with a section uftrace 0.13 cannot read (plain's, with
 # "osinfo:lines=4": more lines than the 3 it knows): uftrace refuses the
 # directory for every command ("cannot read uftrace header info!", nothing

@@ -76,20 +76,10 @@ typedef struct gr {
     uint64_t    prev_time;
 } gr;
 
-static void *gr_alloc(size_t n)
-{
-    void *p = calloc(1, n ? n : 1);
-    if (p == NULL) {
-        fputs("tracedec: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
-}
-
 static char *gr_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    return (char *)memcpy(gr_alloc(n), s, n);
+    return (char *)memcpy(uft_view_zalloc(n), s, n);
 }
 
 /* The graph of the session of t at time (uftrace's get_graph()), or NULL. */
@@ -119,9 +109,9 @@ static void gr_trace_start(gr *e, uft_stask *t, gr_task *tg)
         if (i == len) break;
     }
     if (bt == NULL) {
-        bt = (gr_trace *)gr_alloc(sizeof *bt);
+        bt = (gr_trace *)uft_view_zalloc(sizeof *bt);
         bt->len = len;
-        bt->addr = (uint64_t *)gr_alloc((size_t)len * sizeof *bt->addr);
+        bt->addr = (uint64_t *)uft_view_zalloc((size_t)len * sizeof *bt->addr);
         for (i = 0; i < len; i++) {
             f = uft_stream_frame(&e->s, t, i);
             bt->addr[i] = f ? f->addr : 0;
@@ -180,7 +170,7 @@ static void gr_enter(gr *e, uft_stask *t, gr_task *tg, const char *name)
     if (node == NULL) {
         const uft_map *map;
         const uft_sym *sym;
-        node = (gr_node *)gr_alloc(sizeof *node);
+        node = (gr_node *)uft_view_zalloc(sizeof *node);
         node->addr = f->addr;
         node->name = name[0] == '<' ? gr_strdup(name) : name; /* (symbol names stay) */
         node->parent = curr;
@@ -190,7 +180,7 @@ static void gr_enter(gr *e, uft_stask *t, gr_task *tg, const char *name)
         curr->nr_edges++;
         sym = uft_find_sym_map(e->s.dir, t->t, t->cur.time, f->addr, &map);
         if (uft_stream_special(&e->s, sym, map) == 'f') {
-            gr_special *sp = (gr_special *)gr_alloc(sizeof *sp);
+            gr_special *sp = (gr_special *)uft_view_zalloc(sizeof *sp);
             sp->node = node;
             sp->pid = t->t ? t->t->pid : 0;
             sp->next = tg->graph->specials;
@@ -434,7 +424,7 @@ static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf 
     if (p.nshown > 0) out_lit(out, "   FUNCTION\n");
     p.out = out;
     p.full = e->func == NULL;
-    p.mask = (char *)gr_alloc((size_t)gr_depth(&g->root) + 1);
+    p.mask = (char *)uft_view_zalloc((size_t)gr_depth(&g->root) + 1);
     gr_print_node(&p, g, &g->root, 0, g->root.nr_edges > 1);
     free(p.mask);
     out_char(out, '\n');
@@ -447,7 +437,7 @@ static void gr_setup(gr *e)
 {
     uft_dir *d = e->s.dir;
     size_t i, k;
-    e->graphs = (gr_graph *)gr_alloc(d->nsess * sizeof *e->graphs);
+    e->graphs = (gr_graph *)uft_view_zalloc(d->nsess * sizeof *e->graphs);
     for (i = 0; i < d->nsess; i++) {
         const uft_session *s = d->sess[i];
         for (k = e->ngraphs; k > 0; k--) {
@@ -478,7 +468,7 @@ int uft_graph(const char *path, const uft_view_opts *o, out_buf *out, out_buf *e
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
     if (uft_stream_open(&e.s, &dir, out, err)) return 1;
     e.func = o->func;
-    e.tasks = (gr_task *)gr_alloc(e.s.ntasks * sizeof *e.tasks);
+    e.tasks = (gr_task *)uft_view_zalloc(e.s.ntasks * sizeof *e.tasks);
     gr_setup(&e);
     gr_build(&e);
     if (e.s.failed) return 1;

@@ -86,16 +86,6 @@ typedef struct rt {
     int        nkeys;
 } rt;
 
-static void *rt_alloc(size_t n)
-{
-    void *p = calloc(1, n ? n : 1);
-    if (p == NULL) {
-        fputs("tracedec: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
-}
-
 static size_t rt_hash_name(const char *s)
 {
     size_t h = 5381;
@@ -108,7 +98,7 @@ static void rt_rehash(rt *e)
     size_t i, h;
     free(e->hash);
     e->hash_cap = e->hash_cap ? e->hash_cap * 2 : 256;
-    e->hash = (size_t *)rt_alloc(e->hash_cap * sizeof *e->hash);
+    e->hash = (size_t *)uft_view_zalloc(e->hash_cap * sizeof *e->hash);
     for (i = 0; i < e->nrows; i++) {
         for (h = rt_hash_name(e->rows[i].name) & (e->hash_cap - 1); e->hash[h]; h = (h + 1) & (e->hash_cap - 1)) {}
         e->hash[h] = i + 1;
@@ -125,16 +115,12 @@ static size_t rt_row_of(rt *e, const char *name)
         if (strcmp(e->rows[e->hash[h] - 1].name, name) == 0) return e->hash[h] - 1;
     if (e->nrows == e->cap) {
         e->cap = e->cap * 2 + 64;
-        e->rows = (rt_row *)realloc(e->rows, e->cap * sizeof *e->rows);
-        if (e->rows == NULL) {
-            fputs("tracedec: out of memory\n", stderr);
-            exit(2);
-        }
+        e->rows = (rt_row *)uft_view_realloc(e->rows, e->cap * sizeof *e->rows);
     }
     r = &e->rows[e->nrows];
     memset(r, 0, sizeof *r);
     len = strlen(name);
-    r->name = (char *)rt_alloc(len + 1);
+    r->name = (char *)uft_view_zalloc(len + 1);
     memcpy(r->name, name, len);
     r->total.min = r->self.min = UINT64_MAX;
     e->hash[h] = ++e->nrows;
@@ -471,11 +457,11 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
     }
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
     if (uft_stream_open(&e.s, &dir, out, err)) return 1;
-    e.func_size = (uint64_t *)rt_alloc(e.s.ntasks * sizeof *e.func_size);
-    e.last_time = (uint64_t *)rt_alloc(e.s.ntasks * sizeof *e.last_time);
-    e.out_since = (uint64_t *)rt_alloc(e.s.ntasks * sizeof *e.out_since);
-    e.idle = (uint64_t *)rt_alloc(e.s.ntasks * sizeof *e.idle);
-    e.comm = (char(*)[16])rt_alloc(e.s.ntasks * sizeof *e.comm);
+    e.func_size = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.func_size);
+    e.last_time = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.last_time);
+    e.out_since = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.out_since);
+    e.idle = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.idle);
+    e.comm = (char(*)[16])uft_view_zalloc(e.s.ntasks * sizeof *e.comm);
     for (i = 0; i < e.s.ntasks; i++) {
         const uft_task *t = e.s.tasks[i].t;
         e.func_size[i] = UINT64_MAX;

@@ -1,6 +1,6 @@
 /* view.h - what `tracedec report` and `graph` share (view.c): uftrace
-   0.13's time column, its choice of output fields (-f) and its names of
-   functions. */
+   0.13's time column, its choice of output fields (-f), its names of
+   functions, allocation. */
 #ifndef TDEC_TOOLS_UFT_VIEW_H
 #define TDEC_TOOLS_UFT_VIEW_H
 
@@ -40,5 +40,10 @@ int uft_view_fields(const char *spec, const uft_field *table, size_t n, const in
    alone when there is no symbol. */
 const char *uft_view_name(uft_stream *s, uft_stask *t, uint64_t time, uint64_t addr, char *buf, size_t len,
                           uint64_t *size);
+
+/* calloc(1, n) and realloc(p, n), or "tracedec: out of memory" and exit
+   status 2. */
+void *uft_view_zalloc(size_t n);
+void *uft_view_realloc(void *p, size_t n);
 
 #endif
