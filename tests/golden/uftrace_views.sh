@@ -101,6 +101,28 @@ for form in "-d $P/uftrace.data" "-d$P/uftrace.data" "--data=$P/uftrace.data" "-
         fail "uftrace report, graph main, info --task with $form != uftrace ($T/data-option.*)"
     fi
 done
+# A LOST record (what libmcount writes when it lost records: time 0, the
+# number lost as its address): a copy of plain whose <tid>.dat has records
+# 12..29 replaced by one (7 lost); plain/ref/lost-CMD.txt is what uftrace
+# 0.13 printed for exactly that copy.
+mkdir -p "$T/lost" && cp -rL "$P/uftrace.data/." "$T/lost/" && chmod -R u+w "$T/lost"
+for dat in "$T"/lost/[0-9]*.dat; do
+    { head -c 192 "$P/uftrace.data/$(basename "$dat")"
+      printf '\000\000\000\000\000\000\000\000\053\000\007\000\000\000\000\000'
+      tail -c +481 "$P/uftrace.data/$(basename "$dat")"; } > "$dat"
+done
+for ref in report report-task graph graph-main; do
+    case $ref in
+    report-task) "$X" report --task "$T/lost" > "$T/lost.$ref" 2>&1 ;;
+    graph-main) "$X" graph "$T/lost" main > "$T/lost.$ref" 2>&1 ;;
+    *) "$X" $ref "$T/lost" > "$T/lost.$ref" 2>&1 ;;
+    esac
+    if cmp -s "$T/lost.$ref" "$P/ref/lost-$ref.txt"; then
+        pass "uftrace $ref with a LOST record == uftrace"
+    else
+        fail "uftrace $ref with a LOST record != uftrace (diff $T/lost.$ref $P/ref/lost-$ref.txt)"
+    fi
+done
 # An info file with a section uftrace 0.13 cannot read (plain's, with
 # "osinfo:lines=4": more lines than the 3 it knows): uftrace refuses the
 # directory for every command ("cannot read uftrace header info!", nothing
