@@ -82,11 +82,15 @@ static char *gr_strdup(const char *s)
     return (char *)memcpy(uft_view_zalloc(n), s, n);
 }
 
-/* The graph of the session of t at time (uftrace's get_graph()), or NULL. */
-static gr_graph *gr_graph_of(gr *e, uft_stask *t, uint64_t time)
+/* The graph of the session of t at time (uftrace's get_graph()), or NULL;
+   last: the task's graph so far. */
+static gr_graph *gr_graph_of(gr *e, uft_stask *t, uint64_t time, gr_graph *last)
 {
-    const uft_session *s = uft_stream_session(&e->s, t, time);
+    const uft_session *s;
     size_t i;
+    /* (the stream remembers the task's session while it holds) */
+    if (last != NULL && last->sess == t->sess && time >= t->sess_from && time < t->sess_to) return last;
+    s = uft_stream_session(&e->s, t, time);
     for (i = 0; s != NULL && i < e->ngraphs; i++)
         if (e->graphs[i].sess == s) return &e->graphs[i];
     return NULL;
@@ -147,7 +151,7 @@ static void gr_end(gr *e, uft_stask *t, gr_task *tg)
 static gr_task *gr_task_at(gr *e, uft_stask *t, uint64_t time)
 {
     gr_task *tg = &e->tasks[t - e->s.tasks];
-    gr_graph *g = gr_graph_of(e, t, time);
+    gr_graph *g = gr_graph_of(e, t, time, tg->graph);
     if (tg->graph != NULL && tg->graph != g) tg->new_sess = 1;
     tg->graph = g;
     if (e->func == NULL && tg->node == NULL) gr_start(e, t, tg);
