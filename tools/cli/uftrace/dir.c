@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <fnmatch.h>
 #include <regex.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ typedef struct uft_spec_cache {
     uft_spec           spec;
 } uft_spec_cache;
 
-static void *xrealloc(void *p, size_t n)
+void *uft_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (q == NULL) {
@@ -38,10 +39,17 @@ static void *xrealloc(void *p, size_t n)
 
 static char *xstrndup(const char *s, size_t n)
 {
-    char *p = (char *)xrealloc(NULL, n + 1);
+    char *p = (char *)uft_xrealloc(NULL, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
+}
+
+void uft_append(char **s, const char *text)
+{
+    size_t old = *s ? strlen(*s) : 0, n = strlen(text);
+    *s = (char *)uft_xrealloc(*s, old + n + 1);
+    memcpy(*s + old, text, n + 1);
 }
 
 char *uft_read_file(const char *path, size_t *len)
@@ -51,7 +59,7 @@ char *uft_read_file(const char *path, size_t *len)
     size_t cap = 0, n = 0, k;
     if (f == NULL) return NULL;
     for (;;) {
-        if (cap - n < 65536) buf = (char *)xrealloc(buf, cap = cap * 2 + 65536);
+        if (cap - n < 65536) buf = (char *)uft_xrealloc(buf, cap = cap * 2 + 65536);
         k = fread(buf + n, 1, cap - n - 1, f);
         n += k;
         if (k == 0) break;
@@ -115,7 +123,7 @@ static int uft_info_line(void *ctx, const char *line, size_t len)
         const char *p = val.ptr + 5, *end = val.ptr + val.len;
         while (p < end) {
             long tid = strtol(p, NULL, 10);
-            d->tids = (int32_t *)xrealloc(d->tids, (d->ntids + 1) * sizeof *d->tids);
+            d->tids = (int32_t *)uft_xrealloc(d->tids, (d->ntids + 1) * sizeof *d->tids);
             d->tids[d->ntids++] = (int32_t)tid;
             while (p < end && *p != ',') p++;
             if (p < end) p++;
@@ -193,6 +201,7 @@ static int uft_is_symbol_end(const char *name, size_t len)
 }
 
 typedef struct uft_sym_loader {
+    const uft_dir *d;
     uft_module *m;
     uint64_t    prev_addr;
     char        prev_type;
@@ -216,19 +225,20 @@ static int uft_sym_line(void *ctx, const char *line, size_t len)
         if (m->nsyms > 0) m->syms[m->nsyms - 1].size = s.addr - m->syms[m->nsyms - 1].addr;
         return 0;
     }
-    if (m->nsyms == l->cap) m->syms = (uft_sym *)xrealloc(m->syms, (l->cap = l->cap * 2 + 256) * sizeof *m->syms);
+    if (m->nsyms == l->cap) m->syms = (uft_sym *)uft_xrealloc(m->syms, (l->cap = l->cap * 2 + 256) * sizeof *m->syms);
     sym = &m->syms[m->nsyms++];
     sym->addr = s.addr;
     sym->size = s.has_size ? s.size : 0;
     sym->type = s.type;
-    /* names are stored mangled; uftrace shows them demangled ("simple"):
-       "_Z..." and static initialisers "_GLOBAL__sub_I__Z..." */
+    /* names are stored mangled; uftrace shows them demangled (by default
+       "simple": "_Z..." and static initialisers "_GLOBAL__sub_I__Z...";
+       "full" gives every name to __cxa_demangle: "a" is "signed char") */
     sym->name = xstrndup(s.name.ptr, s.name.len);
-    if (sym->name[0] == '_') {
+    if (sym->name[0] == '_' || l->d->demangle == 'f') {
         char buf[4096];
-        uft_demangle_simple(sym->name, buf, sizeof buf);
+        uft_display_name(l->d, sym->name, buf, sizeof buf);
         free(sym->name);
-        sym->name = strdup(buf);
+        sym->name = xstrndup(buf, strlen(buf));
     }
     sym->name_len = strlen(sym->name);
     if (m->nsyms > 1 && sym[-1].size == 0) sym[-1].size = sym->addr - sym[-1].addr;
@@ -242,13 +252,19 @@ static int uft_dbg_line(void *ctx, const char *line, size_t len)
     uft_dbg_func *f;
     if (tdec_uftrace_parse_dbg_line(line, len, &l) != TDEC_OK) return 0;
     if (l.kind == TDEC_UFTRACE_DBG_FUNC) {
-        m->dbg = (uft_dbg_func *)xrealloc(m->dbg, (m->ndbg + 1) * sizeof *m->dbg);
+        m->dbg = (uft_dbg_func *)uft_xrealloc(m->dbg, (m->ndbg + 1) * sizeof *m->dbg);
         f = &m->dbg[m->ndbg++];
         f->addr = l.addr;
-        f->args = f->retval = NULL;
+        f->args = f->retval = f->file = NULL;
+        f->line = 0;
+    } else if (l.kind == TDEC_UFTRACE_DBG_LINE && m->ndbg > 0) {
+        f = &m->dbg[m->ndbg - 1];
+        free(f->file);
+        f->file = xstrndup(l.text.ptr, l.text.len);
+        f->line = l.addr;
     } else if (l.kind == TDEC_UFTRACE_DBG_ENUM) {
         size_t have = m->enums ? strlen(m->enums) : 0;
-        m->enums = (char *)xrealloc(m->enums, have + l.text.len + 2);
+        m->enums = (char *)uft_xrealloc(m->enums, have + l.text.len + 2);
         if (have > 0) m->enums[have++] = ';';
         memcpy(m->enums + have, l.text.ptr, l.text.len);
         m->enums[have + l.text.len] = '\0';
@@ -313,6 +329,7 @@ static void uft_load_module(const uft_dir *d, uft_module *m)
     uft_module_file(d, m, ".sym", path, sizeof path);
     text = uft_read_file(path, &n);
     if (text != NULL) {
+        l.d = d;
         l.m = m;
         l.prev_addr = UINT64_MAX;
         l.prev_type = 'X';
@@ -340,12 +357,61 @@ static uft_module *uft_module_get(uft_dir *d, const char *path, size_t plen, con
             memcmp(m->build_id, bid, blen) == 0)
             return m;
     }
-    m = (uft_module *)xrealloc(NULL, sizeof *m);
+    m = (uft_module *)uft_xrealloc(NULL, sizeof *m);
     memset(m, 0, sizeof *m);
     m->path = xstrndup(path, plen);
     m->build_id = xstrndup(bid, blen);
-    d->mods = (uft_module **)xrealloc(d->mods, (d->nmods + 1) * sizeof *d->mods);
+    d->mods = (uft_module **)uft_xrealloc(d->mods, (d->nmods + 1) * sizeof *d->mods);
     d->mods[d->nmods++] = m;
+    return m;
+}
+
+void uft_display_name(const uft_dir *d, const char *name, char *buf, size_t len)
+{
+    typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+    static cxa_demangle_fn cxa_demangle;
+    static int looked;
+    char *full = NULL;
+    int status = -1;
+    if (d->demangle == 'n' || len == 0) {
+        snprintf(buf, len, "%s", name);
+        return;
+    }
+    if (d->demangle != 'f') {
+        uft_demangle_simple(name, buf, len);
+        return;
+    }
+    if (!looked) {
+        void *lib = dlopen("libstdc++.so.6", RTLD_LAZY), *sym = lib ? dlsym(lib, "__cxa_demangle") : NULL;
+        looked = 1;
+        if (sym != NULL) memcpy(&cxa_demangle, &sym, sizeof cxa_demangle);
+        else fputs("tracedec: warning: --demangle=full needs libstdc++.so.6 (__cxa_demangle): names kept\n", stderr);
+    }
+    if (cxa_demangle != NULL) full = cxa_demangle(name, NULL, NULL, &status);
+    snprintf(buf, len, "%s", status == 0 && full != NULL ? full : name);
+    free(full);
+}
+
+int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    const uft_sym *sym = uft_find_sym_map(d, t, time, addr, &map);
+    const uft_module *m;
+    size_t i;
+    if (sym == NULL || map == NULL || (sym->type != 't' && sym->type != 'T')) return 0;
+    m = map->mod;
+    for (i = 0; i < m->ndbg; i++) {
+        const uft_dbg_func *f = &m->dbg[i];
+        if (f->file == NULL || f->addr < sym->addr || f->addr - sym->addr >= sym->size) continue;
+        snprintf(buf, len, "%s:%d", f->file, (int)f->line);
+        return 1;
+    }
+    return 0;
+}
+
+const uft_module *uft_module_symbols(const uft_dir *d, uft_module *m)
+{
+    if (!m->loaded) uft_load_module(d, m);
     return m;
 }
 
@@ -381,7 +447,7 @@ static int uft_map_line(void *ctx, const char *line, size_t len)
         s->maps[s->nmaps - 1].end = ml.end;
         return 0;
     }
-    s->maps = (uft_map *)xrealloc(s->maps, (s->nmaps + 1) * sizeof *s->maps);
+    s->maps = (uft_map *)uft_xrealloc(s->maps, (s->nmaps + 1) * sizeof *s->maps);
     s->maps[s->nmaps].start = ml.start;
     s->maps[s->nmaps].end = ml.end;
     s->maps[s->nmaps].mod = uft_module_get(d, ml.path.ptr, ml.path.len, ml.build_id.ptr, ml.build_id.len);
@@ -425,7 +491,7 @@ static void uft_add_ref(uft_task *t, uft_session *s, uint64_t time)
 {
     if (s == NULL) return;
     if (t->nrefs > 0) t->refs[t->nrefs - 1].end = time;
-    t->refs = (uft_sref *)xrealloc(t->refs, (t->nrefs + 1) * sizeof *t->refs);
+    t->refs = (uft_sref *)uft_xrealloc(t->refs, (t->nrefs + 1) * sizeof *t->refs);
     t->refs[t->nrefs].sess = s;
     t->refs[t->nrefs].start = time;
     t->refs[t->nrefs].end = UINT64_MAX;
@@ -448,7 +514,7 @@ static void uft_create_task(uft_dir *d, int32_t tid, int32_t pid, uint64_t time,
         uft_add_ref(t, uft_find_session(d, pid, time), time);
         return;
     }
-    d->tasks = (uft_task *)xrealloc(d->tasks, (d->ntasks + 1) * sizeof *d->tasks);
+    d->tasks = (uft_task *)uft_xrealloc(d->tasks, (d->ntasks + 1) * sizeof *d->tasks);
     t = &d->tasks[d->ntasks++];
     memset(t, 0, sizeof *t);
     t->tid = tid;
@@ -475,13 +541,13 @@ static int uft_task_line(void *ctx, const char *line, size_t len)
     if (tdec_uftrace_parse_task_line(line, len, &tl) != TDEC_OK) return 0;
     switch (tl.kind) {
     case TDEC_UFTRACE_TASK_SESS:
-        s = (uft_session *)xrealloc(NULL, sizeof *s);
+        s = (uft_session *)uft_xrealloc(NULL, sizeof *s);
         memset(s, 0, sizeof *s);
         memcpy(s->sid, tl.sid.ptr, tl.sid.len < 16 ? tl.sid.len : 16);
         s->pid = tl.pid;
         s->start = tl.time;
         s->exename = xstrndup(tl.name.ptr, tl.name.len);
-        d->sess = (uft_session **)xrealloc(d->sess, (d->nsess + 1) * sizeof *d->sess);
+        d->sess = (uft_session **)uft_xrealloc(d->sess, (d->nsess + 1) * sizeof *d->sess);
         d->sess[d->nsess++] = s;
         if (uft_task_mut(d, s->pid) != NULL) uft_task_comm(uft_task_mut(d, s->pid), s); /* an exec */
         snprintf(path, sizeof path, "%s/sid-%s.map", d->path, s->sid);
@@ -503,7 +569,7 @@ static int uft_task_line(void *ctx, const char *line, size_t len)
         size_t i;
         s = uft_session_by_sid(d, tl.sid.ptr, tl.sid.len);
         if (s == NULL) break;
-        s->dl = (uft_dlopen *)xrealloc(s->dl, (s->ndl + 1) * sizeof *s->dl);
+        s->dl = (uft_dlopen *)uft_xrealloc(s->dl, (s->ndl + 1) * sizeof *s->dl);
         /* keep time order; equal times in file order */
         for (i = s->ndl; i > 0 && s->dl[i - 1].time > tl.time; i--) s->dl[i] = s->dl[i - 1];
         s->dl[i].time = tl.time;
@@ -1008,7 +1074,7 @@ int uft_resolve_spec(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr
             return c->found;
         }
     }
-    d->cache = (uft_spec_cache *)xrealloc(d->cache, (d->ncache + 1) * sizeof *d->cache);
+    d->cache = (uft_spec_cache *)uft_xrealloc(d->cache, (d->ncache + 1) * sizeof *d->cache);
     c = &d->cache[d->ncache++];
     c->sess = s;
     c->addr = fn;
@@ -1030,7 +1096,7 @@ static int uft_event_line(void *ctx, const char *line, size_t len)
     copy = xstrndup(line + 7, len - 7);
     id = strtoul(copy, &end, 10);
     while (*end == ' ') end++;
-    d->events = (uft_event_def *)xrealloc(d->events, (d->nevents + 1) * sizeof *d->events);
+    d->events = (uft_event_def *)uft_xrealloc(d->events, (d->nevents + 1) * sizeof *d->events);
     d->events[d->nevents].id = (uint32_t)id;
     d->events[d->nevents].name = strdup(end);
     d->nevents++;
@@ -1088,7 +1154,7 @@ static void uft_list_perf(uft_dir *d)
         len = strlen(de->d_name);
         if (len < 12 || strncmp(de->d_name, "perf-cpu", 8) != 0 || strcmp(de->d_name + len - 4, ".dat") != 0)
             continue;
-        d->perf_files = (char **)xrealloc(d->perf_files, (d->nperf_files + 1) * sizeof *d->perf_files);
+        d->perf_files = (char **)uft_xrealloc(d->perf_files, (d->nperf_files + 1) * sizeof *d->perf_files);
         d->perf_files[d->nperf_files++] = xstrndup(de->d_name, len);
     }
     closedir(dp);
@@ -1140,7 +1206,7 @@ int uft_dir_load(uft_dir *d, const char *path, char *err, size_t errlen)
         uft_each_line(text, n, uft_event_line, d);
         free(text);
     }
-    d->tid_dat = (unsigned char *)xrealloc(NULL, d->ntids + 1);
+    d->tid_dat = (unsigned char *)uft_xrealloc(NULL, d->ntids + 1);
     for (n = 0; n < d->ntids; n++) {
         snprintf(file, sizeof file, "%s/%d.dat", path, d->tids[n]);
         d->tid_dat[n] = access(file, F_OK) == 0;

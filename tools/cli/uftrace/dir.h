@@ -54,6 +54,8 @@ typedef struct uft_dbg_func {
     uint64_t addr;
     char    *args;   /* A: specs after '@', or NULL */
     char    *retval; /* R: spec after '@', or NULL */
+    char    *file;   /* L: its source file, or NULL  */
+    uint64_t line;   /* L: its line                  */
 } uft_dbg_func;
 
 typedef struct uft_map {
@@ -138,6 +140,9 @@ typedef struct uft_dir {
     uft_sym_hit              hits[UFT_SYM_HITS]; /* recent lookups by address: see uft_find_sym_map */
     char                   **perf_files; /* perf-cpu*.dat names, in glob order */
     size_t                   nperf_files;
+    char                     demangle;  /* symbol names as --demangle shows them: 's'
+                                           simple (also 0), 'f' full, 'n' as stored;
+                                           set before the first symbol lookup */
 } uft_dir;
 
 typedef struct uft_event_def {
@@ -236,6 +241,25 @@ int uft_tid_recorded(const uft_dir *d, int32_t tid);
 
 /* Event name as uftrace prints it, into buf. */
 const char *uft_event_name(const uft_dir *d, uint64_t id, char *buf, size_t len);
+
+/* --srcline: "FILE:LINE" of the function at addr called by task t at
+   time into buf, as uftrace 0.13's task_find_loc_addr(): the .dbg L: line
+   of the F: entry inside the function's symbol (a function of the
+   session's maps, not a PLT entry). 0 when there is none. */
+int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len);
+
+/* The symbol table of module m (loaded on first use). */
+const uft_module *uft_module_symbols(const uft_dir *d, uft_module *m);
+
+/* A symbol name as stored (mangled) into buf as uftrace 0.13 shows it in
+   mode d->demangle: simple (uft_demangle_simple), full (libstdc++'s
+   __cxa_demangle, as uftrace; loaded when first needed) or unchanged. */
+void uft_display_name(const uft_dir *d, const char *name, char *buf, size_t len);
+
+/* realloc() that exits on failure ("tracedec: out of memory", status 2). */
+void *uft_xrealloc(void *p, size_t n);
+/* Appends text to the allocated string *s (NULL: empty). */
+void uft_append(char **s, const char *text);
 
 /* Reads a whole file (NUL-terminated); NULL if it cannot. */
 char *uft_read_file(const char *path, size_t *len);

@@ -74,6 +74,7 @@ typedef struct gr {
     size_t      ngraphs;
     gr_task    *tasks;  /* per stream task */
     uint64_t    prev_time;
+    int         no_libcall; /* --no-libcall: PLT functions left out */
 } gr;
 
 static char *gr_strdup(const char *s)
@@ -222,13 +223,15 @@ static void gr_exit(gr *e, uft_stask *t, gr_task *tg, uint64_t addr)
 static void gr_record(gr *e, uft_stask *t, uint64_t time, uint64_t addr, uint32_t type, uint64_t rec_addr)
 {
     gr_task *tg = gr_task_at(e, t, time);
-    const uft_sym *sym;
+    const uft_sym *sym = NULL;
     char buf[32];
     const char *name = buf;
     if (tg->graph == NULL) return;
-    if (type == TDEC_UFTRACE_REC_ENTRY || (type == TDEC_UFTRACE_REC_EXIT && e->func != NULL)) { /* it needs the name */
+    /* (the name only where it is used: entries, exits with FUNC or --no-libcall) */
+    if (type == TDEC_UFTRACE_REC_ENTRY || (type == TDEC_UFTRACE_REC_EXIT && (e->func != NULL || e->no_libcall))) {
         if ((sym = uft_find_sym(e->s.dir, t->t, time, addr)) != NULL) name = sym->name;
         else snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)addr);
+        if (e->no_libcall && sym != NULL && sym->type == 'P') return;
     }
     if (tg->enabled) {
         if (type == TDEC_UFTRACE_REC_ENTRY) {
@@ -255,8 +258,7 @@ static void gr_build(gr *e)
     size_t i, k;
     while ((t = uft_stream_next(&e->s, 1)) != NULL) {
         const uft_view *r = &t->cur;
-        if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue; /* outside user functions */
-        if (!uft_stream_check_filter(&e->s, t)) continue;
+        if (!uft_stream_check_opts(&e->s, t) || !uft_stream_check_filter(&e->s, t)) continue;
         if (r->type == TDEC_UFTRACE_REC_EVENT && r->addr != UFT_EV_SCHED_IN && r->addr != UFT_EV_SCHED_OUT &&
             r->addr != UFT_EV_SCHED_OUT_PRE)
             continue;
@@ -462,16 +464,20 @@ static void gr_setup(gr *e)
     for (k = 0; k < e->ngraphs; k++) e->graphs[k].root.name = e->graphs[k].func;
 }
 
-int uft_graph(const char *path, const uft_view_opts *o, out_buf *out, out_buf *err)
+int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
 {
     static uft_dir dir; /* reachable to the end (the CLI frees nothing of it) */
     static gr e;
     size_t k;
     int printed = 0, rc;
+    if (o->usage) out_str(out, o->usage);
     if (uft_open_dir(&dir, path, err)) return 1;
+    dir.demangle = o->demangle;
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
-    if (uft_stream_open(&e.s, &dir, out, err)) return 1;
+    if (uft_stream_open_opts(&e.s, &dir, o, out, err)) return 1;
+    if (e.s.usage) out_str(out, e.s.usage);
     e.func = o->func;
+    e.no_libcall = o->no_libcall;
     e.tasks = (gr_task *)uft_view_zalloc(e.s.ntasks * sizeof *e.tasks);
     gr_setup(&e);
     gr_build(&e);
@@ -484,7 +490,8 @@ int uft_graph(const char *path, const uft_view_opts *o, out_buf *out, out_buf *e
         out_lit(out, "uftrace: cannot find graph for '");
         out_str(out, e.func ? e.func : "_start");
         out_lit(out, "'\n");
-        if (e.s.time_filter) out_lit(out, "\t please check your filter settings.\n");
+        if (o->filter || o->trigger || o->threshold || o->depth != UFT_DEPTH_DEFAULT) /* opts_has_filter() */
+            out_lit(out, "\t please check your filter settings.\n");
     }
     uft_stream_close(&e.s);
     return 0;

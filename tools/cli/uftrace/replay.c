@@ -43,11 +43,14 @@ enum { RP_OPEN, RP_LEAF, RP_CLOSE };
 typedef struct rp_fline {
     int             shape;
     long            indent;
-    const uft_frame *frame;
+    const uft_frame *frame; /* the function's frame, NULL if none */
+    int             timed;  /* its duration is shown (not an open "{")  */
     const uft_sym  *sym;  /* NULL if unknown */
     uint64_t        addr;
     const rp_text  *args; /* "(a, b)", or NULL                  */
     const rp_text  *ret;  /* " = v" (";" too for RP_CLOSE), or NULL */
+    int             comment; /* RP_CLOSE: the name in a comment (not --no-comment) */
+    const char     *loc;     /* RP_OPEN, RP_LEAF: --srcline's "FILE:LINE", or NULL */
 } rp_fline;
 
 /* Such a text, kept: lines without values repeat it (a loop calls the
@@ -64,17 +67,36 @@ typedef struct rp_tail {
 } rp_tail;
 
 
-/* " [   TID] | " of a task */
-typedef struct rp_col {
-    char   text[24];
-    size_t len;
-} rp_col;
+/* The fields of -f, in the order uftrace prints them. */
+enum { RF_DURATION, RF_TID, RF_ADDR, RF_TIME, RF_DELTA, RF_ELAPSED, RF_TASK, RF_MODULE, RF_COUNT };
+static const struct {
+    const char *name, *header;
+} rp_fields[RF_COUNT] = {
+    {"duration", " DURATION "},      {"tid", "   TID  "},       {"addr", "   ADDRESS  "},
+    {"time", "     TIMESTAMP    "}, {"delta", " TIMEDELTA"},   {"elapsed", "  ELAPSED "},
+    {"task", "      TASK NAME"},    {"module", "     MODULE NAME"},
+};
+#define RF_DEFAULT ((1u << RF_DURATION) | (1u << RF_TID))
+
+/* What the printer keeps per task. */
+typedef struct rp_task {
+    char     tid_col[24]; /* " [   TID] | " */
+    size_t   tid_col_len;
+    uint64_t time, last;  /* of the latest two records printed (time, delta) */
+    long     column;      /* --column-view: its column, -1 before its first line */
+} rp_task;
 
 typedef struct rp {
-    uft_stream s;
-    rp_col    *cols;    /* per task of s.tasks */
-    rp_text    args, ret; /* pieces of the line being printed */
-    rp_tail    tails[RP_TAILS]; /* rp_fline_print()'s kept texts */
+    uft_stream      s;
+    const uft_opts *o;
+    rp_task        *tasks;    /* per task of s.tasks */
+    unsigned        fields;   /* 1 << RF_* */
+    int             fast;     /* the default fields: lines from rp_tail texts */
+    int32_t         prev_tid; /* --task-newline: the task of the latest line, -1 */
+    long            columns;  /* --column-view: columns given out */
+    long            flat_lines; /* --flat: lines printed */
+    rp_text         args, ret; /* pieces of the line being printed */
+    rp_tail         tails[RP_TAILS]; /* rp_fline_print()'s kept texts */
 } rp;
 
 /* ---- text -------------------------------------------------------------------------- */
@@ -378,20 +400,88 @@ static char *rp_fmt_duration(char *p, uint64_t ns)
 }
 
 /* " [   TID] | " of the task, kept in it */
-static void rp_tid_column(rp_col *c, int32_t tid)
+static void rp_tid_column(rp_task *c, int32_t tid)
 {
-    char *p = fmt_lit(c->text, " [");
+    char *p = fmt_lit(c->tid_col, " [");
     p = fmt_lit(fmt_i64w(p, tid, 6), "] | ");
-    c->len = (size_t)(p - c->text);
+    c->tid_col_len = (size_t)(p - c->tid_col);
 }
 
-/* " DURATION [   TID] | " */
-static void rp_columns(rp *e, const uft_stask *t, const uft_frame *f)
+/* The module field of a frame: the basename of the session's map holding
+   its address (16 characters at most, right-aligned). */
+static char *rp_module_field(rp *e, uft_stask *t, const uft_frame *f, char *p)
 {
-    char *p = out_reserve(e->s.out, 64);
+    char name[64];
+    const char *mod = "[unknown]", *slash;
+    const uft_session *sess;
+    size_t i;
+    if (f == NULL) return p + snprintf(p, 17, "%16s", "");
+    sess = uft_stream_session(&e->s, t, e->tasks[t - e->s.tasks].time);
+    for (i = 0; sess != NULL && i < sess->nmaps; i++) {
+        if (f->addr < sess->maps[i].start || f->addr >= sess->maps[i].end) continue;
+        slash = strrchr(sess->maps[i].mod->path, '/');
+        mod = slash ? slash + 1 : sess->maps[i].mod->path;
+        break;
+    }
+    if (sess != NULL && i == sess->nmaps &&
+        (f->addr == UFT_EV_SCHED_IN || f->addr == UFT_EV_SCHED_OUT || f->addr == UFT_EV_SCHED_OUT_PRE ||
+         f->addr == UFT_EV_SCHEDULE || f->addr == UFT_EV_SCHEDULE_PRE))
+        mod = "[event]";
+    snprintf(name, sizeof name, "%16.16s", mod);
+    return fmt_mem(p, name, strlen(name));
+}
+
+/* The fields (-f) of a line and " | ": f is the function's frame (NULL:
+   none), its duration shown if timed, or "backtrace" in its place. */
+static UFT_COLD void rp_fields_print(rp *e, uft_stask *t, const uft_frame *f, int timed, int backtrace)
+{
+    const rp_task *c = &e->tasks[t - e->s.tasks];
+    char *p = out_reserve(e->s.out, 256 + sizeof t->comm);
+    char buf[64];
+    unsigned k;
+    for (k = 0; k < RF_COUNT; k++) {
+        if (!(e->fields & (1u << k))) continue;
+        *p++ = ' ';
+        switch (k) {
+        case RF_DURATION:
+            p = backtrace ? fmt_lit(p, " backtrace") : rp_fmt_duration(p, f != NULL && timed ? f->time : 0);
+            break;
+        case RF_TID: p = fmt_mem(p, c->tid_col + 1, c->tid_col_len - 4); break; /* "[   TID]" */
+        case RF_ADDR:
+            if (f == NULL) snprintf(buf, sizeof buf, "%12s", "");
+            else snprintf(buf, sizeof buf, "%12llx", (unsigned long long)(f->addr & 0xffffffffffffull));
+            p = fmt_mem(p, buf, strlen(buf));
+            break;
+        case RF_TIME:
+            snprintf(buf, sizeof buf, "%8llu.%09llu", (unsigned long long)(c->time / 1000000000u),
+                     (unsigned long long)(c->time % 1000000000u));
+            p = fmt_mem(p, buf, strlen(buf));
+            break;
+        case RF_DELTA: p = rp_fmt_duration(p, c->last ? c->time - c->last : 0); break;
+        case RF_ELAPSED: p = rp_fmt_duration(p, c->time - e->s.first_time); break;
+        case RF_TASK:
+            snprintf(buf, sizeof buf, "%15s", t->comm);
+            p = fmt_mem(p, buf, strlen(buf));
+            break;
+        default: p = rp_module_field(e, t, f, p); break;
+        }
+    }
+    if (e->fields) p = fmt_lit(p, " | ");
+    out_commit(e->s.out, p);
+}
+
+/* The columns of a line: " DURATION [   TID] | " by default. */
+static void rp_columns(rp *e, uft_stask *t, const uft_frame *f, int timed)
+{
+    char *p;
+    if (!e->fast) {
+        rp_fields_print(e, t, f, timed, 0);
+        return;
+    }
+    p = out_reserve(e->s.out, 64);
     *p++ = ' ';
-    p = rp_fmt_duration(p, f ? f->time : 0);
-    p = fmt_mem(p, e->cols[t - e->s.tasks].text, e->cols[t - e->s.tasks].len);
+    p = rp_fmt_duration(p, f != NULL && timed ? f->time : 0);
+    p = fmt_mem(p, e->tasks[t - e->s.tasks].tid_col, e->tasks[t - e->s.tasks].tid_col_len);
     out_commit(e->s.out, p);
 }
 
@@ -405,8 +495,19 @@ static void rp_indent(rp *e, long n)
     }
 }
 
-/* The pieces of the line after its indentation (at most 5) into p and
-   their lengths into n; their number. buf: room for "<addr>". */
+/* The columns of a line without function, blank (uftrace's
+   print_empty_field()). */
+static void rp_blank_columns(rp *e)
+{
+    unsigned k;
+    for (k = 0; k < RF_COUNT; k++)
+        if (e->fields & (1u << k)) rp_indent(e, (long)strlen(rp_fields[k].header) + 1);
+    if (e->fields) out_lit(e->s.out, " | ");
+}
+
+/* The pieces of the line after its indentation (at most RP_PIECES) into
+   p and their lengths into n; their number. buf: room for "<addr>". */
+#define RP_PIECES 8
 static size_t rp_fline_pieces(const rp_fline *l, char *buf, size_t len, const char **p, size_t *n)
 {
     const char *name = buf;
@@ -421,20 +522,29 @@ static size_t rp_fline_pieces(const rp_fline *l, char *buf, size_t len, const ch
     if (l->shape == RP_CLOSE) {
         p[k] = "}", n[k++] = 1;
         if (l->ret) p[k] = l->ret->buf, n[k++] = l->ret->len;
-        p[k] = " /* ", n[k++] = 4;
-        p[k] = name, n[k++] = name_len;
-        p[k] = " */\n", n[k++] = 4;
+        if (l->comment) {
+            p[k] = " /* ", n[k++] = 4;
+            p[k] = name, n[k++] = name_len;
+            p[k] = " */", n[k++] = 3;
+        }
+        p[k] = "\n", n[k++] = 1;
         return k;
     }
     p[k] = name, n[k++] = name_len;
     if (l->args) p[k] = l->args->buf, n[k++] = l->args->len;
     else if (name_len == 0 || name[name_len - 1] != ')') p[k] = "()", n[k++] = 2;
     if (l->shape == RP_OPEN) {
-        p[k] = " {\n", n[k++] = 3;
-        return k;
+        p[k] = " {", n[k++] = 2;
+    } else {
+        if (l->ret) p[k] = l->ret->buf, n[k++] = l->ret->len;
+        p[k] = ";", n[k++] = 1;
     }
-    if (l->ret) p[k] = l->ret->buf, n[k++] = l->ret->len;
-    p[k] = ";\n", n[k++] = 2;
+    if (l->loc) {
+        p[k] = " /* ", n[k++] = 4;
+        p[k] = l->loc, n[k++] = strlen(l->loc);
+        p[k] = " */", n[k++] = 3;
+    }
+    p[k] = "\n", n[k++] = 1;
     return k;
 }
 
@@ -451,26 +561,26 @@ static rp_tail *rp_tail_slot(rp *e, const rp_fline *l)
 static char *rp_fline_duration(char *p, const rp_fline *l)
 {
     *p++ = ' ';
-    return rp_fmt_duration(p, l->frame ? l->frame->time : 0);
+    return rp_fmt_duration(p, l->frame != NULL && l->timed ? l->frame->time : 0);
 }
 
 /* rp_fline_print() of a text not kept: composed, then kept in c if not NULL. */
-static UFT_COLD void rp_fline_compose(rp *e, const uft_stask *t, const rp_fline *l, rp_tail *c)
+static UFT_COLD void rp_fline_compose(rp *e, uft_stask *t, const rp_fline *l, rp_tail *c)
 {
     char buf[64];
-    const char *piece[5];
-    size_t len[5], n = rp_fline_pieces(l, buf, sizeof buf, piece, len), i;
+    const char *piece[RP_PIECES];
+    size_t len[RP_PIECES], n = rp_fline_pieces(l, buf, sizeof buf, piece, len), i;
     size_t need = 64 + (l->indent > 0 ? (size_t)l->indent : 0);
     char *p, *tail;
     for (i = 0; i < n; i++) need += len[i];
-    if (need > OUT_BUF_SIZE) {
-        rp_columns(e, t, l->frame);
+    if (need > OUT_BUF_SIZE || !e->fast) {
+        rp_columns(e, t, l->frame, l->timed);
         rp_indent(e, l->indent);
         for (i = 0; i < n; i++) out_mem(e->s.out, piece[i], len[i]);
         return;
     }
     p = tail = rp_fline_duration(out_reserve(e->s.out, need), l);
-    p = fmt_mem(p, e->cols[t - e->s.tasks].text, e->cols[t - e->s.tasks].len);
+    p = fmt_mem(p, e->tasks[t - e->s.tasks].tid_col, e->tasks[t - e->s.tasks].tid_col_len);
     if (l->indent > 0) {
         memset(p, ' ', (size_t)l->indent);
         p += l->indent;
@@ -488,11 +598,11 @@ static UFT_COLD void rp_fline_compose(rp *e, const uft_stask *t, const rp_fline 
 }
 
 /* Prints a function line. */
-static inline void rp_fline_print(rp *e, const uft_stask *t, const rp_fline *l)
+static inline void rp_fline_print(rp *e, uft_stask *t, const rp_fline *l)
 {
     rp_tail *c = rp_tail_slot(e, l);
     char *p;
-    if (c == NULL || c->sym != l->sym || c->task != t || c->indent != l->indent || c->shape != l->shape) {
+    if (c == NULL || c->sym != l->sym || c->task != t || c->indent != l->indent || c->shape != l->shape || !e->fast) {
         rp_fline_compose(e, t, l, c);
         return;
     }
@@ -543,66 +653,133 @@ static void rp_event_text(rp *e, const uft_view *r, rp_text *s)
 
 /* ---- one record ----------------------------------------------------------------------- */
 
-static void rp_show_entry(rp *e, uft_stask *t, const uft_view *r)
+/* --task-newline: an empty line (blank columns) when the task changes. */
+static void rp_task_newline(rp *e, const uft_stask *t)
+{
+    if (!e->o->task_newline) return;
+    if (e->prev_tid != -1 && t->tid != e->prev_tid) {
+        rp_blank_columns(e);
+        out_char(e->s.out, '\n');
+    }
+    e->prev_tid = t->tid;
+}
+
+/* The display depth of the task's next line: --column-view shifts each
+   task (in the order they first print) by --column-offset more. */
+static inline long rp_depth(rp *e, const uft_stask *t)
+{
+    rp_task *c = &e->tasks[t - e->s.tasks];
+    if (!e->o->column_view) return t->disp;
+    if (c->column < 0) c->column = e->columns++;
+    return t->disp + c->column * e->o->column_offset;
+}
+
+/* The name of a function in a line: the symbol's, or "<addr>". */
+static const char *rp_name(const uft_sym *sym, uint64_t addr, char *buf, size_t len)
+{
+    if (sym != NULL) return sym->name;
+    snprintf(buf, len, "<%llx>", (unsigned long long)addr);
+    return buf;
+}
+
+/* A @backtrace trigger: the frames below the entry, outermost first. */
+static UFT_COLD void rp_backtrace(rp *e, uft_stask *t)
+{
+    char buf[64];
+    long i;
+    for (i = 0; i < t->nstack - 1; i++) {
+        uft_frame *f = uft_stream_frame(&e->s, t, i);
+        if (f == NULL) continue;
+        rp_fields_print(e, t, f, 0, 1);
+        out_lit(e->s.out, "/* [");
+        snprintf(buf, sizeof buf, "%2ld", i);
+        out_str(e->s.out, buf);
+        out_lit(e->s.out, "] ");
+        out_str(e->s.out, rp_name(uft_find_sym(e->s.dir, t->t, f->time, f->addr), f->addr, buf, sizeof buf));
+        out_lit(e->s.out, " */\n");
+    }
+}
+
+/* --srcline: "FILE:LINE" of the entry's function, NULL if none (or
+   --no-comment). */
+static UFT_COLD const char *rp_srcline(rp *e, uft_stask *t, const uft_view *r)
+{
+    static char loc[4200];
+    if (e->o->no_comment || !uft_srcline(e->s.dir, t->t, r->time, r->addr, loc, sizeof loc)) return NULL;
+    return loc;
+}
+
+static void rp_show_entry(rp *e, uft_stask *t, const uft_view *r, const uft_sym *sym, const uft_map *map)
 {
     rp_text *args = &e->args, *ret = &e->ret;
     rp_fline l;
-    const uft_map *map;
     uft_stask *next;
     long fi;
     uint32_t rdepth = r->depth;
 
-    l.sym = uft_find_sym_map(e->s.dir, t->t, r->time, r->addr, &map);
+    l.sym = sym;
     l.addr = r->addr;
-    if (uft_stream_enter(&e->s, t, r, uft_stream_special(&e->s, l.sym, map)) < 0) return;
-    l.indent = t->disp * 2;
+    if (uft_stream_enter(&e->s, t, r, uft_stream_special(&e->s, sym, map)) < 0) return;
+    l.loc = e->o->srcline ? rp_srcline(e, t, r) : NULL;
+    rp_task_newline(e, t);
+    if (t->entry_tr.flags & UFT_TR_BACKTRACE) rp_backtrace(e, t);
+    l.indent = rp_depth(e, t) * 2;
     l.args = l.ret = NULL;
+    l.comment = 0;
     if (r->more) {
         args->len = 0;
-        rp_values(e, t, r, 0, args);
+        if (e->o->no_args) rp_puts(args, "()");
+        else rp_values(e, t, r, 0, args);
         l.args = args;
     }
     fi = t->nstack - 1;
-    next = uft_stream_peek_shown(&e->s, t, rdepth); /* t->cur (*r) moves on */
+    l.frame = uft_stream_frame(&e->s, t, fi);
+    next = e->o->no_merge ? NULL : uft_stream_peek_shown(&e->s, t, rdepth); /* t->cur (*r) moves on */
     if (e->s.failed) return;
     if (next == t && next->cur.depth == rdepth && next->cur.type == TDEC_UFTRACE_REC_EXIT) {
         /* a leaf: its exit is the next record, one line for both */
         uft_stream_take(&e->s, next);
-        if (next->cur.more) {
+        if (next->cur.more && !e->o->no_args) {
             ret->len = 0;
             rp_values(e, t, &next->cur, 1, ret);
             l.ret = ret;
         }
         l.shape = RP_LEAF;
         l.frame = uft_stream_frame(&e->s, t, fi);
+        l.timed = 1;
         rp_fline_print(e, t, &l);
         uft_stream_exited(&e->s, t);
     } else {
         l.shape = RP_OPEN;
-        l.frame = NULL;
+        l.timed = 0;
         rp_fline_print(e, t, &l);
         uft_stream_entered(&e->s, t, uft_stream_frame(&e->s, t, fi));
     }
 }
 
-static void rp_show_exit(rp *e, uft_stask *t, const uft_view *r)
+static void rp_show_exit(rp *e, uft_stask *t, const uft_view *r, const uft_sym *sym)
 {
     uft_frame *f = uft_stream_frame(&e->s, t, t->nstack);
     rp_text *ret = &e->ret;
     rp_fline l;
-    if (f != NULL && !(f->flags & UFT_FL_NORECORD)) {
+    if (e->s.enabled && f != NULL && !(f->flags & UFT_FL_NORECORD)) {
         l.shape = RP_CLOSE;
-        l.indent = uft_stream_exiting(t) * 2;
+        uft_stream_exiting(t);
+        l.indent = rp_depth(e, t) * 2;
         l.frame = f;
-        l.sym = uft_find_sym(e->s.dir, t->t, r->time, r->addr);
+        l.timed = 1;
+        l.sym = sym;
         l.addr = r->addr;
         l.args = l.ret = NULL;
-        if (r->more) {
+        l.comment = !e->o->no_comment;
+        l.loc = NULL;
+        if (r->more && !e->o->no_args) {
             ret->len = 0;
             rp_values(e, t, r, 1, ret);
             rp_puts(ret, ";");
             l.ret = ret;
         }
+        rp_task_newline(e, t);
         rp_fline_print(e, t, &l);
     }
     uft_stream_exited(&e->s, t);
@@ -610,15 +787,15 @@ static void rp_show_exit(rp *e, uft_stask *t, const uft_view *r)
 
 static void rp_show_event(rp *e, uft_stask *t, const uft_view *r)
 {
-    long depth = t->disp;
+    long depth;
     uft_view ev = *r;
     uint64_t id = r->addr;
     uft_frame *f;
     rp_text *s;
-    if (t->budget <= 0) return;
-    if (id == UFT_EV_SCHED_IN && uft_stream_frame(&e->s, t, t->nstack) == NULL) return;
-    if (id == UFT_EV_SCHED_OUT && uft_stream_frame(&e->s, t, t->nstack - 1) == NULL) return;
-    if (id == UFT_EV_SCHED_OUT || id == UFT_EV_SCHED_OUT_PRE) {
+    if (!uft_stream_check_filter(&e->s, t)) return;
+    rp_task_newline(e, t);
+    depth = rp_depth(e, t);
+    if ((id == UFT_EV_SCHED_OUT || id == UFT_EV_SCHED_OUT_PRE) && !e->o->no_merge) {
         /* a sched-out directly followed by its sched-in: one line */
         uft_stask *next = uft_stream_peek_shown(&e->s, t, 0);
         if (e->s.failed) return;
@@ -630,8 +807,9 @@ static void rp_show_event(rp *e, uft_stask *t, const uft_view *r)
     }
     if (id == UFT_EV_EXTERN_DATA) depth = 0; /* external data: at any display depth */
     f = uft_stream_frame(&e->s, t, t->nstack);
-    if (f == NULL || (f->flags & UFT_FL_NORECORD)) return;
-    rp_columns(e, t, id == UFT_EV_SCHED_IN && f->time ? f : NULL);
+    if (!e->s.enabled || f == NULL || (f->flags & UFT_FL_NORECORD)) return;
+    if (id == UFT_EV_SCHED_IN && f->time) rp_columns(e, t, f, 1);
+    else rp_columns(e, t, NULL, 0);
     rp_indent(e, depth * 2);
     s = &e->args;
     s->len = 0;
@@ -645,22 +823,80 @@ static void rp_show_lost(rp *e, uft_stask *t, const uft_view *r)
 {
     char buf[64];
     int n = (int)r->addr;
+    long depth = t->disp + 1;
     if (t->user_nstack == 0) return; /* outside user functions */
-    rp_columns(e, t, NULL);
-    rp_indent(e, (t->disp + 1) * 2);
+    rp_task_newline(e, t);
+    rp_columns(e, t, NULL, 0);
+    rp_indent(e, depth * 2);
     if (n > 0) snprintf(buf, sizeof buf, "/* LOST %d records!! */\n", n);
     else snprintf(buf, sizeof buf, "/* LOST some records!! */\n");
     out_str(e->s.out, buf);
 }
 
+/* uftrace's print_graph_rstack(): a record of the call trees. */
 static void rp_show(rp *e, uft_stask *t, const uft_view *r)
 {
+    const uft_map *map = NULL;
+    const uft_sym *sym = NULL;
+    rp_task *c;
+    if (r->type == TDEC_UFTRACE_REC_LOST) {
+        rp_show_lost(e, t, r);
+        return;
+    }
+    if (r->type != TDEC_UFTRACE_REC_EVENT) {
+        sym = uft_find_sym_map(e->s.dir, t->t, r->time, r->addr, &map);
+        if (e->o->no_libcall && sym != NULL && sym->type == 'P') return;
+    }
+    if (!e->fast) { /* the times of the time, delta and elapsed fields */
+        c = &e->tasks[t - e->s.tasks];
+        c->last = c->time;
+        c->time = r->time;
+    }
     switch (r->type) {
-    case TDEC_UFTRACE_REC_ENTRY: rp_show_entry(e, t, r); break;
-    case TDEC_UFTRACE_REC_EXIT:  rp_show_exit(e, t, r); break;
-    case TDEC_UFTRACE_REC_LOST:  rp_show_lost(e, t, r); break;
+    case TDEC_UFTRACE_REC_ENTRY: rp_show_entry(e, t, r, sym, map); break;
+    case TDEC_UFTRACE_REC_EXIT:  rp_show_exit(e, t, r, sym); break;
     default:                     rp_show_event(e, t, r); break;
     }
+}
+
+/* uftrace's print_flat_rstack(): --flat, a line per record. */
+static void rp_show_flat(rp *e, uft_stask *t, const uft_view *r)
+{
+    char line[512], name[64];
+    const uft_sym *sym = uft_find_sym(e->s.dir, t->t, r->time, r->addr);
+    const char *nm = rp_name(sym, r->addr, name, sizeof name);
+    uft_frame *f = uft_stream_frame(&e->s, t, (long)r->depth);
+    rp_text *s = &e->args;
+    long n;
+    if (f == NULL || (e->o->no_libcall && sym != NULL && sym->type == 'P')) return;
+    n = e->flat_lines++;
+    switch (r->type) {
+    case TDEC_UFTRACE_REC_ENTRY:
+        snprintf(line, sizeof line, "[%ld] ==> %d/%u: ip (", n, (int)t->tid, (unsigned)r->depth);
+        out_str(e->s.out, line);
+        out_str(e->s.out, nm);
+        snprintf(line, sizeof line, "), time (%llu)\n", (unsigned long long)r->time);
+        break;
+    case TDEC_UFTRACE_REC_EXIT:
+        snprintf(line, sizeof line, "[%ld] <== %d/%u: ip (", n, (int)t->tid, (unsigned)r->depth);
+        out_str(e->s.out, line);
+        out_str(e->s.out, nm);
+        snprintf(line, sizeof line, "), time (%llu:%llu)\n", (unsigned long long)r->time,
+                 (unsigned long long)f->time);
+        break;
+    case TDEC_UFTRACE_REC_LOST:
+        snprintf(line, sizeof line, "[%ld] XXX %d: lost %d records\n", n, (int)t->tid, (int)r->addr);
+        break;
+    default:
+        snprintf(line, sizeof line, "[%ld] !!! %d: ", n, (int)t->tid);
+        out_str(e->s.out, line);
+        s->len = 0;
+        rp_event_text(e, r, s);
+        out_mem(e->s.out, s->buf, s->len);
+        snprintf(line, sizeof line, " time (%llu)\n", (unsigned long long)r->time);
+        break;
+    }
+    out_str(e->s.out, line);
 }
 
 /* What was still open at the end, as uftrace lists it. */
@@ -708,7 +944,68 @@ static void rp_show_remaining(rp *e)
 }
 
 
-int uft_replay(const char *path, out_buf *out, out_buf *err)
+/* The fields of -f (uftrace's setup_field()): 0, or 1 after printing
+   uftrace's message for an unknown one. */
+static int rp_setup_fields(rp *e)
+{
+    const char *f = e->o->fields, *end;
+    unsigned k, set = 0;
+    size_t n;
+    if (f == NULL) {
+        e->fields = RF_DEFAULT;
+        return 0;
+    }
+    if (strcmp(f, "none") == 0) {
+        e->fields = 0;
+        return 0;
+    }
+    if (*f == '+') {
+        set = RF_DEFAULT;
+        f++;
+    }
+    for (; *f; f = *end ? end + 1 : end) {
+        end = strchr(f, ',');
+        if (end == NULL) end = f + strlen(f);
+        n = (size_t)(end - f);
+        if (n == 0) continue;
+        if (n == 3 && memcmp(f, "all", 3) == 0) {
+            set = (1u << RF_COUNT) - 1;
+            break;
+        }
+        for (k = 0; k < RF_COUNT && !(strlen(rp_fields[k].name) == n && memcmp(rp_fields[k].name, f, n) == 0); k++)
+            continue;
+        if (k == RF_COUNT) {
+            out_lit(e->s.out, "uftrace: Unknown field name '");
+            out_mem(e->s.out, f, n);
+            out_lit(e->s.out, "'\nuftrace:   Possible fields are:");
+            for (k = 0; k < RF_COUNT; k++) {
+                out_char(e->s.out, ' ');
+                out_str(e->s.out, rp_fields[k].name);
+            }
+            out_char(e->s.out, '\n');
+            return 1;
+        }
+        set |= 1u << k;
+    }
+    e->fields = set;
+    return 0;
+}
+
+/* "# DURATION     TID     FUNCTION" for the fields. */
+static void rp_header(rp *e)
+{
+    unsigned k;
+    int first = 1;
+    for (k = 0; k < RF_COUNT; k++) {
+        if (!(e->fields & (1u << k))) continue;
+        out_str(e->s.out, first ? "#" : " ");
+        out_str(e->s.out, rp_fields[k].header);
+        first = 0;
+    }
+    if (e->fields) out_lit(e->s.out, "   FUNCTION");
+}
+
+int uft_replay(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
 {
     static uft_dir dir;
     static rp e;
@@ -716,40 +1013,51 @@ int uft_replay(const char *path, out_buf *out, out_buf *err)
     uint64_t prev_time = 0;
     size_t i;
 
+    if (o->usage) out_str(out, o->usage);
     if (uft_open_dir(&dir, path, err)) return 1;
+    dir.demangle = o->demangle;
     uft_spec_usage(&dir, out);
     memset(&e, 0, sizeof e);
     rp_duration_tables();
-    if (uft_stream_open(&e.s, &dir, out, err)) return 1;
-    e.cols = (rp_col *)calloc(e.s.ntasks, sizeof *e.cols);
-    if (e.cols == NULL) {
-        fputs("tracedec: out of memory\n", stderr);
-        return 2;
+    e.o = o;
+    e.prev_tid = -1;
+    if (uft_stream_open_opts(&e.s, &dir, o, out, err)) return 1;
+    if (e.s.usage) out_str(out, e.s.usage);
+    if (rp_setup_fields(&e)) return 1;
+    e.fast = e.fields == RF_DEFAULT && !o->srcline;
+    e.tasks = (rp_task *)uft_xrealloc(NULL, e.s.ntasks * sizeof *e.tasks);
+    for (i = 0; i < e.s.ntasks; i++) {
+        rp_tid_column(&e.tasks[i], e.s.tasks[i].tid);
+        e.tasks[i].time = e.tasks[i].last = 0;
+        e.tasks[i].column = -1;
     }
-    for (i = 0; i < e.s.ntasks; i++) rp_tid_column(&e.cols[i], e.s.tasks[i].tid);
 
     /* the header only when there is a record at all */
-    if (uft_stream_next(&e.s, 0) != NULL) out_lit(out, "# DURATION     TID     FUNCTION");
-    if (!e.s.failed) out_char(out, '\n');
+    if (!o->flat && uft_stream_next(&e.s, 0) != NULL) rp_header(&e);
+    if (!e.s.failed && e.fields) {
+        if (o->srcline) out_lit(out, " [SOURCE]");
+        out_char(out, '\n');
+    }
     while ((t = uft_stream_next(&e.s, 1)) != NULL) {
         const uft_view *r = &t->cur; /* the rp_show*() copy what they need before reading ahead */
-        /* events outside user functions are not shown */
-        if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue;
+        if (!uft_stream_check_opts(&e.s, t)) continue;
         if (r->time) {
             if (prev_time > r->time) {
-                out_lit(out, "                     | ");
-                rp_indent(&e, (t->disp + 1) * 2 + 1);
+                rp_blank_columns(&e);
+                out_char(out, ' ');
+                rp_indent(&e, (t->disp + 1) * 2);
                 out_lit(out, "/* inverted time: broken data? */\n");
             }
             prev_time = r->time;
         }
-        rp_show(&e, t, r);
+        if (o->flat) rp_show_flat(&e, t, r);
+        else rp_show(&e, t, r);
         if (e.s.failed) break;
     }
     if (e.s.failed) return 1;
     rp_show_remaining(&e);
     uft_stream_close(&e.s);
-    free(e.cols);
+    free(e.tasks);
     out_flush(out);
     return 0;
 }

@@ -215,7 +215,7 @@ static void rt_close_open(rt *e, uft_stask *t, uint64_t end)
 }
 
 /* build_function_tree(). */
-static void rt_functions(rt *e)
+static void rt_functions(rt *e, int no_libcall)
 {
     uft_stask *t;
     uft_frame *f;
@@ -223,12 +223,12 @@ static void rt_functions(rt *e)
     while ((t = uft_stream_next(&e->s, 1)) != NULL) {
         const uft_view *r = &t->cur;
         if (r->type != TDEC_UFTRACE_REC_LOST) e->last_time[t - e->s.tasks] = r->time;
-        if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue; /* outside user functions */
-        if (!uft_stream_check_filter(&e->s, t)) continue;
+        if (!uft_stream_check_opts(&e->s, t) || !uft_stream_check_filter(&e->s, t)) continue;
         if (r->type == TDEC_UFTRACE_REC_ENTRY) {
             uft_stream_filter_done(&e->s, t);
         } else if (r->type == TDEC_UFTRACE_REC_EXIT) {
-            rt_count_func(e, t, r->time, r->addr);
+            const uft_sym *sym = no_libcall ? uft_find_sym(e->s.dir, t->t, r->time, r->addr) : NULL;
+            if (sym == NULL || sym->type != 'P') rt_count_func(e, t, r->time, r->addr); /* --no-libcall: not PLT */
             uft_stream_filter_done(&e->s, t);
         } else if (r->type == TDEC_UFTRACE_REC_EVENT && r->addr == UFT_EV_SCHED_IN) {
             if ((f = uft_stream_frame(&e->s, t, t->nstack)) == NULL) continue;
@@ -254,7 +254,7 @@ static void rt_tasks(rt *e)
         k = (size_t)(t - e->s.tasks);
         if (r->type == TDEC_UFTRACE_REC_EVENT && r->addr == UFT_EV_TASK_NAME) memcpy(e->comm[k], r->comm, 15);
         if (r->type == TDEC_UFTRACE_REC_ENTRY || r->type == TDEC_UFTRACE_REC_LOST) continue;
-        if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue;
+        if (!uft_stream_check_opts(&e->s, t)) continue;
         /* (uftrace never calls fstack_check_filter_done() here: no entry
            was processed, so an exit only moves the display depth) */
         if (!uft_stream_check_filter(&e->s, t)) continue;
@@ -327,7 +327,7 @@ static int rt_cmp_rows(const void *pa, const void *pb)
 
 /* The -s keys (report_setup_sort() / report_setup_task() of
    convert_sort_keys()' answer): 0, or -1 for an unknown key. */
-static int rt_setup_keys(rt *e, const uft_view_opts *o, int avg_mode)
+static int rt_setup_keys(rt *e, const uft_opts *o, int avg_mode)
 {
     static const char *const avg_default[] = {"total", "total_avg", "self_avg"};
     char keys[1024], *p, *end;
@@ -434,12 +434,13 @@ static void rt_print(rt *e, const int *shown, int n, out_buf *out)
     }
 }
 
-int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *err)
+int uft_report(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
 {
     static uft_dir dir; /* reachable to the end (the CLI frees nothing of it) */
     static rt e;
     int shown[UFT_MAX_FIELDS], nshown, avg_mode = 0;
     size_t i;
+    if (o->usage) out_str(out, o->usage);
     if (o->avg_total && o->avg_self) { /* (uftrace's message, on stdout) */
         out_lit(out, "Usage: --avg-total and --avg-self options should not be used together.\n");
         return 2;
@@ -448,6 +449,10 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
         cli_diag(err, "warning", -1, "--avg-total and --avg-self options are ignored when used with -f option", NULL);
     else avg_mode = o->avg_total ? 1 : o->avg_self ? 2 : 0;
     if (uft_open_dir(&dir, path, err)) return 1;
+    dir.demangle = o->demangle;
+    uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
+    if (uft_stream_open_opts(&e.s, &dir, o, out, err)) return 1;
+    if (e.s.usage) out_str(out, e.s.usage);
     e.task_mode = o->task;
     if (rt_setup_keys(&e, o, avg_mode) < 0) {
         out_lit(out, "Usage: invalid sort key: ");
@@ -455,8 +460,6 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
         out_char(out, '\n');
         return 2;
     }
-    uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
-    if (uft_stream_open(&e.s, &dir, out, err)) return 1;
     e.func_size = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.func_size);
     e.last_time = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.last_time);
     e.out_since = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.out_since);
@@ -471,7 +474,7 @@ int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *
         }
     }
     if (e.task_mode) rt_tasks(&e);
-    else rt_functions(&e);
+    else rt_functions(&e, o->no_libcall);
     if (e.s.failed) return 1;
     for (i = 0; i < e.nrows; i++) {
         rt_row *r = &e.rows[i];

@@ -10,56 +10,28 @@
 #include <string.h>
 #include <strings.h>
 
-static UFT_COLD void st_out_of_memory(void)
-{
-    fputs("tracedec: out of memory\n", stderr);
-    exit(2);
-}
-
 static void *st_alloc(size_t n)
 {
-    void *p = calloc(1, n ? n : 1);
-    if (p == NULL) st_out_of_memory();
-    return p;
-}
-
-static void *st_realloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (p == NULL) st_out_of_memory();
+    void *p = uft_xrealloc(NULL, n);
+    memset(p, 0, n);
     return p;
 }
 
 uft_frame *uft_stream_frame_grow(const uft_stream *e, uft_stask *t, long idx)
 {
     long n, i;
-    if (idx < 0 || idx >= e->max_stack) return NULL;
+    if (idx < 0 || idx >= e->max_stack || t->excluded) return NULL;
     if (idx >= t->nframes) {
         n = t->nframes * 2 > idx + 1 ? t->nframes * 2 : idx + 1 + 64;
         if (n > e->max_stack) n = e->max_stack;
-        t->frames = (uft_frame *)st_realloc(t->frames, (size_t)n * sizeof *t->frames);
+        t->frames = (uft_frame *)uft_xrealloc(t->frames, (size_t)n * sizeof *t->frames);
         for (i = t->nframes; i < n; i++) {
             memset(&t->frames[i], 0, sizeof t->frames[i]);
-            t->frames[i].orig_depth = UFT_DEPTH_DEFAULT;
+            t->frames[i].orig_depth = e->depth;
         }
         t->nframes = n;
     }
     return &t->frames[idx];
-}
-
-/* uft_task_session() of the task, remembered while it holds. */
-const uft_session *uft_stream_session(uft_stream *e, uft_stask *t, uint64_t time)
-{
-    uint64_t from, to;
-    const uft_session *s;
-    if (time >= t->sess_from && time < t->sess_to) return t->sess;
-    s = uft_task_session_win(e->dir, t->t, time, &from, &to);
-    if (from < to) {
-        t->sess = s;
-        t->sess_from = from;
-        t->sess_to = to;
-    }
-    return s;
 }
 
 uft_stask *uft_stream_task(uft_stream *e, int32_t tid)
@@ -77,20 +49,10 @@ static int st_is_sched(uint64_t id)
 
 /* ---- reading ahead ------------------------------------------------------------ */
 
-static UFT_COLD void st_task_error(uft_stream *e, uft_stask *t)
+UFT_COLD void uft_st_task_error(uft_stream *e, uft_stask *t)
 {
     if (!e->failed) uft_fail(e->out, e->err, t->rd.path, t->rd.err.offset, t->rd.err.what, t->rd.err.detail);
     e->failed = 1;
-}
-
-/* The next complete record of the task's file into *out: 1, 0 at its end,
-   -1 after an error (reported). */
-static int st_task_read(uft_stream *e, uft_stask *t, uft_rec *out)
-{
-    int rc = uft_task_next(&t->rd, out);
-    if (rc > 0 && out->incomplete) rc = uft_task_next(&t->rd, out);
-    if (rc < 0) st_task_error(e, t);
-    return rc;
 }
 
 static uft_rec *st_spare_rec(uft_stask *t)
@@ -104,39 +66,71 @@ static void st_held_drop(uft_stask *t, size_t from)
     while (t->nheld > from) t->spare[t->nspare++] = t->held[--t->nheld];
 }
 
-/* st_task_ahead() under a time filter, as uftrace 0.13's get_task_ustack()
+/* The time filter of record r of task t read under a time filter
+   (*threshold) and its trigger (NULL if none), as uftrace 0.13's
+   get_task_ustack(): a @time trigger on an entry sets the filter of what
+   it calls until its exit is read. */
+static const uft_trigger *st_time_trigger(uft_stream *e, uft_stask *t, const uft_rec *r, uint64_t *threshold)
+{
+    const uft_trigger *tr = NULL;
+    const uft_session *sess;
+    *threshold = e->time_filter;
+    if (e->filters.count == 0) return NULL;
+    if ((r->rec.type == TDEC_UFTRACE_REC_ENTRY || r->rec.type == TDEC_UFTRACE_REC_EXIT) &&
+        (sess = uft_task_session(e->dir, t->t, r->rec.time)) != NULL)
+        tr = uft_filters_match(&e->filters, sess, r->rec.addr);
+    if (t->ntt > 0) *threshold = t->tt[t->ntt - 1].threshold;
+    if (tr != NULL && (tr->flags & UFT_TR_TIME)) *threshold = tr->time;
+    if (r->rec.type == TDEC_UFTRACE_REC_ENTRY && tr != NULL && (tr->flags & UFT_TR_TIME)) {
+        if (t->ntt == t->tt_cap) {
+            t->tt_cap = t->tt_cap * 2 + 8;
+            t->tt = (uft_time_trigger *)uft_xrealloc(t->tt, t->tt_cap * sizeof *t->tt);
+        }
+        t->tt[t->ntt].depth = r->rec.depth;
+        t->tt[t->ntt++].threshold = *threshold;
+    } else if (r->rec.type == TDEC_UFTRACE_REC_EXIT && t->ntt > 0 && t->tt[t->ntt - 1].depth == r->rec.depth) {
+        t->ntt--; /* (its filter still applies to this exit) */
+    }
+    return tr;
+}
+
+/* uft_st_task_ahead() under a time filter, as uftrace 0.13's get_task_ustack()
    reads a task: records are held until the exit of the innermost held
    entry decides. An exit shorter than the filter drops itself and
    everything held from its entry on; one that is not (or an exit with no
    held entry) releases all that is held, as do user events (id 1000000
    and up) and LOST records. Held records come out one by one; the file is
    read again only when none is left. */
-static int st_task_ahead_filtered(uft_stream *e, uft_stask *t)
+int uft_st_task_ahead_filtered(uft_stream *e, uft_stask *t)
 {
     uft_rec *r, *old;
     size_t i;
     int rc, release = 0;
+    uint64_t threshold;
+    const uft_trigger *tr;
     /* read only when nothing held is left to pass on (then nheld is 0) */
     if (t->nheld == 0 && !t->ended && !e->failed) {
         do {
             if (t->nheld == t->held_cap) {
                 t->held_cap = t->held_cap * 2 + 16;
-                t->held = (uft_rec **)st_realloc(t->held, t->held_cap * sizeof *t->held);
-                t->spare = (uft_rec **)st_realloc(t->spare, t->held_cap * sizeof *t->spare);
+                t->held = (uft_rec **)uft_xrealloc(t->held, t->held_cap * sizeof *t->held);
+                t->spare = (uft_rec **)uft_xrealloc(t->spare, t->held_cap * sizeof *t->spare);
             }
             r = st_spare_rec(t);
-            rc = st_task_read(e, t, r);
+            rc = uft_st_task_read(e, t, r);
             if (rc <= 0) {
                 t->spare[t->nspare++] = r;
                 if (rc == 0) t->ended = 1; /* entries still held come out at the end */
                 break;
             }
             t->held[t->nheld++] = r;
+            tr = st_time_trigger(e, t, r, &threshold);
             if (r->rec.type == TDEC_UFTRACE_REC_EVENT) {
                 release = r->rec.addr >= 1000000u;
             } else if (r->rec.type == TDEC_UFTRACE_REC_EXIT) {
                 for (i = t->nheld - 1; i > 0 && t->held[i - 1]->rec.type != TDEC_UFTRACE_REC_ENTRY; i--) {}
-                if (i == 0 || r->rec.time - t->held[i - 1]->rec.time >= e->time_filter) release = 1;
+                if (i == 0 || r->rec.time - t->held[i - 1]->rec.time >= threshold) release = 1;
+                else if (tr != NULL && (tr->flags & UFT_TR_TRACE)) release = 1; /* shown all the same */
                 else st_held_drop(t, i - 1);
             } else if (r->rec.type != TDEC_UFTRACE_REC_ENTRY) {
                 release = 1;
@@ -155,18 +149,11 @@ static int st_task_ahead_filtered(uft_stream *e, uft_stask *t)
     return 1;
 }
 
-/* Makes sure the task has its next record in slot[0]; 0 when it has none. */
-static int st_task_ahead(uft_stream *e, uft_stask *t)
+/* Is tid a task --tid leaves out? */
+static int st_excluded(uft_stream *e, int32_t tid)
 {
-    int rc;
-    if (t->ahead) return 1;
-    if (e->time_filter) return st_task_ahead_filtered(e, t);
-    if (t->ended || e->failed) return 0;
-    rc = st_task_read(e, t, t->slot[0]);
-    if (rc == 0) t->ended = 1;
-    if (rc <= 0) return 0;
-    t->ahead = 1;
-    return 1;
+    const uft_stask *t = e->opts->tid != NULL ? uft_stream_task(e, tid) : NULL;
+    return t != NULL && t->excluded;
 }
 
 static int st_perf_ahead(uft_stream *e, uft_sperf *p)
@@ -188,8 +175,9 @@ static int st_perf_ahead(uft_stream *e, uft_sperf *p)
             uft_fail(e->out, e->err, p->rd.path, p->rd.err.offset, p->rd.err.what, p->rd.err.detail);
             e->failed = 1;
             p->done = 1;
-        } else if (uft_tid_recorded(e->dir, (int32_t)p->head.tid)) {
+        } else if (uft_tid_recorded(e->dir, (int32_t)p->head.tid) && !st_excluded(e, (int32_t)p->head.tid)) {
             p->valid = 1; /* records of untraced tasks are passed over */
+            if (e->first_time == 0) e->first_time = p->head.time;
         }
     }
     return p->valid;
@@ -265,6 +253,7 @@ static int st_extern_ahead(uft_stream *e)
         memcpy(x->msg, p, len);
         x->msg[len] = '\0';
         x->valid = 1;
+        if (e->first_time == 0) e->first_time = x->time;
     }
     return 1;
 }
@@ -299,18 +288,7 @@ static void st_estimate_after_sched(uft_stream *e, uft_stask *t)
     t->est = next->rec.time;
 }
 
-/* A perf scheduler event seen as a pseudo function: sched-out enters it,
-   sched-in leaves it. Returns the record type to use, or -1 for events
-   that do not touch the stack. */
-static int st_stack_type(const uft_view *r)
-{
-    if (r->type != TDEC_UFTRACE_REC_EVENT) return (int)r->type;
-    if (r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PRE) return TDEC_UFTRACE_REC_ENTRY;
-    if (r->addr == UFT_EV_SCHED_IN) return TDEC_UFTRACE_REC_EXIT;
-    return -1;
-}
-
-/* The task's first record (type: st_stack_type()) sizes the stack: a
+/* The task's first record (type: uft_st_stack_type()) sizes the stack: a
    fork child starts inside its parent's frames. */
 static UFT_COLD void st_stack_start(uft_stream *e, uft_stask *t, const uft_view *r, int type, uint32_t depth)
 {
@@ -333,7 +311,7 @@ static UFT_COLD void st_stack_start(uft_stream *e, uft_stask *t, const uft_view 
             f->valid = 1;
         }
     }
-    t->budget = UFT_DEPTH_DEFAULT;
+    t->budget = e->depth;
 }
 
 /* The first record after LOST ones: the stack restarts. */
@@ -351,19 +329,9 @@ static UFT_COLD void st_stack_after_lost(uft_stream *e, uft_stask *t, const uft_
     }
 }
 
-/* A frame's time becomes its duration delta, which counts in its parent
-   (frame idx - 1) as time spent in children. */
-static void st_account(uft_stream *e, uft_stask *t, uft_frame *f, long idx, uint64_t delta)
-{
-    uft_frame *parent;
-    f->time = delta;
-    if (f->child > delta) f->child = delta;
-    if (idx > 0 && (parent = uft_stream_frame(e, t, idx - 1)) != NULL) parent->child += delta;
-}
-
 /* A LOST record: what is still open counts as ending right after it
    started. */
-static UFT_COLD void st_stack_lost(uft_stream *e, uft_stask *t)
+UFT_COLD void uft_st_stack_lost(uft_stream *e, uft_stask *t)
 {
     uint64_t lost_time = 0;
     uft_frame *f;
@@ -373,14 +341,14 @@ static UFT_COLD void st_stack_lost(uft_stream *e, uft_stask *t)
     for (i = t->nstack; i >= t->user_nstack; i--) {
         if ((f = uft_stream_frame(e, t, i)) == NULL) continue;
         if (lost_time == 0) lost_time = f->time + 1;
-        st_account(e, t, f, i, lost_time - f->time);
+        uft_st_account(e, t, f, i, lost_time - f->time);
     }
 }
 
-/* Before a stack record (type: st_stack_type()) of a task whose stack is
+/* Before a stack record (type: uft_st_stack_type()) of a task whose stack is
    not sized yet or was broken by LOST records; 1: the record changes
    nothing. */
-static UFT_COLD int st_stack_unsettled(uft_stream *e, uft_stask *t, const uft_view *r, int type)
+UFT_COLD int uft_st_stack_unsettled(uft_stream *e, uft_stask *t, const uft_view *r, int type)
 {
     uint32_t depth = r->type == TDEC_UFTRACE_REC_EVENT ? 0 : r->depth;
     if (!t->stack_set) st_stack_start(e, t, r, type, depth);
@@ -391,91 +359,12 @@ static UFT_COLD int st_stack_unsettled(uft_stream *e, uft_stask *t, const uft_vi
     return 0;
 }
 
-/* A function entry or a sched-out: a frame opens. */
-static void st_push(uft_stream *e, uft_stask *t, const uft_view *r)
-{
-    uint64_t addr = r->addr, time = r->time;
-    uft_frame *f;
-    UFT_OPAQUE(addr); /* st_view_user() may have just stored them */
-    UFT_OPAQUE(time);
-    if ((f = uft_stream_frame(e, t, t->nstack)) != NULL) {
-        f->addr = addr;
-        f->time = time;
-        f->child = 0;
-        f->valid = 1;
-    }
-    t->nstack++;
-    if (r->type != TDEC_UFTRACE_REC_EVENT) t->user_nstack++;
-}
-
-/* A function exit or a sched-in: the top frame closes, its time becomes
-   its duration. */
-static void st_pop(uft_stream *e, uft_stask *t, const uft_view *r)
-{
-    uft_frame *f = uft_stream_frame(e, t, t->nstack - 1);
-    if (f != NULL) {
-        st_account(e, t, f, t->nstack - 1, f->valid ? r->time - f->time : 0);
-        f->valid = 0;
-    }
-    if (t->nstack > 0) t->nstack--;
-    if (r->type != TDEC_UFTRACE_REC_EVENT && t->user_nstack > 0) t->user_nstack--;
-}
-
 /* uft_stream_take() of a perf record: the file moves on. */
-static UFT_COLD void st_take_perf(uft_stream *e)
+UFT_COLD void uft_st_take_perf(uft_stream *e)
 {
     if (e->last_perf < 0) return;
     e->perf[e->last_perf].valid = 0;
     e->perf_picked = 0;
-}
-
-/* Takes the task's current record (the one uft_stream_next() just chose). */
-void uft_stream_take(uft_stream *e, uft_stask *t)
-{
-    const uft_view *r = &t->cur;
-    int type = st_stack_type(r);
-    if (t->cur_src == UFT_SRC_USER) {
-        uft_rec *s = t->slot[0];
-        t->slot[0] = t->slot[1];
-        t->slot[1] = s;
-        t->ahead = 0;
-    } else if (t->cur_src == UFT_SRC_PERF) {
-        st_take_perf(e);
-    } else {
-        e->ext.valid = 0;
-    }
-    e->peeked = NULL;
-    if (type < 0) return; /* events other than sched-in/out */
-    if ((!t->stack_set || t->lost_seen) && st_stack_unsettled(e, t, r, type)) return;
-    if (type == TDEC_UFTRACE_REC_ENTRY) st_push(e, t, r);
-    else if (type == TDEC_UFTRACE_REC_EXIT) st_pop(e, t, r);
-    else if (type == TDEC_UFTRACE_REC_LOST) st_stack_lost(e, t);
-}
-
-/* The user record ahead becomes the task's current record. */
-static inline void st_view_user(uft_stream *e, uft_stask *t)
-{
-    const uft_rec *u = t->slot[0];
-    uint32_t type = u->rec.type, more = u->rec.more, depth = u->rec.depth;
-    uint64_t time = u->rec.time, addr = u->rec.addr;
-    UFT_OPAQUE(type); /* uft_task_next() may have just stored them */
-    UFT_OPAQUE(more);
-    UFT_OPAQUE(depth);
-    UFT_OPAQUE(time);
-    UFT_OPAQUE(addr);
-    t->cur.type = type;
-    t->cur.more = more;
-    t->cur.depth = depth;
-    t->cur.time = time;
-    t->cur.addr = addr;
-    t->cur.rec = u;
-    t->cur.comm[0] = '\0';
-    t->cur_src = UFT_SRC_USER;
-    if (e->estimate && t->est != 0) {
-        /* estimated exits stay after an estimate made at a sched-in */
-        if (t->cur.type == TDEC_UFTRACE_REC_EXIT && t->cur.time <= t->est) t->cur.time = ++t->est;
-        else t->est = t->est_next = 0;
-    }
 }
 
 /* The record ahead in perf file p becomes its task's current record;
@@ -516,8 +405,8 @@ static UFT_COLD uft_stask *st_view_extern(uft_stream *e)
     return t;
 }
 
-/* st_earliest() by looking at every task, perf file and extern.dat. */
-static uft_stask *st_earliest_of_all(uft_stream *e)
+/* uft_st_earliest() by looking at every task, perf file and extern.dat. */
+uft_stask *uft_st_earliest_of_all(uft_stream *e)
 {
     uft_stask *best = NULL, *t;
     uint64_t min = UINT64_MAX, until = UINT64_MAX;
@@ -526,7 +415,7 @@ static uft_stask *st_earliest_of_all(uft_stream *e)
     e->lead = NULL;
     for (i = 0; i < e->ntasks; i++) {
         t = &e->tasks[i];
-        if (!st_task_ahead(e, t)) {
+        if (!uft_st_task_ahead(e, t)) {
             if (e->failed) return NULL;
             continue;
         }
@@ -552,7 +441,7 @@ static uft_stask *st_earliest_of_all(uft_stream *e)
         if (e->ext.time < until) until = e->ext.time;
     }
     if (best == NULL) return NULL;
-    st_view_user(e, best);
+    uft_st_view_user(e, best);
     if (!e->estimate) { /* (-e changes the times of records ahead) */
         e->lead = best;
         e->lead_until = until;
@@ -560,43 +449,8 @@ static uft_stask *st_earliest_of_all(uft_stream *e)
     return best;
 }
 
-/* The task with the earliest next record, which becomes its current
-   record; NULL at the end (or after an error). Ties go to the first task
-   in taskinfo order, then to the first perf file; a task's record wins
-   over a perf record of the same time, both over external data. */
-static uft_stask *st_earliest(uft_stream *e)
-{
-    uft_stask *t = e->lead;
-    /* The records ahead of the other sources do not change until one of
-       them is taken: while the lead task's next record is strictly before
-       all of them, it is the next. */
-    if (t != NULL && st_task_ahead(e, t) && t->slot[0]->rec.time < e->lead_until) {
-        st_view_user(e, t);
-        return t;
-    }
-    return st_earliest_of_all(e);
-}
-
-/* The task with the earliest next record, which becomes its current
-   record; taken too if `take`. NULL at the end (or after an error). */
-uft_stask *uft_stream_next(uft_stream *e, int take)
-{
-    uft_stask *t;
-    if (e->failed) return NULL;
-    t = e->peeked;
-    if (t == NULL) {
-        if ((t = st_earliest(e)) == NULL) return NULL;
-        if (!take && !e->estimate) e->peeked = t; /* -e estimates are redone on every call */
-    }
-    if (take) {
-        e->last_read = t;
-        uft_stream_take(e, t);
-    }
-    return t;
-}
-
 /* uft_stream_special() of a symbol not in its cache: by name. */
-static UFT_COLD int st_special_by_name(const uft_sym *sym)
+UFT_COLD int uft_st_special_by_name(const uft_sym *sym)
 {
     static const char *const names[] = {
         "execl", "execlp", "execle", "execv", "execve", "execvp", "execvpe", "setjmp", "_setjmp",
@@ -612,139 +466,6 @@ static UFT_COLD int st_special_by_name(const uft_sym *sym)
     }
     return 0;
 }
-
-/* Is the symbol (found in map) one of the calls replay treats specially?
-   Returns 'e' exec*, 's' setjmp, 'l' longjmp, 'f' fork/vfork/daemon, 0 none. */
-int uft_stream_special(uft_stream *e, const uft_sym *sym, const uft_map *map)
-{
-    size_t slot = ((uintptr_t)sym >> 3) % UFT_SPECIALS;
-    if (sym == NULL || map == NULL) return 0; /* only symbols of the session's maps */
-    if (e->special_sym[slot] != sym) {
-        e->special_sym[slot] = sym;
-        e->special_kind[slot] = (char)st_special_by_name(sym);
-    }
-    return e->special_kind[slot];
-}
-
-/* uft_stream_special() of the record's function. */
-static int st_special_at(uft_stream *e, uft_stask *t, const uft_view *r)
-{
-    const uft_map *map;
-    const uft_sym *sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
-    return uft_stream_special(e, sym, map);
-}
-
-/* A function entry (already taken; special: its uft_stream_special()): sets up
-   its frame. -1: not shown. */
-int uft_stream_enter(uft_stream *e, uft_stask *t, const uft_view *r, int special)
-{
-    uft_frame *f = uft_stream_frame(e, t, t->nstack - 1);
-    if (f == NULL) return -1;
-    f->orig_depth = t->budget;
-    f->flags = 0;
-    if (uft_stream_session(e, t, r->time) != NULL) {
-        switch (special) {
-        case 'e': f->flags |= UFT_FL_EXEC; break;
-        case 's':
-            e->setjmp_disp = t->disp + 1;
-            e->setjmp_nstack = t->nstack;
-            break;
-        case 'l': f->flags |= UFT_FL_LONGJMP; break;
-        case 'f': t->fork_disp = t->disp + 1; break;
-        default: break;
-        }
-    }
-    if (t->budget <= 0) {
-        f->flags |= UFT_FL_NORECORD;
-        return -1;
-    }
-    t->budget--;
-    if (!t->disp_set) {
-        t->disp = t->nstack - 1 < 0 ? 0 : t->nstack - 1;
-        t->disp_set = 1;
-    }
-    return 0;
-}
-
-/* After an entry line "f() {": the next lines are one deeper (or the
-   stack restarts for exec / longjmp). */
-void uft_stream_entered(uft_stream *e, uft_stask *t, uft_frame *f)
-{
-    if (f == NULL) return;
-    if (f->flags & UFT_FL_EXEC) {
-        t->disp = 0;
-        t->nstack = 0;
-        t->user_nstack = 0;
-    } else if (f->flags & UFT_FL_LONGJMP) {
-        t->disp = e->setjmp_disp;
-        t->nstack = e->setjmp_nstack;
-        t->user_nstack = e->setjmp_nstack;
-    } else {
-        t->disp++;
-    }
-    f->flags &= (uint8_t)~(UFT_FL_EXEC | UFT_FL_LONGJMP);
-}
-
-/* Display depth of an exit line. */
-long uft_stream_exiting(uft_stask *t)
-{
-    if (!t->disp_set) { /* a fork child starts with an exit */
-        t->disp = t->nstack + 1;
-        t->disp_set = 1;
-    }
-    t->disp = t->disp > 0 ? t->disp - 1 : 0;
-    return t->disp;
-}
-
-/* A function exit (already taken): its frame is done. */
-void uft_stream_exited(uft_stream *e, uft_stask *t)
-{
-    uft_frame *f = uft_stream_frame(e, t, t->nstack);
-    if (f == NULL) return;
-    f->flags = 0;
-    t->budget = f->orig_depth;
-}
-
-/* Would the record be hidden? -1 yes (no session, or beyond the depth
-   limit; for an exit: its entry was hidden), 0 no. */
-int uft_stream_hidden(uft_stream *e, uft_stask *t, const uft_view *r)
-{
-    uft_frame *f;
-    if (r->type == TDEC_UFTRACE_REC_EXIT) {
-        if (t->nstack < 1) return 0;
-        f = uft_stream_frame(e, t, t->nstack - 1);
-        if (f == NULL || (f->flags & UFT_FL_NORECORD)) return -1;
-        return 0;
-    }
-    if (uft_stream_session(e, t, r->time) == NULL) return -1;
-    return t->budget <= 0 ? -1 : 0;
-}
-
-/* Looks at what comes after the current record of t (depth: its record
-   depth), taking hidden records on the way. Returns the task of the next
-   record that will be shown, NULL if none or if it must not be merged. */
-uft_stask *uft_stream_peek_shown(uft_stream *e, uft_stask *t, uint32_t depth)
-{
-    uft_frame *f = uft_stream_frame(e, t, t->nstack - 1);
-    int src = t->cur_src;
-    uft_stask *next;
-    if (f == NULL || (f->flags & (UFT_FL_EXEC | UFT_FL_LONGJMP))) return NULL;
-    if ((next = uft_stream_next(e, 0)) == NULL) return NULL;
-    for (;;) {
-        const uft_view *r = &next->cur; /* until the next uft_stream_next() */
-        if (next == t && next->cur_src == src && depth >= r->depth) break;
-        if (!(r->type == TDEC_UFTRACE_REC_EVENT && next->user_nstack == 0)) {
-            if (r->type == TDEC_UFTRACE_REC_LOST) return NULL;
-            if (uft_stream_hidden(e, next, r) >= 0) break;
-        }
-        uft_stream_take(e, next);
-        if (r->type == TDEC_UFTRACE_REC_ENTRY) uft_stream_enter(e, next, r, st_special_at(e, next, r));
-        else if (r->type == TDEC_UFTRACE_REC_EXIT) uft_stream_exited(e, next);
-        if ((next = uft_stream_next(e, 0)) == NULL) return NULL;
-    }
-    return next;
-}
-
 
 /* ---- setup -------------------------------------------------------------------------- */
 
@@ -811,41 +532,6 @@ int uft_parse_time(const char *arg, uint64_t *ns, int *unknown_unit)
     return 1;
 }
 
-/* The recording's default.opts, which uftrace 0.13 applies to replay: its
-   time filter (-t, the one option `uftrace record` writes there) is
-   honoured; anything else is reported on stderr as not applied. */
-static void st_default_opts(uft_stream *e)
-{
-    char path[4096], msg[8192], rest[4096] = "", *text, *tok, *save = NULL;
-    const char *val;
-    size_t len;
-    int unknown_unit;
-    snprintf(path, sizeof path, "%s/default.opts", e->dir->path);
-    if ((text = uft_read_file(path, &len)) == NULL) return;
-    for (tok = strtok_r(text, " \t\r\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\r\n", &save)) {
-        val = NULL;
-        if (strcmp(tok, "-t") == 0 || strcmp(tok, "--time-filter") == 0) val = strtok_r(NULL, " \t\r\n", &save);
-        else if (strncmp(tok, "-t", 2) == 0) val = tok + 2;
-        else if (strncmp(tok, "--time-filter=", 14) == 0) val = tok + 14;
-        if (val == NULL) {
-            snprintf(rest + strlen(rest), sizeof rest - strlen(rest), "%s%s", rest[0] ? " " : "", tok);
-        } else if (e->time_filter != 0) {
-            continue; /* as in uftrace, the first time filter holds */
-        } else if (!uft_parse_time(val, &e->time_filter, &unknown_unit)) {
-            snprintf(msg, sizeof msg, "%s: time filter '%s' not applied", path, val);
-            cli_diag(e->err, "note", -1, msg, "uftrace 0.13 refuses it (3 digits at most before the point)");
-        } else if (unknown_unit) {
-            snprintf(msg, sizeof msg, "%s: time filter '%s': unknown unit read as ns, as uftrace 0.13 does", path, val);
-            cli_diag(e->err, "note", -1, msg, NULL);
-        }
-    }
-    if (rest[0]) {
-        snprintf(msg, sizeof msg, "%s: options not applied (uftrace replay applies them, tracedec does not yet)", path);
-        cli_diag(e->err, "note", -1, msg, rest);
-    }
-    free(text);
-}
-
 /* With a time filter uftrace 0.13 reads all perf records first
    (process_perf_event()): per task, a sched-in less than the filter after
    the task's latest sched-out kept drops that sched-out and every record
@@ -862,10 +548,10 @@ static void st_perf_preload(uft_stream *e)
     while ((p = st_perf_pick(e)) >= 0) {
         const tdec_uftrace_perf_record *h = &e->perf[p].head;
         uint32_t id = uft_perf_event_id(h);
-        st_take_perf(e);
+        uft_st_take_perf(e);
         if (n == cap) {
             cap = cap * 2 + 256;
-            e->perf_kept = (tdec_uftrace_perf_record *)st_realloc(e->perf_kept, cap * sizeof *e->perf_kept);
+            e->perf_kept = (tdec_uftrace_perf_record *)uft_xrealloc(e->perf_kept, cap * sizeof *e->perf_kept);
         }
         t = uft_stream_task(e, (int32_t)h->tid);
         k = (size_t)(t - e->tasks);
@@ -882,7 +568,7 @@ static void st_perf_preload(uft_stream *e)
         }
         if (nheld[k] == capheld[k]) {
             capheld[k] = capheld[k] * 2 + 64;
-            held[k] = (size_t *)st_realloc(held[k], capheld[k] * sizeof **held);
+            held[k] = (size_t *)uft_xrealloc(held[k], capheld[k] * sizeof **held);
         }
         held[k][nheld[k]++] = n++;
     }
@@ -918,8 +604,21 @@ static void st_perf_preload(uft_stream *e)
     free(capheld);
 }
 
+/* Is tid one of the --tid list (TID[,TID...] joined by ';')? */
+static int st_tid_listed(const char *list, int32_t tid)
+{
+    const char *p = list;
+    char *end;
+    while (*p) {
+        if (*p == ',' || *p == ';') p++;
+        if (strtol(p, &end, 10) == tid) return 1;
+        if (end == p) break;
+        p = end;
+    }
+    return 0;
+}
 
-int uft_stream_open(uft_stream *e, uft_dir *dir, out_buf *out, out_buf *err)
+int uft_stream_open_opts(uft_stream *e, uft_dir *dir, const uft_opts *o, out_buf *out, out_buf *err)
 {
     uft_stask *t;
     size_t i;
@@ -933,9 +632,14 @@ int uft_stream_open(uft_stream *e, uft_dir *dir, out_buf *out, out_buf *err)
     e->dir = dir;
     e->out = out;
     e->err = err;
+    e->opts = o;
+    e->depth = o->depth;
+    e->enabled = 1;
+    e->time_filter = o->threshold;
     e->last_perf = -1;
     e->max_stack = (dir->hdr.feat_mask & TDEC_UFTRACE_FEAT_MAX_STACK) ? (long)dir->hdr.max_stack : 1024;
     e->estimate = (dir->hdr.feat_mask & TDEC_UFTRACE_FEAT_ESTIMATE_RETURN) != 0;
+    if (o->filter != NULL || o->trigger != NULL) uft_filters_setup(&e->filters, dir, o->filter, o->trigger, o->match, &e->usage);
     e->ntasks = dir->ntids;
     e->tasks = (uft_stask *)st_alloc(e->ntasks * sizeof *e->tasks);
     for (i = 0; i < e->ntasks; i++) {
@@ -945,20 +649,41 @@ int uft_stream_open(uft_stream *e, uft_dir *dir, out_buf *out, out_buf *err)
         t->rd.fd = -1;
         t->slot[0] = (uft_rec *)st_alloc(sizeof(uft_rec));
         t->slot[1] = (uft_rec *)st_alloc(sizeof(uft_rec));
-        t->budget = UFT_DEPTH_DEFAULT;
+        t->budget = e->depth;
         t->disp_set = 1;
+        t->excluded = o->tid != NULL && !st_tid_listed(o->tid, t->tid);
+        if (t->t != NULL && t->t->nrefs > 0 && t->t->refs[t->t->nrefs - 1].sess->exename != NULL) {
+            const char *exe = t->t->refs[t->t->nrefs - 1].sess->exename, *slash = strrchr(exe, '/');
+            snprintf(t->comm, 16, "%s", slash ? slash + 1 : exe); /* uftrace's TASK_COMM_LEN */
+        }
     }
     for (i = 0; i < e->ntasks; i++) {
         t = &e->tasks[i];
         if (uft_task_open(&t->rd, dir, t->tid) < 0)
             return uft_fail(out, err, t->rd.path, t->rd.err.offset, t->rd.err.what, t->rd.err.detail);
+        if (t->excluded) { /* its first record still counts for elapsed times (uftrace's setup) */
+            uint64_t first = e->first_time;
+            const uft_rec *r = t->slot[0];
+            int rc = uft_st_task_read(e, t, t->slot[0]);
+            e->first_time = first;
+            if (rc > 0 && r->rec.type != TDEC_UFTRACE_REC_EVENT && (first == 0 || r->rec.time < first))
+                e->first_time = r->rec.time;
+            t->ended = 1;
+        }
     }
-    st_default_opts(e);
     if ((dir->hdr.feat_mask & TDEC_UFTRACE_FEAT_PERF_EVENT) && st_open_perf(e) < 0) return 1;
     if (e->time_filter && e->nperf > 0) st_perf_preload(e);
     snprintf(file, sizeof file, "%s/extern.dat", dir->path);
     e->ext.text = uft_read_file(file, &e->ext.len); /* none: no external data */
     return 0;
+}
+
+int uft_stream_open(uft_stream *e, uft_dir *dir, out_buf *out, out_buf *err)
+{
+    static uft_opts o;
+    uft_opts_init(&o);
+    if (uft_opts_default(&o, dir->path, err)) return 1;
+    return uft_stream_open_opts(e, dir, &o, out, err);
 }
 
 void uft_stream_close(uft_stream *e)
@@ -974,13 +699,60 @@ void uft_stream_close(uft_stream *e)
         free(t->slot[0]);
         free(t->slot[1]);
         free(t->frames);
+        free(t->tt);
     }
+    uft_filters_free(&e->filters);
+    free(e->usage);
     for (i = 0; i < e->nperf; i++) uft_perf_close(&e->perf[i].rd);
     free(e->tasks);
     free(e->perf);
     free(e->perf_kept);
     free(e->ext.text);
     memset(e, 0, sizeof *e);
+}
+
+/* uft_stream_enter() with filters or triggers: uftrace's fstack_entry(). */
+int uft_st_enter_filtered(uft_stream *e, uft_stask *t, const uft_view *r, int special)
+{
+    uft_frame *f = uft_stream_frame(e, t, t->nstack - 1);
+    const uft_session *sess;
+    const uft_trigger *tr = NULL;
+    unsigned flags;
+    if (f == NULL) return -1;
+    f->orig_depth = t->budget;
+    f->flags = 0;
+    t->entry_tr.flags = 0;
+    if (t->out_count > 0) {
+        f->flags |= UFT_FL_NORECORD;
+        return -1;
+    }
+    if ((sess = uft_stream_session(e, t, r->time)) != NULL) {
+        uft_st_enter_special(e, t, f, special);
+        if (e->filters.count > 0 && (tr = uft_filters_match(&e->filters, sess, r->addr)) != NULL) t->entry_tr = *tr;
+    }
+    flags = t->entry_tr.flags;
+    if (flags & UFT_TR_FILTER) {
+        if (tr->fmode == 'i') {
+            t->in_count++;
+            f->flags |= UFT_FL_FILTERED;
+        } else {
+            t->out_count++;
+            f->flags |= UFT_FL_NOTRACE | UFT_FL_NORECORD;
+            return -1;
+        }
+        t->budget = e->depth;
+    } else if (e->filters.mode == 'i' && t->in_count == 0) {
+        f->flags |= UFT_FL_NORECORD;
+        return -1;
+    }
+    if (flags & UFT_TR_DEPTH) t->budget = tr->depth;
+    if (flags & UFT_TR_TRACE_ON) e->enabled = 1;
+    if (flags & UFT_TR_TRACE_OFF) {
+        e->enabled = 0;
+        t->disp_set = 0;
+    }
+    if (!e->enabled) return -1; /* not NORECORD: shown when tracing is on again */
+    return uft_st_enter_budget(t, f, (flags & UFT_TR_HIDE) != 0);
 }
 
 int uft_stream_check_filter(uft_stream *e, uft_stask *t)
@@ -996,7 +768,7 @@ int uft_stream_check_filter(uft_stream *e, uft_stask *t)
     }
     if (r->type == TDEC_UFTRACE_REC_EXIT) {
         if ((f = uft_stream_frame(e, t, t->nstack)) == NULL) return 0;
-        if (f->flags & UFT_FL_NORECORD) {
+        if ((f->flags & UFT_FL_NORECORD) || !e->enabled) {
             uft_stream_exited(e, t);
             return 0;
         }
@@ -1004,7 +776,7 @@ int uft_stream_check_filter(uft_stream *e, uft_stask *t)
         return 1;
     }
     if (r->type == TDEC_UFTRACE_REC_EVENT) {
-        if (t->budget <= 0) return 0;
+        if (t->out_count > 0 || t->budget <= 0 || (e->filters.mode == 'i' && t->in_count == 0)) return 0;
         if (r->addr == UFT_EV_SCHED_IN) return uft_stream_frame(e, t, t->nstack) != NULL;
         if (r->addr == UFT_EV_SCHED_OUT) return uft_stream_frame(e, t, t->nstack - 1) != NULL;
     }

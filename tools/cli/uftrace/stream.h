@@ -35,6 +35,7 @@
        task->stack_count                t->nstack
        task->user_stack_count           t->user_nstack
        task->display_depth              t->disp
+       fstack_check_opts(task, opts)    uft_stream_check_opts(s, t)
        fstack_check_filter(task)        uft_stream_check_filter(s, t)
        fstack_check_filter_done(task)   uft_stream_filter_done(s, t)
        fstack_entry(task, rstack, &tr)  uft_stream_enter(s, t, &t->cur, special)
@@ -47,10 +48,10 @@
    A consumer's loop (report's build_function_tree()):
 
        uft_stream s;
-       if (uft_stream_open(&s, &dir, out, err)) return 1;
+       if (uft_stream_open_opts(&s, &dir, opts, out, err)) return 1;
        while ((t = uft_stream_next(&s, 1)) != NULL) {
            const uft_view *r = &t->cur;
-           if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue;
+           if (!uft_stream_check_opts(&s, t)) continue;
            if (!uft_stream_check_filter(&s, t)) continue;
            if (r->type == TDEC_UFTRACE_REC_EXIT) {
                f = uft_stream_frame(&s, t, t->nstack);  (the frame just left:
@@ -91,6 +92,8 @@
 
 #include "tools/cli/out.h"
 #include "tools/cli/uftrace/dir.h"
+#include "tools/cli/uftrace/filter.h"
+#include "tools/cli/uftrace/opts.h"
 #include "tools/cli/uftrace/read.h"
 
 /* event ids of the perf scheduler records and external data */
@@ -108,13 +111,12 @@
 /* uft_stream_special() answers kept */
 #define UFT_SPECIALS 256
 
-/* uftrace's default depth limit (-D): deeper frames are hidden */
-#define UFT_DEPTH_DEFAULT 1024
-
 /* frame flags */
 #define UFT_FL_EXEC     1u /* an exec*() call: the image restarts at depth 0   */
 #define UFT_FL_LONGJMP  2u /* a longjmp(): back to the setjmp() depth           */
-#define UFT_FL_NORECORD 4u /* entered beyond the depth limit: never shown       */
+#define UFT_FL_NORECORD 4u /* hidden (filters, depth limit): never shown       */
+#define UFT_FL_FILTERED 8u /* matched by a -F filter                           */
+#define UFT_FL_NOTRACE 16u /* matched by a -N filter                           */
 
 /* where a task's current record came from */
 enum { UFT_SRC_NONE, UFT_SRC_USER, UFT_SRC_PERF, UFT_SRC_EXTERN };
@@ -136,6 +138,13 @@ typedef struct uft_view {
     const uft_rec *rec;      /* a <tid>.dat record with its payload; NULL otherwise */
     char           comm[17]; /* perf COMM: the new task name */
 } uft_view;
+
+/* A function entry with a @time trigger whose exit is not read yet: the
+   time filter of what it calls (uftrace's task->filter.stack). */
+typedef struct uft_time_trigger {
+    uint32_t depth;
+    uint64_t threshold;
+} uft_time_trigger;
 
 /* A task of taskinfo:tids. The fields after `cur` are its stack state
    (read them; change them only through the functions below). */
@@ -164,6 +173,12 @@ typedef struct uft_stask {
     long            budget;      /* depth budget (uftrace's filter depth)        */
     int             lost_seen;
     uint64_t        est, est_next; /* -e/--estimate-return bookkeeping           */
+    long            in_count, out_count; /* open frames a -F / -N filter matched */
+    uft_trigger     entry_tr;    /* the trigger of the latest entry (uft_stream_enter) */
+    int             excluded;    /* not among --tid's tasks: no records, no frames */
+    char            comm[17];    /* its name: its (last) program's, then perf COMM's */
+    uft_time_trigger *tt;        /* open frames with a @time trigger (reading) */
+    size_t          ntt, tt_cap;
     const uft_session *sess;       /* uft_stream_session(): the answer in [sess_from, sess_to) */
     uint64_t        sess_from, sess_to;
 } uft_stask;
@@ -206,14 +221,26 @@ typedef struct uft_stream {
     size_t     nperf_kept, perf_next;    /* left by st_perf_preload(), in order */
     int        perf_preloaded;
     int        failed;      /* a file could not be read: error reported, the stream ends */
+    const uft_opts *opts;   /* the options it was opened with */
+    uft_filters filters;    /* -F, -N, -T */
+    long       depth;       /* -D */
+    int        enabled;     /* uftrace's fstack_enabled: off after a trace_off trigger */
+    uint64_t   first_time;  /* uftrace's time_range.first: the earliest record taken
+                               (events outside functions aside), for elapsed times */
+    char      *usage;       /* "Usage: ..." lines of the filter setup, for stdout */
     const uft_sym *special_sym[UFT_SPECIALS]; /* uft_stream_special() answers by symbol */
     char           special_kind[UFT_SPECIALS];
 } uft_stream;
 
 /* Opens the stream of the directory dir (uft_open_dir() done, at least one
-   task): the readers of every task, perf file and extern.dat, and the
-   recording's default.opts. Errors go to err (out flushed first). Returns
-   0, or the exit status (1). */
+   task) with options o (uft_opts_default() applied; kept by reference):
+   the readers of every task (--tid's only), perf file and extern.dat, the
+   filters and triggers (s->usage: uftrace's "Usage:" lines about them,
+   which a command prints first). Errors go to err (out flushed first).
+   Returns 0, or the exit status (1). */
+int uft_stream_open_opts(uft_stream *s, uft_dir *dir, const uft_opts *o, out_buf *out, out_buf *err);
+/* uft_stream_open_opts() with uftrace's default options and the
+   recording's default.opts. */
 int uft_stream_open(uft_stream *s, uft_dir *dir, out_buf *out, out_buf *err);
 void uft_stream_close(uft_stream *s);
 
@@ -221,44 +248,49 @@ void uft_stream_close(uft_stream *s);
    (t->cur); taken too (uft_stream_take) if `take`. NULL at the end (or
    after an error: s->failed). Without take, the same task and record
    come back until one is taken. */
-uft_stask *uft_stream_next(uft_stream *s, int take);
+static inline uft_stask *uft_stream_next(uft_stream *s, int take);
 /* Takes the task's current record (the one uft_stream_next() just chose):
    the stack moves (an entry or sched-out pushes a frame, an exit or
    sched-in pops one and accounts its time, LOST resets). */
-void uft_stream_take(uft_stream *s, uft_stask *t);
+static inline void uft_stream_take(uft_stream *s, uft_stask *t);
 
 /* Frame idx of the task (uftrace keeps max_stack of them), NULL out of
    range. */
 static inline uft_frame *uft_stream_frame(const uft_stream *s, uft_stask *t, long idx);
 /* The session of the task at time, or NULL (remembered while it holds). */
-const uft_session *uft_stream_session(uft_stream *s, uft_stask *t, uint64_t time);
+static inline const uft_session *uft_stream_session(uft_stream *s, uft_stask *t, uint64_t time);
 /* The task of tid, or NULL. */
 uft_stask *uft_stream_task(uft_stream *s, int32_t tid);
 
 /* Is the symbol (found in map, as uft_find_sym_map() answers) one of the
    calls uftrace treats specially? 'e' exec*, 's' setjmp, 'l' longjmp,
    'f' fork/vfork/daemon, 0 none. */
-int uft_stream_special(uft_stream *s, const uft_sym *sym, const uft_map *map);
+static inline int uft_stream_special(uft_stream *s, const uft_sym *sym, const uft_map *map);
 
 /* fstack_entry(): a function entry, already taken (special: its
    uft_stream_special()). Sets up its frame; -1 when it is not shown. */
-int uft_stream_enter(uft_stream *s, uft_stask *t, const uft_view *r, int special);
+static inline int uft_stream_enter(uft_stream *s, uft_stask *t, const uft_view *r, int special);
 /* fstack_update(ENTRY): after an entry was shown, the next lines are one
    deeper (or the stack restarts for exec / longjmp). f: the entry's frame. */
-void uft_stream_entered(uft_stream *s, uft_stask *t, uft_frame *f);
+static inline void uft_stream_entered(uft_stream *s, uft_stask *t, uft_frame *f);
 /* fstack_update(EXIT): the display depth of an exit being shown. */
-long uft_stream_exiting(uft_stask *t);
+static inline long uft_stream_exiting(uft_stask *t);
 /* fstack_exit(): a function exit, already taken, is done with. */
-void uft_stream_exited(uft_stream *s, uft_stask *t);
+static inline void uft_stream_exited(uft_stream *s, uft_stask *t);
 
 /* fstack_check_skip(): would the current record r of t be hidden? -1
    yes, 0 no. */
-int uft_stream_hidden(uft_stream *s, uft_stask *t, const uft_view *r);
+static inline int uft_stream_hidden(uft_stream *s, uft_stask *t, const uft_view *r);
 /* fstack_skip(): looks at what comes after the current record of t
    (depth: its record depth), taking hidden records on the way. Returns
    the task of the next record that will be shown, NULL if none or if it
    must not be merged with t's (a LOST record, exec / longjmp). */
-uft_stask *uft_stream_peek_shown(uft_stream *s, uft_stask *t, uint32_t depth);
+static inline uft_stask *uft_stream_peek_shown(uft_stream *s, uft_stask *t, uint32_t depth);
+
+/* fstack_check_opts(): is t's current record (taken) of interest under
+   the options: events outside user functions are not (unless
+   --event-full), no event is under --no-event. */
+static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t);
 
 /* fstack_check_filter(): after taking t's current record, is it to be
    processed? An entry gets its frame set up (uft_stream_enter), an exit
@@ -280,10 +312,378 @@ int uft_parse_time(const char *arg, uint64_t *ns, int *unknown_unit);
 /* uft_stream_frame() beyond the frames allocated so far */
 uft_frame *uft_stream_frame_grow(const uft_stream *s, uft_stask *t, long idx);
 
+static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t)
+{
+    if (t->cur.type != TDEC_UFTRACE_REC_EVENT) return 1;
+    return !s->opts->no_event && (t->user_nstack > 0 || s->opts->event_full);
+}
+
 static inline uft_frame *uft_stream_frame(const uft_stream *s, uft_stask *t, long idx)
 {
     if (idx >= 0 && idx < t->nframes) return &t->frames[idx]; /* nframes <= max_stack */
     return uft_stream_frame_grow(s, t, idx);
+}
+
+/* ---- the path of a record, inline ------------------------------------------------
+   Consumers call the functions above once or more per record: their
+   definitions follow, with the helpers they share, so that they inline
+   into the consumers' loops; the rare cases are in stream.c (uft_st_*). */
+
+UFT_COLD void uft_st_task_error(uft_stream *e, uft_stask *t);
+int uft_st_task_ahead_filtered(uft_stream *e, uft_stask *t);
+UFT_COLD void uft_st_take_perf(uft_stream *e);
+UFT_COLD int uft_st_stack_unsettled(uft_stream *e, uft_stask *t, const uft_view *r, int type);
+UFT_COLD void uft_st_stack_lost(uft_stream *e, uft_stask *t);
+uft_stask *uft_st_earliest_of_all(uft_stream *e);
+int uft_st_enter_filtered(uft_stream *e, uft_stask *t, const uft_view *r, int special);
+UFT_COLD int uft_st_special_by_name(const uft_sym *sym);
+
+/* uft_task_session() of the task, remembered while it holds. */
+static inline const uft_session *uft_stream_session(uft_stream *e, uft_stask *t, uint64_t time)
+{
+    uint64_t from, to;
+    const uft_session *s;
+    if (time >= t->sess_from && time < t->sess_to) return t->sess;
+    s = uft_task_session_win(e->dir, t->t, time, &from, &to);
+    if (from < to) {
+        t->sess = s;
+        t->sess_from = from;
+        t->sess_to = to;
+    }
+    return s;
+}
+
+/* The next complete record of the task's file into *out: 1, 0 at its end,
+   -1 after an error (reported). */
+static inline int uft_st_task_read(uft_stream *e, uft_stask *t, uft_rec *out)
+{
+    int rc = uft_task_next(&t->rd, out);
+    if (rc > 0 && out->incomplete) rc = uft_task_next(&t->rd, out);
+    if (rc < 0) uft_st_task_error(e, t);
+    if (rc > 0 && e->first_time == 0) e->first_time = out->rec.time;
+    return rc;
+}
+
+/* Makes sure the task has its next record in slot[0]; 0 when it has none. */
+static inline int uft_st_task_ahead(uft_stream *e, uft_stask *t)
+{
+    int rc;
+    if (t->ahead) return 1;
+    if (e->time_filter || e->filters.time) return uft_st_task_ahead_filtered(e, t);
+    if (t->ended || e->failed) return 0;
+    rc = uft_st_task_read(e, t, t->slot[0]);
+    if (rc == 0) t->ended = 1;
+    if (rc <= 0) return 0;
+    t->ahead = 1;
+    return 1;
+}
+
+/* A perf scheduler event seen as a pseudo function: sched-out enters it,
+   sched-in leaves it. Returns the record type to use, or -1 for events
+   that do not touch the stack. */
+static inline int uft_st_stack_type(const uft_view *r)
+{
+    if (r->type != TDEC_UFTRACE_REC_EVENT) return (int)r->type;
+    if (r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PRE) return TDEC_UFTRACE_REC_ENTRY;
+    if (r->addr == UFT_EV_SCHED_IN) return TDEC_UFTRACE_REC_EXIT;
+    return -1;
+}
+
+/* A frame's time becomes its duration delta, which counts in its parent
+   (frame idx - 1) as time spent in children. */
+static inline void uft_st_account(uft_stream *e, uft_stask *t, uft_frame *f, long idx, uint64_t delta)
+{
+    uft_frame *parent;
+    f->time = delta;
+    if (f->child > delta) f->child = delta;
+    if (idx > 0 && (parent = uft_stream_frame(e, t, idx - 1)) != NULL) parent->child += delta;
+}
+
+/* A function entry or a sched-out: a frame opens. */
+static inline void uft_st_push(uft_stream *e, uft_stask *t, const uft_view *r)
+{
+    uint64_t addr = r->addr, time = r->time;
+    uft_frame *f;
+    UFT_OPAQUE(addr); /* uft_st_view_user() may have just stored them */
+    UFT_OPAQUE(time);
+    if ((f = uft_stream_frame(e, t, t->nstack)) != NULL) {
+        f->addr = addr;
+        f->time = time;
+        f->child = 0;
+        f->valid = 1;
+    }
+    t->nstack++;
+    if (r->type != TDEC_UFTRACE_REC_EVENT) t->user_nstack++;
+}
+
+/* A function exit or a sched-in: the top frame closes, its time becomes
+   its duration. */
+static inline void uft_st_pop(uft_stream *e, uft_stask *t, const uft_view *r)
+{
+    uft_frame *f = uft_stream_frame(e, t, t->nstack - 1);
+    if (f != NULL) {
+        uft_st_account(e, t, f, t->nstack - 1, f->valid ? r->time - f->time : 0);
+        f->valid = 0;
+    }
+    if (t->nstack > 0) t->nstack--;
+    if (r->type != TDEC_UFTRACE_REC_EVENT && t->user_nstack > 0) t->user_nstack--;
+}
+
+/* Takes the task's current record (the one uft_stream_next() just chose). */
+static inline void uft_stream_take(uft_stream *e, uft_stask *t)
+{
+    const uft_view *r = &t->cur;
+    int type = uft_st_stack_type(r);
+    if (t->cur_src == UFT_SRC_USER) {
+        uft_rec *s = t->slot[0];
+        t->slot[0] = t->slot[1];
+        t->slot[1] = s;
+        t->ahead = 0;
+    } else if (t->cur_src == UFT_SRC_PERF) {
+        uft_st_take_perf(e);
+        if (r->addr == UFT_EV_TASK_NAME) memcpy(t->comm, r->comm, sizeof t->comm);
+    } else {
+        e->ext.valid = 0;
+    }
+    e->peeked = NULL;
+    if ((e->first_time == 0 || r->time < e->first_time) && !(r->type == TDEC_UFTRACE_REC_EVENT && t->nstack == 0))
+        e->first_time = r->time;
+    if (type < 0) return; /* events other than sched-in/out */
+    if ((!t->stack_set || t->lost_seen) && uft_st_stack_unsettled(e, t, r, type)) return;
+    if (type == TDEC_UFTRACE_REC_ENTRY) uft_st_push(e, t, r);
+    else if (type == TDEC_UFTRACE_REC_EXIT) uft_st_pop(e, t, r);
+    else if (type == TDEC_UFTRACE_REC_LOST) uft_st_stack_lost(e, t);
+}
+
+/* The user record ahead becomes the task's current record. */
+static inline void uft_st_view_user(uft_stream *e, uft_stask *t)
+{
+    const uft_rec *u = t->slot[0];
+    uint32_t type = u->rec.type, more = u->rec.more, depth = u->rec.depth;
+    uint64_t time = u->rec.time, addr = u->rec.addr;
+    UFT_OPAQUE(type); /* uft_task_next() may have just stored them */
+    UFT_OPAQUE(more);
+    UFT_OPAQUE(depth);
+    UFT_OPAQUE(time);
+    UFT_OPAQUE(addr);
+    t->cur.type = type;
+    t->cur.more = more;
+    t->cur.depth = depth;
+    t->cur.time = time;
+    t->cur.addr = addr;
+    t->cur.rec = u;
+    t->cur.comm[0] = '\0';
+    t->cur_src = UFT_SRC_USER;
+    if (e->estimate && t->est != 0) {
+        /* estimated exits stay after an estimate made at a sched-in */
+        if (t->cur.type == TDEC_UFTRACE_REC_EXIT && t->cur.time <= t->est) t->cur.time = ++t->est;
+        else t->est = t->est_next = 0;
+    }
+}
+
+/* The task with the earliest next record, which becomes its current
+   record; NULL at the end (or after an error). Ties go to the first task
+   in taskinfo order, then to the first perf file; a task's record wins
+   over a perf record of the same time, both over external data. */
+static inline uft_stask *uft_st_earliest(uft_stream *e)
+{
+    uft_stask *t = e->lead;
+    /* The records ahead of the other sources do not change until one of
+       them is taken: while the lead task's next record is strictly before
+       all of them, it is the next. */
+    if (t != NULL && uft_st_task_ahead(e, t) && t->slot[0]->rec.time < e->lead_until) {
+        uft_st_view_user(e, t);
+        return t;
+    }
+    return uft_st_earliest_of_all(e);
+}
+
+/* The task with the earliest next record, which becomes its current
+   record; taken too if `take`. NULL at the end (or after an error). */
+static inline uft_stask *uft_stream_next(uft_stream *e, int take)
+{
+    uft_stask *t;
+    if (e->failed) return NULL;
+    t = e->peeked;
+    if (t == NULL) {
+        if ((t = uft_st_earliest(e)) == NULL) return NULL;
+        if (!take && !e->estimate) e->peeked = t; /* -e estimates are redone on every call */
+    }
+    if (take) {
+        e->last_read = t;
+        uft_stream_take(e, t);
+    }
+    return t;
+}
+
+/* Is the symbol (found in map) one of the calls replay treats specially?
+   Returns 'e' exec*, 's' setjmp, 'l' longjmp, 'f' fork/vfork/daemon, 0 none. */
+static inline int uft_stream_special(uft_stream *e, const uft_sym *sym, const uft_map *map)
+{
+    size_t slot = ((uintptr_t)sym >> 3) % UFT_SPECIALS;
+    if (sym == NULL || map == NULL) return 0; /* only symbols of the session's maps */
+    if (e->special_sym[slot] != sym) {
+        e->special_sym[slot] = sym;
+        e->special_kind[slot] = (char)uft_st_special_by_name(sym);
+    }
+    return e->special_kind[slot];
+}
+
+/* Is the record's function a PLT entry (looked up for task t)? */
+static inline int uft_st_is_plt(uft_stream *e, uft_stask *t, const uft_view *r)
+{
+    const uft_sym *sym = uft_find_sym(e->dir, t->t, r->time, r->addr);
+    return sym != NULL && sym->type == 'P';
+}
+
+/* uft_stream_special() of the record's function. */
+static inline int uft_st_special_at(uft_stream *e, uft_stask *t, const uft_view *r)
+{
+    const uft_map *map;
+    const uft_sym *sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+    return uft_stream_special(e, sym, map);
+}
+
+/* The end of an entry (frame f): hidden beyond the depth budget (or if
+   hide), else it takes a level of the budget. -1 hidden, 0 shown. */
+static inline int uft_st_enter_budget(uft_stask *t, uft_frame *f, int hide)
+{
+    if (t->budget <= 0 || hide) {
+        f->flags |= UFT_FL_NORECORD;
+        return -1;
+    }
+    t->budget--;
+    if (!t->disp_set) {
+        t->disp = t->nstack - 1 < 0 ? 0 : t->nstack - 1;
+        t->disp_set = 1;
+    }
+    return 0;
+}
+
+/* The frame of an entry of a special function (uft_stream_special()). */
+static inline void uft_st_enter_special(uft_stream *e, uft_stask *t, uft_frame *f, int special)
+{
+    switch (special) {
+    case 'e': f->flags |= UFT_FL_EXEC; break;
+    case 's':
+        e->setjmp_disp = t->disp + 1;
+        e->setjmp_nstack = t->nstack;
+        break;
+    case 'l': f->flags |= UFT_FL_LONGJMP; break;
+    case 'f': t->fork_disp = t->disp + 1; break;
+    default: break;
+    }
+}
+
+/* A function entry (already taken; special: its uft_stream_special()): sets up
+   its frame. -1: not shown. */
+static inline int uft_stream_enter(uft_stream *e, uft_stask *t, const uft_view *r, int special)
+{
+    uft_frame *f;
+    if (e->filters.count > 0) return uft_st_enter_filtered(e, t, r, special);
+    if ((f = uft_stream_frame(e, t, t->nstack - 1)) == NULL) return -1;
+    f->orig_depth = t->budget;
+    f->flags = 0;
+    t->entry_tr.flags = 0;
+    if (special && uft_stream_session(e, t, r->time) != NULL) uft_st_enter_special(e, t, f, special);
+    return uft_st_enter_budget(t, f, 0);
+}
+
+/* After an entry line "f() {": the next lines are one deeper (or the
+   stack restarts for exec / longjmp). */
+static inline void uft_stream_entered(uft_stream *e, uft_stask *t, uft_frame *f)
+{
+    if (f == NULL) return;
+    if (f->flags & UFT_FL_EXEC) {
+        t->disp = 0;
+        t->nstack = 0;
+        t->user_nstack = 0;
+    } else if (f->flags & UFT_FL_LONGJMP) {
+        t->disp = e->setjmp_disp;
+        t->nstack = e->setjmp_nstack;
+        t->user_nstack = e->setjmp_nstack;
+    } else {
+        t->disp++;
+    }
+    f->flags &= (uint8_t)~(UFT_FL_EXEC | UFT_FL_LONGJMP);
+}
+
+/* Display depth of an exit line. */
+static inline long uft_stream_exiting(uft_stask *t)
+{
+    if (!t->disp_set) { /* a fork child starts with an exit */
+        t->disp = t->nstack + 1;
+        t->disp_set = 1;
+    }
+    t->disp = t->disp > 0 ? t->disp - 1 : 0;
+    return t->disp;
+}
+
+/* A function exit (already taken): its frame is done. */
+static inline void uft_stream_exited(uft_stream *e, uft_stask *t)
+{
+    uft_frame *f = uft_stream_frame(e, t, t->nstack);
+    if (f == NULL) return;
+    if (f->flags & UFT_FL_FILTERED) t->in_count--;
+    else if (f->flags & UFT_FL_NOTRACE) t->out_count--;
+    f->flags = 0;
+    t->budget = f->orig_depth;
+}
+
+/* fstack_check_skip(): would the record be hidden? -1 yes (a -N filter
+   or none of the -F ones, beyond the depth limit, no session; for an
+   exit: its entry was hidden), 0 no. */
+static inline int uft_stream_hidden(uft_stream *e, uft_stask *t, const uft_view *r)
+{
+    const uft_session *sess;
+    const uft_trigger *tr = NULL;
+    uft_frame *f;
+    long depth = t->budget;
+    if (t->out_count > 0) return -1;
+    if (r->type == TDEC_UFTRACE_REC_EXIT) {
+        if (t->nstack < 1) return 0;
+        f = uft_stream_frame(e, t, t->nstack - 1);
+        if (f == NULL || (f->flags & UFT_FL_NORECORD)) return -1;
+        return 0;
+    }
+    if ((sess = uft_stream_session(e, t, r->time)) == NULL) return -1;
+    if (e->filters.count > 0) tr = uft_filters_match(&e->filters, sess, r->addr);
+    if (tr != NULL && (tr->flags & UFT_TR_FILTER)) {
+        if (tr->fmode == 'o') return -1;
+        depth = e->depth;
+    } else if (e->filters.mode == 'i' && t->in_count == 0) {
+        return -1;
+    }
+    if (tr != NULL && (tr->flags & (UFT_TR_DEPTH | UFT_TR_TRACE_ON))) return 0;
+    if ((tr != NULL && (tr->flags & (UFT_TR_TRACE_OFF | UFT_TR_HIDE))) || depth <= 0) return -1;
+    return 0;
+}
+
+/* Looks at what comes after the current record of t (depth: its record
+   depth), taking hidden records on the way. Returns the task of the next
+   record that will be shown, NULL if none or if it must not be merged. */
+static inline uft_stask *uft_stream_peek_shown(uft_stream *e, uft_stask *t, uint32_t depth)
+{
+    uft_frame *f = uft_stream_frame(e, t, t->nstack - 1);
+    int src = t->cur_src;
+    uft_stask *next;
+    if (f == NULL || (f->flags & (UFT_FL_EXEC | UFT_FL_LONGJMP))) return NULL;
+    if ((next = uft_stream_next(e, 0)) == NULL) return NULL;
+    for (;;) {
+        const uft_view *r = &next->cur; /* until the next uft_stream_next() */
+        if (next == t && next->cur_src == src && depth >= r->depth) break;
+        if (!(r->type == TDEC_UFTRACE_REC_EVENT && next->user_nstack == 0 && !e->opts->event_full)) {
+            if (r->type == TDEC_UFTRACE_REC_LOST) return NULL;
+            /* --no-libcall: PLT functions (looked up, as uftrace, in t's session) */
+            if (!(e->opts->no_libcall && uft_st_is_plt(e, t, r)) && uft_stream_hidden(e, next, r) >= 0) break;
+        }
+        uft_stream_take(e, next);
+        if (r->type == TDEC_UFTRACE_REC_ENTRY) uft_stream_enter(e, next, r, uft_st_special_at(e, next, r));
+        else if (r->type == TDEC_UFTRACE_REC_EXIT) uft_stream_exited(e, next);
+        if (!e->enabled) return NULL;
+        if ((next = uft_stream_next(e, 0)) == NULL) return NULL;
+    }
+    return next;
 }
 
 #endif

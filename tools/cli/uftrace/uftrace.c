@@ -1,16 +1,19 @@
 /* uftrace.c - the uftrace front end's row of the table: a directory with
    an info file is uftrace data; dump (text or JSON), info, replay, report
-   and graph read it. */
+   and graph read it.
+   The options are uftrace 0.13's (opts.h: one table for every command),
+   the recording's default.opts applied after the command line's. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/formats.h"
+#include "tools/cli/uftrace/opts.h"
 #include "tools/cli/uftrace/uftrace.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 
-/* The options of info, report and graph (uftrace's names). */
-static uft_view_opts uft_vopts;
+/* the command line's options (uft_parse_opt), then default.opts' */
+static uft_opts uft_options;
+static int      uft_options_set;
 
 static cli_match uft_detect(const cli_args *a, const cli_probe *p)
 {
@@ -21,77 +24,43 @@ static cli_match uft_detect(const cli_args *a, const cli_probe *p)
     return stat(file, &sb) == 0 && S_ISREG(sb.st_mode) ? CLI_YES : CLI_NO;
 }
 
-/* argv[*i] is the option -X / --NAME (with its value: "-X V", "-XV",
-   "--NAME=V", "--NAME V"); *value is set to the value, *i moved past it. */
-static int uft_opt_arg(int argc, char **argv, int *i, char shortname, const char *name, const char **value)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(name);
-    if (shortname && arg[0] == '-' && arg[1] == shortname) {
-        if (arg[2] != '\0') *value = arg + 2;
-        else if (*i + 1 < argc) *value = argv[++*i];
-        else return 0;
-        return 1;
-    }
-    if (strncmp(arg, "--", 2) != 0 || strncmp(arg + 2, name, n) != 0) return 0;
-    if (arg[2 + n] == '=') *value = arg + 3 + n;
-    else if (arg[2 + n] == '\0' && *i + 1 < argc) *value = argv[++*i];
-    else return 0;
-    return 1;
-}
-
 static int uft_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
-    const char *arg = argv[*i], *v;
-    int info = a->command == CLI_INFO, report = a->command == CLI_REPORT, graph = a->command == CLI_GRAPH;
-    (void)err;
-    if (!info && !report && !graph) return CLI_OPT_NONE;
-    if (uft_opt_arg(argc, argv, i, 'd', "data", &v)) {
-        a->path = v;
+    if (!(cli_uftrace.commands & CLI_CMD(a->command))) return CLI_OPT_NONE;
+    if (!uft_options_set) {
+        uft_opts_init(&uft_options);
+        uft_options_set = 1;
+    }
+    if (a->command == CLI_GRAPH && a->path != NULL && argv[*i][0] != '-' && uft_options.func == NULL) {
+        uft_options.func = argv[*i]; /* graph DIR FUNC */
         return CLI_OPT_TAKEN;
     }
-    if (strcmp(arg, "--task") == 0 && (info || report)) {
-        uft_vopts.task = 1;
-        return CLI_OPT_TAKEN;
-    }
-    if (report && uft_opt_arg(argc, argv, i, 's', "sort", &v)) {
-        uft_vopts.sort = v;
-        return CLI_OPT_TAKEN;
-    }
-    if ((report || graph) && uft_opt_arg(argc, argv, i, 'f', "output-fields", &v)) {
-        uft_vopts.fields = v;
-        return CLI_OPT_TAKEN;
-    }
-    if (report && strcmp(arg, "--avg-total") == 0) {
-        uft_vopts.avg_total = 1;
-        return CLI_OPT_TAKEN;
-    }
-    if (report && strcmp(arg, "--avg-self") == 0) {
-        uft_vopts.avg_self = 1;
-        return CLI_OPT_TAKEN;
-    }
-    if (graph && a->path != NULL && arg[0] != '-' && uft_vopts.func == NULL) { /* graph DIR FUNC */
-        uft_vopts.func = arg;
-        return CLI_OPT_TAKEN;
-    }
-    return CLI_OPT_NONE;
+    return uft_opts_parse(&uft_options, a->command, &a->path, argc, argv, i, err);
 }
 
 static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     (void)in;
+    if (!uft_options_set) {
+        uft_opts_init(&uft_options);
+        uft_options_set = 1;
+    }
     switch (a->command) {
     case CLI_DUMP:
         return a->output == CLI_OUT_JSON ? uft_dump_json(a->path, out, err) : uft_dump(a->path, out, err);
     case CLI_INFO:
-        return uft_info(a->path, uft_vopts.task, out, err);
+        return uft_info(a->path, uft_options.task, out, err);
     case CLI_REPLAY:
-        return uft_replay(a->path, out, err);
+        if (uft_opts_default(&uft_options, a->path, err)) return 1;
+        return uft_replay(a->path, &uft_options, out, err);
     case CLI_REPORT:
-        return uft_report(a->path, &uft_vopts, out, err);
+        if (uft_opts_default(&uft_options, a->path, err)) return 1;
+        return uft_report(a->path, &uft_options, out, err);
     case CLI_GRAPH:
-        return uft_graph(a->path, &uft_vopts, out, err);
+        if (uft_opts_default(&uft_options, a->path, err)) return 1;
+        return uft_graph(a->path, &uft_options, out, err);
     default:
+        cli_diag(err, "error", -1, a->path, "uftrace data: `info` is not supported yet");
         return 2;
     }
 }
@@ -99,16 +68,37 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
 static const char uft_help[] =
     "  dump           uftrace dump's text\n"
     "  info           the recording's system and process information, as uftrace info\n"
-    "    --task         its tasks instead (timestamp, flags, tid, name, data size)\n"
+    "    --task                  its tasks instead (start, flags, tid, name, data size)\n"
     "  replay         per-task call trees with durations, as uftrace replay\n"
+    "    -d, --data=DIR          the data directory (or DIR as the last argument)\n"
+    "    -F, --filter=FUNC       only FUNC and what it calls (regex; ';' or repeat)\n"
+    "    -N, --notrace=FUNC      not FUNC nor what it calls\n"
+    "    -T, --trigger=FUNC@ACT  depth=N, time=TIME, trace_on, trace_off, backtrace,\n"
+    "                            filter, notrace, hide, trace\n"
+    "    -D, --depth=N           N levels of calls at most\n"
+    "    -t, --time-filter=TIME  hide calls shorter than TIME (e.g. 10us)\n"
+    "    --tid=TID[,TID...]      only those tasks\n"
+    "    -f, --output-fields=F   duration,tid,addr,time,delta,elapsed,task,module;\n"
+    "                            none; +F adds to the default (duration,tid)\n"
+    "    --flat                  a line per record\n"
+    "    --no-libcall            hide library (PLT) calls\n"
+    "    --no-event              hide events\n"
+    "    --no-args               hide arguments and return values\n"
+    "    --demangle=full|simple|no   C++ names (default simple)\n"
+    "    --srcline               each function's FILE:LINE (.dbg), in a comment\n"
+    "    --task-newline          an empty line where the task changes\n"
+    "    --column-view           each task in its own column (--column-offset=N)\n"
+    "    --no-comment, --no-merge, --match=regex|glob, --event-full  as uftrace\n"
     "  report         a flat profile (total, self, calls per function), as uftrace report\n"
-    "    --task         per task instead\n"
-    "    -s, --sort=KEY[,KEY...]  order (total, self, call, func, total_avg ... size)\n"
-    "    -f, --output-fields=FIELD[,FIELD...]  columns (total, self, call, total-avg ...)\n"
-    "    --avg-total, --avg-self  average, min and max of the total / self time\n"
-    "  graph [FUNC]   the call graph of each session (or the calls of FUNC), as uftrace graph\n"
-    "    -f, --output-fields=FIELD[,FIELD...]  columns (total, self, addr)\n"
-    "  -d, --data=DIR  the data directory (instead of DIR)\n";
+    "    --task                  per task instead\n"
+    "    -s, --sort=KEY[,KEY]    order (total, self, call, func, total_avg ... size)\n"
+    "    -f, --output-fields=F   total, self, call, total-avg, total-min ... size\n"
+    "    --avg-total, --avg-self the average, min and max of the total / self time\n"
+    "  graph [FUNC]   the call graph of each session (from FUNC), as uftrace graph\n"
+    "    -f, --output-fields=F   total, self, addr\n"
+    "  report and graph take replay's -F, -N, -T, -D, -t, --tid, --match,\n"
+    "  --no-event, --event-full, --no-libcall, --demangle; info, report and graph\n"
+    "  take -d, --data=DIR\n";
 
 const cli_format cli_uftrace = {
     .name = "uftrace",

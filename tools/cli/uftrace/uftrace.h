@@ -5,23 +5,14 @@
 #define TDEC_TOOLS_UFTRACE_H
 
 #include "tools/cli/out.h"
+#include "tools/cli/uftrace/opts.h"
 
 /* dump: as `uftrace dump` (dump.c) */
 int uft_dump(const char *path, out_buf *out, out_buf *err);
 /* dump --json (json.c, docs/uftrace.md) */
 int uft_dump_json(const char *path, out_buf *out, out_buf *err);
-/* replay: as `uftrace replay` (replay.c) */
-int uft_replay(const char *path, out_buf *out, out_buf *err);
-
-/* The options of info, report and graph, uftrace's names. */
-typedef struct uft_view_opts {
-    int         task;      /* --task                                       */
-    const char *sort;      /* -s/--sort KEYS, or NULL                      */
-    const char *fields;    /* -f/--output-fields FIELDS, or NULL           */
-    int         avg_total; /* --avg-total                                  */
-    int         avg_self;  /* --avg-self                                   */
-    const char *func;      /* graph FUNC, or NULL: the whole graph         */
-} uft_view_opts;
+/* replay: as `uftrace replay` with options o (replay.c) */
+int uft_replay(const char *path, const uft_opts *o, out_buf *out, out_buf *err);
 
 /* info: as `uftrace info`, `uftrace info --task` (info.c) */
 int uft_info(const char *path, int show_task, out_buf *out, out_buf *err);
@@ -30,9 +21,9 @@ int uft_info(const char *path, int show_task, out_buf *out, out_buf *err);
    error on err (info.c). */
 struct uft_dir;
 int uft_info_check(const struct uft_dir *d, out_buf *err);
-/* report: as `uftrace report` (report.c) */
-int uft_report(const char *path, const uft_view_opts *o, out_buf *out, out_buf *err);
-/* graph: as `uftrace graph` (graph.c) */
-int uft_graph(const char *path, const uft_view_opts *o, out_buf *out, out_buf *err);
+/* report: as `uftrace report` with options o (report.c) */
+int uft_report(const char *path, const uft_opts *o, out_buf *out, out_buf *err);
+/* graph: as `uftrace graph` with options o (graph.c) */
+int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err);
 
 #endif
