@@ -464,8 +464,24 @@ static void gr_setup(gr *e)
     for (k = 0; k < e->ngraphs; k++) e->graphs[k].root.name = e->graphs[k].func;
 }
 
+/* Is there a symbol named name in a module of a session? (uftrace's
+   find_func()) */
+static int gr_func_known(const uft_dir *d, const char *name)
+{
+    size_t i, k, j;
+    for (i = 0; i < d->nsess; i++) {
+        for (k = 0; k < d->sess[i]->nmaps; k++) {
+            const uft_module *m = uft_module_symbols(d, d->sess[i]->maps[k].mod);
+            for (j = 0; m != NULL && j < m->nsyms; j++)
+                if (strcmp(m->syms[j].name, name) == 0) return 1;
+        }
+    }
+    return 0;
+}
+
 int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
 {
+    static uft_opts depth_opts; /* o with uftrace's synthesized depth trigger */
     static uft_dir dir; /* reachable to the end (the CLI frees nothing of it) */
     static gr e;
     size_t k;
@@ -473,6 +489,23 @@ int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     if (o->usage) out_str(out, o->usage);
     if (uft_open_dir(&dir, path, err)) return 1;
     dir.demangle = o->demangle;
+    if (o->depth != UFT_DEPTH_DEFAULT) {
+        /* as uftrace: "FUNC@depth=N" (FUNC: _start for the whole graph) so
+           that the depth counts from FUNC; "FUNC@kernel,depth=N" when no
+           module has FUNC (it sets nothing, but may bring uftrace's
+           "failed to set filter or trigger" line) */
+        char term[4096];
+        const char *func = o->func ? o->func : "_start";
+        depth_opts = *o;
+        depth_opts.trigger = NULL;
+        if (o->trigger) {
+            uft_append(&depth_opts.trigger, o->trigger);
+            uft_append(&depth_opts.trigger, ";");
+        }
+        snprintf(term, sizeof term, "%s@%sdepth=%ld", func, gr_func_known(&dir, func) ? "" : "kernel,", o->depth);
+        uft_append(&depth_opts.trigger, term);
+        o = &depth_opts;
+    }
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
     if (uft_stream_open_opts(&e.s, &dir, o, out, err)) return 1;
     if (e.s.usage) out_str(out, e.s.usage);

@@ -115,7 +115,7 @@ static size_t rt_row_of(rt *e, const char *name)
         if (strcmp(e->rows[e->hash[h] - 1].name, name) == 0) return e->hash[h] - 1;
     if (e->nrows == e->cap) {
         e->cap = e->cap * 2 + 64;
-        e->rows = (rt_row *)uft_view_realloc(e->rows, e->cap * sizeof *e->rows);
+        e->rows = (rt_row *)uft_xrealloc(e->rows, e->cap * sizeof *e->rows);
     }
     r = &e->rows[e->nrows];
     memset(r, 0, sizeof *r);

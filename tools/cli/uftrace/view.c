@@ -3,22 +3,11 @@
 #include "tools/cli/uftrace/view.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-void *uft_view_realloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (q == NULL) {
-        fputs("tracedec: out of memory\n", stderr);
-        exit(2);
-    }
-    return q;
-}
 
 void *uft_view_zalloc(size_t n)
 {
-    return memset(uft_view_realloc(NULL, n), 0, n);
+    return memset(uft_xrealloc(NULL, n), 0, n);
 }
 
 void uft_view_time(out_buf *o, uint64_t ns)

@@ -41,9 +41,8 @@ int uft_view_fields(const char *spec, const uft_field *table, size_t n, const in
 const char *uft_view_name(uft_stream *s, uft_stask *t, uint64_t time, uint64_t addr, char *buf, size_t len,
                           uint64_t *size);
 
-/* calloc(1, n) and realloc(p, n), or "tracedec: out of memory" and exit
-   status 2. */
+/* calloc(1, n), or "tracedec: out of memory" and exit status 2 (as
+   uft_xrealloc()). */
 void *uft_view_zalloc(size_t n);
-void *uft_view_realloc(void *p, size_t n);
 
 #endif
