@@ -15,7 +15,7 @@ else
 fi
 # FORMAT:COMMAND pairs: the format's section of the help names the command.
 for pair in ipt:dump ipt:events ipt:queries ipt:flow xtrace:dump xtrace:info xray:dump xray:info xray:extract xray:convert xray:stack \
-            xray:account uftrace:dump uftrace:replay ovni:dump ovni:info ovni:top; do
+            xray:account uftrace:dump uftrace:info uftrace:replay uftrace:report uftrace:graph ovni:dump ovni:info ovni:top; do
     f=${pair%%:*} c=${pair#*:}
     if awk -v f="$f" -v c="$c" '
         /^[a-z]+ \(/ { in_f = ($1 == f) ; next }

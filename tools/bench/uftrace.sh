@@ -8,11 +8,11 @@
 #      MB megabytes: build/bench/out/uftrace/uftrace.data.
 #   2. The library alone: build/bench/uftrace (tools/bench/uftrace.c) decodes
 #      that <tid>.dat in 64 KiB chunks (and 13000-byte chunks), best of RUNS.
-#   3. The CLI against uftrace: `build/tracedec dump DIR` vs `uftrace dump -d
-#      DIR`, `build/tracedec replay DIR` vs `uftrace replay -d DIR`, and the
-#      same for `dump --chrome`, `dump --flame-graph` and `dump --graphviz`,
-#      each pair checked byte for byte (cmp through FIFOs; nothing stored),
-#      then timed (hyperfine if installed, else best of N with date).
+#   3. The CLI against uftrace: `build/tracedec CMD DIR` vs `uftrace CMD -d
+#      DIR` for CMD dump, replay, report, graph, dump --chrome, dump
+#      --flame-graph and dump --graphviz, each pair checked byte for byte
+#      (cmp through FIFOs; nothing stored), then timed (hyperfine if
+#      installed, else best of N with date), with the peak RSS of each.
 #
 #   sh tools/bench/uftrace.sh [MB]        default 100
 # Environment: RUNS (library runs, default 3), CLI_RUNS (timed runs per
@@ -60,7 +60,7 @@ echo
 echo "== uftrace CLI: build/tracedec vs uftrace on $D"
 timing_note
 differ=0
-for c in dump replay "dump --chrome" "dump --flame-graph" "dump --graphviz"; do
+for c in dump replay report graph "dump --chrome" "dump --flame-graph" "dump --graphviz"; do
     tag=$(echo "$c" | sed 's/ --*/-/g') # for file names
     s=$(same_output "$tag" "build/tracedec $c $D" "uftrace $c -d $D")
     echo "tracedec $c output identical to uftrace $c: $s"

@@ -498,6 +498,13 @@ static void uft_add_ref(uft_task *t, uft_session *s, uint64_t time)
     t->nrefs++;
 }
 
+/* A task takes the name of its session's program (uftrace's create_task()
+   and create_session()). */
+static void uft_task_comm(uft_task *t, const uft_session *s)
+{
+    snprintf(t->comm, sizeof t->comm, "%s", uft_basename(s->exename));
+}
+
 /* TASK (fork == 0: tid, pid) and FORK (fork == 1: tid = child, pid = parent). */
 static void uft_create_task(uft_dir *d, int32_t tid, int32_t pid, uint64_t time, int fork)
 {
@@ -513,11 +520,13 @@ static void uft_create_task(uft_dir *d, int32_t tid, int32_t pid, uint64_t time,
     t->tid = tid;
     t->pid = fork ? tid : pid;
     t->ppid = fork ? pid : 0;
+    t->time = time;
     s = uft_find_session(d, pid, time);
     parent = uft_task_mut(d, pid);
     if (s == NULL && parent != NULL && parent->nrefs > 0 && parent->refs[parent->nrefs - 1].start < time)
         s = parent->refs[parent->nrefs - 1].sess;
     uft_add_ref(t, s, time);
+    if (s != NULL) uft_task_comm(t, s);
 }
 
 static int uft_task_line(void *ctx, const char *line, size_t len)
@@ -540,6 +549,7 @@ static int uft_task_line(void *ctx, const char *line, size_t len)
         s->exename = xstrndup(tl.name.ptr, tl.name.len);
         d->sess = (uft_session **)uft_xrealloc(d->sess, (d->nsess + 1) * sizeof *d->sess);
         d->sess[d->nsess++] = s;
+        if (uft_task_mut(d, s->pid) != NULL) uft_task_comm(uft_task_mut(d, s->pid), s); /* an exec */
         snprintf(path, sizeof path, "%s/sid-%s.map", d->path, s->sid);
         text = uft_read_file(path, &n);
         if (text != NULL) {
@@ -626,6 +636,12 @@ static const uft_sym *uft_session_find(const uft_dir *d, const uft_session *s, u
         if (sym) return sym;
     }
     return NULL;
+}
+
+const uft_sym *uft_session_sym(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr)
+{
+    const uft_map *map;
+    return uft_session_find(d, s, time, addr, &map);
 }
 
 const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
@@ -1167,22 +1183,23 @@ static int uft_has_task_data(const char *path)
     return found;
 }
 
-int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
+int uft_dir_load(uft_dir *d, const char *path, char *err, size_t errlen)
 {
     char file[4096];
     char *text;
     size_t n;
+    int no_task_txt = 0;
     memset(d, 0, sizeof *d);
     d->path = strdup(path);
     if (uft_read_info(d, err, errlen) < 0) return -1;
     snprintf(file, sizeof file, "%s/task.txt", path);
     text = uft_read_file(file, &n);
-    if (text == NULL) {
-        snprintf(err, errlen, "%s: cannot read (the legacy binary 'task' file is not supported)", file);
-        return -1;
+    if (text != NULL) {
+        uft_each_line(text, n, uft_task_line, d);
+        free(text);
+    } else {
+        no_task_txt = 1;
     }
-    uft_each_line(text, n, uft_task_line, d);
-    free(text);
     snprintf(file, sizeof file, "%s/events.txt", path);
     text = uft_read_file(file, &n);
     if (text != NULL) {
@@ -1194,12 +1211,23 @@ int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
         snprintf(file, sizeof file, "%s/%d.dat", path, d->tids[n]);
         d->tid_dat[n] = access(file, F_OK) == 0;
     }
+    uft_list_perf(d);
+    return no_task_txt;
+}
+
+int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen)
+{
+    int rc = uft_dir_load(d, path, err, errlen);
+    if (rc < 0) return -1;
+    if (rc > 0) {
+        snprintf(err, errlen, "%s/task.txt: cannot read (the legacy binary 'task' file is not supported)", path);
+        return -1;
+    }
     if (d->ntids == 0 || !uft_has_task_data(path)) {
         /* uftrace 0.13: "cannot open record data: DIR: No data available" */
         snprintf(err, errlen, "%s: no task data (no non-empty <tid>.dat)", path);
         return -1;
     }
-    uft_list_perf(d);
     return 0;
 }
 

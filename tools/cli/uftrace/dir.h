@@ -86,6 +86,10 @@ typedef struct uft_sref {
 
 typedef struct uft_task {
     int32_t   tid, pid, ppid;
+    uint64_t  time;     /* of its first TASK / FORK line */
+    char      comm[16]; /* its name as uftrace 0.13 sets it from task.txt: the
+                           session's exename, cut to 15 bytes (perf COMM
+                           records rename it later) */
     uft_sref *refs;
     size_t    nrefs;
 } uft_task;
@@ -150,6 +154,11 @@ typedef struct uft_event_def {
    with a message in err. */
 int uft_dir_open(uft_dir *d, const char *path, char *err, size_t errlen);
 
+/* uft_dir_open() without its demands (what `info` reads): -1 with a
+   message in err when the info file cannot be read, 1 without task.txt,
+   else 0. */
+int uft_dir_load(uft_dir *d, const char *path, char *err, size_t errlen);
+
 /* The task of tid, or NULL. */
 const uft_task *uft_find_task(const uft_dir *d, int32_t tid);
 
@@ -159,6 +168,10 @@ const uft_session *uft_task_session(const uft_dir *d, const uft_task *t, uint64_
    reference the answer came from (empty when it came from a parent). */
 const uft_session *uft_task_session_win(const uft_dir *d, const uft_task *t, uint64_t time, uint64_t *from,
                                         uint64_t *to);
+
+/* The symbol at addr in session s (its maps, then the libraries it had
+   dlopen()ed by time), or NULL. */
+const uft_sym *uft_session_sym(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr);
 
 /* The symbol at addr for task at time, or NULL. */
 static inline const uft_sym *uft_find_sym(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr);

@@ -273,6 +273,9 @@ void uft_filters_setup(uft_filters *fs, uft_dir *d, const char *filter_str, cons
         before = fs->count;
         uf_setup_all(fs, d, trigger_str, 0, match);
         failed = fs->count == before;
+        /* without -F/-N, uftrace's count starts at 0 and then takes in the
+           spec entries too */
+        for (i = 0; failed && filter_str == NULL && i < d->nsess; i++) failed = !uf_spec_entries(d, d->sess[i]);
     }
     if (!failed) return;
     uft_append(usage, "Usage: failed to set filter or trigger: ");

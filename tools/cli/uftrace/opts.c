@@ -152,13 +152,24 @@ UO_FLAG(uo_no_comment, no_comment)
 UO_FLAG(uo_no_merge, no_merge)
 UO_FLAG(uo_flame_graph, flame_graph)
 UO_FLAG(uo_graphviz, graphviz)
+UO_FLAG(uo_task, task)
+UO_FLAG(uo_avg_total, avg_total)
+UO_FLAG(uo_avg_self, avg_self)
 #undef UO_FLAG
+
+static int uo_sort(uft_opts *o, const char *v, out_buf *err)
+{
+    (void)err;
+    o->sort = v;
+    return CLI_OPT_TAKEN;
+}
 
 /* The commands whose records go through the stream (stream.h): they all
    take the filters, as in uftrace (dump's --chrome, --flame-graph and
    --graphviz too, once they read the stream: add CLI_DUMP then). */
 #define UO_STREAM (CLI_CMD(CLI_REPLAY) | CLI_CMD(CLI_REPORT) | CLI_CMD(CLI_GRAPH))
 #define UO_REPLAY CLI_CMD(CLI_REPLAY)
+#define UO_REPORT CLI_CMD(CLI_REPORT)
 
 typedef struct uft_optdef {
     char        short_name; /* '\0': long only                             */
@@ -182,7 +193,7 @@ static const uft_optdef uft_optdefs[] = {
     {'\0', "demangle", 1, UO_STREAM, uo_demangle},
     {'\0', "no-libcall", 0, UO_STREAM, uo_no_libcall},
     {'\0', "no-args", 0, UO_REPLAY, uo_no_args},
-    {'f', "output-fields", 1, UO_REPLAY, uo_fields},
+    {'f', "output-fields", 1, UO_STREAM, uo_fields},
     {'\0', "flat", 0, UO_REPLAY, uo_flat},
     {'\0', "srcline", 0, UO_REPLAY, uo_srcline},
     {'\0', "task-newline", 0, UO_REPLAY, uo_task_newline},
@@ -192,6 +203,10 @@ static const uft_optdef uft_optdefs[] = {
     {'\0', "no-merge", 0, UO_REPLAY, uo_no_merge},
     {'\0', "flame-graph", 0, CLI_CMD(CLI_DUMP), uo_flame_graph},
     {'\0', "graphviz", 0, CLI_CMD(CLI_DUMP), uo_graphviz},
+    {'\0', "task", 0, CLI_CMD(CLI_INFO) | UO_REPORT, uo_task},
+    {'s', "sort", 1, UO_REPORT, uo_sort},
+    {'\0', "avg-total", 0, UO_REPORT, uo_avg_total},
+    {'\0', "avg-self", 0, UO_REPORT, uo_avg_self},
 };
 #define UO_NDEFS (sizeof uft_optdefs / sizeof uft_optdefs[0])
 

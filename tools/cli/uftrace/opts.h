@@ -45,6 +45,12 @@ typedef struct uft_opts {
     /* dump's views (--chrome is main's CLI_OUT_CHROME) */
     int         flame_graph;  /* --flame-graph                               */
     int         graphviz;     /* --graphviz                                  */
+    /* what info, report and graph apply */
+    int         task;         /* --task                                      */
+    const char *sort;         /* -s KEY[,KEY...] as given, NULL: default     */
+    int         avg_total;    /* --avg-total                                 */
+    int         avg_self;     /* --avg-self                                  */
+    const char *func;         /* graph FUNC, NULL: the whole graph           */
     /* uftrace's "Usage: ..." lines about ignored values, which it prints on
        stdout before anything else: the command prints them first */
     char       *usage;

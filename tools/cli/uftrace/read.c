@@ -1,6 +1,7 @@
 /* read.c - record files of a uftrace data directory; see read.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/uftrace/read.h"
+#include "tools/cli/uftrace/uftrace.h"
 #include "tools/cli/cli.h"
 
 #include <errno.h>
@@ -394,6 +395,7 @@ int uft_open_dir(uft_dir *dir, const char *path, out_buf *err)
         cli_diag(err, "error", -1, msg, NULL);
         return 1;
     }
+    if (uft_info_check(dir, err)) return 1; /* uftrace refuses such a directory */
     snprintf(file, sizeof file, "%s/kernel-cpu0.dat", path);
     if (stat(file, &sb) == 0 || (dir->hdr.feat_mask & TDEC_UFTRACE_FEAT_KERNEL))
         cli_diag(err, "warning", -1, "kernel trace data (kernel-cpuN.dat) is not supported",

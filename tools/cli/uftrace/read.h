@@ -171,7 +171,9 @@ int uft_dump_dir(const char *path, const uft_dump_printer *p, out_buf *out, out_
 int uft_fail(out_buf *out, out_buf *err, const char *file, uint64_t off, const char *what, const char *detail);
 
 /* Opens the directory for a front end: errors and the "kernel data is not
-   supported" warning go to err. Returns 0, or 1 (the exit status) on error. */
+   supported" warning go to err. An info file whose sections uftrace 0.13
+   cannot read is an error (uft_info_check()), as uftrace refuses it.
+   Returns 0, or 1 (the exit status) on error. */
 int uft_open_dir(uft_dir *dir, const char *path, out_buf *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* uftrace.c - the uftrace front end's row of the table: a directory with
-   an info file is uftrace data; dump (text or JSON) and replay read it.
+   an info file is uftrace data; dump (text or JSON), info, replay, report
+   and graph read it.
    The options are uftrace 0.13's (opts.h: one table for every command),
    the recording's default.opts applied after the command line's. */
 #define _POSIX_C_SOURCE 200809L
@@ -30,6 +31,10 @@ static int uft_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *er
         uft_opts_init(&uft_options);
         uft_options_set = 1;
     }
+    if (a->command == CLI_GRAPH && a->path != NULL && argv[*i][0] != '-' && uft_options.func == NULL) {
+        uft_options.func = argv[*i]; /* graph DIR FUNC */
+        return CLI_OPT_TAKEN;
+    }
     return uft_opts_parse(&uft_options, a->command, &a->path, argc, argv, i, err);
 }
 
@@ -46,11 +51,18 @@ static int uft_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf 
         if (uft_options.flame_graph) return uft_dump_view(a->path, UFT_VIEW_FLAME, out, err);
         if (uft_options.graphviz) return uft_dump_view(a->path, UFT_VIEW_GRAPHVIZ, out, err);
         return a->output == CLI_OUT_JSON ? uft_dump_json(a->path, out, err) : uft_dump(a->path, out, err);
+    case CLI_INFO:
+        return uft_info(a->path, uft_options.task, out, err);
     case CLI_REPLAY:
         if (uft_opts_default(&uft_options, a->path, err)) return 1;
         return uft_replay(a->path, &uft_options, out, err);
-    default:
-        cli_diag(err, "error", -1, a->path, "uftrace data: `info` is not supported yet");
+    case CLI_REPORT:
+        if (uft_opts_default(&uft_options, a->path, err)) return 1;
+        return uft_report(a->path, &uft_options, out, err);
+    case CLI_GRAPH:
+        if (uft_opts_default(&uft_options, a->path, err)) return 1;
+        return uft_graph(a->path, &uft_options, out, err);
+    default: /* main runs only the commands of .commands */
         return 2;
     }
 }
@@ -61,6 +73,8 @@ static const char uft_help[] =
     "  dump --flame-graph  folded stacks with samples, as uftrace dump --flame-graph\n"
     "  dump --graphviz     the call graph in DOT, as uftrace dump --graphviz\n"
     "  dump -d DIR    (--data DIR) the data directory, as uftrace's -d\n"
+    "  info           the recording's system and process information, as uftrace info\n"
+    "    --task                  its tasks instead (start, flags, tid, name, data size)\n"
     "  replay         per-task call trees with durations, as uftrace replay\n"
     "    -d, --data=DIR          the data directory (or DIR as the last argument)\n"
     "    -F, --filter=FUNC       only FUNC and what it calls (regex; ';' or repeat)\n"
@@ -80,14 +94,24 @@ static const char uft_help[] =
     "    --srcline               each function's FILE:LINE (.dbg), in a comment\n"
     "    --task-newline          an empty line where the task changes\n"
     "    --column-view           each task in its own column (--column-offset=N)\n"
-    "    --no-comment, --no-merge, --match=regex|glob, --event-full  as uftrace\n";
+    "    --no-comment, --no-merge, --match=regex|glob, --event-full  as uftrace\n"
+    "  report         a flat profile (total, self, calls per function), as uftrace report\n"
+    "    --task                  per task instead\n"
+    "    -s, --sort=KEY[,KEY]    order (total, self, call, func, total_avg ... size)\n"
+    "    -f, --output-fields=F   total, self, call, total-avg, total-min ... size\n"
+    "    --avg-total, --avg-self the average, min and max of the total / self time\n"
+    "  graph [FUNC]   the call graph of each session (from FUNC), as uftrace graph\n"
+    "    -f, --output-fields=F   total, self, addr\n"
+    "  report and graph take replay's -F, -N, -T, -D, -t, --tid, --match,\n"
+    "  --no-event, --event-full, --no-libcall, --demangle; info, report and graph\n"
+    "  take -d, --data=DIR\n";
 
 const cli_format cli_uftrace = {
     .name = "uftrace",
     .inputs = "uftrace data directories",
     .dir = 1,
     .chrome = 1,
-    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) /* to say it is not supported yet */ | CLI_CMD(CLI_REPLAY),
+    .commands = CLI_CMD(CLI_DUMP) | CLI_CMD(CLI_INFO) | CLI_CMD(CLI_REPLAY) | CLI_CMD(CLI_REPORT) | CLI_CMD(CLI_GRAPH),
     .help = uft_help,
     .format_names = NULL, /* its info file tells it */
     .detect = uft_detect,
