@@ -229,7 +229,7 @@ fi
 missing=""
 for o in --pt --raw --elf --cpu --mtc-freq --nom-freq --cpuid-0x15.eax --cpuid-0x15.ebx --insn-decoder \
          --no-inst --check --quiet --stat --stat:insn --event:ip --event:iflags --event:time --event:tick \
-         --time --insn:keep-tcal-on-ovf --block:keep-tcal-on-ovf --filter:addrN_cfg --filter:addrN_a \
+         --time --offset --insn:keep-tcal-on-ovf --block:keep-tcal-on-ovf --filter:addrN_cfg --filter:addrN_a \
          --filter:addrN_b --json --strict; do
     grep -q -- "$o\\b" "$T/help.txt" || missing="$missing $o"
 done

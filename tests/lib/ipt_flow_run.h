@@ -41,6 +41,8 @@ typedef struct iptf_how {
     size_t                      cache_size;
     size_t                      chunk;      /* bytes a feed (0: the whole trace)      */
     int                         on_error;   /* IPTF_STOP, IPTF_RESYNC_*               */
+    int                         offsets;    /* steps get tdec_ipt_flow_offset's answer */
+                                            /* before their item (ptxed --offset)      */
     /* called before every decoder call and once after the last (NULL: not) */
     void                      (*between)(void *ctx);
     /* called after each item the decoder gives, before a block is read
@@ -60,7 +62,8 @@ typedef struct iptf_step {
     uint32_t kind;      /* IPTF_*                                         */
     uint32_t what;
     uint64_t ip;
-    uint64_t offset;    /* ERROR: err_offset                              */
+    uint64_t offset;    /* ERROR: err_offset; else with how.offsets: the  */
+                        /* trace offset before the item (0 without)       */
     int      resyncing; /* ERROR: resync_event's own ("resync error")     */
 } iptf_step;
 
@@ -96,27 +99,28 @@ static void iptf_step_add(iptf_out *o, uint32_t kind, uint32_t what, uint64_t ip
 
 /* The steps of an item: a block's instructions read again, each one until
    one is no longer in the image. */
-static void iptf_item_steps(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *it, iptf_out *o)
+static void iptf_item_steps(const tdec_ipt_flow_decoder *f, const tdec_ipt_flow_item *it, uint64_t offset,
+                            iptf_out *o)
 {
     tdec_ipt_insn_info insn;
     uint8_t raw[16];
     uint32_t k, reason;
     uint64_t ip = it->ip, at;
     if (it->kind == TDEC_IPT_FLOW_EVENT) {
-        iptf_step_add(o, IPTF_EVENT, it->ev.type, it->ev.ip, 0, 0);
+        iptf_step_add(o, IPTF_EVENT, it->ev.type, it->ev.ip, offset, 0);
         return;
     }
     if (it->kind == TDEC_IPT_FLOW_INSN) {
-        iptf_step_add(o, IPTF_INSN, 0, it->ip, 0, 0);
+        iptf_step_add(o, IPTF_INSN, 0, it->ip, offset, 0);
         return;
     }
     for (k = 0; k < it->ninsn && o->steps && o->nsteps < o->steps_cap; k++) {
         at = ip;
         if (tdec_ipt_block_walk(f, it, &ip, &insn, raw, &reason) != TDEC_OK) {
-            iptf_step_add(o, IPTF_FETCH, reason, at, 0, 0);
+            iptf_step_add(o, IPTF_FETCH, reason, at, offset, 0);
             return;
         }
-        iptf_step_add(o, IPTF_INSN, 0, at, 0, 0);
+        iptf_step_add(o, IPTF_INSN, 0, at, offset, 0);
     }
 }
 
@@ -140,6 +144,21 @@ static void iptf_between(const iptf_how *h)
     if (h->between) h->between(h->ctx);
 }
 
+/* With h->offsets, the decoder's offset now into *offset, fed as it asks
+   (else 0): TDEC_OK or what a feed answered. */
+static tdec_status iptf_offset(const iptf_how *h, tdec_ipt_flow_decoder *f, const uint8_t *trace, size_t n,
+                               size_t *at, int *finished, uint64_t *offset)
+{
+    tdec_status st;
+    *offset = 0;
+    if (!h->offsets) return TDEC_OK;
+    while ((st = tdec_ipt_flow_offset(f, offset)) == TDEC_NEED_INPUT) {
+        st = iptf_feed(h, f, trace, n, at, finished);
+        if (st != TDEC_NEED_INPUT && st != TDEC_END) return st;
+    }
+    return st;
+}
+
 /* After an error, resync_event until the decoder is placed (TDEC_OK), the
    input runs out, or it fails too (then the next PSB: TDEC_NEED_INPUT). */
 static tdec_status iptf_resync_event(const iptf_how *h, tdec_ipt_flow_decoder *f, const uint8_t *trace, size_t n,
@@ -147,6 +166,7 @@ static tdec_status iptf_resync_event(const iptf_how *h, tdec_ipt_flow_decoder *f
 {
     tdec_ipt_flow_item it;
     tdec_status st;
+    uint64_t offset;
     for (;;) {
         iptf_between(h);
         st = tdec_ipt_flow_resync_event(f, &it);
@@ -154,7 +174,10 @@ static tdec_status iptf_resync_event(const iptf_how *h, tdec_ipt_flow_decoder *f
             st = iptf_feed(h, f, trace, n, at, finished);
             if (st != TDEC_NEED_INPUT && st != TDEC_END) return st;
         } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_EVENT) {
-            iptf_step_add(o, IPTF_EVENT, it.ev.type, it.ev.ip, 0, 0);
+            /* ptxed asks for the offset once the event is there */
+            st = iptf_offset(h, f, trace, n, at, finished, &offset);
+            if (st != TDEC_OK) return st;
+            iptf_step_add(o, IPTF_EVENT, it.ev.type, it.ev.ip, offset, 0);
         } else if (st == TDEC_OK) {
             iptf_step_add(o, IPTF_RESYNC, f->enabled, 0, 0, 0);
             return TDEC_OK;
@@ -172,23 +195,28 @@ static void iptf_run(const iptf_how *h, const uint8_t *trace, size_t n, tdec_ipt
 {
     tdec_ipt_flow_item it;
     size_t at = 0;
-    int finished = 0;
+    uint64_t offset = 0;
+    int finished = 0, fresh = 1;
     tdec_status st = tdec_ipt_flow_init(f, h->cfg, h->read ? h->read : tdec_ipt_image_read, h->read_ctx, h->limit);
     if (h->filter) tdec_ipt_flow_set_filter(f, h->filter);
     tdec_ipt_flow_set_cache(f, h->cache, h->cache_size);
     o->n = 0;
     o->nsteps = 0;
     while (!o->items || o->n < o->cap) {
+        /* the offset before an item, not again after a feed in its middle */
+        if (fresh && (st = iptf_offset(h, f, trace, n, &at, &finished, &offset)) != TDEC_OK) break;
+        fresh = 1;
         iptf_between(h);
         st = h->blocks ? tdec_ipt_flow_next_block(f, &it, h->ends) : tdec_ipt_flow_next(f, &it);
         if (st == TDEC_OK) {
             if (o->items) o->items[o->n] = it;
             o->n++;
             if (h->after) h->after(o->n - 1, f, h->ctx);
-            iptf_item_steps(f, &it, o);
+            iptf_item_steps(f, &it, offset, o);
             continue;
         }
         if (st == TDEC_NEED_INPUT) {
+            fresh = 0;
             st = iptf_feed(h, f, trace, n, &at, &finished);
             if (st != TDEC_NEED_INPUT && st != TDEC_END) break;
             continue;

@@ -429,6 +429,67 @@ static void test_resync_event(void)
     tl_end(&c);
 }
 
+/* Decodes trace with the block decoder (blocks) or the instruction decoder,
+   offsets asked before each item as ptxed --offset does, fed `chunk` bytes
+   at a time: the steps' offsets and IPs are want[] ("OFFSET IP" for an
+   instruction, "OFFSET event TYPE" for an event, a line each). */
+static void expect_offsets(tl_case *c, const uint8_t *trace, size_t n, tdec_ipt_image *img, int blocks, size_t chunk,
+                           const char *want)
+{
+    static uint64_t mem[64 * TDEC_IPT_CACHE_ENTRY / 8];
+    tdec_ipt_flow_decoder f;
+    iptf_step steps[16];
+    iptf_how h = iptf_default();
+    iptf_out o = {NULL, 0, 0, steps, 16, 0, TDEC_OK};
+    char got[512];
+    size_t len = 0, k;
+    memset(mem, 0, sizeof mem);
+    h.read_ctx = img;
+    h.blocks = blocks;
+    h.cache = mem;
+    h.cache_size = sizeof mem;
+    h.chunk = chunk;
+    h.offsets = 1;
+    iptf_run(&h, trace, n, &f, &o);
+    got[0] = 0;
+    for (k = 0; k < o.nsteps && len < sizeof got - 40; k++)
+        len += (size_t)snprintf(got + len, sizeof got - len, "%llx %s%llx\n", (unsigned long long)steps[k].offset,
+                                steps[k].kind == IPTF_EVENT ? "event " : "",
+                                steps[k].kind == IPTF_EVENT ? (unsigned long long)steps[k].what : (unsigned long long)steps[k].ip);
+    TL_TRUE(c, o.last == TDEC_END && strcmp(got, want) == 0, "%s decoder, chunk %zu: %d, got\n%swant\n%s",
+            blocks ? "block" : "insn", chunk, (int)o.last, got, want);
+}
+
+static void test_offsets(void)
+{
+    /* 1000: call 1007; 1005: jmp rax; 1007: ret (compressed) */
+    static const uint8_t callret[] = {0xe8, 0x02, 0x00, 0x00, 0x00, 0xff, 0xe0, 0xc3};
+    static const uint8_t t_callret[] = {PSB, FUP(0x1000), MODE64, PSBEND, TNT1(1), PGD_NOIP};
+    /* 1000: nop; 1001: call far [rax], a PIP bound to it; 1004: hlt */
+    static const uint8_t farcall[] = {0x90, 0xff, 0x18, 0xf4, 0x90, 0x90, 0xf4};
+    static const uint8_t t_pip[] = {PSB, FUP(0x1000), MODE64, PSBEND, PIP(0xcdcdc0), TIP(0x1004), FUP16(0x1005), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof callret, callret, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    size_t chunk;
+    int blocks;
+    tl_case c;
+    tl_begin(&c, "flow offset: libipt's (ptxed --offset): past the PSB+ status events, past an instruction's successor "
+                 "after the event bound to it; any chunks");
+    /* what libipt master's ptxed --offset prints on these traces */
+    for (chunk = 1; chunk <= 4096; chunk += 4095) {
+        /* the block decoder only: libipt's instruction decoder, walking
+           the call the first time, ends its block there (docs/ipt.md) */
+        expect_offsets(&c, t_callret, sizeof t_callret, &img, 1, chunk, "1c 1000\n1c 1007\n1d 1005\n1d event 1\n");
+        sec.bytes = farcall;
+        sec.size = sizeof farcall;
+        for (blocks = 0; blocks < 2; blocks++)
+            expect_offsets(&c, t_pip, sizeof t_pip, &img, blocks, chunk, "23 1000\n23 1001\n23 event 4\n2d 1004\n2d event 2\n");
+        sec.bytes = callret;
+        sec.size = sizeof callret;
+    }
+    tl_end(&c);
+}
+
 static void test_image(void)
 {
     static const uint8_t old[] = {1, 2, 3, 4}, fresh[] = {9, 9}, other[] = {7};
@@ -711,6 +772,7 @@ int main(void)
     test_skd022();
     test_resync_event();
     test_resume();
+    test_offsets();
     test_image();
     test_blocks();
     test_block_loop();
