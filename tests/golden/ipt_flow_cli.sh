@@ -5,7 +5,7 @@
 #    derived as tests/data/ipt/flow-time/README.md says), white space folded;
 #  - --json: on every vector with a -ptxed.exp whose options flow takes,
 #    each object rendered back as text (tests/golden/ipt_flow_json.py)
-#    equals the text run, with --time --event:ip --event:time added; on broken traces (cut short, bytes
+#    equals the text run, with --time --event:ip --event:time --offset added; on broken traces (cut short, bytes
 #    flipped) every line is a JSON object and the output ends cleanly;
 #  - --elf: the vectors' code wrapped into 64- and 32-bit ELF executables
 #    (objcopy and ld, binutils; gcc -pie) decodes as --raw does, at the
@@ -61,7 +61,7 @@ if have python3; then
         v=$(basename "$d")
         [ -f "$d/$v-ptxed.exp" ] || continue
         n=$((n + 1))
-        o="--time --event:ip --event:time"
+        o="--time --event:ip --event:time --offset"
         # shellcheck disable=SC2086
         flow "$v" $o > "$T/$v.txt" 2>&1 || [ $? -lt 2 ] || { n=$((n - 1)); continue; } # an option not taken yet
         # shellcheck disable=SC2086

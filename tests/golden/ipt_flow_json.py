@@ -2,7 +2,7 @@
 """Checks `tracedec flow --json` (docs/ipt.md, "tracedec flow --json")
 against the text output of the same run: every line is one JSON object;
 rendered again in ptxed's text format by this script from its fields alone
-(with the run's --time/--event:ip/--event:time), the objects give the text
+(with the run's --offset/--time/--event:ip/--event:time), the objects give the text
 lines one for one. With --parse-only, only that every line parses and the
 last object is not cut.
 
@@ -78,7 +78,12 @@ def event_text(o, opts):
         t += ", ip: " + x16(ip)
     if "--event:time" in opts and "tsc" in o:
         t = x16(o["tsc"]) + "  " + t
-    return "[" + t + "]"
+    return "[" + offset(o, opts) + t + "]"
+
+
+def offset(o, opts):
+    """The --offset column of an instruction or event object."""
+    return x16(o["offset"]) + "  " if "--offset" in opts else ""
 
 
 def render(o, opts):
@@ -92,9 +97,10 @@ def render(o, opts):
 def render_line(o, opts):
     k = o["kind"]
     if k == "insn":
-        if set(o) != INSN_FIELDS or o["iclass"] not in ICLASSES or len(o["raw"]) != 2 * o["size"]:
+        fields = INSN_FIELDS | ({"offset"} if "--offset" in opts else set())
+        if set(o) != fields or o["iclass"] not in ICLASSES or len(o["raw"]) != 2 * o["size"]:
             raise ValueError("bad instruction object %r" % o)
-        return (x16(o["time"]) + "  " if "--time" in opts else "") + ("? " if o["speculative"] else "") + x16(o["ip"])
+        return offset(o, opts) + (x16(o["time"]) + "  " if "--time" in opts else "") + ("? " if o["speculative"] else "") + x16(o["ip"])
     if k == "event":
         return event_text(o, opts)
     if k == "error":
