@@ -12496,13 +12496,17 @@ static void tdec_ipt__flow_bdm64(tdec_ipt_flow_decoder *f, const tdec_ipt_event 
     if (check && !tdec_ipt__flow_reaches(f, f->ip, ev->ip)) f->ip = ev->ip;
 }
 
-/* ev (a TNT or TIP) gives the branch of the instruction at ip: with ticks
-   on, a TICK is due there when ev's time differs from the last reported. */
+/* ev (a TNT or TIP) gave a branch: with ticks on, a TICK at ip is due when
+   ev's time differs from the last reported (tdec_ipt__flow_ticks; libipt's
+   IP: a TIP's branch, a TNT's successor). */
+static int tdec_ipt__flow_ticks(const tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev)
+{
+    return (f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) && (ev->flags & TDEC_IPT_EVF_HAS_TSC) && ev->tsc != f->tick_tsc;
+}
+
 static void tdec_ipt__flow_note_tick(tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev, uint64_t ip)
 {
-    if (!(f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) || !(ev->flags & TDEC_IPT_EVF_HAS_TSC) ||
-        ev->tsc == f->tick_tsc)
-        return;
+    if (!tdec_ipt__flow_ticks(f, ev)) return;
     f->tick = 1;
     f->tick_tsc = ev->tsc;
     f->tick_ip = ip;
@@ -12517,26 +12521,35 @@ static tdec_status tdec_ipt__flow_resolve_trace(tdec_ipt_flow_decoder *f, const 
 {
     uint64_t after = ip + insn->size, before;
     unsigned tip_at;
-    int taken;
+    int taken, last;
     tdec_status st;
     *tip = 0;
     if (insn->iclass == TDEC_IPT_IC_COND_JUMP || (insn->iclass == TDEC_IPT_IC_RETURN && tdec_ipt__flow_tnt(f, 1) >= 0)) {
         taken = tdec_ipt__flow_tnt(f, 1);
         if (taken < 0)
             return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, ip);
+        if (insn->iclass == TDEC_IPT_IC_RETURN && !taken)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, after);
+        if (insn->iclass == TDEC_IPT_IC_RETURN && f->ret_n == 0)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, after);
+        /* with ticks on, libipt reads the event after a TNT's last bit at
+           once unless that bit ticks (and ticks when it is a TNT with a
+           new time) */
+        last = f->la[0].ev.a == 1;
+        if (last && (f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) && !tdec_ipt__flow_ticks(f, &f->la[0].ev) &&
+            (st = tdec_ipt__flow_fetch(f, 2)) != TDEC_OK)
+            return st;
         if (insn->iclass == TDEC_IPT_IC_RETURN) {
-            if (!taken)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, after);
-            if (f->ret_n == 0)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, after);
             f->ret_top = (uint8_t)((f->ret_top + TDEC_IPT_RETSTACK - 1u) % TDEC_IPT_RETSTACK);
             f->ret_n--;
             *next = f->ret[f->ret_top];
         } else {
             *next = taken ? after + (uint64_t)insn->disp : after;
         }
-        tdec_ipt__flow_note_tick(f, &f->la[0].ev, ip);
+        tdec_ipt__flow_note_tick(f, &f->la[0].ev, *next);
         (void)tdec_ipt__flow_tnt(f, 0);
+        if (last && !f->tick && f->nla && f->la[0].ev.type == TDEC_IPT_EV_TNT)
+            tdec_ipt__flow_note_tick(f, &f->la[0].ev, *next);
         return TDEC_OK;
     }
     /* a TIP: the current event, or one after a TNT with bits left (the
@@ -12559,7 +12572,7 @@ static tdec_status tdec_ipt__flow_resolve_trace(tdec_ipt_flow_decoder *f, const 
     }
     *next = f->la[tip_at].ev.ip;
     *tip = 1;
-    tdec_ipt__flow_note_tick(f, &f->la[tip_at].ev, ip);
+    if (!tip_at) tdec_ipt__flow_note_tick(f, &f->la[0].ev, ip); /* libipt: none for a deferred TIP */
     if (insn->iclass == TDEC_IPT_IC_CALL) tdec_ipt__flow_push(f, after);
     if (tip_at) f->nla = 1;
     else tdec_ipt__flow_drop(f);

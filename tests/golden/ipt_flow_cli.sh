@@ -3,6 +3,8 @@
 # "tracedec flow"):
 #  - --time: tests/data/ipt/flow-time/NAME.exp (ptxed's output with --time,
 #    derived as tests/data/ipt/flow-time/README.md says), white space folded;
+#  - --time --event:time --event:ip: tests/data/ipt/flow-events/NAME.block
+#    and NAME.insn (ptxed's own output), byte for byte, both decoders;
 #  - --json: on every vector with a -ptxed.exp whose options flow takes,
 #    each object rendered back as text (tests/golden/ipt_flow_json.py)
 #    equals the text run, with --time --event:ip --event:time --offset added; on broken traces (cut short, bytes
@@ -52,6 +54,26 @@ if [ -z "$bad" ] && [ "$n" -ge 6 ]; then
     pass "ipt-flow --time == ptxed --time on $n vectors (tests/data/ipt/flow-time)"
 else
     fail "ipt-flow --time differs:$bad ($n vectors)"
+fi
+
+# ---- --time --event:time --event:ip: every vector, both decoders ----
+n=0 bad=""
+while IFS="$TAB" read -r v _; do
+    for k in block insn; do
+        e=$D/flow-events/$v.$k
+        [ -f "$e" ] || continue
+        n=$((n + 1))
+        dec=""
+        [ $k = insn ] && dec=--insn-decoder
+        # shellcheck disable=SC2086
+        flow "$v" $dec --time --event:time --event:ip > "$T/$v.$k.events" 2>&1
+        cmp -s "$T/$v.$k.events" "$e" || bad="$bad $v.$k"
+    done
+done < "$D/INDEX.tsv"
+if [ -z "$bad" ] && [ "$n" -eq 284 ]; then
+    pass "ipt-flow --time --event:time --event:ip == ptxed's on all $n vector runs (both decoders, tests/data/ipt/flow-events)"
+else
+    fail "ipt-flow --time --event:time --event:ip ($n runs of 284) differ:$(echo "$bad" | cut -c1-300)"
 fi
 
 # ---- --json ----

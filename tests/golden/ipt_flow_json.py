@@ -74,7 +74,9 @@ def event_text(o, opts):
         t = "trig %02x" % o["trbv"] + (", mult" if o["mult"] else "")
     else:
         t = WORDS.get(name, name)
-    if "--event:ip" in opts and ip is not None and name not in NO_IP:
+    if "--event:ip" in opts and name in ("async_paging", "async_vmcs"):
+        t += ", ip: " + x16(ip or 0)  # ptxed prints theirs even when suppressed (0)
+    elif "--event:ip" in opts and ip is not None and name not in NO_IP:
         t += ", ip: " + x16(ip)
     if "--event:time" in opts and "tsc" in o:
         t = x16(o["tsc"]) + "  " + t

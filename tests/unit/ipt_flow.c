@@ -163,7 +163,9 @@ static void test_ticks(void)
     tdec_status st;
     size_t n;
     tl_case c;
-    tl_begin(&c, "flow: a tick after the branch whose TNT bit has a new time, none when off; 1-byte feeds alike");
+    tl_begin(&c, "flow: ticks where libipt master puts them (a TNT bit with a new time: after its branch, at the "
+                 "successor; a TNT read after an old one's last bit: before the branch using it), none when off; "
+                 "1-byte feeds alike");
     n = run(trace, sizeof trace, 4096, &img, 0, a, 10, &st, &f);
     TL_TRUE(&c, n == 5 && st == TDEC_END, "without ticks: %zu items, %d", n, (int)st);
     memset(&cfg, 0, sizeof cfg);
@@ -172,15 +174,80 @@ static void test_ticks(void)
     TL_EQI(&c, st, TDEC_END);
     TL_EQU(&c, n, 7);
     if (n == 7) {
+        /* what libipt master's ptxed --event:tick --event:ip prints */
         expect_insn(&c, &a[0], 0x1000);
-        expect_tick(&c, &a[1], 0x1000, 0x200);
-        expect_insn(&c, &a[2], 0x1002); /* same time: no tick */
-        expect_insn(&c, &a[3], 0x1004);
-        expect_tick(&c, &a[4], 0x1004, 0x300);
+        expect_tick(&c, &a[1], 0x1002, 0x200);
+        expect_insn(&c, &a[2], 0x1002); /* same time: no tick after it, but the next TNT's */
+        expect_tick(&c, &a[3], 0x1004, 0x300);
+        expect_insn(&c, &a[4], 0x1004);
         expect_insn(&c, &a[5], 0x1006);
         TL_TRUE(&c, a[6].kind == TDEC_IPT_FLOW_EVENT && a[6].ev.type == TDEC_IPT_EV_DISABLED, "disabled");
     }
     expect_alike_in_bytes(&c, &cfg, trace, sizeof trace, &img, a, n);
+    tl_end(&c);
+}
+
+/* Decodes trace with ticks on, with both decoders, fed whole and in 1-byte
+   pieces: the instructions and events are want ("insn IP", "tick IP TSC",
+   "event TYPE", a line each). */
+static void expect_ticks(tl_case *c, const uint8_t *trace, size_t n, tdec_ipt_image *img, const char *want)
+{
+    static uint64_t mem[64 * TDEC_IPT_CACHE_ENTRY / 8];
+    tdec_ipt_flow_decoder f;
+    tdec_ipt_flow_item items[16];
+    iptf_step steps[16];
+    tdec_ipt_config cfg;
+    iptf_how h = iptf_default();
+    iptf_out o = {items, 16, 0, steps, 16, 0, TDEC_OK};
+    char got[512];
+    size_t len, k;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = TDEC_IPT_F_TICKS;
+    h.cfg = &cfg;
+    h.read_ctx = img;
+    for (h.blocks = 0; h.blocks < 2; h.blocks++)
+        for (h.chunk = 0; h.chunk < 2; h.chunk++) {
+            memset(mem, 0, sizeof mem);
+            h.cache = h.blocks ? mem : NULL;
+            h.cache_size = h.blocks ? sizeof mem : 0;
+            iptf_run(&h, trace, n, &f, &o);
+            for (len = 0, k = 0, got[0] = 0; k < o.nsteps && len < sizeof got - 40; k++) {
+                const iptf_step *st = &steps[k];
+                if (st->kind == IPTF_INSN)
+                    len += (size_t)snprintf(got + len, sizeof got - len, "insn %llx\n", (unsigned long long)st->ip);
+                else if (st->kind == IPTF_EVENT && st->what == TDEC_IPT_EV_TICK)
+                    len += (size_t)snprintf(got + len, sizeof got - len, "tick %llx\n", (unsigned long long)st->ip);
+                else
+                    len += (size_t)snprintf(got + len, sizeof got - len, "event %u\n", st->what);
+            }
+            TL_TRUE(c, o.last == TDEC_END && strcmp(got, want) == 0, "%s decoder, chunk %zu: %d, got\n%swant\n%s",
+                    h.blocks ? "block" : "insn", h.chunk, (int)o.last, got, want);
+        }
+}
+
+static void test_ticks_libipt(void)
+{
+    /* 1000: je +0; 1002: jmp rax; 1004: je +0; 1006: jmp rax. A TIP
+       deferred behind a TNT with a bit left gives no tick (libipt puts
+       the TNT back) */
+    static const uint8_t dcode[] = {0x74, 0x00, 0xff, 0xe0, 0x74, 0x00, 0xff, 0xe0};
+    static const uint8_t deferred[] = {PSB,  TSC(0x100),  FUP(0x1000), MODE64,  PSBEND, TSC(0x200),
+                                       0x0c, TSC(0x300), TIP(0x1004), PGD_NOIP}; /* 0x0c: TNT "!." */
+    /* 1000: call 1008; 1005: je +0; 1007: hlt; 1008: ret (compressed): a
+       tick at the return's target, then at the je's successor */
+    static const uint8_t rcode[] = {0xe8, 0x03, 0x00, 0x00, 0x00, 0x74, 0x00, 0xf4, 0xc3};
+    static const uint8_t ret[] = {PSB,        FUP(0x1000), MODE64,  PSBEND,      TSC(0x200), TNT1(1),
+                                  TSC(0x300), TNT1(0),     FUP(0x1007), PGD_NOIP};
+    tdec_ipt_section sec = {0x1000, sizeof dcode, dcode, TDEC_IPT_ASID_ANY};
+    tdec_ipt_image img = {&sec, 1};
+    tl_case c;
+    tl_begin(&c, "flow: ticks as libipt master's: none for a deferred TIP, a compressed return's at its target; both "
+                 "decoders, 1-byte feeds alike");
+    /* what libipt master's ptxed --event:tick --event:ip prints */
+    expect_ticks(&c, deferred, sizeof deferred, &img, "insn 1000\ntick 1002\ninsn 1002\ninsn 1004\ninsn 1006\nevent 1\n");
+    sec.bytes = rcode;
+    sec.size = sizeof rcode;
+    expect_ticks(&c, ret, sizeof ret, &img, "insn 1000\ninsn 1008\ntick 1005\ninsn 1005\ntick 1007\nevent 2\n");
     tl_end(&c);
 }
 
@@ -767,6 +834,7 @@ int main(void)
     test_call_ret();
     test_errors();
     test_ticks();
+    test_ticks_libipt();
     test_bdm64();
     test_skl014();
     test_skd022();

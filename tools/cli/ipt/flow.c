@@ -305,7 +305,8 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     case TDEC_IPT_EV_ASYNC_PAGING:
         flow_ip(o, "paging, cr3: ", ev->arg);
         if (ev->flags & TDEC_IPT_EVF_NR) out_str(o, ", nr");
-        if (ev->type == TDEC_IPT_EV_PAGING) with_ip = 0;
+        /* ptxed: none for the bound one, the async one's even when suppressed */
+        with_ip = ev->type == TDEC_IPT_EV_ASYNC_PAGING && (flow_opts.show & FLOW_EVENT_IP);
         break;
     case TDEC_IPT_EV_OVERFLOW: out_str(o, "overflow"); break;
     case TDEC_IPT_EV_EXEC_MODE:
@@ -321,7 +322,7 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     case TDEC_IPT_EV_VMCS:
     case TDEC_IPT_EV_ASYNC_VMCS:
         flow_ip(o, "vmcs, base: ", ev->arg);
-        if (ev->type == TDEC_IPT_EV_VMCS) with_ip = 0;
+        with_ip = ev->type == TDEC_IPT_EV_ASYNC_VMCS && (flow_opts.show & FLOW_EVENT_IP); /* as paging */
         break;
     case TDEC_IPT_EV_EXSTOP: out_str(o, "exstop"); break;
     case TDEC_IPT_EV_MWAIT:
