@@ -7824,8 +7824,12 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_f
 /* libipt's pt_insn_get_offset / pt_blk_get_offset (what ptxed --offset
    prints before each instruction, block or event): where the event decoder
    is, libipt's being one event ahead of the decoder's state. Ask before
-   the next flow_next / flow_next_block call. TDEC_OK (*offset set),
-   TDEC_NEED_INPUT (feed() or finish(), ask again) or TDEC_E_ARG. */
+   the next flow_next / flow_next_block call (not again after its
+   TDEC_NEED_INPUT: the open block's offset is the one from before).
+   flow_next gives libipt's instruction decoder's offsets with a cache (it
+   then reads blocks, as libipt's does). TDEC_OK (*offset set),
+   TDEC_NEED_INPUT (feed() or finish(), ask again; nothing changed that the
+   next call would not) or TDEC_E_ARG. */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_offset(tdec_ipt_flow_decoder *f, uint64_t *offset);
 /* After TDEC_E_CORRUPT: forget the flow state and synchronise on the next
    PSB (ptxed's default after an error). TDEC_NEED_INPUT, or TDEC_E_SEQUENCE
