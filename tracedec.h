@@ -7938,6 +7938,16 @@ TDEC_IPT_DEF tdec_status tdec_ipt_flow_feed(tdec_ipt_flow_decoder *f, const void
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_finish(tdec_ipt_flow_decoder *f);
 /* The next instruction or event (see above). */
 TDEC_IPT_DEF tdec_status tdec_ipt_flow_next(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out);
+/* libipt's pt_insn_get_offset / pt_blk_get_offset (what ptxed --offset
+   prints before each instruction, block or event): where the event decoder
+   is, libipt's being one event ahead of the decoder's state. Ask before
+   the next flow_next / flow_next_block call (not again after its
+   TDEC_NEED_INPUT: the open block's offset is the one from before).
+   flow_next gives libipt's instruction decoder's offsets with a cache (it
+   then reads blocks, as libipt's does). TDEC_OK (*offset set),
+   TDEC_NEED_INPUT (feed() or finish(), ask again; nothing changed that the
+   next call would not) or TDEC_E_ARG. */
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_offset(tdec_ipt_flow_decoder *f, uint64_t *offset);
 /* After TDEC_E_CORRUPT: forget the flow state and synchronise on the next
    PSB (ptxed's default after an error). TDEC_NEED_INPUT, or TDEC_E_SEQUENCE
    without an error. */
@@ -12607,13 +12617,17 @@ static void tdec_ipt__flow_bdm64(tdec_ipt_flow_decoder *f, const tdec_ipt_event 
     if (check && !tdec_ipt__flow_reaches(f, f->ip, ev->ip)) f->ip = ev->ip;
 }
 
-/* ev (a TNT or TIP) gives the branch of the instruction at ip: with ticks
-   on, a TICK is due there when ev's time differs from the last reported. */
+/* ev (a TNT or TIP) gave a branch: with ticks on, a TICK at ip is due when
+   ev's time differs from the last reported (tdec_ipt__flow_ticks; libipt's
+   IP: a TIP's branch, a TNT's successor). */
+static int tdec_ipt__flow_ticks(const tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev)
+{
+    return (f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) && (ev->flags & TDEC_IPT_EVF_HAS_TSC) && ev->tsc != f->tick_tsc;
+}
+
 static void tdec_ipt__flow_note_tick(tdec_ipt_flow_decoder *f, const tdec_ipt_event *ev, uint64_t ip)
 {
-    if (!(f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) || !(ev->flags & TDEC_IPT_EVF_HAS_TSC) ||
-        ev->tsc == f->tick_tsc)
-        return;
+    if (!tdec_ipt__flow_ticks(f, ev)) return;
     f->tick = 1;
     f->tick_tsc = ev->tsc;
     f->tick_ip = ip;
@@ -12628,26 +12642,35 @@ static tdec_status tdec_ipt__flow_resolve_trace(tdec_ipt_flow_decoder *f, const 
 {
     uint64_t after = ip + insn->size, before;
     unsigned tip_at;
-    int taken;
+    int taken, last;
     tdec_status st;
     *tip = 0;
     if (insn->iclass == TDEC_IPT_IC_COND_JUMP || (insn->iclass == TDEC_IPT_IC_RETURN && tdec_ipt__flow_tnt(f, 1) >= 0)) {
         taken = tdec_ipt__flow_tnt(f, 1);
         if (taken < 0)
             return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_QUERY, ip);
+        if (insn->iclass == TDEC_IPT_IC_RETURN && !taken)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, after);
+        if (insn->iclass == TDEC_IPT_IC_RETURN && f->ret_n == 0)
+            return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, after);
+        /* with ticks on, libipt reads the event after a TNT's last bit at
+           once unless that bit ticks (and ticks when it is a TNT with a
+           new time) */
+        last = f->la[0].ev.a == 1;
+        if (last && (f->evt.pkt.cfg.flags & TDEC_IPT_F_TICKS) && !tdec_ipt__flow_ticks(f, &f->la[0].ev) &&
+            (st = tdec_ipt__flow_fetch(f, 2)) != TDEC_OK)
+            return st;
         if (insn->iclass == TDEC_IPT_IC_RETURN) {
-            if (!taken)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_BAD_RETCOMP, after);
-            if (f->ret_n == 0)
-                return tdec_ipt__flow_fail(f, TDEC_E_CORRUPT, TDEC_IPT_ERR_RETSTACK_EMPTY, after);
             f->ret_top = (uint8_t)((f->ret_top + TDEC_IPT_RETSTACK - 1u) % TDEC_IPT_RETSTACK);
             f->ret_n--;
             *next = f->ret[f->ret_top];
         } else {
             *next = taken ? after + (uint64_t)insn->disp : after;
         }
-        tdec_ipt__flow_note_tick(f, &f->la[0].ev, ip);
+        tdec_ipt__flow_note_tick(f, &f->la[0].ev, *next);
         (void)tdec_ipt__flow_tnt(f, 0);
+        if (last && !f->tick && f->nla && f->la[0].ev.type == TDEC_IPT_EV_TNT)
+            tdec_ipt__flow_note_tick(f, &f->la[0].ev, *next);
         return TDEC_OK;
     }
     /* a TIP: the current event, or one after a TNT with bits left (the
@@ -12670,7 +12693,7 @@ static tdec_status tdec_ipt__flow_resolve_trace(tdec_ipt_flow_decoder *f, const 
     }
     *next = f->la[tip_at].ev.ip;
     *tip = 1;
-    tdec_ipt__flow_note_tick(f, &f->la[tip_at].ev, ip);
+    if (!tip_at) tdec_ipt__flow_note_tick(f, &f->la[0].ev, ip); /* libipt: none for a deferred TIP */
     if (insn->iclass == TDEC_IPT_IC_CALL) tdec_ipt__flow_push(f, after);
     if (tip_at) f->nla = 1;
     else tdec_ipt__flow_drop(f);
@@ -12757,13 +12780,34 @@ static tdec_status tdec_ipt__flow_step(tdec_ipt_flow_decoder *f, int where, tdec
    nothing changed, the event is still to come. */
 #define TDEC_IPT__EVENT_DUE ((tdec_status)3)
 
+/* The instruction an event bound to (f->post), la[0] fetched:
+   TDEC_IPT__EVENT_DUE when la[0] binds to it too, else its successor is
+   taken (TDEC_OK), or TDEC_NEED_INPUT, or an error. */
+static tdec_status tdec_ipt__flow_post(tdec_ipt_flow_decoder *f)
+{
+    const tdec_ipt_event *ev = &f->la[0].ev;
+    uint64_t at, next;
+    int tip;
+    tdec_status st;
+    if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
+        tdec_ipt__flow_binds(f, ev, &f->post_insn, f->post_ip))
+        return TDEC_IPT__EVENT_DUE;
+    st = tdec_ipt__flow_resolve(f, &f->post_insn, f->post_ip, &next, &tip);
+    if (st != TDEC_OK) return st;
+    if (tip) f->icnt = 0;
+    f->post = 0;
+    f->ip = next;
+    f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&f->post_insn);
+    return TDEC_OK;
+}
+
 /* The next instruction or event; with hold, an event that is due is left
    where it is (TDEC_IPT__EVENT_DUE): the block decoder ends its block. */
 static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flow_item *out, int hold)
 {
     const tdec_ipt_event *ev;
-    uint64_t at, next;
-    int where, tip;
+    uint64_t at;
+    int where;
     tdec_status st;
     if (f->st.err != TDEC_OK) return f->st.err;
     if (f->tick) {
@@ -12786,18 +12830,12 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
         ev = &f->la[0].ev;
         if (f->la[0].offset != f->sync_pos) f->at_sync = 0; /* past the sync point's PSB+ */
         if (f->post) {
-            if (tdec_ipt__flow_place(f, ev, &at) == 2 && !(f->post_bound >> ev->type & 1u) &&
-                tdec_ipt__flow_binds(f, ev, &f->post_insn, f->post_ip)) {
-                if (hold) return TDEC_IPT__EVENT_DUE;
+            st = tdec_ipt__flow_post(f);
+            if (st == TDEC_IPT__EVENT_DUE && !hold) {
                 f->post_bound |= (uint64_t)1u << ev->type;
                 return tdec_ipt__flow_event(f, out);
             }
-            st = tdec_ipt__flow_resolve(f, &f->post_insn, f->post_ip, &next, &tip);
             if (st != TDEC_OK) return st;
-            if (tip) f->icnt = 0;
-            f->post = 0;
-            f->ip = next;
-            f->after_branch = (uint8_t)tdec_ipt__flow_is_branch(&f->post_insn);
             continue;
         }
         if (ev->type == TDEC_IPT_EV_TNT || ev->type == TDEC_IPT_EV_TIP) {
@@ -12828,6 +12866,38 @@ static tdec_status tdec_ipt__flow_advance(tdec_ipt_flow_decoder *f, tdec_ipt_flo
         }
         return tdec_ipt__flow_step(f, where, out);
     }
+}
+
+TDEC_IPT_DEF tdec_status tdec_ipt_flow_offset(tdec_ipt_flow_decoder *f, uint64_t *offset)
+{
+    const tdec_ipt_event *ev;
+    uint64_t at;
+    tdec_status st;
+    int where;
+    if (!f || !offset) return TDEC_E_ARG;
+    /* libipt holds the next event, what is due before the next instruction
+       done: PSB+ status events (a caller of libipt's drains them first),
+       the successor of an instruction an event bound to. With a block
+       open, a tick (libipt's rewritten TNT or TIP) or an error pending, the
+       next call takes things as they are. */
+    while (f->st.err == TDEC_OK && f->blk_n == 0 && !f->tick) {
+        st = tdec_ipt__flow_fetch(f, 1);
+        if (st != TDEC_OK) return st;
+        if (f->nla == 0) break;
+        ev = &f->la[0].ev;
+        if (f->post) {
+            st = tdec_ipt__flow_post(f);
+            if (st == TDEC_NEED_INPUT) return st;
+            if (st != TDEC_OK) break; /* an event due, or an error the next call reports */
+            continue;
+        }
+        if (!(ev->flags & TDEC_IPT_EVF_STATUS)) break;
+        where = ev->type == TDEC_IPT_EV_DISABLED ? 0 : tdec_ipt__flow_place(f, ev, &at);
+        if (where != 0 && (where != 1 || at != f->ip)) break;
+        if (f->la[0].offset != f->sync_pos) f->at_sync = 0;
+        if (tdec_ipt__flow_status(f) != TDEC_OK) break; /* the next call reports it */
+    }
+    return tdec_ipt_evt_offset(&f->evt, offset);
 }
 
 /* Starts decoding again from the PSB+ whose status event la[0] is, with

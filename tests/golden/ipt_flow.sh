@@ -70,6 +70,53 @@ while IFS="$TAB" read -r name _ _ org cpus _ _ po _ _; do
     fi
 done < "$D/INDEX.tsv"
 [ "$n" -eq 142 ] || fail "ipt-flow: $n vectors with a -ptxed.exp in $D, expected 142"
+
+# --offset: every vector with both decoders against ptxed's own output
+# (tests/data/ipt/flow-offset/README.md), byte for byte, and a CLI reading
+# 1-byte chunks alike. Where libipt's offsets come from its block cache's
+# state (docs/ipt.md, "Layer 3"), the lines must be ptxed's but for the
+# offset column.
+OFFSET_DIFFERS='
+call_direct-ret_uncompressed.insn cold-block-cache
+ptxed-end_on_call-ret_tip.insn cold-block-cache
+'
+offsets() { sed -E 's/^(\[?)[0-9a-f]{16}  /\1/' "$1"; }
+off_n=0 off_ok=0 off_col=0 off_bad="" off_chunk=""
+while IFS="$TAB" read -r name _ _ org cpus _ _ po _ _; do
+    for k in block insn; do
+        e=$D/flow-offset/$name.$k
+        [ -f "$e" ] || continue
+        off_n=$((off_n + 1))
+        dec=""
+        [ $k = insn ] && dec=--insn-decoder
+        run "$X" "$name" "$org" "$po" "$cpus" "$dec --offset" > "$T/$name.$k.off" 2>&1
+        if echo "$OFFSET_DIFFERS" | grep -q "^$name.$k "; then
+            if offsets "$T/$name.$k.off" | cmp -s - "$(offsets "$e" > "$T/$name.$k.col"; echo "$T/$name.$k.col")"; then
+                off_col=$((off_col + 1))
+            else
+                off_bad="$off_bad $name.$k"
+            fi
+        elif cmp -s "$T/$name.$k.off" "$e"; then
+            off_ok=$((off_ok + 1))
+        else
+            off_bad="$off_bad $name.$k"
+        fi
+        if [ $have_chunk = 1 ]; then
+            run "$C" "$name" "$org" "$po" "$cpus" "$dec --offset" > "$T/$name.$k.c1off" 2>&1
+            cmp -s "$T/$name.$k.c1off" "$T/$name.$k.off" || off_chunk="$off_chunk $name.$k"
+        fi
+    done
+done < "$D/INDEX.tsv"
+if [ "$off_n" -eq 284 ] && [ -z "$off_bad" ]; then
+    pass "ipt-flow --offset == ptxed --offset on $off_ok of $off_n vector runs (both decoders), the other $off_col but for the offset column (libipt's block cache)"
+else
+    fail "ipt-flow --offset ($off_n runs of 284):$(echo "$off_bad" | cut -c1-300)"
+fi
+if [ $have_chunk = 1 ] && [ -z "$off_chunk" ]; then
+    pass "ipt-flow --offset: 1-byte chunks print the same on all $off_n runs"
+elif [ $have_chunk = 1 ]; then
+    fail "ipt-flow --offset: 1-byte chunks differ:$(echo "$off_chunk" | cut -c1-300)"
+fi
 [ "$ok" -eq "$claimed" ] && pass "ipt-flow: tracedec flow (block decoder) == ptxed --no-inst (white space folded) on all $claimed claimed vectors"
 [ "$insn_ok" -eq "$insn_runs" ] && [ "$insn_runs" -gt 100 ] &&
     pass "ipt-flow: tracedec flow --insn-decoder == ptxed --no-inst on all $insn_runs claimed vectors without block-only options"

@@ -3,9 +3,11 @@
 # "tracedec flow"):
 #  - --time: tests/data/ipt/flow-time/NAME.exp (ptxed's output with --time,
 #    derived as tests/data/ipt/flow-time/README.md says), white space folded;
+#  - --time --event:time --event:ip: tests/data/ipt/flow-events/NAME.block
+#    and NAME.insn (ptxed's own output), byte for byte, both decoders;
 #  - --json: on every vector with a -ptxed.exp whose options flow takes,
 #    each object rendered back as text (tests/golden/ipt_flow_json.py)
-#    equals the text run, with --time --event:ip --event:time added; on broken traces (cut short, bytes
+#    equals the text run, with --time --event:ip --event:time --offset added; on broken traces (cut short, bytes
 #    flipped) every line is a JSON object and the output ends cleanly;
 #  - --elf: the vectors' code wrapped into 64- and 32-bit ELF executables
 #    (objcopy and ld, binutils; gcc -pie) decodes as --raw does, at the
@@ -54,6 +56,26 @@ else
     fail "ipt-flow --time differs:$bad ($n vectors)"
 fi
 
+# ---- --time --event:time --event:ip: every vector, both decoders ----
+n=0 bad=""
+while IFS="$TAB" read -r v _; do
+    for k in block insn; do
+        e=$D/flow-events/$v.$k
+        [ -f "$e" ] || continue
+        n=$((n + 1))
+        dec=""
+        [ $k = insn ] && dec=--insn-decoder
+        # shellcheck disable=SC2086
+        flow "$v" $dec --time --event:time --event:ip > "$T/$v.$k.events" 2>&1
+        cmp -s "$T/$v.$k.events" "$e" || bad="$bad $v.$k"
+    done
+done < "$D/INDEX.tsv"
+if [ -z "$bad" ] && [ "$n" -eq 284 ]; then
+    pass "ipt-flow --time --event:time --event:ip == ptxed's on all $n vector runs (both decoders, tests/data/ipt/flow-events)"
+else
+    fail "ipt-flow --time --event:time --event:ip ($n runs of 284) differ:$(echo "$bad" | cut -c1-300)"
+fi
+
 # ---- --json ----
 if have python3; then
     n=0 bad=""
@@ -61,7 +83,7 @@ if have python3; then
         v=$(basename "$d")
         [ -f "$d/$v-ptxed.exp" ] || continue
         n=$((n + 1))
-        o="--time --event:ip --event:time"
+        o="--time --event:ip --event:time --offset"
         # shellcheck disable=SC2086
         flow "$v" $o > "$T/$v.txt" 2>&1 || [ $? -lt 2 ] || { n=$((n - 1)); continue; } # an option not taken yet
         # shellcheck disable=SC2086
@@ -229,7 +251,7 @@ fi
 missing=""
 for o in --pt --raw --elf --cpu --mtc-freq --nom-freq --cpuid-0x15.eax --cpuid-0x15.ebx --insn-decoder \
          --no-inst --check --quiet --stat --stat:insn --event:ip --event:iflags --event:time --event:tick \
-         --time --insn:keep-tcal-on-ovf --block:keep-tcal-on-ovf --filter:addrN_cfg --filter:addrN_a \
+         --time --offset --insn:keep-tcal-on-ovf --block:keep-tcal-on-ovf --filter:addrN_cfg --filter:addrN_a \
          --filter:addrN_b --json --strict; do
     grep -q -- "$o\\b" "$T/help.txt" || missing="$missing $o"
 done

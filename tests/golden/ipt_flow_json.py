@@ -2,7 +2,7 @@
 """Checks `tracedec flow --json` (docs/ipt.md, "tracedec flow --json")
 against the text output of the same run: every line is one JSON object;
 rendered again in ptxed's text format by this script from its fields alone
-(with the run's --time/--event:ip/--event:time), the objects give the text
+(with the run's --offset/--time/--event:ip/--event:time), the objects give the text
 lines one for one. With --parse-only, only that every line parses and the
 last object is not cut.
 
@@ -74,11 +74,18 @@ def event_text(o, opts):
         t = "trig %02x" % o["trbv"] + (", mult" if o["mult"] else "")
     else:
         t = WORDS.get(name, name)
-    if "--event:ip" in opts and ip is not None and name not in NO_IP:
+    if "--event:ip" in opts and name in ("async_paging", "async_vmcs"):
+        t += ", ip: " + x16(ip or 0)  # ptxed prints theirs even when suppressed (0)
+    elif "--event:ip" in opts and ip is not None and name not in NO_IP:
         t += ", ip: " + x16(ip)
     if "--event:time" in opts and "tsc" in o:
         t = x16(o["tsc"]) + "  " + t
-    return "[" + t + "]"
+    return "[" + offset(o, opts) + t + "]"
+
+
+def offset(o, opts):
+    """The --offset column of an instruction or event object."""
+    return x16(o["offset"]) + "  " if "--offset" in opts else ""
 
 
 def render(o, opts):
@@ -92,9 +99,10 @@ def render(o, opts):
 def render_line(o, opts):
     k = o["kind"]
     if k == "insn":
-        if set(o) != INSN_FIELDS or o["iclass"] not in ICLASSES or len(o["raw"]) != 2 * o["size"]:
+        fields = INSN_FIELDS | ({"offset"} if "--offset" in opts else set())
+        if set(o) != fields or o["iclass"] not in ICLASSES or len(o["raw"]) != 2 * o["size"]:
             raise ValueError("bad instruction object %r" % o)
-        return (x16(o["time"]) + "  " if "--time" in opts else "") + ("? " if o["speculative"] else "") + x16(o["ip"])
+        return offset(o, opts) + (x16(o["time"]) + "  " if "--time" in opts else "") + ("? " if o["speculative"] else "") + x16(o["ip"])
     if k == "event":
         return event_text(o, opts)
     if k == "error":

@@ -17,6 +17,7 @@
 #define TSX_ABORT 0x99, 0x22
 #define TSC(t) 0x19, (t) & 0xff, ((t) >> 8) & 0xff, 0, 0, 0, 0, 0
 #define FUP16(ip) 0x3d, (ip) & 0xff, ((ip) >> 8) & 0xff /* IPC 1: update 16 bits */
+#define PIP(cr3) 0x02, 0x43, ((cr3) >> 4) & 0xfe, ((cr3) >> 12) & 0xff, ((cr3) >> 20) & 0xff, 0, 0, 0 /* cr3 < 2^28 */
 #define PTW_NOIP(v) 0x02, 0x12, (v) & 0xff, ((v) >> 8) & 0xff, 0, 0 /* 4-byte payload */
 
 #endif

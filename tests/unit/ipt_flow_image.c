@@ -19,6 +19,7 @@
 #include "single/tdec_ipt.h"
 #include "tests/lib/testlib.h"
 #include "tests/lib/ipt_packets.h"
+#include "tests/lib/ipt_flow_run.h"
 
 /* A read callback over an image that misbehaves as told, and counts its
    calls. */
@@ -43,42 +44,32 @@ static size_t reader_read(void *ctx, uint64_t asid, uint64_t addr, uint8_t *buf,
     return tdec_ipt_image_read(r->img, asid, addr, buf, size);
 }
 
-/* How a decode runs: the decoder (blocks or instructions), its walk limit
-   and cache, and what happens after each item. */
-typedef struct how {
-    int       blocks;
-    uint32_t  limit;
-    void     *cache;
-    size_t    cache_size;
-    void    (*after)(size_t item, tdec_ipt_flow_decoder *f); /* or NULL */
-} how;
-
-/* Decodes trace[0, n) fed whole into items[] (cap of them): the number of
-   items, *last the final status. */
-static size_t decode(const how *h, const uint8_t *trace, size_t n, reader *r, tdec_ipt_flow_item *items,
-                     size_t cap, tdec_status *last, tdec_ipt_flow_decoder *f)
+/* The read counts of one call: the most any call made (between calls). */
+static void count_reads(void *ctx)
 {
-    size_t k = 0;
-    int fed = 0;
-    tdec_status st = tdec_ipt_flow_init(f, NULL, reader_read, r, h->limit);
-    tdec_ipt_flow_set_cache(f, h->cache, h->cache_size);
+    reader *r = (reader *)ctx;
+    if (r->reads > r->max_reads) r->max_reads = r->reads;
+    r->reads = 0;
+}
+
+/* A decode as h says (an instruction decoder without a cache unless it says
+   otherwise), through reader r, of trace[0, n) fed whole, into items[]
+   (cap of them): the number of items, *last the final status. */
+static size_t decode(iptf_how *h, const uint8_t *trace, size_t n, reader *r, tdec_ipt_flow_item *items, size_t cap,
+                     tdec_status *last, tdec_ipt_flow_decoder *f)
+{
+    iptf_out o = {NULL, 0, 0, NULL, 0, 0, TDEC_OK};
+    o.items = items;
+    o.cap = cap;
+    h->read = reader_read;
+    h->read_ctx = r;
+    h->between = count_reads;
+    h->ctx = r;
+    r->reads = 0;
     r->max_reads = 0;
-    while (k < cap) {
-        r->reads = 0;
-        st = h->blocks ? tdec_ipt_flow_next_block(f, &items[k], 0) : tdec_ipt_flow_next(f, &items[k]);
-        if (r->reads > r->max_reads) r->max_reads = r->reads;
-        if (st == TDEC_OK) {
-            if (h->after) h->after(k, f);
-            k++;
-            continue;
-        }
-        if (st != TDEC_NEED_INPUT) break;
-        st = fed ? tdec_ipt_flow_finish(f) : tdec_ipt_flow_feed(f, trace, n);
-        fed = 1;
-        if (st != TDEC_NEED_INPUT && st != TDEC_END) break;
-    }
-    *last = st;
-    return k;
+    iptf_run(h, trace, n, f, &o);
+    *last = o.last;
+    return o.n;
 }
 
 static void expect_error(tl_case *c, const char *what, tdec_status st, const tdec_ipt_flow_decoder *f, uint32_t reason,
@@ -116,7 +107,7 @@ static void test_unmapped(void)
     tdec_ipt_section sec = {0x1000, sizeof jmp, jmp, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
-    how h = {0, 0, NULL, 0, NULL};
+    iptf_how h = iptf_default();
     tdec_ipt_flow_item it[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
@@ -161,7 +152,7 @@ static void test_crossing(void)
                                 {0x1003, sizeof tail, tail, TDEC_IPT_ASID_ANY}};
     tdec_ipt_image img = {secs, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
-    how h = {0, 0, NULL, 0, NULL};
+    iptf_how h = iptf_default();
     tdec_ipt_flow_item it[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
@@ -202,13 +193,14 @@ static void test_endless(void)
     tdec_ipt_section sec = {0x1000, sizeof nops, nops, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
-    how h = {0, 100, NULL, 0, NULL};
+    iptf_how h = iptf_default();
     static tdec_ipt_flow_item it[1024];
     tdec_ipt_flow_decoder f;
     tdec_status st;
     size_t n, cache, k;
     tl_case c;
     tl_begin(&c, "hostile image: endless straight-line code and a jump loop end at the walk limit, with bounded work per call");
+    h.limit = 100;
     memset(nops, 0x90, sizeof nops);
     n = decode(&h, trace, sizeof trace, &r, it, 1024, &st, &f);
     TL_EQU(&c, n, 100);
@@ -253,7 +245,7 @@ static void test_callbacks(void)
     tdec_ipt_section sec = {0x1000, sizeof code, code, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
-    how h = {0, 0, NULL, 0, NULL};
+    iptf_how h = iptf_default();
     tdec_ipt_flow_item a[8], b[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
@@ -298,9 +290,10 @@ static void test_callbacks(void)
 /* The code of test_code_change and what it becomes after the first item. */
 static uint8_t patched[4];
 
-static void patch(size_t item, tdec_ipt_flow_decoder *f)
+static void patch(size_t item, tdec_ipt_flow_decoder *f, void *ctx)
 {
     static const uint8_t nops_then_jmp[] = {0x90, 0x90, 0xff, 0xe0};
+    (void)ctx;
     if (item != 0) return;
     memcpy(patched, nops_then_jmp, sizeof patched);
     tdec_ipt_flow_cache_invalidate(f);
@@ -317,7 +310,7 @@ static void test_code_change(void)
     tdec_ipt_section sec = {0x1000, sizeof patched, patched, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
-    how h = {0, 0, NULL, 0, NULL};
+    iptf_how h = iptf_default();
     tdec_ipt_flow_item it[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
@@ -349,6 +342,82 @@ static void test_code_change(void)
     tl_end(&c);
 }
 
+/* The code of test_changed_block, and how it changes after the first
+   item: 1001 becomes jmp rax, or unmapped. */
+static uint8_t block_code[4];
+static tdec_ipt_section block_sec;
+
+static void jump_early(size_t item, tdec_ipt_flow_decoder *f, void *ctx)
+{
+    (void)ctx;
+    if (item != 0) return;
+    block_code[1] = 0xff;
+    block_code[2] = 0xe0;
+    tdec_ipt_flow_cache_invalidate(f);
+}
+
+static void unmap_tail(size_t item, tdec_ipt_flow_decoder *f, void *ctx)
+{
+    (void)f;
+    (void)ctx;
+    if (item == 0) block_sec.size = 1;
+}
+
+static void test_changed_block(void)
+{
+    /* 1000: nop; 1001: nop; 1002: jmp rax: a block of 3, to the TIP, twice */
+    static const uint8_t code[] = {0x90, 0x90, 0xff, 0xe0};
+    static const uint8_t trace[] = {PSB, FUP(0x1000), MODE64, PSBEND, TIP(0x1000), PGD_NOIP};
+    static uint64_t mem[64 * TDEC_IPT_CACHE_ENTRY / 8];
+    tdec_ipt_image img = {&block_sec, 1};
+    iptf_how h = iptf_default();
+    iptf_step steps[8];
+    iptf_out o = {NULL, 0, 0, steps, 8, 0, TDEC_OK};
+    tdec_ipt_flow_decoder f;
+    tl_case c;
+    tl_begin(&c, "hostile image: a block's code changed before it is read again: block_walk's NOSYNC or NOMAP (ptxed's "
+                 "[fetch error]), the instruction decoder's NOSYNC");
+    block_sec = (tdec_ipt_section){0x1000, sizeof block_code, block_code, TDEC_IPT_ASID_ANY};
+    h.read_ctx = &img;
+    h.blocks = 1;
+    /* unchanged: 1000, 1001, 1002 twice, then disabled */
+    memcpy(block_code, code, sizeof block_code);
+    iptf_run(&h, trace, sizeof trace, &f, &o);
+    TL_TRUE(&c, o.last == TDEC_END && o.nsteps == 7 && steps[0].ip == 0x1000 && steps[1].ip == 0x1001 &&
+                    steps[2].ip == 0x1002 && steps[5].kind == IPTF_INSN && steps[6].kind == IPTF_EVENT,
+            "unchanged: %zu steps, %d", o.nsteps, (int)o.last);
+    /* 1001 is an indirect jump now, the block's last instruction is at 1002 */
+    h.after = jump_early;
+    memcpy(block_code, code, sizeof block_code);
+    iptf_run(&h, trace, sizeof trace, &f, &o);
+    TL_TRUE(&c, o.nsteps >= 2 && steps[0].kind == IPTF_INSN && steps[0].ip == 0x1000 && steps[1].kind == IPTF_FETCH &&
+                    steps[1].ip == 0x1001 && steps[1].what == TDEC_IPT_ERR_NOSYNC,
+            "jmp rax at 1001: %zu steps, the second kind %u ip %llx reason %u", o.nsteps, steps[1].kind,
+            (unsigned long long)steps[1].ip, steps[1].what);
+    /* 1001 is no longer mapped */
+    h.after = unmap_tail;
+    memcpy(block_code, code, sizeof block_code);
+    iptf_run(&h, trace, sizeof trace, &f, &o);
+    TL_TRUE(&c, o.nsteps >= 2 && steps[1].kind == IPTF_FETCH && steps[1].ip == 0x1001 &&
+                    steps[1].what == TDEC_IPT_ERR_NOMAP,
+            "unmapped 1001: the second kind %u ip %llx reason %u", steps[1].kind, (unsigned long long)steps[1].ip,
+            steps[1].what);
+    /* the instruction decoder with a cache reads its blocks again: the
+       error at the instruction that changed, where libipt's decoder is */
+    block_sec.size = sizeof block_code;
+    memcpy(block_code, code, sizeof block_code);
+    h.blocks = 0;
+    h.cache = mem;
+    h.cache_size = sizeof mem;
+    h.after = jump_early;
+    iptf_run(&h, trace, sizeof trace, &f, &o);
+    TL_TRUE(&c, o.last == TDEC_E_CORRUPT && f.st.err_reason == TDEC_IPT_ERR_NOSYNC && f.err_ip == 0x1001 &&
+                    o.nsteps == 1 && steps[0].ip == 0x1000,
+            "instructions: %zu steps, %d reason %u ip %llx", o.nsteps, (int)o.last, f.st.err_reason,
+            (unsigned long long)f.err_ip);
+    tl_end(&c);
+}
+
 static void test_cache_empty(void)
 {
     /* 0: nop; 1: nop; 2: jmp rax, three times to 0, in mode UNKNOWN (no
@@ -361,13 +430,16 @@ static void test_cache_empty(void)
     tdec_ipt_section sec = {0, sizeof now, now, TDEC_IPT_ASID_ANY};
     tdec_ipt_image img = {&sec, 1};
     reader r = {&img, 0, 0, 0, 0, 0};
-    how h = {1, 0, mem, sizeof mem, NULL};
+    iptf_how h = iptf_default();
     tdec_ipt_flow_item it[8];
     tdec_ipt_flow_decoder f;
     tdec_status st;
     size_t n, k;
     tl_case c;
     tl_begin(&c, "cache: an empty entry is no run of IP 0 in mode UNKNOWN, nor one invalidated");
+    h.blocks = 1;
+    h.cache = mem;
+    h.cache_size = sizeof mem;
     memcpy(now, code, sizeof now);
     n = decode(&h, trace, sizeof trace, &r, it, 8, &st, &f);
     TL_EQI(&c, st, TDEC_END);
@@ -396,6 +468,7 @@ int main(void)
     test_endless();
     test_callbacks();
     test_code_change();
+    test_changed_block();
     test_cache_empty();
     return tl_exit_code();
 }

@@ -1,7 +1,7 @@
 /* flow.c - `tracedec flow`: the Intel PT instruction flow decoder
    (single/tdec_ipt.h, layer 3) printing what libipt's ptxed prints with
    --no-inst (docs/ipt.md, "tracedec flow"): one line per instruction
-   ("[TIME  ][? ]IP"), event lines "[[TSC  ]...]",
+   ("[OFFSET  ][TIME  ][? ]IP"), event lines "[[OFFSET  ][TSC  ]...]",
    error lines "[OFFSET, IP: error: MESSAGE]", "[end of trace]"; or, with
    --json, one JSON object per line for each of them. Options are ptxed's:
    --pt FILE (main takes it as the path), --raw FILE[:FROM[-TO]]:BASE and
@@ -10,7 +10,8 @@
    and --filter:addrN_* options below: the block decoder by default (each
    block's instructions read again from the image, "[block]" lines with
    --block:show-blocks), --insn-decoder, --resync-on-error (after an
-   error, go on at the current event, not the next PSB). The trace is read in CLI_CHUNK
+   error, go on at the current event, not the next PSB), --offset (the
+   trace offset before each line). The trace is read in CLI_CHUNK
    pieces; the image files are read whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/ipt/ipt.h"
@@ -39,7 +40,8 @@ enum {
     FLOW_END_ON_JUMP = 1u << 11, /* --block:end-on-jump                         */
     FLOW_STAT_BLOCKS = 1u << 12, /* --stat:blocks                               */
     FLOW_RESYNC = 1u << 13,    /* --resync-on-error: go on at the current event */
-    FLOW_TIME = 1u << 14       /* --time: the time before each instruction      */
+    FLOW_TIME = 1u << 14,      /* --time: the time before each instruction      */
+    FLOW_OFFSET = 1u << 15     /* --offset: the trace offset before each line   */
 };
 
 static struct {
@@ -61,7 +63,7 @@ static const struct {
     {"--check", 0},              {"--event:iflags", FLOW_IFLAGS},
     {"--event:tick", FLOW_TICK}, {"--event:time", FLOW_EVENT_TIME},
     {"--insn:keep-tcal-on-ovf", FLOW_KEEP_TCAL}, {"--block:keep-tcal-on-ovf", FLOW_KEEP_TCAL},
-    {"--resync-on-error", FLOW_RESYNC}, {"--time", FLOW_TIME},
+    {"--resync-on-error", FLOW_RESYNC}, {"--time", FLOW_TIME}, {"--offset", FLOW_OFFSET},
 };
 
 /* Reads the file named by name[0, len) whole: its bytes (malloc'd) and
@@ -200,13 +202,18 @@ int ipt_flow_opt(int argc, char **argv, int *i, out_buf *err)
 /* ---- printing: one printer per item kind, text or JSON ------------------------------ */
 
 static int flow_json; /* --json: the printers write JSON objects */
+/* --offset: the trace offset the decoder was at before the item being
+   printed (tdec_ipt_flow_offset; a block's instructions all get the one
+   before the block, as ptxed prints them) */
+static uint64_t flow_at;
 
 /* tdec_ipt_iclass names (libipt's ptic_* without the prefix). */
 static const char *const flow_iclasses[] = {"unknown",    "other",    "call",     "return",
                                             "jump",       "cond_jump", "far_call", "far_return",
                                             "far_jump",   "ptwrite",  "indirect"};
 
-/* A --time or --event:time column: 16 hex digits and two spaces. */
+/* An --offset, --time or --event:time column: 16 hex digits and two
+   spaces. */
 static void flow_column(out_buf *o, uint64_t v)
 {
     out_hexw(o, v, 16);
@@ -219,12 +226,13 @@ static const char *flow_iclass_name(unsigned iclass)
     return iclass < sizeof flow_iclasses / sizeof flow_iclasses[0] ? flow_iclasses[iclass] : "unknown";
 }
 
-/* What ptxed prints before an instruction's IP: the --time column (time:
-   the decoder's, the TSC of the last event), then "? " inside a
-   transaction. (A block printer gives each instruction of a block the
-   same.) */
+/* What ptxed prints before an instruction's IP: the --offset and --time
+   columns (time: the decoder's, the TSC of the last event), then "? "
+   inside a transaction. (A block printer gives each instruction of a block
+   the same.) */
 static void flow_insn_prefix(out_buf *o, uint64_t time, int speculative)
 {
+    if (flow_opts.show & FLOW_OFFSET) flow_column(o, flow_at);
     if (flow_opts.show & FLOW_TIME) flow_column(o, time);
     if (speculative) out_str(o, "? ");
 }
@@ -239,6 +247,7 @@ static void flow_insn(out_buf *o, const tdec_ipt_flow_item *it, uint64_t time)
     }
     out_json_open(o);
     out_json_str(o, "kind", "insn");
+    if (flow_opts.show & FLOW_OFFSET) out_json_u64(o, "offset", flow_at);
     out_json_u64(o, "time", time);
     out_json_u64(o, "ip", it->ip);
     out_json_u64(o, "size", it->size);
@@ -268,12 +277,14 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     if (flow_json) {
         out_json_open(o);
         out_json_str(o, "kind", "event");
+        if (flow_opts.show & FLOW_OFFSET) out_json_u64(o, "offset", flow_at);
         ipt_event_json(o, ev);
         if (ev->type == TDEC_IPT_EV_ENABLED) out_json_bool(o, "resumed", (ev->flags & TDEC_IPT_EVF_RESUMED) != 0);
         out_json_close(o);
         return;
     }
     out_char(o, '[');
+    if (flow_opts.show & FLOW_OFFSET) flow_column(o, flow_at);
     if ((flow_opts.show & FLOW_EVENT_TIME) && (ev->flags & TDEC_IPT_EVF_HAS_TSC)) flow_column(o, ev->tsc);
     switch (ev->type) {
     case TDEC_IPT_EV_ENABLED: out_str(o, ev->flags & TDEC_IPT_EVF_RESUMED ? "resumed" : "enabled"); break;
@@ -294,7 +305,8 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     case TDEC_IPT_EV_ASYNC_PAGING:
         flow_ip(o, "paging, cr3: ", ev->arg);
         if (ev->flags & TDEC_IPT_EVF_NR) out_str(o, ", nr");
-        if (ev->type == TDEC_IPT_EV_PAGING) with_ip = 0;
+        /* ptxed: none for the bound one, the async one's even when suppressed */
+        with_ip = ev->type == TDEC_IPT_EV_ASYNC_PAGING && (flow_opts.show & FLOW_EVENT_IP);
         break;
     case TDEC_IPT_EV_OVERFLOW: out_str(o, "overflow"); break;
     case TDEC_IPT_EV_EXEC_MODE:
@@ -310,7 +322,7 @@ static void flow_event(out_buf *o, const tdec_ipt_event *ev)
     case TDEC_IPT_EV_VMCS:
     case TDEC_IPT_EV_ASYNC_VMCS:
         flow_ip(o, "vmcs, base: ", ev->arg);
-        if (ev->type == TDEC_IPT_EV_VMCS) with_ip = 0;
+        with_ip = ev->type == TDEC_IPT_EV_ASYNC_VMCS && (flow_opts.show & FLOW_EVENT_IP); /* as paging */
         break;
     case TDEC_IPT_EV_EXSTOP: out_str(o, "exstop"); break;
     case TDEC_IPT_EV_MWAIT:
@@ -539,6 +551,17 @@ static tdec_status flow_input(tdec_ipt_flow_decoder *f, cli_reader *in, int *end
     return tdec_ipt_flow_finish(f);
 }
 
+/* --offset: the decoder's trace offset now (tdec_ipt_flow_offset) into
+   flow_at, feeding it as it asks. TDEC_OK, or what stopped it. */
+static tdec_status flow_offset(tdec_ipt_flow_decoder *f, cli_reader *in, int *ended)
+{
+    tdec_status st;
+    if (!(flow_opts.show & FLOW_OFFSET)) return TDEC_OK;
+    while ((st = tdec_ipt_flow_offset(f, &flow_at)) == TDEC_NEED_INPUT)
+        if ((st = flow_input(f, in, ended)) < 0) return st;
+    return st;
+}
+
 /* --resync-on-error after an error (ptxed's resync_insn): go on at the
    current event, printing the events met on the way, and "[disabled]"
    when tracing is off there. TDEC_OK, or what stopped it (TDEC_E_CORRUPT:
@@ -549,9 +572,14 @@ static tdec_status flow_resync_event(tdec_ipt_flow_decoder *f, cli_reader *in, o
     tdec_status st;
     for (;;) {
         st = tdec_ipt_flow_resync_event(f, &it);
-        if (st == TDEC_NEED_INPUT) st = flow_input(f, in, ended);
-        else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_EVENT && !quiet) flow_event(out, &it.ev);
-        else break;
+        if (st == TDEC_NEED_INPUT) {
+            st = flow_input(f, in, ended);
+        } else if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_EVENT && !quiet) {
+            st = flow_offset(f, in, ended); /* ptxed asks once the event is there */
+            flow_event(out, &it.ev);
+        } else {
+            break;
+        }
         if (st < 0) return st;
     }
     if (st == TDEC_OK && !f->enabled && !quiet) {
@@ -579,6 +607,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     unsigned ends = (flow_opts.show & FLOW_END_ON_CALL ? TDEC_IPT_BLOCK_END_ON_CALL : 0u) |
                     (flow_opts.show & FLOW_END_ON_JUMP ? TDEC_IPT_BLOCK_END_ON_JUMP : 0u);
     int ended = 0, quiet = (flow_opts.show & FLOW_QUIET) != 0;
+    int fresh = 1; /* the next call starts an item: --offset is taken before it */
     long errors = 0;
     flow_json = a->output == CLI_OUT_JSON;
     if (!ipt_config(&cfg)) flow_error(out, "config", 0, 0, TDEC_IPT_ERR_BAD_CPU);
@@ -591,6 +620,8 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
     tdec_ipt_flow_set_filter(f, &flow_opts.filter);
     tdec_ipt_flow_set_cache(f, flow_cache, sizeof flow_cache);
     for (;;) {
+        if (fresh && !quiet && (st = flow_offset(f, in, &ended)) < 0) break;
+        fresh = 1;
         st = flow_opts.show & FLOW_INSN_DEC ? tdec_ipt_flow_next(f, &it) : tdec_ipt_flow_next_block(f, &it, ends);
         if (st == TDEC_OK && it.kind == TDEC_IPT_FLOW_INSN) {
             insns++;
@@ -602,6 +633,7 @@ int ipt_flow(const cli_args *a, const char *path, cli_reader *in, out_buf *out, 
         } else if (st == TDEC_OK) {
             if (!quiet) flow_event(out, &it.ev);
         } else if (st == TDEC_NEED_INPUT) {
+            fresh = 0;
             st = flow_input(f, in, &ended);
             if (st < 0) break;
         } else if (st == TDEC_END) {

@@ -1327,7 +1327,7 @@ static const char ipt_help[] =
     "                 --block:show-blocks, --block:end-on-call, --block:end-on-jump,\n"
     "                 --no-inst, --check, --quiet, --stat, --stat:insn, --stat:blocks,\n"
     "                 --event:ip, --event:iflags, --event:time, --event:tick, --time,\n"
-    "                 --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf,\n"
+    "                 --offset, --insn:keep-tcal-on-ovf, --block:keep-tcal-on-ovf,\n"
     "                 --resync-on-error, --filter:addrN_cfg, --filter:addrN_a,\n"
     "                 --filter:addrN_b (N 0-3)\n"
     "  events, queries, flow --json  one JSON object per line\n"
