@@ -3345,7 +3345,7 @@ SOFTWARE.
        sizeof(tdec_ovni_json) = 40 on LP64, 24 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_json_token) = 20 on LP64, 20 on ILP32 (Cortex-M)
        sizeof(tdec_ovni_meta) = 96 on LP64, 96 on ILP32 (Cortex-M)
-       sizeof(tdec_ovni_desc) = 496 on LP64, 488 on ILP32 (Cortex-M)
+       sizeof(tdec_ovni_desc) = 336 on LP64, 328 on ILP32 (Cortex-M)
      The signature table is static const data (about 13 KiB of strings;
      empty under TDEC_NO_STRINGS).
 
@@ -3663,7 +3663,7 @@ TDEC_OVNI_DEF tdec_status tdec_ovni_describe(const tdec_ovni_sig *sig, const tde
    rendering as tdec_ovni_describe() (which is prepare then render) without
    reading the signature and template again. At most TDEC_OVNI_DESC_PARTS
    conversions and "%%" in a template (ovni's have at most 4). */
-#define TDEC_OVNI_DESC_PARTS 24
+#define TDEC_OVNI_DESC_PARTS 16
 typedef struct tdec_ovni_desc_conv { /* a conversion: %[#0-][width]conv{field} */
     uint32_t width;
     char     conv;            /* d i u x X s, or 0: the field type's default */

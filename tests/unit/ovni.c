@@ -557,7 +557,7 @@ static void test_hex_dump(const sfile *f)
 static void test_descriptions(const sfile *f)
 {
     char root[64], dpath[512], name[96], desc[1024], desc2[1024];
-    static tdec_ovni_desc prep; /* 496 bytes: off the stack */
+    static tdec_ovni_desc prep; /* 336 bytes: off the stack */
     const tdec_ovni_sig *prep_sig = NULL;
     const char **sel = NULL;
     const dump *dp;
