@@ -37,6 +37,11 @@ void *uft_xrealloc(void *p, size_t n)
     return q;
 }
 
+void *uft_zalloc(size_t n)
+{
+    return memset(uft_xrealloc(NULL, n), 0, n);
+}
+
 static char *xstrndup(const char *s, size_t n)
 {
     char *p = (char *)uft_xrealloc(NULL, n + 1);

@@ -258,6 +258,8 @@ void uft_display_name(const uft_dir *d, const char *name, char *buf, size_t len)
 
 /* realloc() that exits on failure ("tracedec: out of memory", status 2). */
 void *uft_xrealloc(void *p, size_t n);
+/* calloc(1, n), or "tracedec: out of memory" and exit status 2. */
+void *uft_zalloc(size_t n);
 /* Appends text to the allocated string *s (NULL: empty). */
 void uft_append(char **s, const char *text);
 

@@ -6,34 +6,27 @@
    session's root (named after the program) with its first record; with
    FUNC a task's calls are added while it is inside FUNC (the root is
    FUNC, entered again at each call), and each distinct stack FUNC was
-   called from is a backtrace with its hit count and time. A node is a
-   function called from its parent node (children are told apart by
-   name), with its call count and the total time of its calls; the
+   called from is a backtrace with its hit count and time. A graph is
+   uftrace's call tree (calltree.h, with its fork rule: a fork child's
+   first exit goes to the fork node of its parent's graph); the
    scheduler's sched-out/sched-in pairs are "linux:schedule" nodes. As in
-   uftrace: a fork child's first exit (of fork) goes to the fork node of
-   its parent's graph, an exit that does not match the current node still
-   leaves it, exec moves a task to its new session's root, and calls
-   still open at the end count up to the task's last record.
+   uftrace: an exit that does not match the current node still leaves
+   it, exec moves a task to its new session's root, and calls still open
+   at the end count up to the task's last record.
 
    Memory: the nodes (one per distinct call path) and backtraces; nothing
    per record. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/cli.h"
+#include "tools/cli/uftrace/calltree.h"
+#include "tools/cli/uftrace/columns.h"
 #include "tools/cli/uftrace/read.h"
 #include "tools/cli/uftrace/stream.h"
 #include "tools/cli/uftrace/uftrace.h"
-#include "tools/cli/uftrace/view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct gr_node {
-    const char     *name;
-    uint64_t        addr, time, child_time;
-    uint32_t        nr_calls, nr_edges;
-    struct gr_node *parent, *first, *last, *next; /* children in call order */
-} gr_node;
 
 /* a stack FUNC was called from (graph FUNC) */
 typedef struct gr_trace {
@@ -44,25 +37,17 @@ typedef struct gr_trace {
     uint64_t        *addr;
 } gr_trace;
 
-/* a fork / vfork / daemon node: where a child's first exit goes */
-typedef struct gr_special {
-    struct gr_special *next;
-    gr_node           *node;
-    int32_t            pid;
-} gr_special;
-
 typedef struct gr_graph {
     const uft_session *sess;
     const char        *func; /* the root's name */
-    gr_node            root;
-    gr_trace          *traces;   /* the latest first */
-    gr_special        *specials; /* the latest first */
+    calltree           tree;
+    gr_trace          *traces; /* the latest first */
 } gr_graph;
 
 /* a task's place in the graphs (uftrace's task_graph) */
 typedef struct gr_task {
     gr_graph *graph;
-    gr_node  *node;
+    uint32_t  node; /* in graph's tree, CT_NONE: none */
     int       enabled, new_sess;
     gr_trace *trace;
 } gr_task;
@@ -76,12 +61,6 @@ typedef struct gr {
     uint64_t    prev_time;
     int         no_libcall; /* --no-libcall: PLT functions left out */
 } gr;
-
-static char *gr_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return (char *)memcpy(uft_view_zalloc(n), s, n);
-}
 
 /* The graph of the session of t at time (uftrace's get_graph()), or NULL;
    last: the task's graph so far. */
@@ -114,9 +93,9 @@ static void gr_trace_start(gr *e, uft_stask *t, gr_task *tg)
         if (i == len) break;
     }
     if (bt == NULL) {
-        bt = (gr_trace *)uft_view_zalloc(sizeof *bt);
+        bt = (gr_trace *)uft_zalloc(sizeof *bt);
         bt->len = len;
-        bt->addr = (uint64_t *)uft_view_zalloc((size_t)len * sizeof *bt->addr);
+        bt->addr = (uint64_t *)uft_zalloc((size_t)len * sizeof *bt->addr);
         for (i = 0; i < len; i++) {
             f = uft_stream_frame(&e->s, t, i);
             bt->addr[i] = f ? f->addr : 0;
@@ -133,9 +112,9 @@ static void gr_start(gr *e, uft_stask *t, gr_task *tg)
 {
     if (tg->graph == NULL || tg->enabled++) return;
     gr_trace_start(e, t, tg);
-    tg->node = &tg->graph->root;
-    tg->node->addr = t->cur.addr;
-    tg->node->nr_calls++;
+    tg->node = CT_ROOT;
+    tg->graph->tree.nodes[CT_ROOT].addr = t->cur.addr;
+    tg->graph->tree.nodes[CT_ROOT].calls++;
 }
 
 /* end_graph(): the task leaves FUNC. */
@@ -155,68 +134,41 @@ static gr_task *gr_task_at(gr *e, uft_stask *t, uint64_t time)
     gr_graph *g = gr_graph_of(e, t, time, tg->graph);
     if (tg->graph != NULL && tg->graph != g) tg->new_sess = 1;
     tg->graph = g;
-    if (e->func == NULL && tg->node == NULL) gr_start(e, t, tg);
+    if (e->func == NULL && tg->node == CT_NONE) gr_start(e, t, tg);
     return tg;
 }
 
-/* add_graph_entry(): a call of name from the task's current node. */
-static void gr_enter(gr *e, uft_stask *t, gr_task *tg, const char *name)
+/* add_graph_entry(): a call from the task's current node of the function
+   sym at addr (NULL: "<addr>"), or of name when name != CT_NONE. */
+static void gr_enter(gr *e, uft_stask *t, gr_task *tg, const uft_sym *sym, uint64_t addr, uint32_t name)
 {
-    gr_node *curr = tg->node, *node;
-    uft_frame *f;
+    calltree *g = &tg->graph->tree;
+    uint32_t curr = tg->node, node;
+    const uft_frame *f;
+    int made;
     if (tg->new_sess) {
-        curr = &tg->graph->root;
+        curr = CT_ROOT;
         tg->new_sess = 0;
     }
     f = uft_stream_frame(&e->s, t, t->nstack - 1);
-    if (curr == NULL || f == NULL) return;
-    for (node = curr->first; node != NULL; node = node->next)
-        if (node->name == name || strcmp(node->name, name) == 0) break;
-    if (node == NULL) {
+    if (curr == CT_NONE || f == NULL) return;
+    if (name != CT_NONE) node = ct_call(g, curr, name, f->addr, &made);
+    else node = ct_call_sym(g, curr, sym, addr, f->addr, &made);
+    if (made) {
         const uft_map *map;
-        const uft_sym *sym;
-        node = (gr_node *)uft_view_zalloc(sizeof *node);
-        node->addr = f->addr;
-        node->name = name[0] == '<' ? gr_strdup(name) : name; /* (symbol names stay) */
-        node->parent = curr;
-        if (curr->last) curr->last->next = node;
-        else curr->first = node;
-        curr->last = node;
-        curr->nr_edges++;
-        sym = uft_find_sym_map(e->s.dir, t->t, t->cur.time, f->addr, &map);
-        if (uft_stream_special(&e->s, sym, map) == 'f') {
-            gr_special *sp = (gr_special *)uft_view_zalloc(sizeof *sp);
-            sp->node = node;
-            sp->pid = t->t ? t->t->pid : 0;
-            sp->next = tg->graph->specials;
-            tg->graph->specials = sp;
-        }
+        const uft_sym *fsym = uft_find_sym_map(e->s.dir, t->t, t->cur.time, f->addr, &map);
+        if (uft_stream_special(&e->s, fsym, map) == 'f') ct_fork_add(g, node, t->t ? t->t->pid : 0);
     }
-    node->nr_calls++;
     tg->node = node;
 }
 
 /* add_graph_exit(): the task's current call ends; addr: the exit record's. */
 static void gr_exit(gr *e, uft_stask *t, gr_task *tg, uint64_t addr)
 {
-    uft_frame *f = uft_stream_frame(&e->s, t, t->nstack);
-    gr_node *node = tg->node;
-    gr_special **sp, *found;
-    if (node == NULL || f == NULL) return;
-    if (node->addr != f->addr) { /* a fork child's first exit: its parent's fork node */
-        for (sp = &tg->graph->specials; *sp != NULL; sp = &(*sp)->next) {
-            if ((*sp)->node->addr == addr && t->t != NULL && (*sp)->pid == t->t->ppid) {
-                found = *sp;
-                node = found->node;
-                *sp = found->next;
-                free(found);
-                break;
-            }
-        }
-    }
-    node->time += f->time;
-    node->child_time += f->child;
-    tg->node = node->parent;
+    const uft_frame *f = uft_stream_frame(&e->s, t, t->nstack);
+    calltree *g = &tg->graph->tree;
+    if (tg->node == CT_NONE || f == NULL) return;
+    tg->node = g->nodes[ct_exit(g, tg->node, f, addr, t->t)].parent;
 }
 
 /* build_graph_node(): a record (type) of the function at addr. */
@@ -235,11 +187,12 @@ static void gr_record(gr *e, uft_stask *t, uint64_t time, uint64_t addr, uint32_
     }
     if (tg->enabled) {
         if (type == TDEC_UFTRACE_REC_ENTRY) {
-            gr_enter(e, t, tg, name);
+            gr_enter(e, t, tg, sym, addr, CT_NONE);
         } else if (type == TDEC_UFTRACE_REC_EXIT) {
             gr_exit(e, t, tg, rec_addr);
         } else if (addr == UFT_EV_SCHED_OUT || addr == UFT_EV_SCHED_OUT_PRE) {
-            gr_enter(e, t, tg, addr == UFT_EV_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)");
+            const char *sched = addr == UFT_EV_SCHED_OUT ? "linux:schedule" : "linux:schedule (pre-empted)";
+            gr_enter(e, t, tg, NULL, addr, ct_name_id(&tg->graph->tree, sched));
         } else if (addr == UFT_EV_SCHED_IN) {
             gr_exit(e, t, tg, UFT_EV_SCHED_IN);
         }
@@ -288,10 +241,11 @@ static void gr_build(gr *e)
     }
     if (e->func != NULL) return;
     for (k = 0; k < e->ngraphs; k++) { /* the root: the time of its children */
-        gr_node *n;
-        for (n = e->graphs[k].root.first; n != NULL; n = n->next) {
-            e->graphs[k].root.time += n->time;
-            e->graphs[k].root.child_time += n->time;
+        ct_node *nodes = e->graphs[k].tree.nodes;
+        uint32_t n;
+        for (n = nodes[CT_ROOT].first; n != CT_NONE; n = nodes[n].next) {
+            nodes[CT_ROOT].time += nodes[n].time;
+            nodes[CT_ROOT].child += nodes[n].time;
         }
     }
 }
@@ -324,7 +278,7 @@ static void gr_indent(const gr_print *p, int indent, int line)
     }
 }
 
-static void gr_columns(const gr_print *p, const gr_node *n)
+static void gr_columns(const gr_print *p, const ct_node *n)
 {
     char buf[32];
     int i;
@@ -335,9 +289,9 @@ static void gr_columns(const gr_print *p, const gr_node *n)
             snprintf(buf, sizeof buf, "%*s", gr_fields[p->shown[i]].width, "");
             out_str(p->out, buf);
         } else if (p->shown[i] == GF_TOTAL) {
-            uft_view_time(p->out, n->time);
+            uft_col_time(p->out, n->time);
         } else if (p->shown[i] == GF_SELF) {
-            uft_view_time(p->out, n->time - n->child_time);
+            uft_col_time(p->out, n->time - n->child);
         } else {
             snprintf(buf, sizeof buf, "%12llx", (unsigned long long)(n->addr & ((1ull << 48) - 1)));
             out_str(p->out, buf);
@@ -347,22 +301,24 @@ static void gr_columns(const gr_print *p, const gr_node *n)
 }
 
 /* print_graph_node() */
-static void gr_print_node(gr_print *p, const gr_graph *g, const gr_node *n, int indent, int line)
+static void gr_print_node(gr_print *p, const calltree *g, uint32_t node, int indent, int line)
 {
-    const gr_node *parent = n->parent, *c;
+    const ct_node *n = &g->nodes[node];
+    const ct_node *parent = n->parent == CT_NONE ? NULL : &g->nodes[n->parent];
+    uint32_t c;
     int orig = indent;
     char buf[32];
     gr_columns(p, n);
     gr_indent(p, indent, line);
-    snprintf(buf, sizeof buf, "(%u) ", p->full && n == &g->root ? 1u : n->nr_calls);
+    snprintf(buf, sizeof buf, "(%u) ", p->full && node == CT_ROOT ? 1u : (unsigned)n->calls);
     out_str(p->out, buf);
-    out_str(p->out, n->name);
+    out_str(p->out, ct_name(g, node));
     out_char(p->out, '\n');
-    if (n->nr_edges > 1) p->mask[indent++] = 1;
-    if (parent && parent->nr_edges > 1 && orig > 0 && parent->last == n) p->mask[orig - 1] = 0;
-    for (c = n->first; c != NULL; c = c->next) {
-        gr_print_node(p, g, c, indent, n->nr_edges > 1);
-        if (c->next != NULL) { /* a blank line between siblings */
+    if (n->nchildren > 1) p->mask[indent++] = 1;
+    if (parent && parent->nchildren > 1 && orig > 0 && parent->last == node) p->mask[orig - 1] = 0;
+    for (c = n->first; c != CT_NONE; c = g->nodes[c].next) {
+        gr_print_node(p, g, c, indent, n->nchildren > 1);
+        if (g->nodes[c].next != CT_NONE) { /* a blank line between siblings */
             gr_columns(p, NULL);
             gr_indent(p, indent, 0);
             out_char(p->out, '\n');
@@ -371,12 +327,12 @@ static void gr_print_node(gr_print *p, const gr_graph *g, const gr_node *n, int 
     p->mask[orig] = 0;
 }
 
-static int gr_depth(const gr_node *n)
+static int gr_depth(const calltree *g, uint32_t node)
 {
     int d = 0, k;
-    const gr_node *c;
-    for (c = n->first; c != NULL; c = c->next)
-        if ((k = gr_depth(c)) > d) d = k;
+    uint32_t c;
+    for (c = g->nodes[node].first; c != CT_NONE; c = g->nodes[c].next)
+        if ((k = gr_depth(g, c)) > d) d = k;
     return d + 1;
 }
 
@@ -385,12 +341,13 @@ static int gr_depth(const gr_node *n)
 static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf *out)
 {
     static const int defaults[] = {GF_TOTAL, -1};
+    const ct_node *root = &g->tree.nodes[CT_ROOT];
     gr_print p;
     const gr_trace *bt;
     char buf[64];
     int i;
     long k;
-    if (g->traces == NULL && g->root.time == 0 && g->root.nr_edges == 0) return 0;
+    if (g->traces == NULL && root->time == 0 && root->nchildren == 0) return 0;
     out_lit(out, "# Function Call Graph for '");
     out_str(out, g->func);
     out_lit(out, "' (session: ");
@@ -401,7 +358,7 @@ static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf 
         for (i = 0, bt = g->traces; bt != NULL; bt = bt->next, i++) {
             snprintf(buf, sizeof buf, " backtrace #%d: hit %u, time ", i, bt->hit);
             out_str(out, buf);
-            uft_view_time(out, bt->time);
+            uft_col_time(out, bt->time);
             out_char(out, '\n');
             for (k = 0; k < bt->len; k++) {
                 /* (uftrace looks dlopen()ed symbols up at the trace's time, a duration) */
@@ -420,8 +377,8 @@ static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf 
             out_char(out, '\n');
         }
     }
-    if ((p.nshown = uft_view_fields(fields, gr_fields, 3, defaults, p.shown, out)) < 0) return -1;
-    if (g->root.time == 0 && g->root.nr_edges == 0) return 1;
+    if ((p.nshown = uft_col_fields(fields, gr_fields, 3, defaults, p.shown, out)) < 0) return -1;
+    if (root->time == 0 && root->nchildren == 0) return 1;
     out_lit(out, "========== FUNCTION CALL GRAPH ==========\n");
     for (i = 0; i < p.nshown; i++) {
         out_str(out, i == 0 ? "# " : "  ");
@@ -430,8 +387,8 @@ static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf 
     if (p.nshown > 0) out_lit(out, "   FUNCTION\n");
     p.out = out;
     p.full = e->func == NULL;
-    p.mask = (char *)uft_view_zalloc((size_t)gr_depth(&g->root) + 1);
-    gr_print_node(&p, g, &g->root, 0, g->root.nr_edges > 1);
+    p.mask = (char *)uft_zalloc((size_t)gr_depth(&g->tree, CT_ROOT) + 1);
+    gr_print_node(&p, &g->tree, CT_ROOT, 0, root->nchildren > 1);
     free(p.mask);
     out_char(out, '\n');
     return 1;
@@ -443,7 +400,7 @@ static void gr_setup(gr *e)
 {
     uft_dir *d = e->s.dir;
     size_t i, k;
-    e->graphs = (gr_graph *)uft_view_zalloc(d->nsess * sizeof *e->graphs);
+    e->graphs = (gr_graph *)uft_zalloc(d->nsess * sizeof *e->graphs);
     for (i = 0; i < d->nsess; i++) {
         const uft_session *s = d->sess[i];
         for (k = e->ngraphs; k > 0; k--) {
@@ -461,7 +418,7 @@ static void gr_setup(gr *e)
         }
         e->ngraphs++;
     }
-    for (k = 0; k < e->ngraphs; k++) e->graphs[k].root.name = e->graphs[k].func;
+    for (k = 0; k < e->ngraphs; k++) ct_init(&e->graphs[k].tree, e->graphs[k].func);
 }
 
 /* Is there a symbol named name in a module of a session? (uftrace's
@@ -511,7 +468,8 @@ int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     if (e.s.usage) out_str(out, e.s.usage);
     e.func = o->func;
     e.no_libcall = o->no_libcall;
-    e.tasks = (gr_task *)uft_view_zalloc(e.s.ntasks * sizeof *e.tasks);
+    e.tasks = (gr_task *)uft_zalloc(e.s.ntasks * sizeof *e.tasks);
+    for (k = 0; k < e.s.ntasks; k++) e.tasks[k].node = CT_NONE;
     gr_setup(&e);
     gr_build(&e);
     if (e.s.failed) return 1;

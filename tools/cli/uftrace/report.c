@@ -19,10 +19,10 @@
    symbols to rows; nothing grows with the number of records. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/cli.h"
+#include "tools/cli/uftrace/columns.h"
 #include "tools/cli/uftrace/read.h"
 #include "tools/cli/uftrace/stream.h"
 #include "tools/cli/uftrace/uftrace.h"
-#include "tools/cli/uftrace/view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +98,7 @@ static void rt_rehash(rt *e)
     size_t i, h;
     free(e->hash);
     e->hash_cap = e->hash_cap ? e->hash_cap * 2 : 256;
-    e->hash = (size_t *)uft_view_zalloc(e->hash_cap * sizeof *e->hash);
+    e->hash = (size_t *)uft_zalloc(e->hash_cap * sizeof *e->hash);
     for (i = 0; i < e->nrows; i++) {
         for (h = rt_hash_name(e->rows[i].name) & (e->hash_cap - 1); e->hash[h]; h = (h + 1) & (e->hash_cap - 1)) {}
         e->hash[h] = i + 1;
@@ -120,7 +120,7 @@ static size_t rt_row_of(rt *e, const char *name)
     r = &e->rows[e->nrows];
     memset(r, 0, sizeof *r);
     len = strlen(name);
-    r->name = (char *)uft_view_zalloc(len + 1);
+    r->name = (char *)uft_zalloc(len + 1);
     memcpy(r->name, name, len);
     r->total.min = r->self.min = UINT64_MAX;
     e->hash[h] = ++e->nrows;
@@ -177,7 +177,7 @@ static void rt_count_func(rt *e, uft_stask *t, uint64_t time, uint64_t addr)
         row = e->cache[slot].row;
         size = sym->size;
     } else {
-        row = rt_row_of(e, uft_view_name(&e->s, t, time, addr, buf, sizeof buf, &size));
+        row = rt_row_of(e, uft_col_name(&e->s, t, time, addr, buf, sizeof buf, &size));
     }
     e->func_size[t - e->s.tasks] = size;
     rt_count(e, t, row);
@@ -401,22 +401,22 @@ static void rt_print(rt *e, const int *shown, int n, out_buf *out)
             out_lit(out, "  ");
             if (e->task_mode) {
                 switch (shown[c]) {
-                case RF_TASK_TOTAL: uft_view_time(out, r->total.sum); break;
-                case RF_TASK_SELF: uft_view_time(out, r->self.sum); break;
+                case RF_TASK_TOTAL: uft_col_time(out, r->total.sum); break;
+                case RF_TASK_SELF: uft_col_time(out, r->self.sum); break;
                 case RF_TASK_TID: rt_print_u64(out, (uint64_t)strtol(r->name, NULL, 10), 6); break;
                 default: rt_print_u64(out, r->call, 10); break;
                 }
                 continue;
             }
             switch (shown[c]) {
-            case RF_TOTAL: uft_view_time(out, r->total.sum); break;
-            case RF_TOTAL_AVG: uft_view_time(out, r->total.avg); break;
-            case RF_TOTAL_MIN: uft_view_time(out, r->total.min); break;
-            case RF_TOTAL_MAX: uft_view_time(out, r->total.max); break;
-            case RF_SELF: uft_view_time(out, r->self.sum); break;
-            case RF_SELF_AVG: uft_view_time(out, r->self.avg); break;
-            case RF_SELF_MIN: uft_view_time(out, r->self.min); break;
-            case RF_SELF_MAX: uft_view_time(out, r->self.max); break;
+            case RF_TOTAL: uft_col_time(out, r->total.sum); break;
+            case RF_TOTAL_AVG: uft_col_time(out, r->total.avg); break;
+            case RF_TOTAL_MIN: uft_col_time(out, r->total.min); break;
+            case RF_TOTAL_MAX: uft_col_time(out, r->total.max); break;
+            case RF_SELF: uft_col_time(out, r->self.sum); break;
+            case RF_SELF_AVG: uft_col_time(out, r->self.avg); break;
+            case RF_SELF_MIN: uft_col_time(out, r->self.min); break;
+            case RF_SELF_MAX: uft_col_time(out, r->self.max); break;
             case RF_CALL: rt_print_u64(out, r->call, 10); break;
             default: rt_print_u64(out, r->size, 10); break;
             }
@@ -460,11 +460,11 @@ int uft_report(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
         out_char(out, '\n');
         return 2;
     }
-    e.func_size = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.func_size);
-    e.last_time = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.last_time);
-    e.out_since = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.out_since);
-    e.idle = (uint64_t *)uft_view_zalloc(e.s.ntasks * sizeof *e.idle);
-    e.comm = (char(*)[16])uft_view_zalloc(e.s.ntasks * sizeof *e.comm);
+    e.func_size = (uint64_t *)uft_zalloc(e.s.ntasks * sizeof *e.func_size);
+    e.last_time = (uint64_t *)uft_zalloc(e.s.ntasks * sizeof *e.last_time);
+    e.out_since = (uint64_t *)uft_zalloc(e.s.ntasks * sizeof *e.out_since);
+    e.idle = (uint64_t *)uft_zalloc(e.s.ntasks * sizeof *e.idle);
+    e.comm = (char(*)[16])uft_zalloc(e.s.ntasks * sizeof *e.comm);
     for (i = 0; i < e.s.ntasks; i++) {
         const uft_task *t = e.s.tasks[i].t;
         e.func_size[i] = UINT64_MAX;
@@ -493,12 +493,12 @@ int uft_report(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     if (e.nrows > 1) qsort(e.rows, e.nrows, sizeof *e.rows, rt_cmp_rows);
     if (e.task_mode) {
         static const int defaults[] = {RF_TASK_TOTAL, RF_TASK_SELF, RF_TASK_TID, RF_TASK_FUNCS, -1};
-        nshown = uft_view_fields(o->fields, rt_task_fields, 4, defaults, shown, out);
+        nshown = uft_col_fields(o->fields, rt_task_fields, 4, defaults, shown, out);
     } else {
         static const int defaults[][4] = {{RF_TOTAL, RF_SELF, RF_CALL, -1},
                                           {RF_TOTAL_AVG, RF_TOTAL_MIN, RF_TOTAL_MAX, -1},
                                           {RF_SELF_AVG, RF_SELF_MIN, RF_SELF_MAX, -1}};
-        nshown = uft_view_fields(o->fields, rt_fields, 10, defaults[avg_mode], shown, out);
+        nshown = uft_col_fields(o->fields, rt_fields, 10, defaults[avg_mode], shown, out);
     }
     if (nshown < 0) return 1;
     rt_print(&e, shown, nshown, out);

@@ -17,16 +17,14 @@
    on stderr and the JSON still closed (a directory that cannot be read at
    all, where uftrace prints nothing, gives an empty trace).
 
-   --flame-graph and --graphviz: the call tree of uftrace's utils/graph.c,
-   one for the whole recording: a node per function under its caller,
-   found by name, with its calls, total time and the time of its children;
-   a fork child's calls continue under the parent's fork() node. Memory:
-   one node per distinct call path (not per call) and one name per
-   distinct function. Flame graph lines are "caller;...;function SAMPLES"
+   --flame-graph and --graphviz: uftrace's call tree (calltree.h), one
+   for the whole recording, each task at its current node (the root
+   when it has none). Flame graph lines are "caller;...;function SAMPLES"
    with uftrace's sampling of times (its sample time from the recording's
    elapsed time), graphviz lines "caller" -> "function" [xlabel = calls]. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/cli.h"
+#include "tools/cli/uftrace/calltree.h"
 #include "tools/cli/uftrace/dir.h"
 #include "tools/cli/uftrace/read.h"
 #include "tools/cli/uftrace/stream.h"
@@ -43,49 +41,8 @@
    uftrace prints its own build's. */
 #define VW_UFTRACE_VERSION "uftrace v0.13 ( x86_64 dwarf python3 luajit tui perf sched dynamic )"
 
-/* "no node" (uftrace's NULL node pointer) */
-#define VW_NONE UINT32_MAX
-
 /* "%03u" of 0..999 (filled by vw_chrome_header()) */
 static char vw_digits[1000][3];
-
-/* uft_sym pointer -> name id answers kept */
-#define VW_NAME_CACHE 256
-
-/* A node of the call tree: a function called from its parent's node. */
-typedef struct vw_node {
-    uint64_t addr;  /* the address it was first entered at               */
-    uint64_t time;  /* total time of its calls                           */
-    uint64_t child; /* of it, in its children (flame graph: as sampled)  */
-    uint64_t calls;
-    uint32_t name;  /* id in vw_tree.names                               */
-    uint32_t parent, first, last, next; /* children in order of first call */
-    const uft_sym *hot_sym; /* the symbol of the child entered last ...      */
-    uint32_t hot_child;     /* ... and that child (loops enter it again)     */
-} vw_node;
-
-/* A node entering fork() (or vfork, daemon): a child task's first exit
-   (from that fork) continues there. */
-typedef struct vw_fork {
-    uint32_t node;
-    int32_t  pid; /* the task that called it */
-} vw_fork;
-
-typedef struct vw_tree {
-    vw_node  *nodes; /* [0] is the root */
-    size_t    nnodes, cap;
-    uint32_t *slots; /* open addressing: node by (parent, name), VW_NONE free */
-    size_t    nslots;
-    char    **names; /* interned, by id */
-    size_t    nnames, names_cap;
-    uint32_t *name_slots; /* open addressing: name id by text, VW_NONE free */
-    size_t    nname_slots;
-    const uft_sym *cache_sym[VW_NAME_CACHE]; /* name id of a symbol, by pointer */
-    uint32_t       cache_id[VW_NAME_CACHE];
-    vw_fork  *forks; /* the latest last */
-    size_t    nforks, forks_cap;
-    uint32_t *cur;   /* per task of the stream: its current node */
-} vw_tree;
 
 /* The text after the time of a "B"/"E" event without values
    (vw_chrome_tail()), kept by (task, symbol, phase): a loop repeats it. */
@@ -106,7 +63,8 @@ typedef struct vw {
     int        elements; /* Chrome: elements written since "[" */
     unsigned   lost;     /* Chrome: LOST records seen */
     uint64_t   sample;   /* flame graph: sample time (ns), 0 for call counts */
-    vw_tree    tree;
+    calltree   tree;     /* flame graph, graphviz */
+    uint32_t  *cur;      /* per task: its current node in the tree */
     uft_text   text;     /* argument text */
     uft_text   tail;     /* vw_chrome_tail() */
     uint64_t   ts_ms;    /* vw_chrome_ts(): the time in ms whose text is kept */
@@ -114,21 +72,6 @@ typedef struct vw {
     size_t     ts_len;
     vw_tail    tails[VW_TAILS];
 } vw;
-
-static UFT_COLD void vw_out_of_memory(void)
-{
-    fputs("tracedec: out of memory\n", stderr);
-    exit(2);
-}
-
-static void *vw_grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return p;
-    *cap = need * 2 + 16;
-    p = realloc(p, *cap * size);
-    if (p == NULL) vw_out_of_memory();
-    return p;
-}
 
 /* ---- the recording's info ------------------------------------------------------------- */
 
@@ -168,8 +111,7 @@ static void vw_task_names(vw *v)
 {
     uft_dir *d = v->s.dir;
     size_t i;
-    v->comm = calloc(v->s.ntasks, sizeof *v->comm);
-    if (v->comm == NULL) vw_out_of_memory();
+    v->comm = uft_zalloc(v->s.ntasks * sizeof *v->comm);
     for (i = 0; i < v->s.ntasks; i++) {
         const uft_task *t = v->s.tasks[i].t;
         if (t != NULL && t->nrefs > 0)
@@ -418,168 +360,33 @@ static void vw_chrome_footer(vw *v)
 
 /* ---- the call tree ------------------------------------------------------------------------ */
 
-static size_t vw_hash_text(const char *s)
+/* graph_add_node(): a sched-out of task t calls "linux:schedule". */
+static void vw_tree_sched_out(vw *v, uft_stask *t)
 {
-    size_t h = 5381;
-    while (*s) h = h * 33 + (unsigned char)*s++;
-    return h;
-}
-
-static size_t vw_hash_pair(uint32_t parent, uint32_t name)
-{
-    uint64_t k = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15u;
-    return (size_t)(k >> 17);
-}
-
-/* The id of name (interned on first sight). */
-static uint32_t vw_name_id(vw_tree *g, const char *name)
-{
-    size_t i, mask;
-    if (2 * (g->nnames + 1) > g->nname_slots) { /* rehash at half full */
-        size_t n = g->nname_slots ? g->nname_slots * 2 : 256, k;
-        free(g->name_slots);
-        if ((g->name_slots = malloc(n * sizeof *g->name_slots)) == NULL) vw_out_of_memory();
-        memset(g->name_slots, 0xff, n * sizeof *g->name_slots);
-        g->nname_slots = n;
-        for (k = 0; k < g->nnames; k++) {
-            for (i = vw_hash_text(g->names[k]) & (n - 1); g->name_slots[i] != VW_NONE; i = (i + 1) & (n - 1)) continue;
-            g->name_slots[i] = (uint32_t)k;
-        }
-    }
-    mask = g->nname_slots - 1;
-    for (i = vw_hash_text(name) & mask; g->name_slots[i] != VW_NONE; i = (i + 1) & mask)
-        if (strcmp(g->names[g->name_slots[i]], name) == 0) return g->name_slots[i];
-    g->names = vw_grow(g->names, &g->names_cap, g->nnames + 1, sizeof *g->names);
-    if ((g->names[g->nnames] = strdup(name)) == NULL) vw_out_of_memory();
-    g->name_slots[i] = (uint32_t)g->nnames;
-    return (uint32_t)g->nnames++;
-}
-
-/* The name id of a function: its symbol's name, or "<addr>". */
-static uint32_t vw_func_name(vw_tree *g, const uft_sym *sym, uint64_t addr)
-{
-    size_t slot = ((uintptr_t)sym >> 4) % VW_NAME_CACHE;
-    char buf[32];
-    if (sym == NULL) {
-        snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)addr);
-        return vw_name_id(g, buf);
-    }
-    if (g->cache_sym[slot] != sym) {
-        g->cache_id[slot] = vw_name_id(g, sym->name);
-        g->cache_sym[slot] = sym;
-    }
-    return g->cache_id[slot];
-}
-
-static void vw_slots_insert(vw_tree *g, uint32_t node)
-{
-    size_t mask = g->nslots - 1, i;
-    for (i = vw_hash_pair(g->nodes[node].parent, g->nodes[node].name) & mask; g->slots[i] != VW_NONE; i = (i + 1) & mask)
-        continue;
-    g->slots[i] = node;
-}
-
-/* The child of parent called name, made if new (*made set). */
-static uint32_t vw_child(vw_tree *g, uint32_t parent, uint32_t name, uint64_t addr, int *made)
-{
-    size_t mask, i;
-    vw_node *n;
-    uint32_t id;
-    if (2 * (g->nnodes + 1) > g->nslots) {
-        size_t k, ns = g->nslots ? g->nslots * 2 : 1024;
-        free(g->slots);
-        if ((g->slots = malloc(ns * sizeof *g->slots)) == NULL) vw_out_of_memory();
-        memset(g->slots, 0xff, ns * sizeof *g->slots);
-        g->nslots = ns;
-        for (k = 1; k < g->nnodes; k++) vw_slots_insert(g, (uint32_t)k);
-    }
-    mask = g->nslots - 1;
-    *made = 0;
-    for (i = vw_hash_pair(parent, name) & mask; g->slots[i] != VW_NONE; i = (i + 1) & mask) {
-        n = &g->nodes[g->slots[i]];
-        if (n->parent == parent && n->name == name) return g->slots[i];
-    }
-    if (g->nnodes >= VW_NONE - 1) vw_out_of_memory();
-    g->nodes = vw_grow(g->nodes, &g->cap, g->nnodes + 1, sizeof *g->nodes);
-    id = (uint32_t)g->nnodes++;
-    n = &g->nodes[id];
-    memset(n, 0, sizeof *n);
-    n->addr = addr;
-    n->name = name;
-    n->parent = parent;
-    n->first = n->last = n->next = VW_NONE;
-    if (g->nodes[parent].last == VW_NONE) g->nodes[parent].first = id;
-    else g->nodes[g->nodes[parent].last].next = id;
-    g->nodes[parent].last = id;
-    g->slots[i] = id;
-    *made = 1;
-    return id;
-}
-
-static void vw_tree_init(vw *v)
-{
-    vw_tree *g = &v->tree;
-    size_t i;
-    g->nodes = vw_grow(NULL, &g->cap, 1, sizeof *g->nodes);
-    memset(&g->nodes[0], 0, sizeof g->nodes[0]);
-    g->nodes[0].parent = g->nodes[0].first = g->nodes[0].last = g->nodes[0].next = VW_NONE;
-    g->nodes[0].name = VW_NONE;
-    g->nnodes = 1;
-    if ((g->cur = malloc(v->s.ntasks * sizeof *g->cur)) == NULL) vw_out_of_memory();
-    for (i = 0; i < v->s.ntasks; i++) g->cur[i] = VW_NONE;
-}
-
-/* graph_add_node(): an entry (or sched-out) of task t calls name. */
-static void vw_tree_enter(vw *v, uft_stask *t, uint32_t name, int special)
-{
-    vw_tree *g = &v->tree;
     size_t ti = (size_t)(t - v->s.tasks);
     const uft_frame *f = uft_stream_frame(&v->s, t, t->nstack - 1);
-    uint32_t node;
     int made;
-    if (f == NULL) return;
-    node = vw_child(g, g->cur[ti], name, f->addr, &made);
-    if (made && special == 'f' && uft_stream_session(&v->s, t, t->cur.time) != NULL) {
-        g->forks = vw_grow(g->forks, &g->forks_cap, g->nforks + 1, sizeof *g->forks);
-        g->forks[g->nforks].node = node;
-        g->forks[g->nforks++].pid = t->t ? t->t->pid : t->tid;
-    }
-    g->nodes[node].calls++;
-    g->cur[ti] = node;
+    if (f != NULL) v->cur[ti] = ct_call(&v->tree, v->cur[ti], ct_name_id(&v->tree, "linux:schedule"), f->addr, &made);
 }
 
 /* graph_add_node(): an exit (or sched-in) of task t returns from its
    current node. */
 static void vw_tree_exit(vw *v, uft_stask *t)
 {
-    vw_tree *g = &v->tree;
-    size_t ti = (size_t)(t - v->s.tasks), k;
+    calltree *g = &v->tree;
+    size_t ti = (size_t)(t - v->s.tasks);
     const uft_frame *f = uft_stream_frame(&v->s, t, t->nstack);
-    uint32_t node = g->cur[ti];
-    vw_node *n;
+    uint32_t node;
     if (f == NULL) return;
-    if (g->nodes[node].addr != f->addr) {
-        /* a fork child's first exit: from the latest fork() of its parent */
-        for (k = g->nforks; k-- > 0;) {
-            if (g->nodes[g->forks[k].node].addr == t->cur.addr && t->t && g->forks[k].pid == t->t->ppid) {
-                node = g->forks[k].node;
-                memmove(&g->forks[k], &g->forks[k + 1], (g->nforks - k - 1) * sizeof *g->forks);
-                g->nforks--;
-                break;
-            }
-        }
-    }
-    n = &g->nodes[node];
-    n->time += f->time;
-    n->child += f->child;
-    if (v->sample && g->nodes[g->cur[ti]].parent != VW_NONE) {
+    node = ct_exit(g, v->cur[ti], f, t->cur.addr, t->t);
+    if (v->sample && g->nodes[v->cur[ti]].parent != CT_NONE) {
         /* only the sampled part of a child's time counts as the parent's
            children's (adjust_fg_time(); it adjusts the parent of the
            current node, which a fork child's first exit has not left) */
-        vw_node *p = &g->nodes[g->nodes[g->cur[ti]].parent];
+        ct_node *p = &g->nodes[g->nodes[v->cur[ti]].parent];
         p->child = p->child - f->time + f->time / v->sample * v->sample;
     }
-    g->cur[ti] = n->parent;
+    v->cur[ti] = g->nodes[node].parent;
 }
 
 /* The index of task t, whose current node becomes the root if it has none
@@ -587,61 +394,49 @@ static void vw_tree_exit(vw *v, uft_stask *t)
 static size_t vw_tree_task(vw *v, const uft_stask *t)
 {
     size_t ti = (size_t)(t - v->s.tasks);
-    if (v->tree.cur[ti] == VW_NONE) v->tree.cur[ti] = 0;
+    if (v->cur[ti] == CT_NONE) v->cur[ti] = CT_ROOT;
     return ti;
 }
 
-/* A function record of task t for the tree. */
+/* graph_add_node(): a function record of task t for the tree. */
 static void vw_tree_func(vw *v, uft_stask *t, const uft_view *r)
 {
-    vw_tree *g = &v->tree;
     size_t ti = vw_tree_task(v, t);
-    uint32_t from = g->cur[ti];
+    const uft_frame *f;
     const uft_map *map;
     const uft_sym *sym;
+    uint32_t node;
+    int made;
     if (r->type == TDEC_UFTRACE_REC_EXIT) vw_tree_exit(v, t);
     if (r->type != TDEC_UFTRACE_REC_ENTRY) return;
     sym = uft_find_sym_map(v->s.dir, t->t, r->time, r->addr, &map);
-    if (sym != NULL && g->nodes[from].hot_sym == sym && uft_stream_frame(&v->s, t, t->nstack - 1) != NULL) {
-        g->cur[ti] = g->nodes[from].hot_child; /* the same call again: no lookup by name */
-        g->nodes[g->cur[ti]].calls++;
-        return;
-    }
-    vw_tree_enter(v, t, vw_func_name(g, sym, r->addr), uft_stream_special(&v->s, sym, map));
-    if (sym != NULL && g->cur[ti] != from) {
-        g->nodes[from].hot_sym = sym;
-        g->nodes[from].hot_child = g->cur[ti];
-    }
-}
-
-/* The next node of a pre-order walk of the tree after node, VW_NONE at the end. */
-static uint32_t vw_tree_next(const vw_tree *g, uint32_t node)
-{
-    if (g->nodes[node].first != VW_NONE) return g->nodes[node].first;
-    while (node != VW_NONE && g->nodes[node].next == VW_NONE) node = g->nodes[node].parent;
-    return node == VW_NONE ? VW_NONE : g->nodes[node].next;
+    if ((f = uft_stream_frame(&v->s, t, t->nstack - 1)) == NULL) return;
+    node = ct_call_sym(&v->tree, v->cur[ti], sym, r->addr, f->addr, &made);
+    if (made && uft_stream_special(&v->s, sym, map) == 'f' && uft_stream_session(&v->s, t, t->cur.time) != NULL)
+        ct_fork_add(&v->tree, node, t->t ? t->t->pid : t->tid);
+    v->cur[ti] = node;
 }
 
 /* print_flame_graph(): "a;b;c SAMPLES" for each node with samples. */
 static void vw_flame_print(vw *v)
 {
-    const vw_tree *g = &v->tree;
+    const calltree *g = &v->tree;
     uft_text *path = &v->text;
     uint32_t node, k;
     char num[24];
-    for (node = 0; node != VW_NONE; node = vw_tree_next(g, node)) {
-        const vw_node *n = &g->nodes[node];
+    for (node = CT_ROOT; node != CT_NONE; node = ct_next(g, node)) {
+        const ct_node *n = &g->nodes[node];
         uint64_t samples = n->calls;
         size_t len = 0, digits;
         if (samples && v->sample) samples = (n->time - n->child) / v->sample;
         if (samples == 0) continue;
         /* the names from the root's child down, joined by ';' */
         path->len = 0;
-        for (k = node; g->nodes[k].parent != VW_NONE; k = g->nodes[k].parent) len += strlen(g->names[g->nodes[k].name]) + 1;
+        for (k = node; g->nodes[k].parent != CT_NONE; k = g->nodes[k].parent) len += strlen(ct_name(g, k)) + 1;
         if (len + 1 > sizeof path->buf) continue; /* deeper than the text holds */
         path->len = len;
-        for (k = node; g->nodes[k].parent != VW_NONE; k = g->nodes[k].parent) {
-            const char *name = g->names[g->nodes[k].name];
+        for (k = node; g->nodes[k].parent != CT_NONE; k = g->nodes[k].parent) {
+            const char *name = ct_name(g, k);
             size_t nl = strlen(name);
             len -= nl + 1;
             memcpy(path->buf + len, name, nl);
@@ -659,31 +454,19 @@ static void vw_flame_print(vw *v)
 /* print_graph_to_graphviz(): an edge per node with calls. */
 static void vw_graphviz_print(vw *v, const char *root)
 {
-    const vw_tree *g = &v->tree;
+    const calltree *g = &v->tree;
     out_buf *o = v->s.out;
     uint32_t node;
-    for (node = 0; node != VW_NONE; node = vw_tree_next(g, node)) {
-        const vw_node *n = &g->nodes[node];
+    for (node = CT_ROOT; node != CT_NONE; node = ct_next(g, node)) {
+        const ct_node *n = &g->nodes[node];
         if (n->calls == 0) continue;
         out_lit(o, "    \"");
-        out_str(o, n->parent == 0 ? root : g->names[g->nodes[n->parent].name]);
+        out_str(o, n->parent == CT_ROOT ? root : ct_name(g, n->parent));
         out_lit(o, "\" -> \"");
-        out_str(o, g->names[n->name]);
+        out_str(o, ct_name(g, node));
         out_lit_u64(o, "\" [xlabel = \"", n->calls);
         out_lit(o, "\"]\n");
     }
-}
-
-static void vw_tree_free(vw_tree *g)
-{
-    size_t i;
-    for (i = 0; i < g->nnames; i++) free(g->names[i]);
-    free(g->names);
-    free(g->name_slots);
-    free(g->nodes);
-    free(g->slots);
-    free(g->forks);
-    free(g->cur);
 }
 
 /* ---- the walk ------------------------------------------------------------------------------ */
@@ -722,7 +505,7 @@ static void vw_event(vw *v, uft_stask *t, const uft_view *r)
         int type = r->addr == UFT_EV_SCHED_OUT ? (int)TDEC_UFTRACE_REC_ENTRY : (int)TDEC_UFTRACE_REC_EXIT;
         if (v->view != UFT_VIEW_CHROME) {
             vw_tree_task(v, t);
-            if (type == (int)TDEC_UFTRACE_REC_ENTRY) vw_tree_enter(v, t, vw_name_id(&v->tree, sched), 0);
+            if (type == (int)TDEC_UFTRACE_REC_ENTRY) vw_tree_sched_out(v, t);
             else vw_tree_exit(v, t);
         } else if (v->last[ti] != 0 || type == (int)TDEC_UFTRACE_REC_ENTRY) {
             /* (uftrace leaves out a sched-in when the task's last time is 0) */
@@ -797,11 +580,14 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
         out_flush(out);
         return 1;
     }
-    if ((v.last = calloc(v.s.ntasks, sizeof *v.last)) == NULL) vw_out_of_memory();
+    v.last = uft_zalloc(v.s.ntasks * sizeof *v.last);
     if (view == UFT_VIEW_CHROME) {
         vw_chrome_header(&v);
     } else {
-        vw_tree_init(&v);
+        size_t i;
+        ct_init(&v.tree, NULL);
+        v.cur = uft_xrealloc(NULL, v.s.ntasks * sizeof *v.cur);
+        for (i = 0; i < v.s.ntasks; i++) v.cur[i] = CT_NONE;
         if (view == UFT_VIEW_FLAME) v.sample = vw_sample_time(&v);
     }
     if (view == UFT_VIEW_GRAPHVIZ) {
@@ -842,7 +628,8 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
     uft_stream_close(&v.s);
     free(v.last);
     free(v.comm);
-    vw_tree_free(&v.tree);
+    ct_free(&v.tree);
+    free(v.cur);
     out_flush(out);
     return failed ? 1 : 0;
 }

@@ -1,8 +1,8 @@
-/* view.h - what `tracedec report` and `graph` share (view.c): uftrace
-   0.13's time column, its choice of output fields (-f), its names of
-   functions, allocation. */
-#ifndef TDEC_TOOLS_UFT_VIEW_H
-#define TDEC_TOOLS_UFT_VIEW_H
+/* columns.h - the columns `tracedec report` and `graph` share
+   (columns.c): uftrace 0.13's time column, its choice of output fields
+   (-f), its names of functions. */
+#ifndef TDEC_TOOLS_UFT_COLUMNS_H
+#define TDEC_TOOLS_UFT_COLUMNS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 /* uftrace's print_time_unit(): "%3u.%03u UU", the value in the largest
    unit (us, ms, " s", " m", " h") that keeps it under 1000; blank (10
    spaces) for 0. */
-void uft_view_time(out_buf *o, uint64_t ns);
+void uft_col_time(out_buf *o, uint64_t ns);
 
 /* A column a command can show (uftrace's struct display_field). */
 typedef struct uft_field {
@@ -30,19 +30,15 @@ typedef struct uft_field {
    '+': the defaults and these; "all"). defaults: the default columns'
    indexes, ending with -1. An unknown name: uftrace's two lines on out
    ("uftrace: Unknown field name ...") and -1. */
-int uft_view_fields(const char *spec, const uft_field *table, size_t n, const int *defaults, int *shown,
-                    out_buf *out);
+int uft_col_fields(const char *spec, const uft_field *table, size_t n, const int *defaults, int *shown,
+                   out_buf *out);
 
 /* The name uftrace shows for the function at addr that task t ran at time
    (its task_find_sym_addr() and symbol_getname()): the symbol's name,
    "linux:schedule" and "linux:schedule (pre-empted)" for the scheduler
    events, else "<hex addr>" (into buf). *size: the symbol's size, left
    alone when there is no symbol. */
-const char *uft_view_name(uft_stream *s, uft_stask *t, uint64_t time, uint64_t addr, char *buf, size_t len,
-                          uint64_t *size);
-
-/* calloc(1, n), or "tracedec: out of memory" and exit status 2 (as
-   uft_xrealloc()). */
-void *uft_view_zalloc(size_t n);
+const char *uft_col_name(uft_stream *s, uft_stask *t, uint64_t time, uint64_t addr, char *buf, size_t len,
+                         uint64_t *size);
 
 #endif

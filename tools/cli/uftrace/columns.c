@@ -1,16 +1,11 @@
-/* view.c - what `tracedec report` and `graph` share; see view.h. */
+/* columns.c - the columns of `tracedec report` and `graph`; see columns.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "tools/cli/uftrace/view.h"
+#include "tools/cli/uftrace/columns.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void *uft_view_zalloc(size_t n)
-{
-    return memset(uft_xrealloc(NULL, n), 0, n);
-}
-
-void uft_view_time(out_buf *o, uint64_t ns)
+void uft_col_time(out_buf *o, uint64_t ns)
 {
     static const char units[][3] = {"us", "ms", " s", " m", " h"};
     static const uint64_t limit[] = {1000, 1000, 1000, 60, 24, 0x7fffffff};
@@ -39,8 +34,8 @@ static int uft_field_is(const uft_field *f, const char *word, size_t len)
            (f->alias != NULL && strlen(f->alias) == len && memcmp(f->alias, word, len) == 0);
 }
 
-int uft_view_fields(const char *spec, const uft_field *table, size_t n, const int *defaults, int *shown,
-                    out_buf *out)
+int uft_col_fields(const char *spec, const uft_field *table, size_t n, const int *defaults, int *shown,
+                   out_buf *out)
 {
     int on[UFT_MAX_FIELDS] = {0}, all = 0, count = 0;
     const char *p, *end;
@@ -82,8 +77,8 @@ int uft_view_fields(const char *spec, const uft_field *table, size_t n, const in
     return count;
 }
 
-const char *uft_view_name(uft_stream *s, uft_stask *t, uint64_t time, uint64_t addr, char *buf, size_t len,
-                          uint64_t *size)
+const char *uft_col_name(uft_stream *s, uft_stask *t, uint64_t time, uint64_t addr, char *buf, size_t len,
+                         uint64_t *size)
 {
     const uft_sym *sym = NULL;
     if (uft_stream_session(s, t, time) != NULL) {
