@@ -965,6 +965,19 @@ static void chrome_cut_span(ovni_run *r, const ovni_stream *s, unsigned row, con
     }
 }
 
+/* An event's description as a JSON value: the string, or null where dump
+   prints UNKNOWN (text NULL). */
+static void json_desc(out_buf *o, const char *text, size_t len)
+{
+    if (text) {
+        out_char(o, '"');
+        out_json_chars(o, text, len);
+        out_char(o, '"');
+    } else {
+        out_lit(o, "null");
+    }
+}
+
 /* `"mcv":"MCV","desc":DESC` for event ev of s. */
 static void chrome_event_args(ovni_run *r, const ovni_stream *s, const tdec_ovni_record *ev, uint64_t offset)
 {
@@ -974,13 +987,7 @@ static void chrome_event_args(ovni_run *r, const ovni_stream *s, const tdec_ovni
     out_lit(r->out, "\"mcv\":\"");
     json_mcv(r->out, ev->mcv);
     out_lit(r->out, "\",\"desc\":");
-    if (text) {
-        out_char(r->out, '"');
-        out_json_chars(r->out, text, dlen);
-        out_char(r->out, '"');
-    } else {
-        out_lit(r->out, "null");
-    }
+    json_desc(r->out, text, dlen);
 }
 
 /* Event ev of s as Chrome events: a span's begin, its end (after the ends
@@ -1109,13 +1116,7 @@ static int emit(ovni_run *r, ovni_stream *s)
         if (ev->clock_backwards) out_json_bool(r->out, "clock_backwards", 1);
         text = describe(r, s, ev, offset, desc, &dlen);
         out_json_key(r->out, "desc");
-        if (text) {
-            out_char(r->out, '"');
-            out_json_chars(r->out, text, dlen);
-            out_char(r->out, '"');
-        } else {
-            out_lit(r->out, "null");
-        }
+        json_desc(r->out, text, dlen);
         out_json_key(r->out, "payload");
         out_char(r->out, '"');
         out_hex_bytes(r->out, ev->payload, ev->payload_len);
