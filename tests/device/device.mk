@@ -73,12 +73,14 @@ $(DEV)/host/%-lib.o: $(MX_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DMX_HEADER='"$(call dev_file,$*)"' $(call dev_impl,$*) -DMX_HEADER_ONLY -c $(MX_TU) -o $@
 
-# sizeof of the header's public decoder, state and item structs: one array
-# of that size each, read back with arm-none-eabi-nm -S.
+# sizeof of the header's public decoder, state and item structs, and of
+# those a caller keeps beside them (an argument spec, an image and its
+# sections, a prepared description): one array of that size each, read
+# back with arm-none-eabi-nm -S.
 $(DEV)/sizeof/%.c: $(HEADERS) tests/device/device.mk
 	@mkdir -p $(@D)
 	{ echo '#include "$(call dev_file,$*)"'; \
-	  sed -n 's/^typedef struct \(tdec_[a-z0-9]*_[a-z0-9_]*\(decoder\|state\|item\|last_ip\|time\|tcal\|json\)\) {.*/char sizeof_\1[sizeof(\1)];/p' \
+	  sed -n 's/^typedef struct \(tdec_[a-z0-9]*_[a-z0-9_]*\(decoder\|state\|item\|last_ip\|time\|tcal\|json\|argspec\|image\|section\|desc\)\) {.*/char sizeof_\1[sizeof(\1)];/p' \
 	      single/tdec_$*.h; } > $@
 $(DEV)/sizeof/%-m0.o: $(DEV)/sizeof/%.c
 	$(call dev_arm,m0,Os) -fno-common -c $< -o $@
