@@ -645,6 +645,7 @@ int uft_stream_open_opts(uft_stream *e, uft_dir *dir, const uft_opts *o, out_buf
     for (i = 0; i < e->ntasks; i++) {
         t = &e->tasks[i];
         t->tid = dir->tids[i];
+        t->index = i;
         t->t = uft_find_task(dir, t->tid);
         t->rd.fd = -1;
         t->slot[0] = (uft_rec *)st_alloc(sizeof(uft_rec));

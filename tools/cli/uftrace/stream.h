@@ -159,6 +159,7 @@ typedef struct uft_time_trigger {
    (read them; change them only through the functions below). */
 typedef struct uft_stask {
     int32_t         tid;
+    size_t          index;   /* its place in the stream's tasks[]               */
     const uft_task *t;       /* its task.txt entry, or NULL                     */
     uft_task_reader rd;
     uft_rec        *slot[2]; /* [0] the record ahead, [1] the last one taken     */
