@@ -2223,16 +2223,17 @@ TDEC_UFTRACE__RARE static int tdec_uftrace__step_record_any(tdec_uftrace_decoder
     return TDEC_OK;
 }
 
-/* A record: the common one (in the window, no payload, magic right) on
-   a path of its own, without calls. */
+/* A record: the common one (little-endian, in the window, no payload,
+   magic right) on a path of its own, without calls. */
 static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
 {
     uint64_t word;
-    if (d->st.carry_len == 0 && d->st.win_len >= TDEC_UFTRACE__REC_SIZE) {
-        word = tdec_uftrace__u64(d, d->st.win + 8);
+    if (d->st.carry_len == 0 && d->st.win_len >= TDEC_UFTRACE__REC_SIZE &&
+        !(d->cfg.flags & TDEC_UFTRACE_F_BIG_ENDIAN)) {
+        word = tdec__rd_u64le(d->st.win + 8);
         if (((word >> 2) & 0xFu) == TDEC_UFTRACE__MAGIC << 1) { /* more 0, magic */
             tdec_uftrace__record_fields(d, tdec_uftrace__record(d, out, (uint32_t)(word & 3u)),
-                                        tdec_uftrace__u64(d, d->st.win), word);
+                                        tdec__rd_u64le(d->st.win), word);
             tdec__stream_consume(&d->st, TDEC_UFTRACE__REC_SIZE);
             return TDEC_OK;
         }
