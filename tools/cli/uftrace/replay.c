@@ -338,12 +338,8 @@ static inline void rp_fline_print(rp *e, uft_stask *t, const rp_fline *l)
         rp_fline_compose(e, t, l, c);
         return;
     }
-    /* copies fixed sizes (faster): the bytes beyond c->len are
-       overwritten by what comes next */
     p = rp_fline_duration(out_reserve(e->s.out, 16 + UFT_KEPT_ROOM), l);
-    memcpy(p, c->text, 64);
-    if (c->len > 64) memcpy(p + 64, c->text + 64, UFT_KEPT_ROOM - 64);
-    out_commit(e->s.out, p + c->len);
+    out_commit(e->s.out, uft_kept_put(p, c));
 }
 
 static const char *rp_event_name(rp *e, uint32_t id, char *buf, size_t len)

@@ -64,6 +64,16 @@ static inline void uft_kept_store(uft_kept *c, const uft_stask *t, const uft_sym
     memcpy(c->text, text, len);
 }
 
+/* Copies the text slot c keeps to p, which has room for UFT_KEPT_ROOM
+   bytes (copies of fixed sizes are faster; the bytes after the text are
+   overwritten by what comes next). Returns the end of the text. */
+static inline char *uft_kept_put(char *p, const uft_kept *c)
+{
+    memcpy(p, c->text, 64);
+    if (c->len > 64) memcpy(p + 64, c->text + 64, UFT_KEPT_ROOM - 64);
+    return p + c->len;
+}
+
 /* Character c as uftrace 0.13's print_json_escaped_char() writes it
    into a JSON string: '\\' and '"' escaped, newline and tab as two
    backslashes and n or t, other bytes outside ' '..'~' as two backslashes,
