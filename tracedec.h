@@ -2005,6 +2005,13 @@ TDEC_UFTRACE_DEF void tdec_uftrace_perf_reset(tdec_uftrace_perf_decoder *d);
 
 #define TDEC_UFTRACE__REC_SIZE 16u
 #define TDEC_UFTRACE__MAGIC    5u
+/* keeps a rare path out of its caller, whose common path then needs no
+   saved registers */
+#if defined(__GNUC__)
+#define TDEC_UFTRACE__RARE __attribute__((noinline))
+#else
+#define TDEC_UFTRACE__RARE
+#endif
 
 TDEC_STATIC_ASSERT(uftrace_carry, TDEC_UFTRACE__REC_SIZE + 2u <= TDEC_CARRY_CAP);
 
@@ -2167,8 +2174,20 @@ static void tdec_uftrace__payload(tdec_uftrace_decoder *d, uint64_t size, uint64
     d->phase = size > 0 ? TDEC_UFTRACE__P_PAYLOAD : TDEC_UFTRACE__P_PAD;
 }
 
+/* The fields of a 16-byte record (time, then the word of type, more, magic,
+   depth and address) into *out, which tdec_uftrace__record() started. */
+static void tdec_uftrace__record_fields(tdec_uftrace_decoder *d, tdec_uftrace_record *r, uint64_t time, uint64_t word)
+{
+    r->more = (uint32_t)((word >> 2) & 1u);
+    r->magic = (uint32_t)((word >> 3) & 7u);
+    r->depth = (uint32_t)((word >> 6) & 0x3FFu);
+    r->addr = word >> 16;
+    r->time = time;
+    d->rec_time = time;
+}
+
 /* A 16-byte record (18 bytes for an event with data: its u16 length). */
-static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
+TDEC_UFTRACE__RARE static int tdec_uftrace__step_record_any(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
 {
     const uint8_t *p = tdec__stream_peek(&d->st, TDEC_UFTRACE__REC_SIZE);
     tdec_uftrace_record *r;
@@ -2191,12 +2210,7 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
         if (p == NULL) return TDEC_NEED_INPUT;
     }
     r = tdec_uftrace__record(d, out, type);
-    r->more = more;
-    r->magic = magic;
-    r->depth = (uint32_t)((word >> 6) & 0x3FFu);
-    r->addr = word >> 16;
-    r->time = time;
-    d->rec_time = time;
+    tdec_uftrace__record_fields(d, r, time, word);
     if (type == TDEC_UFTRACE_REC_EVENT && more) {
         len = tdec_uftrace__u16(d, p + TDEC_UFTRACE__REC_SIZE);
         r->payload_size = len;
@@ -2207,6 +2221,24 @@ static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item 
     tdec__stream_consume(&d->st, TDEC_UFTRACE__REC_SIZE);
     if (more) d->phase = TDEC_UFTRACE__P_NEED_SPEC;
     return TDEC_OK;
+}
+
+/* A record: the common one (little-endian, in the window, no payload,
+   magic right) on a path of its own, without calls. */
+static int tdec_uftrace__step_record(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
+{
+    uint64_t word;
+    if (d->st.carry_len == 0 && d->st.win_len >= TDEC_UFTRACE__REC_SIZE &&
+        !(d->cfg.flags & TDEC_UFTRACE_F_BIG_ENDIAN)) {
+        word = tdec__rd_u64le(d->st.win + 8);
+        if (((word >> 2) & 0xFu) == TDEC_UFTRACE__MAGIC << 1) { /* more 0, magic */
+            tdec_uftrace__record_fields(d, tdec_uftrace__record(d, out, (uint32_t)(word & 3u)),
+                                        tdec__rd_u64le(d->st.win), word);
+            tdec__stream_consume(&d->st, TDEC_UFTRACE__REC_SIZE);
+            return TDEC_OK;
+        }
+    }
+    return tdec_uftrace__step_record_any(d, out);
 }
 
 /* The next value of an argument block, or the block's end. */
@@ -2262,13 +2294,11 @@ static int tdec_uftrace__step_arg(tdec_uftrace_decoder *d, tdec_uftrace_item *ou
     return TDEC_OK;
 }
 
-TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
+/* tdec_uftrace_next() past a record: arguments, payloads, padding. */
+TDEC_UFTRACE__RARE static tdec_status tdec_uftrace__next_inside(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
 {
     tdec_uftrace_record *r;
     int st;
-    if (d == NULL || out == NULL) return TDEC_E_ARG;
-    if (d->st.err < 0) return d->st.err;
-    if (d->st.finished) return TDEC_END;
     /* Each pass returns or changes phase; the loop always ends. */
     for (;;) {
         switch (d->phase) {
@@ -2301,6 +2331,16 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uft
             return TDEC_OK;
         }
     }
+}
+
+TDEC_UFTRACE_DEF tdec_status tdec_uftrace_next(tdec_uftrace_decoder *d, tdec_uftrace_item *out)
+{
+    if (d == NULL || out == NULL) return TDEC_E_ARG;
+    if (d->st.err < 0) return d->st.err;
+    if (d->st.finished) return TDEC_END;
+    /* records come one after another: their path first */
+    if (d->phase == TDEC_UFTRACE__P_RECORD) return (tdec_status)tdec_uftrace__step_record(d, out);
+    return tdec_uftrace__next_inside(d, out);
 }
 
 TDEC_UFTRACE_DEF const char *tdec_uftrace_reason_str(uint32_t reason)
@@ -3225,6 +3265,7 @@ TDEC_UFTRACE_DEF tdec_status tdec_uftrace_perf_next(tdec_uftrace_perf_decoder *d
 #undef TDEC_UFTRACE__PERF_HDR
 #undef TDEC_UFTRACE__REC_SIZE
 #undef TDEC_UFTRACE__MAGIC
+#undef TDEC_UFTRACE__RARE
 
 #endif /* TDEC_UFTRACE_IMPL_INCLUDED */
 #endif /* TDEC_UFTRACE_IMPLEMENTATION */

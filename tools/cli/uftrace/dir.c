@@ -661,7 +661,7 @@ const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, u
     if (sym != NULL && m != NULL && from < to) {
         c->task = t;
         c->from = from;
-        c->to = to;
+        c->span = to - from;
         c->lo = m->start + sym->addr;
         c->size = sym->size;
         c->sym = sym;

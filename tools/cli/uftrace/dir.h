@@ -104,9 +104,9 @@ typedef struct uft_spec {
 /* A symbol lookup, reused while it is still the answer. */
 typedef struct uft_sym_hit {
     const uft_task *task;
-    uint64_t        from, to; /* its session reference's time window */
-    uint64_t        lo, size; /* the symbol's absolute address range */
-    const uft_sym  *sym;
+    uint64_t        from, span; /* its session reference's time window (span > 0) */
+    uint64_t        lo, size;   /* the symbol's absolute address range */
+    const uft_sym  *sym;        /* NULL: unused (then size is 0) */
     const uft_map  *map;
 } uft_sym_hit;
 
@@ -197,7 +197,7 @@ static inline const uft_sym *uft_find_sym_map(uft_dir *d, const uft_task *t, uin
        exit records carry the function's own address): the answer holds
        while the task's session reference and the symbol's address range
        hold (map symbols only: dlopen ones depend on time). */
-    if (c->sym != NULL && c->task == t && time >= c->from && time < c->to && addr >= c->lo && addr - c->lo < c->size) {
+    if (c->task == t && time - c->from < c->span && addr >= c->lo && addr - c->lo < c->size) {
         if (map) *map = c->map;
         return c->sym;
     }

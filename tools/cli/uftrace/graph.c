@@ -130,7 +130,7 @@ static void gr_end(gr *e, uft_stask *t, gr_task *tg)
 /* get_task_graph(): the task's graph state, its graph updated for time. */
 static gr_task *gr_task_at(gr *e, uft_stask *t, uint64_t time)
 {
-    gr_task *tg = &e->tasks[t - e->s.tasks];
+    gr_task *tg = &e->tasks[t->index];
     gr_graph *g = gr_graph_of(e, t, time, tg->graph);
     if (tg->graph != NULL && tg->graph != g) tg->new_sess = 1;
     tg->graph = g;

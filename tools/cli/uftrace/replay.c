@@ -48,19 +48,6 @@ typedef struct rp_fline {
     const char     *loc;     /* RP_OPEN, RP_LEAF: --srcline's "FILE:LINE", or NULL */
 } rp_fline;
 
-/* Such a text, kept: lines without values repeat it (a loop calls the
-   same functions at the same depths). */
-#define RP_TAILS     64
-#define RP_TAIL_ROOM 128
-typedef struct rp_tail {
-    const uft_stask *task;
-    const uft_sym *sym; /* NULL: unused */
-    long           indent;
-    int            shape;
-    size_t         len;
-    char           text[RP_TAIL_ROOM];
-} rp_tail;
-
 
 /* The fields of -f, in the order uftrace prints them. */
 enum { RF_DURATION, RF_TID, RF_ADDR, RF_TIME, RF_DELTA, RF_ELAPSED, RF_TASK, RF_MODULE, RF_COUNT };
@@ -86,12 +73,12 @@ typedef struct rp {
     const uft_opts *o;
     rp_task        *tasks;    /* per task of s.tasks */
     unsigned        fields;   /* 1 << RF_* */
-    int             fast;     /* the default fields: lines from rp_tail texts */
+    int             fast;     /* the default fields: lines from kept texts (tails) */
     int32_t         prev_tid; /* --task-newline: the task of the latest line, -1 */
     long            columns;  /* --column-view: columns given out */
     long            flat_lines; /* --flat: lines printed */
     uft_text         args, ret; /* pieces of the line being printed */
-    rp_tail         tails[RP_TAILS]; /* rp_fline_print()'s kept texts */
+    uft_kept        tails[UFT_KEPT_SLOTS]; /* rp_fline_print()'s kept texts */
 } rp;
 
 /* ---- text -------------------------------------------------------------------------- */
@@ -167,7 +154,7 @@ static char *rp_module_field(rp *e, uft_stask *t, const uft_frame *f, char *p)
     const uft_session *sess;
     size_t i;
     if (f == NULL) return p + snprintf(p, 17, "%16s", "");
-    sess = uft_stream_session(&e->s, t, e->tasks[t - e->s.tasks].time);
+    sess = uft_stream_session(&e->s, t, e->tasks[t->index].time);
     for (i = 0; sess != NULL && i < sess->nmaps; i++) {
         if (f->addr < sess->maps[i].start || f->addr >= sess->maps[i].end) continue;
         slash = strrchr(sess->maps[i].mod->path, '/');
@@ -186,7 +173,7 @@ static char *rp_module_field(rp *e, uft_stask *t, const uft_frame *f, char *p)
    none), its duration shown if timed, or "backtrace" in its place. */
 static UFT_COLD void rp_fields_print(rp *e, uft_stask *t, const uft_frame *f, int timed, int backtrace)
 {
-    const rp_task *c = &e->tasks[t - e->s.tasks];
+    const rp_task *c = &e->tasks[t->index];
     char *p = out_reserve(e->s.out, 256 + sizeof t->comm);
     char buf[64];
     unsigned k;
@@ -232,7 +219,7 @@ static void rp_columns(rp *e, uft_stask *t, const uft_frame *f, int timed)
     p = out_reserve(e->s.out, 64);
     *p++ = ' ';
     p = rp_fmt_duration(p, f != NULL && timed ? f->time : 0);
-    p = fmt_mem(p, e->tasks[t - e->s.tasks].tid_col, e->tasks[t - e->s.tasks].tid_col_len);
+    p = fmt_mem(p, e->tasks[t->index].tid_col, e->tasks[t->index].tid_col_len);
     out_commit(e->s.out, p);
 }
 
@@ -299,13 +286,10 @@ static size_t rp_fline_pieces(const rp_fline *l, char *buf, size_t len, const ch
     return k;
 }
 
-/* Where the text of l after the duration is kept, or NULL if it is not
-   kept (it has values, or an unknown function). */
-static rp_tail *rp_tail_slot(rp *e, const rp_fline *l)
+/* The key of l's text in e->tails: its indentation and shape. */
+static long rp_tail_key(const rp_fline *l)
 {
-    uintptr_t h = ((uintptr_t)l->sym >> 3) + (uintptr_t)l->indent * 4u + (uintptr_t)l->shape;
-    if (l->sym == NULL || l->args != NULL || l->ret != NULL) return NULL;
-    return &e->tails[h % RP_TAILS];
+    return l->indent * 4 + l->shape;
 }
 
 /* " DURATION" of the line at p. */
@@ -315,8 +299,9 @@ static char *rp_fline_duration(char *p, const rp_fline *l)
     return rp_fmt_duration(p, l->frame != NULL && l->timed ? l->frame->time : 0);
 }
 
-/* rp_fline_print() of a text not kept: composed, then kept in c if not NULL. */
-static UFT_COLD void rp_fline_compose(rp *e, uft_stask *t, const rp_fline *l, rp_tail *c)
+/* rp_fline_print() of a text not kept: composed, then kept in c (the slot
+   of l in e->tails) if not NULL. */
+static UFT_COLD void rp_fline_compose(rp *e, uft_stask *t, const rp_fline *l, uft_kept *c)
 {
     char buf[64];
     const char *piece[RP_PIECES];
@@ -331,38 +316,30 @@ static UFT_COLD void rp_fline_compose(rp *e, uft_stask *t, const rp_fline *l, rp
         return;
     }
     p = tail = rp_fline_duration(out_reserve(e->s.out, need), l);
-    p = fmt_mem(p, e->tasks[t - e->s.tasks].tid_col, e->tasks[t - e->s.tasks].tid_col_len);
+    p = fmt_mem(p, e->tasks[t->index].tid_col, e->tasks[t->index].tid_col_len);
     if (l->indent > 0) {
         memset(p, ' ', (size_t)l->indent);
         p += l->indent;
     }
     for (i = 0; i < n; i++) p = fmt_mem(p, piece[i], len[i]);
     out_commit(e->s.out, p);
-    if (c != NULL && (size_t)(p - tail) <= RP_TAIL_ROOM) {
-        c->task = t;
-        c->sym = l->sym;
-        c->indent = l->indent;
-        c->shape = l->shape;
-        c->len = (size_t)(p - tail);
-        memcpy(c->text, tail, c->len);
-    }
+    if (c != NULL) uft_kept_store(c, t, l->sym, rp_tail_key(l), tail, (size_t)(p - tail));
 }
 
 /* Prints a function line. */
 static inline void rp_fline_print(rp *e, uft_stask *t, const rp_fline *l)
 {
-    rp_tail *c = rp_tail_slot(e, l);
+    long key = rp_tail_key(l);
+    uft_kept *c = NULL;
     char *p;
-    if (c == NULL || c->sym != l->sym || c->task != t || c->indent != l->indent || c->shape != l->shape || !e->fast) {
+    /* (lines with values, or of an unknown function, are not kept) */
+    if (l->sym != NULL && l->args == NULL && l->ret == NULL) c = uft_kept_slot(e->tails, l->sym, key);
+    if (c == NULL || !uft_kept_holds(c, t, l->sym, key) || !e->fast) {
         rp_fline_compose(e, t, l, c);
         return;
     }
-    /* copies fixed sizes (faster): the bytes beyond c->len are
-       overwritten by what comes next */
-    p = rp_fline_duration(out_reserve(e->s.out, 16 + RP_TAIL_ROOM), l);
-    memcpy(p, c->text, RP_TAIL_ROOM / 2);
-    if (c->len > RP_TAIL_ROOM / 2) memcpy(p + RP_TAIL_ROOM / 2, c->text + RP_TAIL_ROOM / 2, RP_TAIL_ROOM / 2);
-    out_commit(e->s.out, p + c->len);
+    p = rp_fline_duration(out_reserve(e->s.out, 16 + UFT_KEPT_ROOM), l);
+    out_commit(e->s.out, uft_kept_put(p, c));
 }
 
 static const char *rp_event_name(rp *e, uint32_t id, char *buf, size_t len)
@@ -419,7 +396,7 @@ static void rp_task_newline(rp *e, const uft_stask *t)
    task (in the order they first print) by --column-offset more. */
 static inline long rp_depth(rp *e, const uft_stask *t)
 {
-    rp_task *c = &e->tasks[t - e->s.tasks];
+    rp_task *c = &e->tasks[t->index];
     if (!e->o->column_view) return t->disp;
     if (c->column < 0) c->column = e->columns++;
     return t->disp + c->column * e->o->column_offset;
@@ -601,7 +578,7 @@ static void rp_show(rp *e, uft_stask *t, const uft_view *r)
         if (e->o->no_libcall && sym != NULL && sym->type == 'P') return;
     }
     if (!e->fast) { /* the times of the time, delta and elapsed fields */
-        c = &e->tasks[t - e->s.tasks];
+        c = &e->tasks[t->index];
         c->last = c->time;
         c->time = r->time;
     }

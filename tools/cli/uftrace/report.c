@@ -155,7 +155,7 @@ static void rt_count(rt *e, uft_stask *t, size_t row)
     rt_stat_add(&r->total, total, recursive);
     rt_stat_add(&r->self, total - child, 0);
     r->call++;
-    size = e->func_size[t - e->s.tasks];
+    size = e->func_size[t->index];
     if (size != UINT64_MAX) r->size = size;
 }
 
@@ -179,7 +179,7 @@ static void rt_count_func(rt *e, uft_stask *t, uint64_t time, uint64_t addr)
     } else {
         row = rt_row_of(e, uft_col_name(&e->s, t, time, addr, buf, sizeof buf, &size));
     }
-    e->func_size[t - e->s.tasks] = size;
+    e->func_size[t->index] = size;
     rt_count(e, t, row);
 }
 
@@ -222,7 +222,7 @@ static void rt_functions(rt *e, int no_libcall)
     size_t i;
     while ((t = uft_stream_next(&e->s, 1)) != NULL) {
         const uft_view *r = &t->cur;
-        if (r->type != TDEC_UFTRACE_REC_LOST) e->last_time[t - e->s.tasks] = r->time;
+        if (r->type != TDEC_UFTRACE_REC_LOST) e->last_time[t->index] = r->time;
         if (!uft_stream_check_opts(&e->s, t) || !uft_stream_check_filter(&e->s, t)) continue;
         if (r->type == TDEC_UFTRACE_REC_ENTRY) {
             uft_stream_filter_done(&e->s, t);
@@ -251,7 +251,7 @@ static void rt_tasks(rt *e)
     size_t i, k;
     while ((t = uft_stream_next(&e->s, 1)) != NULL) {
         const uft_view *r = &t->cur;
-        k = (size_t)(t - e->s.tasks);
+        k = t->index;
         if (r->type == TDEC_UFTRACE_REC_EVENT && r->addr == UFT_EV_TASK_NAME) memcpy(e->comm[k], r->comm, 15);
         if (r->type == TDEC_UFTRACE_REC_ENTRY || r->type == TDEC_UFTRACE_REC_LOST) continue;
         if (!uft_stream_check_opts(&e->s, t)) continue;

@@ -645,6 +645,7 @@ int uft_stream_open_opts(uft_stream *e, uft_dir *dir, const uft_opts *o, out_buf
     for (i = 0; i < e->ntasks; i++) {
         t = &e->tasks[i];
         t->tid = dir->tids[i];
+        t->index = i;
         t->t = uft_find_task(dir, t->tid);
         t->rd.fd = -1;
         t->slot[0] = (uft_rec *)st_alloc(sizeof(uft_rec));
@@ -755,36 +756,3 @@ int uft_st_enter_filtered(uft_stream *e, uft_stask *t, const uft_view *r, int sp
     return uft_st_enter_budget(t, f, (flags & UFT_TR_HIDE) != 0);
 }
 
-int uft_stream_check_filter(uft_stream *e, uft_stask *t)
-{
-    const uft_view *r = &t->cur;
-    uft_frame *f;
-    const uft_map *map;
-    const uft_sym *sym;
-    if (r->type == TDEC_UFTRACE_REC_ENTRY) {
-        if (uft_stream_frame(e, t, t->nstack - 1) == NULL) return 0;
-        sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
-        return uft_stream_enter(e, t, r, uft_stream_special(e, sym, map)) == 0;
-    }
-    if (r->type == TDEC_UFTRACE_REC_EXIT) {
-        if ((f = uft_stream_frame(e, t, t->nstack)) == NULL) return 0;
-        if ((f->flags & UFT_FL_NORECORD) || !e->enabled) {
-            uft_stream_exited(e, t);
-            return 0;
-        }
-        uft_stream_exiting(t);
-        return 1;
-    }
-    if (r->type == TDEC_UFTRACE_REC_EVENT) {
-        if (t->out_count > 0 || t->budget <= 0 || (e->filters.mode == 'i' && t->in_count == 0)) return 0;
-        if (r->addr == UFT_EV_SCHED_IN) return uft_stream_frame(e, t, t->nstack) != NULL;
-        if (r->addr == UFT_EV_SCHED_OUT) return uft_stream_frame(e, t, t->nstack - 1) != NULL;
-    }
-    return 1;
-}
-
-void uft_stream_filter_done(uft_stream *e, uft_stask *t)
-{
-    if (t->cur.type == TDEC_UFTRACE_REC_ENTRY) uft_stream_entered(e, t, uft_stream_frame(e, t, t->nstack - 1));
-    else if (t->cur.type == TDEC_UFTRACE_REC_EXIT) uft_stream_exited(e, t);
-}

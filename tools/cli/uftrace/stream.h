@@ -159,6 +159,7 @@ typedef struct uft_time_trigger {
    (read them; change them only through the functions below). */
 typedef struct uft_stask {
     int32_t         tid;
+    size_t          index;   /* its place in the stream's tasks[]               */
     const uft_task *t;       /* its task.txt entry, or NULL                     */
     uft_task_reader rd;
     uft_rec        *slot[2]; /* [0] the record ahead, [1] the last one taken     */
@@ -305,11 +306,11 @@ static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t)
    processed? An entry gets its frame set up (uft_stream_enter), an exit
    of a hidden entry is done with (uft_stream_exited), an exit to process
    gets its display depth (uft_stream_exiting). */
-int uft_stream_check_filter(uft_stream *s, uft_stask *t);
+static inline int uft_stream_check_filter(uft_stream *s, uft_stask *t);
 /* fstack_check_filter_done(): after processing a record that
    uft_stream_check_filter() passed (entry: uft_stream_entered, exit:
    uft_stream_exited). */
-void uft_stream_filter_done(uft_stream *s, uft_stask *t);
+static inline void uft_stream_filter_done(uft_stream *s, uft_stask *t);
 
 /* uftrace 0.13's parse_time(arg, 3) of a -t value, in ns: NUMBER[.DIGITS]
    [UNIT], the unit ns (also without one), us, ms, s or m (and nsec ...
@@ -329,7 +330,7 @@ static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t)
 
 static inline uft_frame *uft_stream_frame(const uft_stream *s, uft_stask *t, long idx)
 {
-    if (idx >= 0 && idx < t->nframes) return &t->frames[idx]; /* nframes <= max_stack */
+    if ((unsigned long)idx < (unsigned long)t->nframes) return &t->frames[idx]; /* 0 <= nframes <= max_stack */
     return uft_stream_frame_grow(s, t, idx);
 }
 
@@ -693,6 +694,43 @@ static inline uft_stask *uft_stream_peek_shown(uft_stream *e, uft_stask *t, uint
         if ((next = uft_stream_next(e, 0)) == NULL) return NULL;
     }
     return next;
+}
+
+/* fstack_check_filter(): an entry gets its frame set up, an exit of a
+   hidden entry is done with, an exit to process gets its display depth. */
+static inline int uft_stream_check_filter(uft_stream *e, uft_stask *t)
+{
+    const uft_view *r = &t->cur;
+    uft_frame *f;
+    const uft_map *map;
+    const uft_sym *sym;
+    if (r->type == TDEC_UFTRACE_REC_ENTRY) {
+        if (uft_stream_frame(e, t, t->nstack - 1) == NULL) return 0;
+        sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+        return uft_stream_enter(e, t, r, uft_stream_special(e, sym, map)) == 0;
+    }
+    if (r->type == TDEC_UFTRACE_REC_EXIT) {
+        if ((f = uft_stream_frame(e, t, t->nstack)) == NULL) return 0;
+        if ((f->flags & UFT_FL_NORECORD) || !e->enabled) {
+            uft_stream_exited(e, t);
+            return 0;
+        }
+        uft_stream_exiting(t);
+        return 1;
+    }
+    if (r->type == TDEC_UFTRACE_REC_EVENT) {
+        if (t->out_count > 0 || t->budget <= 0 || (e->filters.mode == 'i' && t->in_count == 0)) return 0;
+        if (r->addr == UFT_EV_SCHED_IN) return uft_stream_frame(e, t, t->nstack) != NULL;
+        if (r->addr == UFT_EV_SCHED_OUT) return uft_stream_frame(e, t, t->nstack - 1) != NULL;
+    }
+    return 1;
+}
+
+/* fstack_check_filter_done(). */
+static inline void uft_stream_filter_done(uft_stream *e, uft_stask *t)
+{
+    if (t->cur.type == TDEC_UFTRACE_REC_ENTRY) uft_stream_entered(e, t, uft_stream_frame(e, t, t->nstack - 1));
+    else if (t->cur.type == TDEC_UFTRACE_REC_EXIT) uft_stream_exited(e, t);
 }
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tools/cli/uftrace/stream.h"
 
@@ -23,6 +24,55 @@ void uft_text_printf(uft_text *s, const char *fmt, ...) __attribute__((format(pr
 #else
 void uft_text_printf(uft_text *s, const char *fmt, ...);
 #endif
+
+/* A text that repeats, kept instead of composed again: a loop calls the
+   same functions, so replay (a line after its duration) and dump --chrome
+   (an event after its time) keep texts by task, symbol and a key of their
+   own (replay: indentation and shape; --chrome: the phase) in a table of
+   UFT_KEPT_SLOTS. */
+#define UFT_KEPT_SLOTS 64
+#define UFT_KEPT_ROOM  192
+typedef struct uft_kept {
+    const uft_stask *task;
+    const uft_sym   *sym; /* NULL: unused */
+    long             key;
+    size_t           len;
+    char             text[UFT_KEPT_ROOM];
+} uft_kept;
+
+/* The slot of (sym, key) in table. */
+static inline uft_kept *uft_kept_slot(uft_kept *table, const uft_sym *sym, long key)
+{
+    return &table[(((uintptr_t)sym >> 4) + (uintptr_t)key) % UFT_KEPT_SLOTS];
+}
+
+/* Does slot c keep the text of (t, sym, key)? */
+static inline int uft_kept_holds(const uft_kept *c, const uft_stask *t, const uft_sym *sym, long key)
+{
+    return c->sym == sym && c->task == t && c->key == key;
+}
+
+/* Keeps text in slot c as that of (t, sym, key), if it fits. */
+static inline void uft_kept_store(uft_kept *c, const uft_stask *t, const uft_sym *sym, long key, const char *text,
+                                  size_t len)
+{
+    if (len > UFT_KEPT_ROOM) return;
+    c->task = t;
+    c->sym = sym;
+    c->key = key;
+    c->len = len;
+    memcpy(c->text, text, len);
+}
+
+/* Copies the text slot c keeps to p, which has room for UFT_KEPT_ROOM
+   bytes (copies of fixed sizes are faster; the bytes after the text are
+   overwritten by what comes next). Returns the end of the text. */
+static inline char *uft_kept_put(char *p, const uft_kept *c)
+{
+    memcpy(p, c->text, 64);
+    if (c->len > 64) memcpy(p + 64, c->text + 64, UFT_KEPT_ROOM - 64);
+    return p + c->len;
+}
 
 /* Character c as uftrace 0.13's print_json_escaped_char() writes it
    into a JSON string: '\\' and '"' escaped, newline and tab as two

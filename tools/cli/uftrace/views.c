@@ -44,17 +44,6 @@
 /* "%03u" of 0..999 (filled by vw_chrome_header()) */
 static char vw_digits[1000][3];
 
-/* The text after the time of a "B"/"E" event without values
-   (vw_chrome_tail()), kept by (task, symbol, phase): a loop repeats it. */
-#define VW_TAILS 64
-typedef struct vw_tail {
-    const uft_stask *task;
-    const uft_sym   *sym; /* NULL: unused */
-    char             ph;
-    size_t           len;
-    char             text[192];
-} vw_tail;
-
 typedef struct vw {
     uft_stream s;
     int        view;     /* UFT_VIEW_* */
@@ -70,7 +59,8 @@ typedef struct vw {
     uint64_t   ts_ms;    /* vw_chrome_ts(): the time in ms whose text is kept */
     char       ts_text[24];
     size_t     ts_len;
-    vw_tail    tails[VW_TAILS];
+    uft_kept   tails[UFT_KEPT_SLOTS]; /* the text after the time of a "B"/"E" event
+                                        (vw_chrome_tail()), by (task, symbol, phase) */
 } vw;
 
 /* ---- the recording's info ------------------------------------------------------------- */
@@ -129,7 +119,7 @@ static void vw_task_names(vw *v)
             /* (records of tasks without a <tid>.dat are skipped) */
             if (uft_perf_event_id(&r) != UFT_EV_TASK_NAME || !uft_tid_recorded(d, (int32_t)r.tid)) continue;
             if ((t = uft_stream_task(&v->s, (int32_t)r.tid)) != NULL)
-                snprintf(v->comm[t - v->s.tasks], sizeof v->comm[0], "%s", r.comm);
+                snprintf(v->comm[t->index], sizeof v->comm[0], "%s", r.comm);
         }
         uft_perf_close(&rd);
     }
@@ -263,8 +253,9 @@ static void vw_chrome_tail(vw *v, const uft_stask *t, char ph, const char *name,
     uft_text_puts(s, "\""); /* (a name cut by uft_text, beyond 8 KB, loses this quote) */
 }
 
-/* An event's time in us ("%llu.%03u" of time in ns) at p: the part in
-   ms is kept as text while it holds (a trace's times are close). */
+/* An event's time in us ("%llu.%03u" of time in ns) at p, which has room
+   for 32 bytes: the part in ms is kept as text while it holds (a trace's
+   times are close). */
 static char *vw_chrome_ts(vw *v, char *p, uint64_t time)
 {
     uint64_t ms = time / 1000000u;
@@ -278,7 +269,8 @@ static char *vw_chrome_ts(vw *v, char *p, uint64_t time)
         v->ts_ms = ms;
         v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
     }
-    p = fmt_mem(p, v->ts_text, v->ts_len);
+    memcpy(p, v->ts_text, sizeof v->ts_text); /* (a fixed size: faster; the rest is overwritten) */
+    p += v->ts_len;
     memcpy(p, vw_digits[sub / 1000], 3);
     p[3] = '.';
     memcpy(p + 4, vw_digits[sub % 1000], 3);
@@ -292,29 +284,17 @@ static void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const u
                             size_t name_len, const uft_view *r)
 {
     out_buf *o = v->s.out;
-    vw_tail *c = sym ? &v->tails[(((uintptr_t)sym >> 4) + (uintptr_t)ph) % VW_TAILS] : NULL;
-    const char *tail;
-    size_t tail_len;
+    uft_kept *c = sym ? uft_kept_slot(v->tails, sym, ph) : NULL;
+    int kept = c != NULL && uft_kept_holds(c, t, sym, ph);
     char *p;
-    if (c != NULL && c->sym == sym && c->task == t && c->ph == ph) {
-        tail = c->text;
-        tail_len = c->len;
-    } else {
+    if (!kept) {
         vw_chrome_tail(v, t, ph, name, name_len);
-        tail = v->tail.buf;
-        tail_len = v->tail.len;
-        if (c != NULL && tail_len <= sizeof c->text) {
-            c->task = t;
-            c->sym = sym;
-            c->ph = ph;
-            c->len = tail_len;
-            memcpy(c->text, tail, tail_len);
-        }
+        if (c != NULL) uft_kept_store(c, t, sym, ph, v->tail.buf, v->tail.len);
     }
-    p = out_reserve(o, 48 + tail_len);
+    p = out_reserve(o, 48 + (kept ? UFT_KEPT_ROOM : v->tail.len));
     if (v->elements++ > 0) p = fmt_lit(p, ",\n");
     p = vw_chrome_ts(v, fmt_lit(p, "{\"ts\":"), time);
-    p = fmt_mem(p, tail, tail_len);
+    p = kept ? uft_kept_put(p, c) : fmt_mem(p, v->tail.buf, v->tail.len);
     if (r == NULL || !r->more) {
         *p++ = '}';
         out_commit(o, p);
@@ -363,7 +343,7 @@ static void vw_chrome_footer(vw *v)
 /* graph_add_node(): a sched-out of task t calls "linux:schedule". */
 static void vw_tree_sched_out(vw *v, uft_stask *t)
 {
-    size_t ti = (size_t)(t - v->s.tasks);
+    size_t ti = t->index;
     const uft_frame *f = uft_stream_frame(&v->s, t, t->nstack - 1);
     int made;
     if (f != NULL) v->cur[ti] = ct_call(&v->tree, v->cur[ti], ct_name_id(&v->tree, "linux:schedule"), f->addr, &made);
@@ -374,7 +354,7 @@ static void vw_tree_sched_out(vw *v, uft_stask *t)
 static void vw_tree_exit(vw *v, uft_stask *t)
 {
     calltree *g = &v->tree;
-    size_t ti = (size_t)(t - v->s.tasks);
+    size_t ti = t->index;
     const uft_frame *f = uft_stream_frame(&v->s, t, t->nstack);
     uint32_t node;
     if (f == NULL) return;
@@ -393,7 +373,7 @@ static void vw_tree_exit(vw *v, uft_stask *t)
    (as the dump_*_task_rstack() of uftrace set it). */
 static size_t vw_tree_task(vw *v, const uft_stask *t)
 {
-    size_t ti = (size_t)(t - v->s.tasks);
+    size_t ti = t->index;
     if (v->cur[ti] == CT_NONE) v->cur[ti] = CT_ROOT;
     return ti;
 }
@@ -500,7 +480,7 @@ static void vw_func(vw *v, uft_stask *t, const uft_view *r)
 static void vw_event(vw *v, uft_stask *t, const uft_view *r)
 {
     static const char sched[] = "linux:schedule";
-    size_t ti = (size_t)(t - v->s.tasks);
+    size_t ti = t->index;
     if (r->addr == UFT_EV_SCHED_IN || r->addr == UFT_EV_SCHED_OUT) {
         int type = r->addr == UFT_EV_SCHED_OUT ? (int)TDEC_UFTRACE_REC_ENTRY : (int)TDEC_UFTRACE_REC_EXIT;
         if (v->view != UFT_VIEW_CHROME) {
@@ -606,7 +586,7 @@ int uft_dump_view(const char *path, int view, out_buf *out, out_buf *err)
 
     while ((t = uft_stream_next(&v.s, 1)) != NULL) {
         const uft_view *r = &t->cur;
-        v.last[t - v.s.tasks] = r->time;
+        v.last[t->index] = r->time;
         /* events outside user functions are left out (uftrace's default
            event_skip_out) */
         if (r->type == TDEC_UFTRACE_REC_EVENT && t->user_nstack == 0) continue;
