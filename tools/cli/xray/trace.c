@@ -1,17 +1,23 @@
 /* trace.c - an XRay log as llvm-xray 14 loads it; see trace.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
 #include "tools/cli/xray/trace.h"
 
 #include "tools/cli/xray/densemap.h"
 #include "tools/cli/xray/notes.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#define XT_CHUNK (32u * 1024u) /* a cursor reads the file this much at a time */
+/* The log is mapped read-only and fed to the decoders in windows of the
+   mapping, without copies: the first pass XT_WINDOW bytes at a time, a
+   cursor XT_CHUNK bytes. Mapped pages count in the resident set: after
+   XT_DROP bytes fed, every page of the mapping is let go (the page cache
+   keeps them; a decoder still reading one faults it in again). */
+#define XT_WINDOW (1u << 20)
+#define XT_CHUNK  (16u * 1024u)
+#define XT_DROP   (2u << 20)
 
 /* One block: the records from a NewBuffer to the next one (LLVM's
    BlockIndexer), with what the second pass needs to decode it again. */
@@ -48,11 +54,11 @@ typedef struct xt_group {
    TraceExpander turns its records into XRayRecords. */
 typedef struct xt_cursor {
     tdec_xray_decoder d;
-    tdec_xray_item    saved;      /* an item read ahead, still to apply     */
-    int               have_saved;
+    tdec_xray_item    item;       /* the item being applied                 */
+    int               have_saved; /* item read ahead, still to apply        */
     int               done;
     uint64_t          shift;      /* file offset = decoder offset + shift   */
-    uint64_t          next_read;  /* file offset of the next pread          */
+    uint64_t          next_read;  /* file offset of the next window         */
     uint64_t          block_start, start, end;
     uint8_t           header_fed;
     /* the expander's state */
@@ -68,7 +74,6 @@ typedef struct xt_cursor {
     size_t            args_cap;
     uint8_t          *data;
     size_t            data_len, data_cap;
-    uint8_t           buf[XT_CHUNK];
 } xt_cursor;
 
 /* A merge entry: a run, not started (c == NULL) or its cursor. */
@@ -79,10 +84,11 @@ typedef struct xt_heap_entry {
 } xt_heap_entry;
 
 struct xray_trace {
-    int              fd;
+    const uint8_t   *file;        /* the log, mapped (NULL when empty)      */
+    uint64_t         size;
+    uint64_t         fed;         /* bytes fed since the pages were let go  */
     int              sort;
     int              status;
-    uint8_t          header[32];
     tdec_xray_header hdr;
     xt_block        *blocks;
     size_t           nblocks, blocks_cap;
@@ -505,12 +511,25 @@ static void xt_cursor_release(xray_trace *t, xt_cursor *c)
     else xt_cursor_free(c);
 }
 
+/* The window of the mapping at offset, up to `max` bytes: its length. */
+static size_t xt_window(xray_trace *t, uint64_t offset, size_t max)
+{
+    uint64_t left = offset < t->size ? t->size - offset : 0;
+    size_t n = left < max ? (size_t)left : max;
+    t->fed += n;
+    if (t->fed > XT_DROP) {
+        madvise((void *)(uintptr_t)t->file, (size_t)t->size, MADV_DONTNEED);
+        t->fed = n;
+    }
+    return n;
+}
+
 /* The next item of the cursor's decoder: 1, or 0 at its end (an error
    included: the first pass reported it). */
 static int xt_cursor_item(xray_trace *t, xt_cursor *c, tdec_xray_item *it)
 {
     tdec_status st;
-    ssize_t n;
+    size_t n;
     for (;;) {
         st = tdec_xray_next(&c->d, it);
         if (st == TDEC_OK) {
@@ -520,16 +539,11 @@ static int xt_cursor_item(xray_trace *t, xt_cursor *c, tdec_xray_item *it)
         if (st != TDEC_NEED_INPUT) return 0;
         if (!c->header_fed) {
             c->header_fed = 1;
-            st = tdec_xray_feed(&c->d, t->header, sizeof t->header);
+            st = tdec_xray_feed(&c->d, t->file, 32);
         } else {
-            do n = pread(t->fd, c->buf, sizeof c->buf, (off_t)c->next_read);
-            while (n < 0 && errno == EINTR);
-            if (n < 0) {
-                t->status = 1;
-                return 0;
-            }
-            c->next_read += (uint64_t)n;
-            st = n ? tdec_xray_feed(&c->d, c->buf, (size_t)n) : tdec_xray_finish(&c->d);
+            n = xt_window(t, c->next_read, XT_CHUNK);
+            st = n ? tdec_xray_feed(&c->d, t->file + c->next_read, n) : tdec_xray_finish(&c->d);
+            c->next_read += n;
         }
         if (st < 0) return 0;
     }
@@ -572,8 +586,7 @@ static int xt_cursor_apply(xray_trace *t, xt_cursor *c, const tdec_xray_item *it
         if (c->building) { /* resetCurrentRecord */
             c->building = 0;
             if (c->rec_offset >= c->start) {
-                c->saved = *it;
-                c->have_saved = 1;
+                c->have_saved = 1; /* it is c->item */
                 return 1;
             }
         }
@@ -634,21 +647,20 @@ static int xt_cursor_apply(xray_trace *t, xt_cursor *c, const tdec_xray_item *it
 /* The cursor's next record: 1 and *out, or 0 at the end of its stretch. */
 static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
 {
-    tdec_xray_item it;
+    const tdec_xray_item *it = &c->item;
     for (;;) {
         if (c->have_saved) {
             c->have_saved = 0;
-            it = c->saved;
-        } else if (c->done || !xt_cursor_item(t, c, &it)) {
+        } else if (c->done || !xt_cursor_item(t, c, &c->item)) {
             c->done = 1;
             break;
         }
-        if (it.kind != TDEC_ITEM_FRAGMENT && it.offset < c->block_start) continue;
-        if (it.kind != TDEC_ITEM_FRAGMENT && it.offset >= c->end) {
+        if (it->kind != TDEC_ITEM_FRAGMENT && it->offset < c->block_start) continue;
+        if (it->kind != TDEC_ITEM_FRAGMENT && it->offset >= c->end) {
             c->done = 1;
             break;
         }
-        if (xt_cursor_apply(t, c, &it)) {
+        if (xt_cursor_apply(t, c, it)) {
             *out = c->rec;
             out->args = c->args;
             out->data = c->data;
@@ -669,14 +681,14 @@ static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
 
 /* ---- the first pass: reading and notes ----------------------------------- */
 
-static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
+static int xt_index(xray_trace *t, out_buf *err)
 {
     xt_indexer x;
     xray_notes notes;
     tdec_xray_decoder d;
     tdec_xray_item it;
     tdec_status st;
-    uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0;
+    uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0, pos = 0;
     int pad_nonzero = 0, in_pad = 0;
     size_t n, i;
     memset(&x, 0, sizeof x);
@@ -720,13 +732,9 @@ static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
             continue;
         }
         if (st != TDEC_NEED_INPUT) break;
-        n = cli_read(in);
-        if (in->failed) break;
-        st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
-    }
-    if (in->failed) {
-        cli_diag(err, "error", -1, "read error", strerror(errno));
-        return 1;
+        n = xt_window(t, pos, XT_WINDOW);
+        st = n ? tdec_xray_feed(&d, t->file + pos, n) : tdec_xray_finish(&d);
+        pos += n;
     }
     if (st == TDEC_E_FORMAT || st == TDEC_E_VERSION || (st < 0 && d.st.err_offset < 32)) {
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
@@ -845,7 +853,7 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp,
 {
     xray_trace *t;
     struct stat sb;
-    ssize_t n;
+    void *file = NULL;
     *tp = NULL;
     if (fstat(in->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         cli_diag(err, "error", -1, "not a regular file (this command reads the log twice)", path);
@@ -857,11 +865,15 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp,
         return 1;
     }
     t->map.hash = xray_hash_pair;
-    t->fd = in->fd;
     t->sort = sort;
-    do n = pread(in->fd, t->header, sizeof t->header, 0);
-    while (n < 0 && errno == EINTR);
-    if (xt_index(t, in, err) != 0 || (sort && !xt_merge_start(t))) {
+    if (sb.st_size > 0 && (file = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, in->fd, 0)) == MAP_FAILED) {
+        cli_diag(err, "error", -1, "cannot map the file", path);
+        free(t);
+        return 1;
+    }
+    t->file = file;
+    t->size = (uint64_t)sb.st_size;
+    if (xt_index(t, err) != 0 || (sort && !xt_merge_start(t))) {
         xray_trace_close(t);
         return 1;
     }
@@ -910,5 +922,6 @@ void xray_trace_close(xray_trace *t)
     free(t->groups);
     free(t->order);
     xray_keymap_free(&t->map);
+    if (t->file) munmap((void *)(uintptr_t)t->file, (size_t)t->size);
     free(t);
 }

@@ -25,10 +25,12 @@
 
    How: the first pass (xray_trace_open) reads the file once and keeps one
    small entry per block and per run (a stretch of a block whose TSCs do
-   not decrease); the second pass decodes the runs again from the file with
-   pread, one cursor per run (a small buffer each), merging them by TSC
-   when sorting. Memory grows with the number of blocks and runs (about
-   100 bytes each), not with the records. The input must be a regular file.
+   not decrease); the second pass decodes the runs again, one cursor per
+   run, merging them by TSC when sorting. Both read the file mapped
+   read-only, in windows whose pages are let go every few MB (the resident
+   set stays small). Memory grows with the number of blocks and runs
+   (about 100 bytes each), not with the records. The input must be a
+   regular file that does not change while it is read.
 
    Logs llvm-xray rejects although they are sound (zero-size events, the
    runtime's typed-event extents bug, basic arguments without their call)
