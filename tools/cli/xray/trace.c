@@ -511,16 +511,22 @@ static void xt_cursor_release(xray_trace *t, xt_cursor *c)
     else xt_cursor_free(c);
 }
 
-/* The window of the mapping at offset, up to `max` bytes: its length. */
-static size_t xt_window(xray_trace *t, uint64_t offset, size_t max)
+/* n more bytes of the mapping are about to be read. */
+static void xt_touch(xray_trace *t, uint64_t n)
 {
-    uint64_t left = offset < t->size ? t->size - offset : 0;
-    size_t n = left < max ? (size_t)left : max;
     t->fed += n;
     if (t->fed > XT_DROP) {
         madvise((void *)(uintptr_t)t->file, (size_t)t->size, MADV_DONTNEED);
         t->fed = n;
     }
+}
+
+/* The window of the mapping at offset, up to `max` bytes: its length. */
+static size_t xt_window(xray_trace *t, uint64_t offset, size_t max)
+{
+    uint64_t left = offset < t->size ? t->size - offset : 0;
+    size_t n = left < max ? (size_t)left : max;
+    xt_touch(t, n);
     return n;
 }
 
@@ -679,6 +685,144 @@ static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
     return 0;
 }
 
+/* ---- the first pass over a clean log: a scan by record sizes -------------- */
+
+/* Most logs are FDR v2+ buffers of well-formed records. The scan indexes
+   those from their bytes alone, without the decoder (which fills a whole
+   item per record), and gives up at the first thing the decoder would
+   report: a note (unknown action or metadata kind, EndOfBuffer, zero-size
+   event), a gap (a record or event past its buffer's end, no BufferExtents
+   where a buffer starts), a cut record or buffer. The decoder then indexes
+   the log from the start, so both give the same index. The environment
+   variable TRACEDEC_XRAY_INDEX=decoder turns the scan off (the tests
+   compare the two). */
+enum { XT_NEW_BUFFER, XT_END_OF_BUFFER, XT_NEW_CPU, XT_TSC_WRAP, XT_WALLTIME, XT_CUSTOM, XT_CALL_ARG,
+       XT_EXTENTS, XT_TYPED, XT_PID }; /* FDR metadata kinds (byte 0 >> 1) */
+
+static uint32_t xt_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t xt_u64(const uint8_t *p)
+{
+    return xt_u32(p) | (uint64_t)xt_u32(p + 4) << 32;
+}
+
+/* One 16-byte metadata record at p, `room` bytes before its buffer's end
+   (16 or more), into *r and *tsc (the delta base), its event payload's size
+   into *payload: 1, or 0 when the scan gives up on it. */
+static int xt_scan_meta(const xray_trace *t, const uint8_t *p, uint64_t room, tdec_xray_record *r,
+                        uint64_t *tsc, uint64_t *payload)
+{
+    int32_t size;
+    *payload = 0;
+    switch (p[0] >> 1) {
+    case XT_NEW_BUFFER:
+        r->type = TDEC_XRAY_REC_NEW_BUFFER;
+        r->tid = xt_u32(p + 1);
+        *tsc = 0;
+        return 1;
+    case XT_NEW_CPU:
+        r->type = TDEC_XRAY_REC_NEW_CPU;
+        *tsc = xt_u64(p + 3);
+        return 1;
+    case XT_TSC_WRAP:
+        r->type = TDEC_XRAY_REC_TSC_WRAP;
+        *tsc = xt_u64(p + 1);
+        return 1;
+    case XT_WALLTIME:
+        r->type = TDEC_XRAY_REC_WALLTIME;
+        r->wall_sec = (int64_t)xt_u64(p + 1);
+        r->wall_usec = xt_u32(p + 9);
+        return 1;
+    case XT_CUSTOM: /* v5: a TSC delta; v2-v4: an absolute TSC, the base stays */
+        r->type = TDEC_XRAY_REC_CUSTOM_EVENT;
+        size = (int32_t)xt_u32(p + 1);
+        if (t->hdr.version >= 5) r->tsc = *tsc += (uint64_t)(int64_t)(int32_t)xt_u32(p + 5);
+        else r->tsc = xt_u64(p + 5);
+        break;
+    case XT_CALL_ARG:
+        r->type = TDEC_XRAY_REC_CALL_ARG;
+        return 1;
+    case XT_TYPED:
+        r->type = TDEC_XRAY_REC_TYPED_EVENT;
+        size = (int32_t)xt_u32(p + 1);
+        r->tsc = *tsc += (uint64_t)(int64_t)(int32_t)xt_u32(p + 5);
+        r->event_type = (uint16_t)(p[9] | p[10] << 8);
+        break;
+    case XT_PID:
+        r->type = TDEC_XRAY_REC_PID;
+        r->pid = xt_u32(p + 1);
+        return 1;
+    default: /* EndOfBuffer, BufferExtents inside a buffer, unknown kinds */
+        return 0;
+    }
+    /* an event: zero-size (a note) or past its buffer's end (a gap) */
+    if (size <= 0 || (uint64_t)size > room - 16) return 0;
+    *payload = (uint64_t)size;
+    return 1;
+}
+
+/* Returns 1 when the log is indexed, 0 when the decoder must index it, -1
+   when out of memory. */
+static int xt_scan(xray_trace *t, xt_indexer *x)
+{
+    const uint8_t *f = t->file;
+    uint64_t pos = 32, end, tsc, size = t->size, payload, touched = 0; /* xt_touch'ed up to */
+    tdec_xray_item it;
+    tdec_xray_record *r = &it.u.rec;
+    const char *env = getenv("TRACEDEC_XRAY_INDEX");
+    if (t->hdr.file_type != TDEC_XRAY_FDR || t->hdr.version < 2 || (env && strcmp(env, "decoder") == 0)) return 0;
+    memset(&it, 0, sizeof it);
+    it.kind = TDEC_ITEM_RECORD;
+    while (pos < size) {
+        if (pos + 16 > touched) {
+            xt_touch(t, XT_CHUNK);
+            touched = pos + XT_CHUNK;
+        }
+        if (size - pos < 16 || f[pos] != (XT_EXTENTS << 1 | 1) || xt_u64(f + pos + 1) > size - pos - 16) return 0;
+        end = pos + 16 + xt_u64(f + pos + 1);
+        r->type = TDEC_XRAY_REC_BUFFER_EXTENTS;
+        it.offset = pos;
+        if (!xt_index_item(x, &it)) return -1;
+        pos += 16;
+        tsc = 0;
+        while (pos < end) {
+            const uint8_t *p = f + pos;
+            if (pos + 16 > touched) {
+                xt_touch(t, XT_CHUNK);
+                touched = pos + XT_CHUNK;
+            }
+            it.offset = pos;
+            if ((p[0] & 1) == 0) {
+                uint32_t w = xt_u32(p);
+                if (end - pos < 8 || ((w >> 1) & 7) > TDEC_XRAY_ENTER_ARGS) return 0;
+                r->type = TDEC_XRAY_REC_FUNCTION;
+                r->action = (w >> 1) & 7;
+                r->fid = w >> 4;
+                r->tsc = tsc += xt_u32(p + 4);
+                pos += 8;
+            } else {
+                if (end - pos < 16 || !xt_scan_meta(t, p, end - pos, r, &tsc, &payload)) return 0;
+                pos += 16 + payload;
+            }
+            if (!xt_index_item(x, &it)) return -1;
+        }
+    }
+    return xt_block_close(x, size) ? 1 : -1;
+}
+
+/* Forgets what a scan that gave up indexed. */
+static void xt_index_reset(xray_trace *t, xt_indexer *x)
+{
+    t->nblocks = t->nruns = t->ngroups = 0;
+    xray_keymap_free(&t->map);
+    memset(x, 0, sizeof *x);
+    x->t = t;
+    x->frame = 32;
+}
+
 /* ---- the first pass: reading and notes ----------------------------------- */
 
 static int xt_index(xray_trace *t, out_buf *err)
@@ -691,10 +835,14 @@ static int xt_index(xray_trace *t, out_buf *err)
     uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0, pos = 0;
     int pad_nonzero = 0, in_pad = 0;
     size_t n, i;
-    memset(&x, 0, sizeof x);
     memset(&notes, 0, sizeof notes);
-    x.t = t;
-    x.frame = 32;
+    xt_index_reset(t, &x);
+    if (tdec_xray_parse_header(t->file, (size_t)t->size, &t->hdr, NULL) == TDEC_OK) {
+        int scanned = xt_scan(t, &x);
+        if (scanned < 0) goto oom;
+        if (scanned) goto arrange;
+        xt_index_reset(t, &x);
+    }
     notes.err = err;
     st = tdec_xray_init(&d, NULL);
     while (st >= 0) {
@@ -747,6 +895,7 @@ static int xt_index(xray_trace *t, out_buf *err)
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
         t->status = 1;
     }
+arrange:
     if (!xt_arrange(t)) goto oom;
     return 0;
 oom:
