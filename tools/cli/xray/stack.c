@@ -539,7 +539,7 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     xray_instrmap *map = NULL;
     xray_trace *t = NULL;
     xray_names names;
-    xray_trace_record r;
+    const xray_trace_record *r;
     st_trie s;
     char why[256], msg[64 + 4096];
     const char *fail = NULL;
@@ -567,17 +567,17 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     s.children.hash = xray_hash_pair;
     s.by_tid.hash = s.roots.hash = xray_hash_int;
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
-    while (!s.failed && xray_trace_next(t, &r)) {
-        if (st_account(&s, &r)) continue;
+    while (!s.failed && (r = xray_trace_next(t)) != NULL) {
+        if (st_account(&s, r)) continue;
         if (!xray_opt.keep_going) { /* the message ends in a newline, and llvm-xray adds one */
             out_lit(err, "tracedec: ");
-            st_unmatched(err, &names, &r);
+            st_unmatched(err, &names, r);
             out_char(err, '\n');
             out_flush(err);
             rc = 1;
             goto done;
         }
-        st_unmatched(err, &names, &r);
+        st_unmatched(err, &names, r);
     }
     out_flush(err);
     if (s.failed) {

@@ -650,8 +650,18 @@ static int xt_cursor_apply(xray_trace *t, xt_cursor *c, const tdec_xray_item *it
     return 0;
 }
 
-/* The cursor's next record: 1 and *out, or 0 at the end of its stretch. */
-static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
+/* The record built, with its arguments and payload. */
+static const xray_trace_record *xt_cursor_record(xt_cursor *c)
+{
+    c->rec.args = c->args;
+    c->rec.data = c->data;
+    c->rec.data_len = c->data_len;
+    return &c->rec;
+}
+
+/* The cursor's next record (valid until the next call), or NULL at the end
+   of its stretch. */
+static const xray_trace_record *xt_cursor_next(xray_trace *t, xt_cursor *c)
 {
     const tdec_xray_item *it = &c->item;
     for (;;) {
@@ -666,23 +676,13 @@ static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
             c->done = 1;
             break;
         }
-        if (xt_cursor_apply(t, c, it)) {
-            *out = c->rec;
-            out->args = c->args;
-            out->data = c->data;
-            out->data_len = c->data_len;
-            return 1;
-        }
+        if (xt_cursor_apply(t, c, it)) return xt_cursor_record(c);
     }
     if (c->building && c->rec_offset >= c->start) {
         c->building = 0;
-        *out = c->rec;
-        out->args = c->args;
-        out->data = c->data;
-        out->data_len = c->data_len;
-        return 1;
+        return xt_cursor_record(c);
     }
-    return 0;
+    return NULL;
 }
 
 /* ---- the first pass over a clean log: a scan by record sizes -------------- */
@@ -947,7 +947,7 @@ static void xt_run_start(xray_trace *t, xt_cursor *c, uint32_t i)
     xt_cursor_start(t, c, b, r->start, i + 1 < b->run_hi ? t->runs[i + 1].start : b->end);
 }
 
-static int xt_merge_next(xray_trace *t, xray_trace_record *out)
+static const xray_trace_record *xt_merge_next(xray_trace *t)
 {
     xt_heap_entry *top;
     /* the cursor of the last record moves on first: its record was valid
@@ -955,7 +955,7 @@ static int xt_merge_next(xray_trace *t, xray_trace_record *out)
     if (t->cur) {
         xt_cursor *c = t->cur;
         t->cur = NULL;
-        if (xt_cursor_next(t, c, &c->rec)) {
+        if (xt_cursor_next(t, c)) {
             t->heap[0].tsc = c->rec.tsc;
             t->heap[0].c = c;
         } else {
@@ -970,10 +970,10 @@ static int xt_merge_next(xray_trace *t, xray_trace_record *out)
             xt_cursor *c = xt_cursor_new(t);
             if (!c) {
                 t->status = 1;
-                return 0;
+                return NULL;
             }
             xt_run_start(t, c, top->run);
-            if (!xt_cursor_next(t, c, &c->rec)) { /* cannot happen on an unchanged file */
+            if (!xt_cursor_next(t, c)) { /* cannot happen on an unchanged file */
                 xt_cursor_release(t, c);
                 t->heap[0] = t->heap[--t->nheap];
                 if (t->nheap > 0) xt_heap_sift_down(t, 0);
@@ -987,13 +987,9 @@ static int xt_merge_next(xray_trace *t, xray_trace_record *out)
             }
         }
         t->cur = top->c;
-        *out = top->c->rec;
-        out->args = top->c->args;
-        out->data = top->c->data;
-        out->data_len = top->c->data_len;
-        return 1;
+        return &top->c->rec;
     }
-    return 0;
+    return NULL;
 }
 
 /* ---- the API --------------------------------------------------------------- */
@@ -1035,15 +1031,16 @@ const tdec_xray_header *xray_trace_header(const xray_trace *t)
     return &t->hdr;
 }
 
-int xray_trace_next(xray_trace *t, xray_trace_record *r)
+const xray_trace_record *xray_trace_next(xray_trace *t)
 {
-    if (t->sort) return xt_merge_next(t, r);
+    const xray_trace_record *r;
+    if (t->sort) return xt_merge_next(t);
     for (;;) {
-        if (t->cur && xt_cursor_next(t, t->cur, r)) return 1;
-        if (t->next_block >= t->nblocks) return 0;
+        if (t->cur && (r = xt_cursor_next(t, t->cur)) != NULL) return r;
+        if (t->next_block >= t->nblocks) return NULL;
         if (!t->cur && !(t->cur = xt_cursor_new(t))) {
             t->status = 1;
-            return 0;
+            return NULL;
         }
         {
             const xt_block *b = &t->blocks[t->order[t->next_block++]];

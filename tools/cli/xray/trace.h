@@ -76,9 +76,9 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **t, 
 
 const tdec_xray_header *xray_trace_header(const xray_trace *t);
 
-/* The next record in llvm-xray's order: 1 and *r (its pointers valid until
-   the next call), or 0 at the end (or on a read error: see status). */
-int xray_trace_next(xray_trace *t, xray_trace_record *r);
+/* The next record in llvm-xray's order (valid until the next call), or
+   NULL at the end (or when out of memory: see status). */
+const xray_trace_record *xray_trace_next(xray_trace *t);
 
 /* After the last record: 0, or 1 when the log was cut or corrupt or a read
    failed (the message is on err). */
