@@ -351,6 +351,15 @@ static int xt_index_record(xt_indexer *x, uint64_t offset, uint64_t tsc)
     return 1;
 }
 
+/* A function record that becomes an XRayRecord, its block open. */
+static int xt_index_function(xt_indexer *x, uint64_t offset, uint32_t fid, uint64_t tsc)
+{
+    xt_block *b = xt_cur_block(x);
+    b->set_fid = 1;
+    b->last_fid = (int32_t)fid;
+    return xt_index_record(x, offset, tsc);
+}
+
 /* One item of the first pass; 0 when out of memory. */
 static int xt_index_item(xt_indexer *x, const tdec_xray_item *it)
 {
@@ -389,9 +398,7 @@ static int xt_index_item(xt_indexer *x, const tdec_xray_item *it)
         return 1;
     case TDEC_XRAY_REC_FUNCTION:
         if (x->ignoring || r->action > TDEC_XRAY_ENTER_ARGS) return 1;
-        b->set_fid = 1;
-        b->last_fid = (int32_t)r->fid;
-        return xt_index_record(x, it->offset, r->tsc);
+        return xt_index_function(x, it->offset, r->fid, r->tsc);
     case TDEC_XRAY_REC_TYPED_EVENT:
         if (x->ignoring) return 1;
         b->set_type = 1;
@@ -794,19 +801,17 @@ static int xt_scan(xray_trace *t, xt_indexer *x)
                 xt_touch(t, XT_CHUNK);
                 touched = pos + XT_CHUNK;
             }
-            it.offset = pos;
-            if ((p[0] & 1) == 0) {
+            if ((p[0] & 1) == 0) { /* as xt_index_item takes it, without the item */
                 uint32_t w = xt_u32(p);
                 if (end - pos < 8 || ((w >> 1) & 7) > TDEC_XRAY_ENTER_ARGS) return 0;
-                r->type = TDEC_XRAY_REC_FUNCTION;
-                r->action = (w >> 1) & 7;
-                r->fid = w >> 4;
-                r->tsc = tsc += xt_u32(p + 4);
+                tsc += xt_u32(p + 4);
+                if ((!x->open && !xt_block_open(x, pos, 0)) || !xt_index_function(x, pos, w >> 4, tsc)) return -1;
                 pos += 8;
-            } else {
-                if (end - pos < 16 || !xt_scan_meta(t, p, end - pos, r, &tsc, &payload)) return 0;
-                pos += 16 + payload;
+                continue;
             }
+            it.offset = pos;
+            if (end - pos < 16 || !xt_scan_meta(t, p, end - pos, r, &tsc, &payload)) return 0;
+            pos += 16 + payload;
             if (!xt_index_item(x, &it)) return -1;
         }
     }
