@@ -5,10 +5,12 @@ usage: xray_index.py TRACEDEC OUT_DIR FILE...
 
 tools/cli/xray/trace.c indexes a clean FDR v2+ log with a scan by record
 sizes and gives up, for the decoder, at anything the decoder would report.
-For each FILE (an FDR v2+ log; others are skipped) and for damaged copies
-of it, `convert --output-format=yaml` sorted and unsorted must print the
-same stdout, stderr and exit status with the scan as with the decoder alone
-(TRACEDEC_XRAY_INDEX=decoder). The damage, at the second buffer (the first
+For each FILE (an FDR v2+ log; others are skipped), `convert
+--output-format=yaml` sorted and unsorted must print the same stdout,
+stderr and exit status with the scan as with the decoder alone
+(TRACEDEC_XRAY_INDEX=decoder); for damaged copies of it, sorted (the index
+is the same for both orders; the sorted one uses all of it: blocks, runs,
+the state each block starts from). The damage, at the second buffer (the first
 when there is one): its BufferExtents size 8 and 16 bytes too large or
 short, or past the file's end; a function record with action 5; a
 metadata record made EndOfBuffer, BufferExtents or kind 12; an event of
@@ -117,7 +119,7 @@ def main():
             vpath = os.path.join(out_dir, "index.xray")
             with open(vpath, "wb") as f:
                 f.write(vdata)
-            for sort in (True, False):
+            for sort in (True, False) if vname == "whole" else (True,):
                 if run(tracedec, vpath, sort, None) != run(tracedec, vpath, sort, "decoder"):
                     bad.append("%s%s" % (vname, "" if sort else " unsorted"))
         if bad:
