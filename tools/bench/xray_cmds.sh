@@ -17,7 +17,17 @@
 #              the XRay runtime; its pairs are skipped otherwise).
 #
 # Wall times on a shared machine wait for the CPU: the CPU time (user +
-# sys, best of 3, GNU time) is printed too, and the speedup on both.
+# sys, best of 3, GNU time) is printed too, and the speedup on both. GNU
+# time counts in 10 ms steps: extract's 20-40 ms are at its resolution
+# (time 20 runs in a loop for a finer ratio). tracedec's RSS counts the
+# mapped log's pages read since they were last let go (trace.c drops
+# them every 2 MB read); account's adds one 8-byte duration per call.
+#
+# Where the time goes (tracedec, 100 MB): the loader's first pass (a scan
+# by record sizes on these clean logs) ~0.07 s, its second pass (the
+# decoder, in LLVM's order) ~0.2 s; the decoder alone decodes the log in
+# 0.13 s (build/bench/xray). stack and account add ~0.05-0.1 s, convert
+# its output (1.3 GB of YAML, or JSON) the rest.
 #
 #   calls.xray ~MB megabytes from fdr-calls' block alone ($CALLS, its map
 #              $CALLS_MAP): account needs a log whose calls all match (in
@@ -27,7 +37,6 @@
 #
 # COMMANDS: one pair a line, "NAME | tracedec ARGS | llvm-xray ARGS", with
 # $LOG (one.xray), $MAP (its instrmap.elf) and $ELF (many.elf) expanded.
-# The XRay helpers add their commands (account, convert, stack) here.
 COMMANDS='
 extract --symbolize | extract --symbolize $ELF | extract --symbolize $ELF
 extract | extract $ELF | extract $ELF

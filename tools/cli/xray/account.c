@@ -502,15 +502,15 @@ int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err)
 {
     xray_instrmap *map = NULL;
     xray_trace *t = NULL;
-    xray_trace_record r;
+    const xray_trace_record *r;
     acct *acc = NULL;
     int rc, added = 1;
     if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
     rc = 1;
     if ((acc = acct_new(map, err)) == NULL) goto out_of_memory;
-    while (xray_trace_next(t, &r)) {
-        added = acct_add(acc, &r);
+    while ((r = xray_trace_next(t)) != NULL) {
+        added = acct_add(acc, r);
         if (added < 0) goto out_of_memory;
         if (added == 0 && !xray_opt.keep_going) break;
     }

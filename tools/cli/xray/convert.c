@@ -398,33 +398,33 @@ int xray_convert_trace_event(xray_trace *t, xray_names *names, out_buf *out, out
 {
     const tdec_xray_header *h = xray_trace_header(t);
     te_state s = {NULL, 0, XRAY_KEYMAP(xray_hash_pair), NULL, 0, XRAY_KEYMAP(xray_hash_int)};
-    xray_trace_record r;
+    const xray_trace_record *r;
     double per_tick = 1000000.0 / (double)h->cycle_frequency, us;
     uint32_t node, popped, *cur;
     int first = 1, failed = 0, rc;
     out_lit(out, "{\n  \"traceEvents\": [\n");
-    while (!failed && xray_trace_next(t, &r)) {
-        if (r.kind == XRAY_CUSTOM_EVENT || r.kind == XRAY_TYPED_EVENT) continue;
-        if (!(cur = te_cursor(&s, r.tid))) {
+    while (!failed && (r = xray_trace_next(t)) != NULL) {
+        if (r->kind == XRAY_CUSTOM_EVENT || r->kind == XRAY_TYPED_EVENT) continue;
+        if (!(cur = te_cursor(&s, r->tid))) {
             failed = 1;
             break;
         }
-        us = per_tick * (double)r.tsc;
-        if (r.kind == XRAY_ENTER || r.kind == XRAY_ENTER_ARG) {
-            if (!(node = te_node_of(&s, *cur, r.fid))) {
+        us = per_tick * (double)r->tsc;
+        if (r->kind == XRAY_ENTER || r->kind == XRAY_ENTER_ARG) {
+            if (!(node = te_node_of(&s, *cur, r->fid))) {
                 failed = 1;
                 break;
             }
             *cur = node;
-            te_event(out, names, h, r.fid, 'B', &r, us, node - 1, &first);
+            te_event(out, names, h, r->fid, 'B', r, us, node - 1, &first);
             continue;
         }
         /* an exit closes frames up to the one of its function, or all */
         while (*cur) {
             popped = *cur - 1;
-            te_event(out, names, h, s.nodes[popped].fid, 'E', &r, us, popped, &first);
+            te_event(out, names, h, s.nodes[popped].fid, 'E', r, us, popped, &first);
             *cur = s.nodes[popped].parent;
-            if (s.nodes[popped].fid == r.fid) break;
+            if (s.nodes[popped].fid == r->fid) break;
         }
     }
     out_lit(out, "\n  ],\n  \"displayTimeUnit\": \"ns\",\n");
@@ -466,16 +466,16 @@ const char *xray_names_get(xray_names *n, int32_t fid, size_t *len)
 
 int xray_convert_yaml(xray_trace *t, xray_names *names, out_buf *out)
 {
-    xray_trace_record r;
+    const xray_trace_record *r;
     const char *name;
     size_t len;
     int any = 0;
     yaml_header(out, xray_trace_header(t));
-    while (xray_trace_next(t, &r)) {
+    while ((r = xray_trace_next(t)) != NULL) {
         if (!any) out_lit(out, "records:\n");
         any = 1;
-        name = xray_names_get(names, r.fid, &len);
-        yaml_record(out, &r, name, len);
+        name = xray_names_get(names, r->fid, &len);
+        yaml_record(out, r, name, len);
     }
     if (!any) out_lit(out, "records:         []\n");
     out_lit(out, "...\n");

@@ -44,6 +44,15 @@ typedef struct st_thread {
     size_t    depth, cap;
 } st_thread;
 
+/* The callees looked up last, by a hash of (owner node, fid): most calls
+   repeat one of them, and the keymap's probing is the slow way. */
+#define ST_CACHE 4096
+
+typedef struct st_cached {
+    uint64_t key;  /* owner << 32 | fid */
+    uint32_t node; /* 0: empty          */
+} st_cached;
+
 typedef struct st_trie {
     st_node      *nodes;
     size_t        nnodes, nodes_cap;
@@ -57,6 +66,8 @@ typedef struct st_trie {
     size_t        threads_cap;
     xray_keymap   by_tid;   /* tid -> threads[]                            */
     xray_keymap   roots;    /* llvm-xray's Roots: the tids, in its order   */
+    uint32_t      last_tid, last_thread; /* st_thread_of's last answer + 1 */
+    st_cached     cache[ST_CACHE];
     int           last_was_exit;
     int           failed;   /* out of memory                              */
 } st_trie;
@@ -97,24 +108,36 @@ static uint32_t st_callee(st_trie *s, uint32_t holder, uint32_t parent, int32_t 
 {
     uint32_t owner = parent ? parent : holder, i, n;
     uint64_t key = (uint64_t)owner << 32 | (uint32_t)fid;
+    st_cached *c = &s->cache[(owner * 0x9E3779B1u ^ (uint32_t)fid) & (ST_CACHE - 1)];
+    if (c->node && c->key == key) return c->node;
     i = xray_keymap_find(&s->children, key);
-    if (i != UINT32_MAX) return s->child_node[i];
-    if (!(n = st_new_node(s, fid, parent)) || !st_add_callee(s, owner, n) ||
-        !xray_grow((void **)&s->child_node, s->children.nkeys, &s->child_cap, sizeof *s->child_node) ||
-        (i = xray_keymap_add(&s->children, key)) == UINT32_MAX)
-        return 0;
-    s->child_node[i] = n;
+    if (i != UINT32_MAX) {
+        n = s->child_node[i];
+    } else {
+        if (!(n = st_new_node(s, fid, parent)) || !st_add_callee(s, owner, n) ||
+            !xray_grow((void **)&s->child_node, s->children.nkeys, &s->child_cap, sizeof *s->child_node) ||
+            (i = xray_keymap_add(&s->children, key)) == UINT32_MAX)
+            return 0;
+        s->child_node[i] = n;
+    }
+    c->key = key;
+    c->node = n;
     return n;
 }
 
 static st_thread *st_thread_of(st_trie *s, uint32_t tid)
 {
-    uint32_t i = xray_keymap_find(&s->by_tid, tid);
-    if (i != UINT32_MAX) return &s->threads[i];
-    if (!xray_grow((void **)&s->threads, s->by_tid.nkeys, &s->threads_cap, sizeof *s->threads) ||
-        (i = xray_keymap_add(&s->by_tid, tid)) == UINT32_MAX)
-        return NULL;
-    memset(&s->threads[i], 0, sizeof s->threads[i]);
+    uint32_t i;
+    if (s->last_thread && s->last_tid == tid) return &s->threads[s->last_thread - 1];
+    i = xray_keymap_find(&s->by_tid, tid);
+    if (i == UINT32_MAX) {
+        if (!xray_grow((void **)&s->threads, s->by_tid.nkeys, &s->threads_cap, sizeof *s->threads) ||
+            (i = xray_keymap_add(&s->by_tid, tid)) == UINT32_MAX)
+            return NULL;
+        memset(&s->threads[i], 0, sizeof s->threads[i]);
+    }
+    s->last_tid = tid;
+    s->last_thread = i + 1;
     return &s->threads[i];
 }
 
@@ -516,7 +539,7 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     xray_instrmap *map = NULL;
     xray_trace *t = NULL;
     xray_names names;
-    xray_trace_record r;
+    const xray_trace_record *r;
     st_trie s;
     char why[256], msg[64 + 4096];
     const char *fail = NULL;
@@ -544,17 +567,17 @@ int xray_stack(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     s.children.hash = xray_hash_pair;
     s.by_tid.hash = s.roots.hash = xray_hash_int;
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
-    while (!s.failed && xray_trace_next(t, &r)) {
-        if (st_account(&s, &r)) continue;
+    while (!s.failed && (r = xray_trace_next(t)) != NULL) {
+        if (st_account(&s, r)) continue;
         if (!xray_opt.keep_going) { /* the message ends in a newline, and llvm-xray adds one */
             out_lit(err, "tracedec: ");
-            st_unmatched(err, &names, &r);
+            st_unmatched(err, &names, r);
             out_char(err, '\n');
             out_flush(err);
             rc = 1;
             goto done;
         }
-        st_unmatched(err, &names, &r);
+        st_unmatched(err, &names, r);
     }
     out_flush(err);
     if (s.failed) {

@@ -1,17 +1,23 @@
 /* trace.c - an XRay log as llvm-xray 14 loads it; see trace.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED) */
 #include "tools/cli/xray/trace.h"
 
 #include "tools/cli/xray/densemap.h"
 #include "tools/cli/xray/notes.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#define XT_CHUNK (32u * 1024u) /* a cursor reads the file this much at a time */
+/* The log is mapped read-only and fed to the decoders in windows of the
+   mapping, without copies: the first pass XT_WINDOW bytes at a time, a
+   cursor XT_CHUNK bytes. Mapped pages count in the resident set: after
+   XT_DROP bytes fed, every page of the mapping is let go (the page cache
+   keeps them; a decoder still reading one faults it in again). */
+#define XT_WINDOW (1u << 20)
+#define XT_CHUNK  (16u * 1024u)
+#define XT_DROP   (2u << 20)
 
 /* One block: the records from a NewBuffer to the next one (LLVM's
    BlockIndexer), with what the second pass needs to decode it again. */
@@ -48,11 +54,11 @@ typedef struct xt_group {
    TraceExpander turns its records into XRayRecords. */
 typedef struct xt_cursor {
     tdec_xray_decoder d;
-    tdec_xray_item    saved;      /* an item read ahead, still to apply     */
-    int               have_saved;
+    tdec_xray_item    item;       /* the item being applied                 */
+    int               have_saved; /* item read ahead, still to apply        */
     int               done;
     uint64_t          shift;      /* file offset = decoder offset + shift   */
-    uint64_t          next_read;  /* file offset of the next pread          */
+    uint64_t          next_read;  /* file offset of the next window         */
     uint64_t          block_start, start, end;
     uint8_t           header_fed;
     /* the expander's state */
@@ -68,7 +74,6 @@ typedef struct xt_cursor {
     size_t            args_cap;
     uint8_t          *data;
     size_t            data_len, data_cap;
-    uint8_t           buf[XT_CHUNK];
 } xt_cursor;
 
 /* A merge entry: a run, not started (c == NULL) or its cursor. */
@@ -79,10 +84,11 @@ typedef struct xt_heap_entry {
 } xt_heap_entry;
 
 struct xray_trace {
-    int              fd;
+    const uint8_t   *file;        /* the log, mapped (NULL when empty)      */
+    uint64_t         size;
+    uint64_t         fed;         /* bytes fed since the pages were let go  */
     int              sort;
     int              status;
-    uint8_t          header[32];
     tdec_xray_header hdr;
     xt_block        *blocks;
     size_t           nblocks, blocks_cap;
@@ -345,6 +351,15 @@ static int xt_index_record(xt_indexer *x, uint64_t offset, uint64_t tsc)
     return 1;
 }
 
+/* A function record that becomes an XRayRecord, its block open. */
+static int xt_index_function(xt_indexer *x, uint64_t offset, uint32_t fid, uint64_t tsc)
+{
+    xt_block *b = xt_cur_block(x);
+    b->set_fid = 1;
+    b->last_fid = (int32_t)fid;
+    return xt_index_record(x, offset, tsc);
+}
+
 /* One item of the first pass; 0 when out of memory. */
 static int xt_index_item(xt_indexer *x, const tdec_xray_item *it)
 {
@@ -383,9 +398,7 @@ static int xt_index_item(xt_indexer *x, const tdec_xray_item *it)
         return 1;
     case TDEC_XRAY_REC_FUNCTION:
         if (x->ignoring || r->action > TDEC_XRAY_ENTER_ARGS) return 1;
-        b->set_fid = 1;
-        b->last_fid = (int32_t)r->fid;
-        return xt_index_record(x, it->offset, r->tsc);
+        return xt_index_function(x, it->offset, r->fid, r->tsc);
     case TDEC_XRAY_REC_TYPED_EVENT:
         if (x->ignoring) return 1;
         b->set_type = 1;
@@ -505,12 +518,31 @@ static void xt_cursor_release(xray_trace *t, xt_cursor *c)
     else xt_cursor_free(c);
 }
 
+/* n more bytes of the mapping are about to be read. */
+static void xt_touch(xray_trace *t, uint64_t n)
+{
+    t->fed += n;
+    if (t->fed > XT_DROP) {
+        madvise((void *)(uintptr_t)t->file, (size_t)t->size, MADV_DONTNEED);
+        t->fed = n;
+    }
+}
+
+/* The window of the mapping at offset, up to `max` bytes: its length. */
+static size_t xt_window(xray_trace *t, uint64_t offset, size_t max)
+{
+    uint64_t left = offset < t->size ? t->size - offset : 0;
+    size_t n = left < max ? (size_t)left : max;
+    xt_touch(t, n);
+    return n;
+}
+
 /* The next item of the cursor's decoder: 1, or 0 at its end (an error
    included: the first pass reported it). */
 static int xt_cursor_item(xray_trace *t, xt_cursor *c, tdec_xray_item *it)
 {
     tdec_status st;
-    ssize_t n;
+    size_t n;
     for (;;) {
         st = tdec_xray_next(&c->d, it);
         if (st == TDEC_OK) {
@@ -520,16 +552,11 @@ static int xt_cursor_item(xray_trace *t, xt_cursor *c, tdec_xray_item *it)
         if (st != TDEC_NEED_INPUT) return 0;
         if (!c->header_fed) {
             c->header_fed = 1;
-            st = tdec_xray_feed(&c->d, t->header, sizeof t->header);
+            st = tdec_xray_feed(&c->d, t->file, 32);
         } else {
-            do n = pread(t->fd, c->buf, sizeof c->buf, (off_t)c->next_read);
-            while (n < 0 && errno == EINTR);
-            if (n < 0) {
-                t->status = 1;
-                return 0;
-            }
-            c->next_read += (uint64_t)n;
-            st = n ? tdec_xray_feed(&c->d, c->buf, (size_t)n) : tdec_xray_finish(&c->d);
+            n = xt_window(t, c->next_read, XT_CHUNK);
+            st = n ? tdec_xray_feed(&c->d, t->file + c->next_read, n) : tdec_xray_finish(&c->d);
+            c->next_read += n;
         }
         if (st < 0) return 0;
     }
@@ -572,8 +599,7 @@ static int xt_cursor_apply(xray_trace *t, xt_cursor *c, const tdec_xray_item *it
         if (c->building) { /* resetCurrentRecord */
             c->building = 0;
             if (c->rec_offset >= c->start) {
-                c->saved = *it;
-                c->have_saved = 1;
+                c->have_saved = 1; /* it is c->item */
                 return 1;
             }
         }
@@ -631,58 +657,197 @@ static int xt_cursor_apply(xray_trace *t, xt_cursor *c, const tdec_xray_item *it
     return 0;
 }
 
-/* The cursor's next record: 1 and *out, or 0 at the end of its stretch. */
-static int xt_cursor_next(xray_trace *t, xt_cursor *c, xray_trace_record *out)
+/* The record built, with its arguments and payload. */
+static const xray_trace_record *xt_cursor_record(xt_cursor *c)
 {
-    tdec_xray_item it;
+    c->rec.args = c->args;
+    c->rec.data = c->data;
+    c->rec.data_len = c->data_len;
+    return &c->rec;
+}
+
+/* The cursor's next record (valid until the next call), or NULL at the end
+   of its stretch. */
+static const xray_trace_record *xt_cursor_next(xray_trace *t, xt_cursor *c)
+{
+    const tdec_xray_item *it = &c->item;
     for (;;) {
         if (c->have_saved) {
             c->have_saved = 0;
-            it = c->saved;
-        } else if (c->done || !xt_cursor_item(t, c, &it)) {
+        } else if (c->done || !xt_cursor_item(t, c, &c->item)) {
             c->done = 1;
             break;
         }
-        if (it.kind != TDEC_ITEM_FRAGMENT && it.offset < c->block_start) continue;
-        if (it.kind != TDEC_ITEM_FRAGMENT && it.offset >= c->end) {
+        if (it->kind != TDEC_ITEM_FRAGMENT && it->offset < c->block_start) continue;
+        if (it->kind != TDEC_ITEM_FRAGMENT && it->offset >= c->end) {
             c->done = 1;
             break;
         }
-        if (xt_cursor_apply(t, c, &it)) {
-            *out = c->rec;
-            out->args = c->args;
-            out->data = c->data;
-            out->data_len = c->data_len;
-            return 1;
-        }
+        if (xt_cursor_apply(t, c, it)) return xt_cursor_record(c);
     }
     if (c->building && c->rec_offset >= c->start) {
         c->building = 0;
-        *out = c->rec;
-        out->args = c->args;
-        out->data = c->data;
-        out->data_len = c->data_len;
-        return 1;
+        return xt_cursor_record(c);
     }
-    return 0;
+    return NULL;
+}
+
+/* ---- the first pass over a clean log: a scan by record sizes -------------- */
+
+/* Most logs are FDR v2+ buffers of well-formed records. The scan indexes
+   those from their bytes alone, without the decoder (which fills a whole
+   item per record), and gives up at the first thing the decoder would
+   report: a note (unknown action or metadata kind, EndOfBuffer, zero-size
+   event), a gap (a record or event past its buffer's end, no BufferExtents
+   where a buffer starts), a cut record or buffer. The decoder then indexes
+   the log from the start, so both give the same index. The environment
+   variable TRACEDEC_XRAY_INDEX=decoder turns the scan off (the tests
+   compare the two). */
+enum { XT_NEW_BUFFER, XT_END_OF_BUFFER, XT_NEW_CPU, XT_TSC_WRAP, XT_WALLTIME, XT_CUSTOM, XT_CALL_ARG,
+       XT_EXTENTS, XT_TYPED, XT_PID }; /* FDR metadata kinds (byte 0 >> 1) */
+
+static uint32_t xt_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t xt_u64(const uint8_t *p)
+{
+    return xt_u32(p) | (uint64_t)xt_u32(p + 4) << 32;
+}
+
+/* One 16-byte metadata record at p, `room` bytes before its buffer's end
+   (16 or more), into *r and *tsc (the delta base), its event payload's size
+   into *payload: 1, or 0 when the scan gives up on it. */
+static int xt_scan_meta(const xray_trace *t, const uint8_t *p, uint64_t room, tdec_xray_record *r,
+                        uint64_t *tsc, uint64_t *payload)
+{
+    int32_t size;
+    *payload = 0;
+    switch (p[0] >> 1) {
+    case XT_NEW_BUFFER:
+        r->type = TDEC_XRAY_REC_NEW_BUFFER;
+        r->tid = xt_u32(p + 1);
+        *tsc = 0;
+        return 1;
+    case XT_NEW_CPU:
+        r->type = TDEC_XRAY_REC_NEW_CPU;
+        *tsc = xt_u64(p + 3);
+        return 1;
+    case XT_TSC_WRAP:
+        r->type = TDEC_XRAY_REC_TSC_WRAP;
+        *tsc = xt_u64(p + 1);
+        return 1;
+    case XT_WALLTIME:
+        r->type = TDEC_XRAY_REC_WALLTIME;
+        r->wall_sec = (int64_t)xt_u64(p + 1);
+        r->wall_usec = xt_u32(p + 9);
+        return 1;
+    case XT_CUSTOM: /* v5: a TSC delta; v2-v4: an absolute TSC, the base stays */
+        r->type = TDEC_XRAY_REC_CUSTOM_EVENT;
+        size = (int32_t)xt_u32(p + 1);
+        if (t->hdr.version >= 5) r->tsc = *tsc += (uint64_t)(int64_t)(int32_t)xt_u32(p + 5);
+        else r->tsc = xt_u64(p + 5);
+        break;
+    case XT_CALL_ARG:
+        r->type = TDEC_XRAY_REC_CALL_ARG;
+        return 1;
+    case XT_TYPED:
+        r->type = TDEC_XRAY_REC_TYPED_EVENT;
+        size = (int32_t)xt_u32(p + 1);
+        r->tsc = *tsc += (uint64_t)(int64_t)(int32_t)xt_u32(p + 5);
+        r->event_type = (uint16_t)(p[9] | p[10] << 8);
+        break;
+    case XT_PID:
+        r->type = TDEC_XRAY_REC_PID;
+        r->pid = xt_u32(p + 1);
+        return 1;
+    default: /* EndOfBuffer, BufferExtents inside a buffer, unknown kinds */
+        return 0;
+    }
+    /* an event: zero-size (a note) or past its buffer's end (a gap) */
+    if (size <= 0 || (uint64_t)size > room - 16) return 0;
+    *payload = (uint64_t)size;
+    return 1;
+}
+
+/* Returns 1 when the log is indexed, 0 when the decoder must index it, -1
+   when out of memory. */
+static int xt_scan(xray_trace *t, xt_indexer *x)
+{
+    const uint8_t *f = t->file;
+    uint64_t pos = 32, end, tsc, size = t->size, payload, touched = 0; /* xt_touch'ed up to */
+    tdec_xray_item it;
+    tdec_xray_record *r = &it.u.rec;
+    const char *env = getenv("TRACEDEC_XRAY_INDEX");
+    if (t->hdr.file_type != TDEC_XRAY_FDR || t->hdr.version < 2 || (env && strcmp(env, "decoder") == 0)) return 0;
+    memset(&it, 0, sizeof it);
+    it.kind = TDEC_ITEM_RECORD;
+    while (pos < size) {
+        if (pos + 16 > touched) {
+            xt_touch(t, XT_CHUNK);
+            touched = pos + XT_CHUNK;
+        }
+        if (size - pos < 16 || f[pos] != (XT_EXTENTS << 1 | 1) || xt_u64(f + pos + 1) > size - pos - 16) return 0;
+        end = pos + 16 + xt_u64(f + pos + 1);
+        r->type = TDEC_XRAY_REC_BUFFER_EXTENTS;
+        it.offset = pos;
+        if (!xt_index_item(x, &it)) return -1;
+        pos += 16;
+        tsc = 0;
+        while (pos < end) {
+            const uint8_t *p = f + pos;
+            if (pos + 16 > touched) {
+                xt_touch(t, XT_CHUNK);
+                touched = pos + XT_CHUNK;
+            }
+            if ((p[0] & 1) == 0) { /* as xt_index_item takes it, without the item */
+                uint32_t w = xt_u32(p);
+                if (end - pos < 8 || ((w >> 1) & 7) > TDEC_XRAY_ENTER_ARGS) return 0;
+                tsc += xt_u32(p + 4);
+                if ((!x->open && !xt_block_open(x, pos, 0)) || !xt_index_function(x, pos, w >> 4, tsc)) return -1;
+                pos += 8;
+                continue;
+            }
+            it.offset = pos;
+            if (end - pos < 16 || !xt_scan_meta(t, p, end - pos, r, &tsc, &payload)) return 0;
+            pos += 16 + payload;
+            if (!xt_index_item(x, &it)) return -1;
+        }
+    }
+    return xt_block_close(x, size) ? 1 : -1;
+}
+
+/* Forgets what a scan that gave up indexed. */
+static void xt_index_reset(xray_trace *t, xt_indexer *x)
+{
+    t->nblocks = t->nruns = t->ngroups = 0;
+    xray_keymap_free(&t->map);
+    memset(x, 0, sizeof *x);
+    x->t = t;
+    x->frame = 32;
 }
 
 /* ---- the first pass: reading and notes ----------------------------------- */
 
-static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
+static int xt_index(xray_trace *t, out_buf *err)
 {
     xt_indexer x;
     xray_notes notes;
     tdec_xray_decoder d;
     tdec_xray_item it;
     tdec_status st;
-    uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0;
+    uint64_t records = 0, pad_offset = 0, pad_size = 0, pad_seen = 0, pos = 0;
     int pad_nonzero = 0, in_pad = 0;
     size_t n, i;
-    memset(&x, 0, sizeof x);
     memset(&notes, 0, sizeof notes);
-    x.t = t;
-    x.frame = 32;
+    xt_index_reset(t, &x);
+    if (tdec_xray_parse_header(t->file, (size_t)t->size, &t->hdr, NULL) == TDEC_OK) {
+        int scanned = xt_scan(t, &x);
+        if (scanned < 0) goto oom;
+        if (scanned) goto arrange;
+        xt_index_reset(t, &x);
+    }
     notes.err = err;
     st = tdec_xray_init(&d, NULL);
     while (st >= 0) {
@@ -720,13 +885,9 @@ static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
             continue;
         }
         if (st != TDEC_NEED_INPUT) break;
-        n = cli_read(in);
-        if (in->failed) break;
-        st = n ? tdec_xray_feed(&d, in->buf, n) : tdec_xray_finish(&d);
-    }
-    if (in->failed) {
-        cli_diag(err, "error", -1, "read error", strerror(errno));
-        return 1;
+        n = xt_window(t, pos, XT_WINDOW);
+        st = n ? tdec_xray_feed(&d, t->file + pos, n) : tdec_xray_finish(&d);
+        pos += n;
     }
     if (st == TDEC_E_FORMAT || st == TDEC_E_VERSION || (st < 0 && d.st.err_offset < 32)) {
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
@@ -739,6 +900,7 @@ static int xt_index(xray_trace *t, cli_reader *in, out_buf *err)
         cli_diag(err, "error", (int64_t)d.st.err_offset, tdec_status_str(st), tdec_xray_reason_str(d.st.err_reason));
         t->status = 1;
     }
+arrange:
     if (!xt_arrange(t)) goto oom;
     return 0;
 oom:
@@ -790,7 +952,7 @@ static void xt_run_start(xray_trace *t, xt_cursor *c, uint32_t i)
     xt_cursor_start(t, c, b, r->start, i + 1 < b->run_hi ? t->runs[i + 1].start : b->end);
 }
 
-static int xt_merge_next(xray_trace *t, xray_trace_record *out)
+static const xray_trace_record *xt_merge_next(xray_trace *t)
 {
     xt_heap_entry *top;
     /* the cursor of the last record moves on first: its record was valid
@@ -798,7 +960,7 @@ static int xt_merge_next(xray_trace *t, xray_trace_record *out)
     if (t->cur) {
         xt_cursor *c = t->cur;
         t->cur = NULL;
-        if (xt_cursor_next(t, c, &c->rec)) {
+        if (xt_cursor_next(t, c)) {
             t->heap[0].tsc = c->rec.tsc;
             t->heap[0].c = c;
         } else {
@@ -813,10 +975,10 @@ static int xt_merge_next(xray_trace *t, xray_trace_record *out)
             xt_cursor *c = xt_cursor_new(t);
             if (!c) {
                 t->status = 1;
-                return 0;
+                return NULL;
             }
             xt_run_start(t, c, top->run);
-            if (!xt_cursor_next(t, c, &c->rec)) { /* cannot happen on an unchanged file */
+            if (!xt_cursor_next(t, c)) { /* cannot happen on an unchanged file */
                 xt_cursor_release(t, c);
                 t->heap[0] = t->heap[--t->nheap];
                 if (t->nheap > 0) xt_heap_sift_down(t, 0);
@@ -830,13 +992,9 @@ static int xt_merge_next(xray_trace *t, xray_trace_record *out)
             }
         }
         t->cur = top->c;
-        *out = top->c->rec;
-        out->args = top->c->args;
-        out->data = top->c->data;
-        out->data_len = top->c->data_len;
-        return 1;
+        return &top->c->rec;
     }
-    return 0;
+    return NULL;
 }
 
 /* ---- the API --------------------------------------------------------------- */
@@ -845,7 +1003,7 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp,
 {
     xray_trace *t;
     struct stat sb;
-    ssize_t n;
+    void *file = NULL;
     *tp = NULL;
     if (fstat(in->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         cli_diag(err, "error", -1, "not a regular file (this command reads the log twice)", path);
@@ -857,11 +1015,15 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **tp,
         return 1;
     }
     t->map.hash = xray_hash_pair;
-    t->fd = in->fd;
     t->sort = sort;
-    do n = pread(in->fd, t->header, sizeof t->header, 0);
-    while (n < 0 && errno == EINTR);
-    if (xt_index(t, in, err) != 0 || (sort && !xt_merge_start(t))) {
+    if (sb.st_size > 0 && (file = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, in->fd, 0)) == MAP_FAILED) {
+        cli_diag(err, "error", -1, "cannot map the file", path);
+        free(t);
+        return 1;
+    }
+    t->file = file;
+    t->size = (uint64_t)sb.st_size;
+    if (xt_index(t, err) != 0 || (sort && !xt_merge_start(t))) {
         xray_trace_close(t);
         return 1;
     }
@@ -874,15 +1036,16 @@ const tdec_xray_header *xray_trace_header(const xray_trace *t)
     return &t->hdr;
 }
 
-int xray_trace_next(xray_trace *t, xray_trace_record *r)
+const xray_trace_record *xray_trace_next(xray_trace *t)
 {
-    if (t->sort) return xt_merge_next(t, r);
+    const xray_trace_record *r;
+    if (t->sort) return xt_merge_next(t);
     for (;;) {
-        if (t->cur && xt_cursor_next(t, t->cur, r)) return 1;
-        if (t->next_block >= t->nblocks) return 0;
+        if (t->cur && (r = xt_cursor_next(t, t->cur)) != NULL) return r;
+        if (t->next_block >= t->nblocks) return NULL;
         if (!t->cur && !(t->cur = xt_cursor_new(t))) {
             t->status = 1;
-            return 0;
+            return NULL;
         }
         {
             const xt_block *b = &t->blocks[t->order[t->next_block++]];
@@ -910,5 +1073,6 @@ void xray_trace_close(xray_trace *t)
     free(t->groups);
     free(t->order);
     xray_keymap_free(&t->map);
+    if (t->file) munmap((void *)(uintptr_t)t->file, (size_t)t->size);
     free(t);
 }

@@ -25,10 +25,12 @@
 
    How: the first pass (xray_trace_open) reads the file once and keeps one
    small entry per block and per run (a stretch of a block whose TSCs do
-   not decrease); the second pass decodes the runs again from the file with
-   pread, one cursor per run (a small buffer each), merging them by TSC
-   when sorting. Memory grows with the number of blocks and runs (about
-   100 bytes each), not with the records. The input must be a regular file.
+   not decrease); the second pass decodes the runs again, one cursor per
+   run, merging them by TSC when sorting. Both read the file mapped
+   read-only, in windows whose pages are let go every few MB (the resident
+   set stays small). Memory grows with the number of blocks and runs
+   (about 100 bytes each), not with the records. The input must be a
+   regular file that does not change while it is read.
 
    Logs llvm-xray rejects although they are sound (zero-size events, the
    runtime's typed-event extents bug, basic arguments without their call)
@@ -74,9 +76,9 @@ int xray_trace_open(cli_reader *in, const char *path, int sort, xray_trace **t, 
 
 const tdec_xray_header *xray_trace_header(const xray_trace *t);
 
-/* The next record in llvm-xray's order: 1 and *r (its pointers valid until
-   the next call), or 0 at the end (or on a read error: see status). */
-int xray_trace_next(xray_trace *t, xray_trace_record *r);
+/* The next record in llvm-xray's order (valid until the next call), or
+   NULL at the end (or when out of memory: see status). */
+const xray_trace_record *xray_trace_next(xray_trace *t);
 
 /* After the last record: 0, or 1 when the log was cut or corrupt or a read
    failed (the message is on err). */
