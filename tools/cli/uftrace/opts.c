@@ -203,7 +203,7 @@ static const uft_optdef uft_optdefs[] = {
     {'\0', "no-merge", 0, UO_REPLAY, uo_no_merge},
     {'\0', "flame-graph", 0, CLI_CMD(CLI_DUMP), uo_flame_graph},
     {'\0', "graphviz", 0, CLI_CMD(CLI_DUMP), uo_graphviz},
-    {'\0', "task", 0, CLI_CMD(CLI_INFO) | UO_REPORT, uo_task},
+    {'\0', "task", 0, CLI_CMD(CLI_INFO) | UO_REPORT | CLI_CMD(CLI_GRAPH), uo_task},
     {'s', "sort", 1, UO_REPORT, uo_sort},
     {'\0', "avg-total", 0, UO_REPORT, uo_avg_total},
     {'\0', "avg-self", 0, UO_REPORT, uo_avg_self},
