@@ -397,10 +397,9 @@ void uft_display_name(const uft_dir *d, const char *name, char *buf, size_t len)
     free(full);
 }
 
-int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len)
+/* "FILE:LINE" of sym, a symbol of map (NULL: none), into buf; 0 if none. */
+static int uft_sym_srcline(const uft_sym *sym, const uft_map *map, char *buf, size_t len)
 {
-    const uft_map *map = NULL;
-    const uft_sym *sym = uft_find_sym_map(d, t, time, addr, &map);
     const uft_module *m;
     size_t i;
     if (sym == NULL || map == NULL || (sym->type != 't' && sym->type != 'T')) return 0;
@@ -647,6 +646,20 @@ const uft_sym *uft_session_sym(const uft_dir *d, const uft_session *s, uint64_t 
 {
     const uft_map *map;
     return uft_session_find(d, s, time, addr, &map);
+}
+
+int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    const uft_sym *sym = uft_find_sym_map(d, t, time, addr, &map);
+    return uft_sym_srcline(sym, map, buf, len);
+}
+
+int uft_session_srcline(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr, char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    const uft_sym *sym = uft_session_find(d, s, time, addr, &map);
+    return uft_sym_srcline(sym, map, buf, len);
 }
 
 const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)

@@ -263,10 +263,12 @@ static const uft_field gr_fields[] = {
 };
 
 typedef struct gr_print {
-    out_buf *out;
-    int      shown[UFT_MAX_FIELDS], nshown;
-    char    *mask; /* uftrace's indent_mask */
-    int      full; /* the whole graph: its root shows (1) */
+    out_buf           *out;
+    int                shown[UFT_MAX_FIELDS], nshown;
+    char              *mask; /* uftrace's indent_mask */
+    int                full; /* the whole graph: its root shows (1) */
+    const uft_dir     *dir;  /* --srcline: where the nodes' functions are, else NULL */
+    const uft_session *sess;
 } gr_print;
 
 /* pr_indent() */
@@ -316,6 +318,14 @@ static void gr_print_node(gr_print *p, const calltree *g, uint32_t node, int ind
     snprintf(buf, sizeof buf, "(%u) ", p->full && node == CT_ROOT ? 1u : (unsigned)n->calls);
     out_str(p->out, buf);
     out_str(p->out, ct_name(g, node));
+    if (p->dir != NULL && node != CT_ROOT) { /* (the node's first call's source, as uftrace's node->loc) */
+        char src[4200];
+        if (uft_session_srcline(p->dir, p->sess, 0, n->addr, src, sizeof src)) {
+            out_lit(p->out, " [");
+            out_str(p->out, src);
+            out_char(p->out, ']');
+        }
+    }
     out_char(p->out, '\n');
     if (n->nchildren > 1) p->mask[indent++] = 1;
     if (parent && parent->nchildren > 1 && orig > 0 && parent->last == node) p->mask[orig - 1] = 0;
@@ -341,7 +351,7 @@ static int gr_depth(const calltree *g, uint32_t node)
 
 /* print_graph(): 1 if the graph was printed, 0 if empty, -1 for an
    unknown -f field (after its title, as uftrace fails). */
-static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf *out)
+static int gr_print_graph(gr *e, const gr_graph *g, const uft_opts *o, out_buf *out)
 {
     static const int defaults[] = {GF_TOTAL, -1};
     const ct_node *root = &g->tree.nodes[CT_ROOT];
@@ -380,16 +390,18 @@ static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf 
             out_char(out, '\n');
         }
     }
-    if ((p.nshown = uft_col_fields(fields, gr_fields, 3, defaults, p.shown, out)) < 0) return -1;
+    if ((p.nshown = uft_col_fields(o->fields, gr_fields, 3, defaults, p.shown, out)) < 0) return -1;
     if (root->time == 0 && root->nchildren == 0) return 1;
     out_lit(out, "========== FUNCTION CALL GRAPH ==========\n");
     for (i = 0; i < p.nshown; i++) {
         out_str(out, i == 0 ? "# " : "  ");
         out_str(out, gr_fields[p.shown[i]].header);
     }
-    if (p.nshown > 0) out_lit(out, "   FUNCTION\n");
+    if (p.nshown > 0) out_str(out, o->srcline ? "   FUNCTION [SOURCE]\n" : "   FUNCTION\n");
     p.out = out;
     p.full = e->func == NULL;
+    p.dir = o->srcline ? e->s.dir : NULL;
+    p.sess = g->sess;
     p.mask = (char *)uft_zalloc((size_t)gr_depth(&g->tree, CT_ROOT) + 1);
     gr_print_node(&p, &g->tree, CT_ROOT, 0, root->nchildren > 1);
     free(p.mask);
@@ -670,7 +682,7 @@ int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     gr_build(&e);
     if (e.s.failed) return 1;
     for (k = e.ngraphs; k > 0; k--) { /* uftrace prepends each graph to its list */
-        if ((rc = gr_print_graph(&e, &e.graphs[k - 1], o->fields, out)) < 0) return 1;
+        if ((rc = gr_print_graph(&e, &e.graphs[k - 1], o, out)) < 0) return 1;
         printed += rc;
     }
     if (!printed) {

@@ -195,7 +195,7 @@ static const uft_optdef uft_optdefs[] = {
     {'\0', "no-args", 0, UO_REPLAY, uo_no_args},
     {'f', "output-fields", 1, UO_STREAM, uo_fields},
     {'\0', "flat", 0, UO_REPLAY, uo_flat},
-    {'\0', "srcline", 0, UO_REPLAY, uo_srcline},
+    {'\0', "srcline", 0, UO_STREAM, uo_srcline},
     {'\0', "task-newline", 0, UO_REPLAY, uo_task_newline},
     {'\0', "column-view", 0, UO_REPLAY, uo_column_view},
     {'\0', "column-offset", 1, UO_REPLAY, uo_column_offset},
