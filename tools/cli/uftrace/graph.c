@@ -50,7 +50,8 @@ typedef struct gr_graph {
 /* a task's place in the graphs (uftrace's task_graph) */
 typedef struct gr_task {
     gr_graph *graph;
-    uint32_t  node; /* in graph's tree, CT_NONE: none */
+    uint32_t  node;      /* in node_graph's tree, CT_NONE: none */
+    gr_graph *node_graph; /* graph, or the one before an exec until the node is left */
     int       enabled, new_sess;
     gr_trace *trace;
 } gr_task;
@@ -116,6 +117,7 @@ static void gr_start(gr *e, uft_stask *t, gr_task *tg)
     if (tg->graph == NULL || tg->enabled++) return;
     gr_trace_start(e, t, tg);
     tg->node = CT_ROOT;
+    tg->node_graph = tg->graph;
     tg->graph->tree.nodes[CT_ROOT].addr = t->cur.addr;
     tg->graph->tree.nodes[CT_ROOT].calls++;
 }
@@ -163,14 +165,16 @@ static void gr_enter(gr *e, uft_stask *t, gr_task *tg, const uft_sym *sym, uint6
         if (uft_stream_special(&e->s, fsym, map) == 'f') ct_fork_add(g, node, t->t ? t->t->pid : 0);
     }
     tg->node = node;
+    tg->node_graph = tg->graph;
 }
 
 /* add_graph_exit(): the task's current call ends; addr: the exit record's. */
 static void gr_exit(gr *e, uft_stask *t, gr_task *tg, uint64_t addr)
 {
     const uft_frame *f = uft_stream_frame(&e->s, t, t->nstack);
-    calltree *g = &tg->graph->tree;
+    calltree *g;
     if (tg->node == CT_NONE || f == NULL) return;
+    g = &tg->node_graph->tree; /* (a call made before an exec ends in its graph) */
     tg->node = g->nodes[ct_exit(g, tg->node, f, addr, t->t)].parent;
 }
 
@@ -231,8 +235,7 @@ static void gr_build(gr *e)
     for (i = 0; i < e->s.ntasks; i++) { /* calls still open */
         t = &e->s.tasks[i];
         if (t->nstack == 0) continue;
-        /* (uftrace keeps the perf records in one static record) */
-        end = t->cur_src == UFT_SRC_PERF && !e->s.time_filter ? e->s.perf_cur.time : t->cur.time;
+        end = uft_stream_end_time(&e->s, t);
         while (--t->nstack >= 0) {
             if ((f = uft_stream_frame(&e->s, t, t->nstack)) == NULL || f->addr == 0 || f->time > end) continue;
             f->time = end - f->time;

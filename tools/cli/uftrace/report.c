@@ -195,14 +195,6 @@ static void rt_count_func(rt *e, uft_stask *t, uint64_t time, uint64_t addr)
     }
 }
 
-/* The time of the task's last record as uftrace reads it at the end
-   (task->rstack->time): for a perf record, that of the last perf record
-   read of any task (uftrace keeps them in one static record). */
-static uint64_t rt_end_time(const rt *e, const uft_stask *t)
-{
-    return t->cur_src == UFT_SRC_PERF && !e->s.time_filter ? e->s.perf_cur.time : t->cur.time;
-}
-
 /* Frames still open at the end count up to end (uftrace's
    add_remaining_fstack() and add_remaining_task_fstack()). */
 static void rt_close_open(rt *e, uft_stask *t, uint64_t end)
@@ -251,7 +243,7 @@ static void rt_functions(rt *e, int no_libcall)
     if (e->s.failed) return;
     for (i = 0; i < e->s.ntasks; i++) {
         t = &e->s.tasks[i];
-        if (t->nstack > 0) rt_close_open(e, t, rt_end_time(e, t));
+        if (t->nstack > 0) rt_close_open(e, t, uft_stream_end_time(&e->s, t));
     }
 }
 
