@@ -568,7 +568,7 @@ static int gt_print_node(gt_print *p, size_t n, size_t parent, int indent)
 
 /* The tasks' run and idle times from their records (the time filter
    applies only when printing), then the tree from the first task. */
-static int gr_task_graph(gr *e, const uft_opts *o, out_buf *out)
+static int gr_task_graph(gr *e, const char *fields, uint64_t threshold, out_buf *out)
 {
     static const int defaults[] = {GT_TOTAL, GT_SELF, GT_TID, -1};
     const uft_dir *d = e->s.dir;
@@ -618,7 +618,7 @@ static int gr_task_graph(gr *e, const uft_opts *o, out_buf *out)
         n->run = n->last - n->first;
     }
     if (d->ntasks == 0) return 0;
-    if ((p.nshown = uft_col_fields(o->fields, gr_task_fields, 3, defaults, p.shown, out)) < 0) return 1;
+    if ((p.nshown = uft_col_fields(fields, gr_task_fields, 3, defaults, p.shown, out)) < 0) return 1;
     out_lit(out, "========== TASK GRAPH ==========\n");
     for (i = 0; i < (size_t)p.nshown; i++) {
         out_str(out, i == 0 ? "# " : "  ");
@@ -627,7 +627,7 @@ static int gr_task_graph(gr *e, const uft_opts *o, out_buf *out)
     if (p.nshown > 0) out_lit(out, "   TASK NAME\n");
     p.out = out;
     p.nodes = nodes;
-    p.threshold = o->threshold;
+    p.threshold = threshold;
     p.mask = (char *)uft_zalloc(2 * d->ntasks + 2);
     if (p.threshold <= nodes[0].run) gt_print_node(&p, 0, SIZE_MAX, 0);
     out_char(out, '\n');
@@ -667,11 +667,12 @@ int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     }
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
     if (o->task) { /* the task graph reads every record: -t applies when printing */
+        uint64_t threshold = o->threshold;
         if (o != &depth_opts) depth_opts = *o;
         depth_opts.threshold = 0;
         if (uft_stream_open_opts(&e.s, &dir, &depth_opts, out, err)) return 1;
         if (e.s.usage) out_str(out, e.s.usage);
-        rc = gr_task_graph(&e, o, out);
+        rc = gr_task_graph(&e, o->fields, threshold, out);
         uft_stream_close(&e.s);
         return rc;
     }
