@@ -397,10 +397,9 @@ void uft_display_name(const uft_dir *d, const char *name, char *buf, size_t len)
     free(full);
 }
 
-int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len)
+/* "FILE:LINE" of sym, a symbol of map (NULL: none), into buf; 0 if none. */
+static int uft_sym_srcline(const uft_sym *sym, const uft_map *map, char *buf, size_t len)
 {
-    const uft_map *map = NULL;
-    const uft_sym *sym = uft_find_sym_map(d, t, time, addr, &map);
     const uft_module *m;
     size_t i;
     if (sym == NULL || map == NULL || (sym->type != 't' && sym->type != 'T')) return 0;
@@ -649,6 +648,20 @@ const uft_sym *uft_session_sym(const uft_dir *d, const uft_session *s, uint64_t 
     return uft_session_find(d, s, time, addr, &map);
 }
 
+int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    const uft_sym *sym = uft_find_sym_map(d, t, time, addr, &map);
+    return uft_sym_srcline(sym, map, buf, len);
+}
+
+int uft_session_srcline(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr, char *buf, size_t len)
+{
+    const uft_map *map = NULL;
+    const uft_sym *sym = uft_session_find(d, s, time, addr, &map);
+    return uft_sym_srcline(sym, map, buf, len);
+}
+
 const uft_sym *uft_find_sym_slow(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, const uft_map **map)
 {
     uft_sym_hit *c = uft_sym_hit_slot(d, addr);
@@ -762,13 +775,27 @@ static int uft_has_meta(const char *p, size_t n)
 
 /* Does pattern match name? Exact compare unless the pattern has regex or
    glob characters. *exact tells which it was. */
+/* A spec pattern as uftrace reads it: demangled as the symbol names are
+   (setup_trigger() and build_auto_args() demangle every pattern). */
+static tdec_uftrace_text uft_pattern_display(const uft_dir *d, tdec_uftrace_text pat, char *buf, size_t len)
+{
+    char raw[4096];
+    if ((pat.len == 0 || pat.ptr[0] != '_') && d->demangle != 'f') return pat;
+    snprintf(raw, sizeof raw, "%.*s", (int)pat.len, pat.ptr);
+    uft_display_name(d, raw, buf, len);
+    pat.ptr = buf;
+    pat.len = strlen(buf);
+    return pat;
+}
+
 static int uft_match(const uft_dir *d, tdec_uftrace_text pat, const char *name, int *exact)
 {
-    char *p;
+    char *p, shown[4096];
     int ok = 0;
     *exact = 0;
-    if (d->pattern == 's' || !uft_has_meta(pat.ptr, pat.len) ||
-        (strncmp(name, "operator ", 9) == 0)) {
+    pat = uft_pattern_display(d, pat, shown, sizeof shown);
+    /* uftrace takes a pattern naming an operator as a plain name */
+    if (d->pattern == 's' || !uft_has_meta(pat.ptr, pat.len) || (pat.len >= 9 && memcmp(pat.ptr, "operator ", 9) == 0)) {
         *exact = 1;
         return strlen(name) == pat.len && memcmp(name, pat.ptr, pat.len) == 0;
     }
@@ -914,13 +941,17 @@ static int uft_add_items(const uft_dir *d, uft_items *it, const char *s, size_t 
 }
 
 /* The built-in prototype of name in an argauto/retauto list. */
-static int uft_auto_proto(const char *list, const char *name, tdec_uftrace_spec_entry *out)
+static int uft_auto_proto(const uft_dir *d, const char *list, const char *name, tdec_uftrace_spec_entry *out)
 {
     const char *pos = list, *end;
+    char shown[4096];
+    tdec_uftrace_text pat;
     if (list == NULL) return 0;
     end = list + strlen(list);
-    while (tdec_uftrace_next_spec_entry(&pos, end, out) == TDEC_OK)
-        if (out->pattern.len == strlen(name) && memcmp(out->pattern.ptr, name, out->pattern.len) == 0) return 1;
+    while (tdec_uftrace_next_spec_entry(&pos, end, out) == TDEC_OK) {
+        pat = uft_pattern_display(d, out->pattern, shown, sizeof shown);
+        if (pat.len == strlen(name) && memcmp(pat.ptr, name, pat.len) == 0) return 1;
+    }
     return 0;
 }
 
@@ -940,9 +971,9 @@ static void uft_add_auto(const uft_dir *d, uft_items *it, const uft_sym *sym, co
         if (f->args) uft_add_items(d, &add, f->args, strlen(f->args), exact, UFT_PASS_ARGS);
         if (f->retval) uft_add_items(d, &add, f->retval, strlen(f->retval), exact, UFT_PASS_RETVAL);
     } else {
-        if (uft_auto_proto(d->argauto, sym->name, &e))
+        if (uft_auto_proto(d, d->argauto, sym->name, &e))
             uft_add_items(d, &add, e.items.ptr, e.items.len, exact, UFT_PASS_ARGS);
-        if (uft_auto_proto(d->retauto, sym->name, &e))
+        if (uft_auto_proto(d, d->retauto, sym->name, &e))
             uft_add_items(d, &add, e.items.ptr, e.items.len, exact, UFT_PASS_RETVAL);
     }
     for (i = 0; i < add.n; i++) {

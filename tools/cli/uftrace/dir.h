@@ -247,6 +247,8 @@ const char *uft_event_name(const uft_dir *d, uint64_t id, char *buf, size_t len)
    of the F: entry inside the function's symbol (a function of the
    session's maps, not a PLT entry). 0 when there is none. */
 int uft_srcline(uft_dir *d, const uft_task *t, uint64_t time, uint64_t addr, char *buf, size_t len);
+/* The same for the function at addr in session s at time. */
+int uft_session_srcline(const uft_dir *d, const uft_session *s, uint64_t time, uint64_t addr, char *buf, size_t len);
 
 /* The symbol table of module m (loaded on first use). */
 const uft_module *uft_module_symbols(const uft_dir *d, uft_module *m);

@@ -257,7 +257,7 @@ static int uf_spec_entries(uft_dir *d, const uft_session *s)
 void uft_filters_setup(uft_filters *fs, uft_dir *d, const char *filter_str, const char *trigger_str, char match,
                        char **usage)
 {
-    size_t i, before;
+    size_t i;
     int failed = 0;
     memset(fs, 0, sizeof *fs);
     fs->nsess = d->nsess;
@@ -270,12 +270,12 @@ void uft_filters_setup(uft_filters *fs, uft_dir *d, const char *filter_str, cons
         for (i = 0; failed && i < d->nsess; i++) failed = !uf_spec_entries(d, d->sess[i]);
     }
     if (trigger_str != NULL && !failed) {
-        before = fs->count;
         uf_setup_all(fs, d, trigger_str, 0, match);
-        failed = fs->count == before;
-        /* without -F/-N, uftrace's count starts at 0 and then takes in the
-           spec entries too */
-        for (i = 0; failed && filter_str == NULL && i < d->nsess; i++) failed = !uf_spec_entries(d, d->sess[i]);
+        /* uftrace adds the size of the whole tree (filters, spec entries,
+           triggers) to the filters' count: it stays the same only when the
+           tree is empty, so triggers beside a filter that matched never fail */
+        failed = fs->count == 0;
+        for (i = 0; failed && i < d->nsess; i++) failed = !uf_spec_entries(d, d->sess[i]);
     }
     if (!failed) return;
     uft_append(usage, "Usage: failed to set filter or trigger: ");

@@ -14,8 +14,11 @@
    it, exec moves a task to its new session's root, and calls still open
    at the end count up to the task's last record.
 
-   Memory: the nodes (one per distinct call path) and backtraces; nothing
-   per record. */
+   graph --task: uftrace's task graph, the tasks of task.txt as a tree
+   with their run and self times.
+
+   Memory: the nodes (one per distinct call path) and backtraces, or a
+   node per task; nothing per record. */
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/cli.h"
 #include "tools/cli/uftrace/calltree.h"
@@ -47,7 +50,8 @@ typedef struct gr_graph {
 /* a task's place in the graphs (uftrace's task_graph) */
 typedef struct gr_task {
     gr_graph *graph;
-    uint32_t  node; /* in graph's tree, CT_NONE: none */
+    uint32_t  node;      /* in node_graph's tree, CT_NONE: none */
+    gr_graph *node_graph; /* graph, or the one before an exec until the node is left */
     int       enabled, new_sess;
     gr_trace *trace;
 } gr_task;
@@ -113,6 +117,7 @@ static void gr_start(gr *e, uft_stask *t, gr_task *tg)
     if (tg->graph == NULL || tg->enabled++) return;
     gr_trace_start(e, t, tg);
     tg->node = CT_ROOT;
+    tg->node_graph = tg->graph;
     tg->graph->tree.nodes[CT_ROOT].addr = t->cur.addr;
     tg->graph->tree.nodes[CT_ROOT].calls++;
 }
@@ -160,14 +165,16 @@ static void gr_enter(gr *e, uft_stask *t, gr_task *tg, const uft_sym *sym, uint6
         if (uft_stream_special(&e->s, fsym, map) == 'f') ct_fork_add(g, node, t->t ? t->t->pid : 0);
     }
     tg->node = node;
+    tg->node_graph = tg->graph;
 }
 
 /* add_graph_exit(): the task's current call ends; addr: the exit record's. */
 static void gr_exit(gr *e, uft_stask *t, gr_task *tg, uint64_t addr)
 {
     const uft_frame *f = uft_stream_frame(&e->s, t, t->nstack);
-    calltree *g = &tg->graph->tree;
+    calltree *g;
     if (tg->node == CT_NONE || f == NULL) return;
+    g = &tg->node_graph->tree; /* (a call made before an exec ends in its graph) */
     tg->node = g->nodes[ct_exit(g, tg->node, f, addr, t->t)].parent;
 }
 
@@ -228,8 +235,7 @@ static void gr_build(gr *e)
     for (i = 0; i < e->s.ntasks; i++) { /* calls still open */
         t = &e->s.tasks[i];
         if (t->nstack == 0) continue;
-        /* (uftrace keeps the perf records in one static record) */
-        end = t->cur_src == UFT_SRC_PERF && !e->s.time_filter ? e->s.perf_cur.time : t->cur.time;
+        end = uft_stream_end_time(&e->s, t);
         while (--t->nstack >= 0) {
             if ((f = uft_stream_frame(&e->s, t, t->nstack)) == NULL || f->addr == 0 || f->time > end) continue;
             f->time = end - f->time;
@@ -260,10 +266,12 @@ static const uft_field gr_fields[] = {
 };
 
 typedef struct gr_print {
-    out_buf *out;
-    int      shown[UFT_MAX_FIELDS], nshown;
-    char    *mask; /* uftrace's indent_mask */
-    int      full; /* the whole graph: its root shows (1) */
+    out_buf           *out;
+    int                shown[UFT_MAX_FIELDS], nshown;
+    char              *mask; /* uftrace's indent_mask */
+    int                full; /* the whole graph: its root shows (1) */
+    const uft_dir     *dir;  /* --srcline: where the nodes' functions are, else NULL */
+    const uft_session *sess;
 } gr_print;
 
 /* pr_indent() */
@@ -313,6 +321,14 @@ static void gr_print_node(gr_print *p, const calltree *g, uint32_t node, int ind
     snprintf(buf, sizeof buf, "(%u) ", p->full && node == CT_ROOT ? 1u : (unsigned)n->calls);
     out_str(p->out, buf);
     out_str(p->out, ct_name(g, node));
+    if (p->dir != NULL && node != CT_ROOT) { /* (the node's first call's source, as uftrace's node->loc) */
+        char src[4200];
+        if (uft_session_srcline(p->dir, p->sess, 0, n->addr, src, sizeof src)) {
+            out_lit(p->out, " [");
+            out_str(p->out, src);
+            out_char(p->out, ']');
+        }
+    }
     out_char(p->out, '\n');
     if (n->nchildren > 1) p->mask[indent++] = 1;
     if (parent && parent->nchildren > 1 && orig > 0 && parent->last == node) p->mask[orig - 1] = 0;
@@ -338,7 +354,7 @@ static int gr_depth(const calltree *g, uint32_t node)
 
 /* print_graph(): 1 if the graph was printed, 0 if empty, -1 for an
    unknown -f field (after its title, as uftrace fails). */
-static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf *out)
+static int gr_print_graph(gr *e, const gr_graph *g, const uft_opts *o, out_buf *out)
 {
     static const int defaults[] = {GF_TOTAL, -1};
     const ct_node *root = &g->tree.nodes[CT_ROOT];
@@ -377,16 +393,18 @@ static int gr_print_graph(gr *e, const gr_graph *g, const char *fields, out_buf 
             out_char(out, '\n');
         }
     }
-    if ((p.nshown = uft_col_fields(fields, gr_fields, 3, defaults, p.shown, out)) < 0) return -1;
+    if ((p.nshown = uft_col_fields(o->fields, gr_fields, 3, defaults, p.shown, out)) < 0) return -1;
     if (root->time == 0 && root->nchildren == 0) return 1;
     out_lit(out, "========== FUNCTION CALL GRAPH ==========\n");
     for (i = 0; i < p.nshown; i++) {
         out_str(out, i == 0 ? "# " : "  ");
         out_str(out, gr_fields[p.shown[i]].header);
     }
-    if (p.nshown > 0) out_lit(out, "   FUNCTION\n");
+    if (p.nshown > 0) out_str(out, o->srcline ? "   FUNCTION [SOURCE]\n" : "   FUNCTION\n");
     p.out = out;
     p.full = e->func == NULL;
+    p.dir = o->srcline ? e->s.dir : NULL;
+    p.sess = g->sess;
     p.mask = (char *)uft_zalloc((size_t)gr_depth(&g->tree, CT_ROOT) + 1);
     gr_print_node(&p, &g->tree, CT_ROOT, 0, root->nchildren > 1);
     free(p.mask);
@@ -436,6 +454,190 @@ static int gr_func_known(const uft_dir *d, const char *name)
     return 0;
 }
 
+/* ---- graph --task: the task graph (graph_build_task() and graph_print_task()) ---- */
+
+enum { GT_TOTAL, GT_SELF, GT_TID };
+static const uft_field gr_task_fields[] = {
+    {"total-time", "total", "TOTAL TIME", 10},
+    {"self-time", "self", " SELF TIME", 10},
+    {"tid", NULL, "   TID  ", 8},
+};
+
+/* a task of task.txt, in the order uftrace creates them */
+typedef struct gt_node {
+    const uft_task *t;
+    uint64_t        first, last;   /* its first and last record read (0: none) */
+    uint64_t        out_since;     /* when it was scheduled out (0: running)   */
+    uint64_t        run, idle;
+    char            comm[16];
+    size_t          child, next;   /* first child, next sibling (SIZE_MAX: none) */
+} gt_node;
+
+typedef struct gt_print {
+    out_buf       *out;
+    const gt_node *nodes;
+    int            shown[UFT_MAX_FIELDS], nshown;
+    char          *mask;
+    uint64_t       threshold;
+} gt_print;
+
+static void gt_columns(const gt_print *p, const gt_node *n)
+{
+    char buf[32];
+    int i;
+    if (p->nshown == 0) return;
+    for (i = 0; i < p->nshown; i++) {
+        out_lit(p->out, "  ");
+        if (n == NULL) {
+            snprintf(buf, sizeof buf, "%*s", gr_task_fields[p->shown[i]].width, "");
+            out_str(p->out, buf);
+        } else if (p->shown[i] == GT_TOTAL) {
+            uft_col_time(p->out, n->run);
+        } else if (p->shown[i] == GT_SELF) {
+            uft_col_time(p->out, n->run - n->idle);
+        } else {
+            snprintf(buf, sizeof buf, "[%6d]", (int)n->t->tid);
+            out_str(p->out, buf);
+        }
+    }
+    out_lit(p->out, " : ");
+}
+
+/* pr_indent() over the task graph's mask */
+static void gt_indent(const gt_print *p, int indent, int line)
+{
+    gr_print g;
+    g.out = p->out;
+    g.mask = p->mask;
+    gr_indent(&g, indent, line);
+}
+
+/* check_time_filter(): a task below n ran at least the threshold */
+static int gt_time_below(const gt_print *p, size_t n)
+{
+    size_t c;
+    for (c = p->nodes[n].child; c != SIZE_MAX; c = p->nodes[c].next)
+        if (p->nodes[c].run >= p->threshold || gt_time_below(p, c)) return 1;
+    return 0;
+}
+
+/* is_last_child() */
+static int gt_last_child(const gt_print *p, size_t n)
+{
+    size_t c;
+    if (p->nodes[n].next == SIZE_MAX) return 1;
+    for (c = p->nodes[n].next; c != SIZE_MAX; c = p->nodes[c].next)
+        if (p->nodes[c].run >= p->threshold || gt_time_below(p, c)) return 0;
+    return 1;
+}
+
+/* print_task_node(): 1 if a blank line is due after it */
+static int gt_print_node(gt_print *p, size_t n, size_t parent, int indent)
+{
+    const gt_node *node = &p->nodes[n];
+    int orig = indent, blank = 0;
+    size_t c;
+    gt_columns(p, node);
+    gt_indent(p, indent, 1);
+    out_str(p->out, node->comm);
+    out_char(p->out, '\n');
+    if (node->child == SIZE_MAX || !gt_time_below(p, n)) return 0;
+    if (parent != SIZE_MAX && gt_last_child(p, n)) /* clear the parent's mask at its last child */
+        p->mask[orig - 1 - (node->t->pid != p->nodes[parent].t->pid)] = 0;
+    for (c = node->child; c != SIZE_MAX; c = p->nodes[c].next) {
+        int fork = p->nodes[c].t->pid != node->t->pid;
+        if (p->threshold > p->nodes[c].run && !gt_time_below(p, c)) continue;
+        indent = orig;
+        p->mask[indent++] = 1;
+        if (fork) { /* a blank line before a forked child */
+            blank = 1;
+            indent++;
+        }
+        if (blank) {
+            gt_columns(p, NULL);
+            gt_indent(p, indent, 0);
+            out_char(p->out, '\n');
+            blank = 0;
+        }
+        blank |= gt_print_node(p, c, n, indent);
+        if (p->nodes[c].next != SIZE_MAX && fork) blank = 1; /* and after it */
+    }
+    p->mask[orig] = 0;
+    return blank;
+}
+
+/* The tasks' run and idle times from their records (the time filter
+   applies only when printing), then the tree from the first task. */
+static int gr_task_graph(gr *e, const char *fields, uint64_t threshold, out_buf *out)
+{
+    static const int defaults[] = {GT_TOTAL, GT_SELF, GT_TID, -1};
+    const uft_dir *d = e->s.dir;
+    gt_node *nodes = (gt_node *)uft_zalloc((d->ntasks ? d->ntasks : 1) * sizeof *nodes);
+    size_t *of_stream = (size_t *)uft_zalloc((e->s.ntasks ? e->s.ntasks : 1) * sizeof *of_stream);
+    size_t i, j, *last_child = (size_t *)uft_zalloc((d->ntasks ? d->ntasks : 1) * sizeof *last_child);
+    uft_stask *t;
+    gt_print p;
+    for (i = 0; i < d->ntasks; i++) {
+        const uft_task *tk = &d->tasks[i];
+        int32_t parent = tk->ppid ? tk->ppid : tk->pid;
+        nodes[i].t = tk;
+        memcpy(nodes[i].comm, tk->comm, sizeof nodes[i].comm);
+        nodes[i].child = nodes[i].next = last_child[i] = SIZE_MAX;
+        for (j = 0; j < i && d->tasks[j].tid != parent; j++) continue;
+        if (j == i) continue; /* (uftrace links a task to a parent created before it) */
+        if (last_child[j] == SIZE_MAX) nodes[j].child = i;
+        else nodes[last_child[j]].next = i;
+        last_child[j] = i;
+    }
+    for (i = 0; i < e->s.ntasks; i++) {
+        for (j = 0; j < d->ntasks && d->tasks[j].tid != e->s.tasks[i].tid; j++) continue;
+        of_stream[i] = j;
+    }
+    while ((t = uft_stream_next(&e->s, 1)) != NULL) {
+        const uft_view *r = &t->cur;
+        gt_node *n = of_stream[t - e->s.tasks] < d->ntasks ? &nodes[of_stream[t - e->s.tasks]] : NULL;
+        if (n != NULL && r->type == TDEC_UFTRACE_REC_EVENT && r->addr == UFT_EV_TASK_NAME) memcpy(n->comm, r->comm, 15);
+        if (!uft_stream_check_opts(&e->s, t) || !uft_stream_check_filter(&e->s, t)) continue;
+        if (n != NULL) {
+            if (n->first == 0) n->first = r->time;
+            n->last = r->time;
+            if (r->type == TDEC_UFTRACE_REC_EVENT && (r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PRE)) {
+                n->out_since = r->time;
+            } else if (r->type == TDEC_UFTRACE_REC_EVENT && r->addr == UFT_EV_SCHED_IN) {
+                if (n->out_since) n->idle += r->time - n->out_since;
+                n->out_since = 0;
+            }
+        }
+        uft_stream_filter_done(&e->s, t);
+    }
+    if (e->s.failed) return 1;
+    for (i = 0; i < e->s.ntasks; i++) {
+        gt_node *n = of_stream[i] < d->ntasks ? &nodes[of_stream[i]] : NULL;
+        if (n == NULL) continue;
+        if (n->out_since) n->idle += n->last - n->out_since; /* its last sched-in is missing */
+        n->run = n->last - n->first;
+    }
+    if (d->ntasks == 0) return 0;
+    if ((p.nshown = uft_col_fields(fields, gr_task_fields, 3, defaults, p.shown, out)) < 0) return 1;
+    out_lit(out, "========== TASK GRAPH ==========\n");
+    for (i = 0; i < (size_t)p.nshown; i++) {
+        out_str(out, i == 0 ? "# " : "  ");
+        out_str(out, gr_task_fields[p.shown[i]].header);
+    }
+    if (p.nshown > 0) out_lit(out, "   TASK NAME\n");
+    p.out = out;
+    p.nodes = nodes;
+    p.threshold = threshold;
+    p.mask = (char *)uft_zalloc(2 * d->ntasks + 2);
+    if (p.threshold <= nodes[0].run) gt_print_node(&p, 0, SIZE_MAX, 0);
+    out_char(out, '\n');
+    free(p.mask);
+    free(nodes);
+    free(of_stream);
+    free(last_child);
+    return 0;
+}
+
 int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
 {
     static uft_opts depth_opts; /* o with uftrace's synthesized depth trigger */
@@ -464,6 +666,16 @@ int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
         o = &depth_opts;
     }
     uft_spec_usage(&dir, out); /* (uftrace's fstack_setup_filters()) */
+    if (o->task) { /* the task graph reads every record: -t applies when printing */
+        uint64_t threshold = o->threshold;
+        if (o != &depth_opts) depth_opts = *o;
+        depth_opts.threshold = 0;
+        if (uft_stream_open_opts(&e.s, &dir, &depth_opts, out, err)) return 1;
+        if (e.s.usage) out_str(out, e.s.usage);
+        rc = gr_task_graph(&e, o->fields, threshold, out);
+        uft_stream_close(&e.s);
+        return rc;
+    }
     if (uft_stream_open_opts(&e.s, &dir, o, out, err)) return 1;
     if (e.s.usage) out_str(out, e.s.usage);
     e.func = o->func;
@@ -474,7 +686,7 @@ int uft_graph(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     gr_build(&e);
     if (e.s.failed) return 1;
     for (k = e.ngraphs; k > 0; k--) { /* uftrace prepends each graph to its list */
-        if ((rc = gr_print_graph(&e, &e.graphs[k - 1], o->fields, out)) < 0) return 1;
+        if ((rc = gr_print_graph(&e, &e.graphs[k - 1], o, out)) < 0) return 1;
         printed += rc;
     }
     if (!printed) {

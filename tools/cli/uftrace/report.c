@@ -35,6 +35,7 @@ typedef struct rt_stat {
 
 typedef struct rt_row {
     char    *name;
+    char    *src; /* --srcline: "FILE:LINE" of its latest call, or NULL */
     rt_stat  total, self;
     uint64_t call, size;
 } rt_row;
@@ -69,6 +70,7 @@ static const char *const rt_key_names[] = {"total",    "total_avg", "total_min",
 typedef struct rt {
     uft_stream s;
     int        task_mode;
+    int        srcline;   /* --srcline: rows with their functions' "FILE:LINE" */
     rt_row    *rows;
     size_t     nrows, cap;
     size_t    *hash; /* row index + 1 by name, open addressing */
@@ -181,14 +183,16 @@ static void rt_count_func(rt *e, uft_stask *t, uint64_t time, uint64_t addr)
     }
     e->func_size[t->index] = size;
     rt_count(e, t, row);
-}
-
-/* The time of the task's last record as uftrace reads it at the end
-   (task->rstack->time): for a perf record, that of the last perf record
-   read of any task (uftrace keeps them in one static record). */
-static uint64_t rt_end_time(const rt *e, const uft_stask *t)
-{
-    return t->cur_src == UFT_SRC_PERF && !e->s.time_filter ? e->s.perf_cur.time : t->cur.time;
+    if (e->srcline) { /* (uftrace's node->loc: the latest call's) */
+        char src[4200];
+        rt_row *r = &e->rows[row];
+        int found = uft_srcline(e->s.dir, t->t, time, addr, src, sizeof src);
+        if (r->src != NULL && (!found || strcmp(r->src, src) != 0)) {
+            free(r->src);
+            r->src = NULL;
+        }
+        if (found && r->src == NULL) r->src = strdup(src);
+    }
 }
 
 /* Frames still open at the end count up to end (uftrace's
@@ -239,7 +243,7 @@ static void rt_functions(rt *e, int no_libcall)
     if (e->s.failed) return;
     for (i = 0; i < e->s.ntasks; i++) {
         t = &e->s.tasks[i];
-        if (t->nstack > 0) rt_close_open(e, t, rt_end_time(e, t));
+        if (t->nstack > 0) rt_close_open(e, t, uft_stream_end_time(&e->s, t));
     }
 }
 
@@ -360,7 +364,7 @@ static int rt_setup_keys(rt *e, const uft_opts *o, int avg_mode)
 }
 
 /* uftrace's print_header_align() and print_line(): the two header lines. */
-static void rt_header(out_buf *out, const uft_field *table, const int *shown, int n, const char *title)
+static void rt_header(out_buf *out, const uft_field *table, const int *shown, int n, const char *title, int srcline)
 {
     static const char line[] = "=================================================";
     int i;
@@ -372,6 +376,7 @@ static void rt_header(out_buf *out, const uft_field *table, const int *shown, in
     }
     out_lit(out, "  ");
     out_str(out, title);
+    if (srcline) out_lit(out, " [Source]");
     out_char(out, '\n');
     for (i = 0; i < n; i++) {
         out_lit(out, "  ");
@@ -394,7 +399,7 @@ static void rt_print(rt *e, const int *shown, int n, out_buf *out)
     const uft_field *table = e->task_mode ? rt_task_fields : rt_fields;
     size_t i, k;
     int c;
-    rt_header(out, table, shown, n, e->task_mode ? "Task name" : "Function");
+    rt_header(out, table, shown, n, e->task_mode ? "Task name" : "Function", e->srcline);
     for (i = 0; i < e->nrows; i++) {
         const rt_row *r = &e->rows[i];
         for (c = 0; c < n; c++) {
@@ -429,6 +434,11 @@ static void rt_print(rt *e, const int *shown, int n, out_buf *out)
             out_str(out, buf);
         } else {
             out_str(out, r->name);
+            if (r->src != NULL) {
+                out_lit(out, " [");
+                out_str(out, r->src);
+                out_char(out, ']');
+            }
             out_char(out, '\n');
         }
     }
@@ -454,6 +464,7 @@ int uft_report(const char *path, const uft_opts *o, out_buf *out, out_buf *err)
     if (uft_stream_open_opts(&e.s, &dir, o, out, err)) return 1;
     if (e.s.usage) out_str(out, e.s.usage);
     e.task_mode = o->task;
+    e.srcline = o->srcline && !o->task;
     if (rt_setup_keys(&e, o, avg_mode) < 0) {
         out_lit(out, "Usage: invalid sort key: ");
         out_str(out, o->sort);

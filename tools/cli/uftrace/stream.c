@@ -124,6 +124,7 @@ int uft_st_task_ahead_filtered(uft_stream *e, uft_stask *t)
                 break;
             }
             t->held[t->nheld++] = r;
+            t->ustack_time = r->rec.time;
             tr = st_time_trigger(e, t, r, &threshold);
             if (r->rec.type == TDEC_UFTRACE_REC_EVENT) {
                 release = r->rec.addr >= 1000000u;
@@ -140,6 +141,7 @@ int uft_st_task_ahead_filtered(uft_stream *e, uft_stask *t)
     if (t->held_from == t->nheld || e->failed) return 0;
     old = t->slot[0];
     t->slot[0] = t->held[t->held_from];
+    t->ustack_time = t->slot[0]->rec.time;
     t->held[t->held_from++] = old; /* slot[0]'s old buffer, reused once all are out */
     if (t->held_from == t->nheld) {
         for (i = 0; i < t->nheld; i++) t->spare[t->nspare++] = t->held[i];

@@ -191,6 +191,8 @@ typedef struct uft_stask {
     size_t          ntt, tt_cap;
     const uft_session *sess;       /* uft_stream_session(): the answer in [sess_from, sess_to) */
     uint64_t        sess_from, sess_to;
+    uint64_t        ustack_time; /* time filter: of the latest record read from its
+                                    file or passed on (uftrace's task->ustack) */
 } uft_stask;
 
 typedef struct uft_sperf {
@@ -321,6 +323,17 @@ int uft_parse_time(const char *arg, uint64_t *ns, int *unknown_unit);
 
 /* uft_stream_frame() beyond the frames allocated so far */
 uft_frame *uft_stream_frame_grow(const uft_stream *s, uft_stask *t, long idx);
+
+/* The time of the task's last record as uftrace reads it at the end
+   (task->rstack->time), where the calls still open end: for a perf
+   record, that of the last perf record read of any task (uftrace keeps
+   them in one static record); under a time filter, for a record of its
+   file, the latest one read from the file (passed on or not) or passed on. */
+static inline uint64_t uft_stream_end_time(const uft_stream *s, const uft_stask *t)
+{
+    if (s->time_filter) return t->cur_src == UFT_SRC_USER ? t->ustack_time : t->cur.time;
+    return t->cur_src == UFT_SRC_PERF ? s->perf_cur.time : t->cur.time;
+}
 
 static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t)
 {

@@ -102,8 +102,11 @@ static const char uft_help[] =
     "    --avg-total, --avg-self the average, min and max of the total / self time\n"
     "  graph [FUNC]   the call graph of each session (from FUNC), as uftrace graph\n"
     "    -f, --output-fields=F   total, self, addr\n"
+    "    --task                  the task graph instead (run and self times; -f total,\n"
+    "                            self, tid)\n"
     "  report and graph take replay's -F, -N, -T, -D, -t, --tid, --match,\n"
-    "  --no-event, --event-full, --no-libcall, --demangle; info, report and graph\n"
+    "  --no-event, --event-full, --no-libcall, --demangle, --srcline (a function's\n"
+    "  [FILE:LINE] after its name); info, report and graph\n"
     "  take -d, --data=DIR\n";
 
 const cli_format cli_uftrace = {
