@@ -528,13 +528,14 @@ static int xray_opt_int(const char *v, int *k)
     return 1;
 }
 
-/* --demangle and --no-demangle (extract, convert): llvm-xray 14 reads only
-   --no-demangle; --demangle=false is taken and changes nothing. */
+/* --demangle and --no-demangle (extract, convert): llvm-xray 14 looks at
+   where they are, not at their values: names stay mangled when
+   --no-demangle comes after the last --demangle (or without one). */
 static int xray_opt_demangle(const char *arg)
 {
-    int on = 1, off = 0, r;
-    if ((r = xray_opt_flag(arg, "demangle", NULL, &on)) != 0) return r;
-    if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) > 0) xray_opt.demangle = !off;
+    int ignored, r;
+    if ((r = xray_opt_flag(arg, "demangle", NULL, &ignored)) > 0) xray_opt.demangle = 1;
+    else if (r == 0 && (r = xray_opt_flag(arg, "no-demangle", NULL, &ignored)) > 0) xray_opt.demangle = 0;
     return r;
 }
 

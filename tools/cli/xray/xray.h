@@ -20,9 +20,10 @@ typedef struct xray_options {
     const char *instr_map;
     /* --symbolize (extract: -s; convert: -y): names instead of ids */
     int symbolize;
-    /* --no-demangle (extract, convert): C++ names as in the symbol table
-       (xray_instrmap_symbol), else demangled (xray_instrmap_name);
-       --demangle is taken and, as in llvm-xray 14, changes nothing */
+    /* --no-demangle after the last --demangle, whatever their values, as
+       llvm-xray 14 reads them (extract, convert): C++ names as in the
+       symbol table (xray_instrmap_symbol), else demangled
+       (xray_instrmap_name) */
     int demangle;
     /* convert --output-format=yaml|trace_event|raw (-f): llvm-xray's
        default is raw */
