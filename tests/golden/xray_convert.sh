@@ -15,13 +15,7 @@
 # JSON, the records before the cut and an error.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
-out_dir golden-xray-convert
-case $X in /*) ;; *) X=$(pwd)/$X ;; esac # the commands run in the logs' folders
-if ! have python3 || ! have xz; then
-    skip "xray convert (python3 and xz are needed)"
-    exit 0
-fi
-xray_refs convert
+xray_golden convert || exit 0
 
 for log in tests/data/xray/*/*.xray tests/data/peers/xray/*/*.xray; do
     name=${log#tests/data/}
