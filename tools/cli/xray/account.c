@@ -114,13 +114,15 @@ static void acct_put_name(out_buf *o, acct *acc, int32_t fid)
     out_mem(o, name, len);
 }
 
-/* Its "file:line:column": the map has no debug information, so LLVM's
-   symbolizer answers "<invalid>:0:0" for every known address. */
+/* Its "file:line:column" (llvm-symbolizer's: "<invalid>:0:0" without line
+   information), or "(unknown)" for an id the map does not have. */
 static void acct_put_debug(out_buf *o, const acct *acc, int32_t fid)
 {
     uint64_t address;
-    if (acc->names.map && xray_instrmap_address(acc->names.map, fid, &address)) out_lit(o, "<invalid>:0:0");
-    else out_lit(o, "(unknown)");
+    const char *where;
+    if (!acc->names.map || !xray_instrmap_address(acc->names.map, fid, &address)) out_lit(o, "(unknown)");
+    else if ((where = xray_instrmap_where(acc->names.map, fid)) != NULL) out_str(o, where);
+    else out_lit(o, "<invalid>:0:0");
 }
 
 /* The index of key's entry; a new key gets a zeroed entry (but its key).

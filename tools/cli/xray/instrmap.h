@@ -82,6 +82,11 @@ const char *xray_instrmap_symbol_error(const xray_instrmap *m);
 /* The same name as the symbol table spells it (--no-demangle). */
 const char *xray_instrmap_symbol(const xray_instrmap *m, int32_t fid);
 
+/* The source position llvm-xray account prints for function id fid,
+   "FILE:LINE:COLUMN" from the ELF file's DWARF line tables, or NULL when
+   there is none (account then prints "<invalid>:0:0"). */
+const char *xray_instrmap_where(const xray_instrmap *m, int32_t fid);
+
 /* The id llvm-xray gives the function at `function` (the last one given to
    that address), or 0 when no sled names it. */
 int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function);
