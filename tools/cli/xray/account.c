@@ -564,6 +564,7 @@ int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     acct *acc = NULL;
     int rc, added = 1;
     if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
+    if (map) xray_instrmap_read_lines(map, xray_opt.instr_map);
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
     rc = 1;
     if ((acc = acct_new(map, err)) == NULL) goto out_of_memory;

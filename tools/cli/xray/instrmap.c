@@ -1188,7 +1188,6 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
     if (rc == 1) {
         rc = 0;
         read_names(&f, m);
-        read_lines(&f, m);
         for (i = 0; i < m->nfn; i++) { /* llvm-symbolizer demangles names starting with _Z */
             m->name[i] = m->symbol[i] ? demangle_full(m->symbol[i]) : NULL;
             if (!m->name[i]) m->name[i] = m->symbol[i];
@@ -1266,4 +1265,23 @@ const char *xray_instrmap_where(const xray_instrmap *m, int32_t fid)
     if (!m->where || !xray_instrmap_address(m, fid, &key.address)) return NULL;
     at = bsearch(&key, m->by_address, m->nby_address, sizeof key, fid_cmp_address);
     return at ? m->where[at - m->by_address] : NULL;
+}
+
+void xray_instrmap_read_lines(xray_instrmap *m, const char *path)
+{
+    elf_file f;
+    struct stat sb;
+    char why[256];
+    memset(&f, 0, sizeof f);
+    f.why = why;
+    f.why_len = sizeof why;
+    f.fd = open(path, O_RDONLY);
+    f.win = calloc(WINDOWS, sizeof *f.win);
+    if (f.fd >= 0 && f.win && fstat(f.fd, &sb) == 0) {
+        f.size = (uint64_t)sb.st_size;
+        if (read_headers(&f) == 0) read_lines(&f, m);
+    }
+    if (f.fd >= 0) close(f.fd);
+    free(f.shdr);
+    free(f.win);
 }
