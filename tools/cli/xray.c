@@ -653,9 +653,9 @@ static const char xray_help[] =
     "  info           header fields and record counts\n"
     "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
-    "                 -s, --symbolize: function names; --no-demangle;\n"
-    "                 -o, --output=FILE\n"
-    "  convert        as llvm-xray convert: --output-format=yaml|trace_event (-f),\n"
+    "                 -s, --symbolize: function names; --no-demangle\n"
+    "  convert        as llvm-xray convert: --output-format=raw|yaml|trace_event\n"
+    "                 (-f; raw: llvm-xray's binary basic log, the default),\n"
     "                 --symbolize (-y), --sort=false (-s), --no-demangle\n"
     "  stack          as llvm-xray stack: the top 10 stacks by leaf time and count;\n"
     "                 --per-thread-stacks, --aggregate-threads, --keep-going (-k),\n"
@@ -664,8 +664,9 @@ static const char xray_help[] =
     "  account        per-function call statistics as llvm-xray account: -k,\n"
     "                 --keep-going; -d, --deduce-sibling-calls; -s, --sort=funcid|\n"
     "                 count|min|med|90p|99p|max|sum|func; -r, --sortorder=asc|dsc;\n"
-    "                 -p, --top=N; -f, --format=text|csv\n"
-    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
+    "                 -p, --top=N; -f, --format=text|csv; --recursive-calls-only\n"
+    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n"
+    "  extract, convert, account: -o, --output=FILE writes the output to FILE\n";
 
 const cli_format cli_xray = {
     .name = "xray",
