@@ -655,7 +655,8 @@ static uint64_t dw_fixed(dw_cursor *c, unsigned n)
     return v;
 }
 
-static uint64_t dw_uleb(dw_cursor *c)
+/* A LEB128 number, sign-extended when `is_signed`. */
+static uint64_t dw_leb(dw_cursor *c, int is_signed)
 {
     uint64_t v = 0;
     unsigned shift = 0;
@@ -669,26 +670,10 @@ static uint64_t dw_uleb(dw_cursor *c)
         if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
         shift += 7;
     } while (b & 0x80);
+    if (is_signed && shift < 64 && (b & 0x40)) v |= ~(uint64_t)0 << shift;
     return v;
 }
-
-static int64_t dw_sleb(dw_cursor *c)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    uint8_t b;
-    do {
-        if (c->bad || c->p >= c->end) {
-            c->bad = 1;
-            return 0;
-        }
-        b = *c->p++;
-        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
-        shift += 7;
-    } while (b & 0x80);
-    if (shift < 64 && (b & 0x40)) v |= ~(uint64_t)0 << shift;
-    return (int64_t)v;
-}
+#define dw_uleb(c) dw_leb((c), 0)
 
 /* An inline NUL-terminated string: its start, the cursor past it. */
 static const char *dw_cstr(dw_cursor *c)
@@ -912,7 +897,7 @@ static int dw_unit_rows(dw_unit *u, dw_cursor *c, unsigned offset_size)
             break;
         case 1: DW_ROW(0); break;                                   /* copy */
         case 2: addr += dw_uleb(c) * min_inst; break;               /* advance_pc */
-        case 3: line += (uint32_t)dw_sleb(c); break;                /* advance_line */
+        case 3: line += (uint32_t)dw_leb(c, 1); break;              /* advance_line */
         case 4: file = dw_uleb(c); break;                           /* set_file */
         case 5: column = (uint16_t)dw_uleb(c); break;               /* set_column */
         case 8: addr += ((255 - opcode_base) / line_range) * min_inst; break; /* const_add_pc */
