@@ -643,6 +643,7 @@ typedef struct dw_cursor {
     int            bad; /* read past the end */
 } dw_cursor;
 
+/* A little-endian number of n <= 8 bytes. */
 static uint64_t dw_fixed(dw_cursor *c, unsigned n)
 {
     uint64_t v;
@@ -653,6 +654,12 @@ static uint64_t dw_fixed(dw_cursor *c, unsigned n)
     v = get_le(c->p, n);
     c->p += n;
     return v;
+}
+
+static void dw_skip(dw_cursor *c, uint64_t n)
+{
+    if (c->bad || (uint64_t)(c->end - c->p) < n) c->bad = 1;
+    else c->p += n;
 }
 
 /* A LEB128 number, sign-extended when `is_signed`. */
@@ -737,13 +744,9 @@ static void dw_form(dw_unit *u, dw_cursor *c, uint64_t form, unsigned offset_siz
     case 0x05: dw_fixed(c, 2); return;  /* data2 */
     case 0x06: dw_fixed(c, 4); return;  /* data4 */
     case 0x07: dw_fixed(c, 8); return;  /* data8 */
-    case 0x1e: dw_fixed(c, 16); return; /* data16 */
+    case 0x1e: dw_skip(c, 16); return;  /* data16 */
     case 0x0f: dw_uleb(c); return;      /* udata */
-    case 0x09:                          /* block */
-        v = dw_uleb(c);
-        if (!c->bad && v <= (uint64_t)(c->end - c->p)) c->p += v;
-        else c->bad = 1;
-        return;
+    case 0x09: dw_skip(c, dw_uleb(c)); return; /* block */
     default:
         c->bad = 1;
     }
@@ -892,7 +895,7 @@ static int dw_unit_rows(dw_unit *u, dw_cursor *c, unsigned offset_size)
             } else if (op == 2 && len - 1 <= 8) { /* DW_LNE_set_address */
                 addr = dw_fixed(c, (unsigned)(len - 1));
             } else {
-                c->p += len - 1; /* define_file (v2-4) and others: not used here */
+                dw_skip(c, len - 1); /* define_file (v2-4) and others: not used here */
             }
             break;
         case 1: DW_ROW(0); break;                                   /* copy */
