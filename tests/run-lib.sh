@@ -88,6 +88,20 @@ exec_flow_check() {
     done
 }
 
+# xray_golden KIND: the start of the golden script of llvm-xray's command
+# KIND: its output folder, $X made absolute (the commands run in the logs'
+# folders), then xray_refs KIND. Returns 1 after a SKIP line when python3
+# or xz is missing.
+xray_golden() {
+    out_dir golden-xray-"$1"
+    case $X in /*) ;; *) X=$(pwd)/$X ;; esac
+    if ! have python3 || ! have xz; then
+        skip "xray $1 (python3 and xz are needed)"
+        return 1
+    fi
+    xray_refs "$1"
+}
+
 # xray_refs KIND: every XRay log's llvm-xray references for command KIND
 # (tests/data/xray/*/LOG.KIND.txt.xz and the peer corpus') replayed with
 # $X by tests/golden/xray_refs.py, one PASS/FAIL line a log. Needs python3

@@ -105,4 +105,15 @@ for bad in "--sort=name" "--sortorder=up" "--format=json" "--top=x" "-s"; do
         fail "xray account $bad: exit $rc"
     fi
 done
+# -o FILE (--output): the table goes to the file, stdout stays empty
+for o in "-o" "--output"; do
+    rm -f "$T/o.file"
+    "$X" account -f csv "$o" "$T/o.file" "$L" > "$T/o.stdout" 2> /dev/null
+    "$X" account -f csv "$L" > "$T/o.table" 2> /dev/null
+    if [ -s "$T/o.table" ] && [ ! -s "$T/o.stdout" ] && cmp -s "$T/o.table" "$T/o.file"; then
+        pass "xray account $o FILE: the file holds the table"
+    else
+        fail "xray account $o FILE"
+    fi
+done
 exit $status

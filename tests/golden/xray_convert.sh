@@ -15,13 +15,7 @@
 # JSON, the records before the cut and an error.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
-out_dir golden-xray-convert
-case $X in /*) ;; *) X=$(pwd)/$X ;; esac # the commands run in the logs' folders
-if ! have python3 || ! have xz; then
-    skip "xray convert (python3 and xz are needed)"
-    exit 0
-fi
-xray_refs convert
+xray_golden convert || exit 0
 
 for log in tests/data/xray/*/*.xray tests/data/peers/xray/*/*.xray; do
     name=${log#tests/data/}
@@ -73,8 +67,40 @@ for log in tests/data/xray/fdr-threads/fdr-threads.xray tests/data/xray/basic-mo
     done
 done
 
-# Options: a bad value is a usage error (exit 2); raw output is refused.
+# --output-format=raw (llvm-xray's default), written to a file with -o:
+# LOG.raw / LOG.unsorted.raw (--sort=false) are llvm-xray's bytes.
+for ref in tests/data/xray/*/*.raw tests/data/peers/xray/*/*.raw; do
+    log=${ref%.raw} sort=
+    case $log in *.unsorted) log=${log%.unsorted} sort=--sort=false ;; esac
+    out=$T/$(basename "$ref")
+    rm -f "$out"
+    "$X" convert $sort --output-format=raw -o "$out" "$log.xray" > "$T/raw.stdout" 2> "$T/raw.err"
+    rc=$?
+    if [ $rc = 0 ] && [ ! -s "$T/raw.stdout" ] && cmp -s "$ref" "$out"; then
+        pass "xray convert ${sort:+$sort }--output-format=raw -o FILE ${log#tests/data/}: == llvm-xray convert's file"
+    else
+        fail "xray convert ${sort:+$sort }--output-format=raw -o FILE ${log#tests/data/}: exit $rc" "$T/raw.err"
+    fi
+done
 L=tests/data/xray/fdr-calls/fdr-calls.xray
+if "$X" convert "$L" | cmp -s - tests/data/xray/fdr-calls/fdr-calls.raw; then
+    pass "xray convert without --output-format: raw, as llvm-xray"
+else
+    fail "xray convert without --output-format: not llvm-xray's raw output"
+fi
+# -o (--output) for yaml and trace_event: the file holds what stdout would
+for f in yaml trace_event; do
+    "$X" convert -f $f "$L" > "$T/o.stdout" 2> /dev/null
+    rm -f "$T/o.file"
+    "$X" convert -f $f --output "$T/o.file" "$L" > "$T/o.empty" 2> /dev/null
+    if [ -s "$T/o.stdout" ] && [ ! -s "$T/o.empty" ] && cmp -s "$T/o.stdout" "$T/o.file"; then
+        pass "xray convert -f $f --output FILE: the file holds the output"
+    else
+        fail "xray convert -f $f --output FILE"
+    fi
+done
+
+# Options: a bad value is a usage error (exit 2).
 for bad in "--output-format=json" "--sort=maybe" "-f"; do
     "$X" convert "$bad" "$L" > "$T/bad.out" 2> "$T/bad.err"
     rc=$?

@@ -38,10 +38,17 @@ for f in "$D"/*.elf "$D"/*.o; do
     check "$n --symbolize" "$D/$n.extract-s.yaml" -s "$f"
     [ -f "$D/$n.extract-s-no-demangle.yaml" ] &&
         check "$n --symbolize --no-demangle" "$D/$n.extract-s-no-demangle.yaml" --symbolize --no-demangle "$f"
+    # llvm-xray 14 looks at where --demangle and --no-demangle are, not at
+    # their values: the later one wins
+    if [ -f "$D/$n.extract-s-no-demangle.yaml" ]; then
+        check "$n --symbolize --demangle=false" "$D/$n.extract-s.yaml" --symbolize --demangle=false "$f"
+        check "$n --symbolize --no-demangle --demangle" "$D/$n.extract-s.yaml" -s --no-demangle --demangle "$f"
+        check "$n --symbolize --no-demangle=false" "$D/$n.extract-s-no-demangle.yaml" -s --no-demangle=false "$f"
+    fi
 done
 # LLVM's option spellings: the same outputs
 n=x86_64-cxx-O2-nopie
-check "$n -symbolize=true --demangle=false" "$D/$n.extract-s-no-demangle.yaml" -symbolize=true --demangle=false "$D/$n.elf"
+check "$n -symbolize=true --demangle=false" "$D/$n.extract-s.yaml" -symbolize=true --demangle=false "$D/$n.elf"
 check "$n --symbolize=0" "$D/$n.extract.yaml" --symbolize=0 "$D/$n.elf"
 check "$n --output=-" "$D/$n.extract.yaml" --output=- "$D/$n.elf"
 rm -f "$T/o.yaml"

@@ -11,13 +11,7 @@
 # invalidated), tracedec must complete what it printed.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/run-lib.sh
-out_dir golden-xray-stack
-case $X in /*) ;; *) X=$(pwd)/$X ;; esac # the commands run in the logs' folders
-if ! have python3 || ! have xz; then
-    skip "xray stack (python3 and xz are needed)"
-    exit 0
-fi
-xray_refs stack
+xray_golden stack || exit 0
 
 # Options llvm-xray refuses, in its words; bad values are usage errors.
 L=tests/data/xray/fdr-calls/fdr-calls.xray

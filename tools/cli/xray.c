@@ -14,7 +14,11 @@
 #define TDEC_XRAY_IMPLEMENTATION
 #include "single/tdec_xray.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 typedef struct xray_printer {
@@ -401,7 +405,6 @@ static int xray_command(const cli_args *a, cli_reader *in, out_buf *out, out_buf
     tdec_status st;
     size_t n;
 
-    if (a->command == CLI_EXTRACT) return xray_extract(a->path, out, err);
     memset(&p, 0, sizeof p);
     p.dump = a->command == CLI_DUMP;
     p.json = p.dump && a->output == CLI_OUT_JSON;
@@ -525,23 +528,43 @@ static int xray_opt_int(const char *v, int *k)
     return 1;
 }
 
+/* --demangle and --no-demangle (extract, convert): llvm-xray 14 looks at
+   where they are, not at their values: names stay mangled when
+   --no-demangle comes after the last --demangle (or without one). */
+static int xray_opt_demangle(const char *arg)
+{
+    int ignored, r;
+    if ((r = xray_opt_flag(arg, "demangle", NULL, &ignored)) > 0) xray_opt.demangle = 1;
+    else if (r == 0 && (r = xray_opt_flag(arg, "no-demangle", NULL, &ignored)) > 0) xray_opt.demangle = 0;
+    return r;
+}
+
+/* A choice option: 1 and the index of its value in *k, -1 on a missing or
+   unknown value, 0 when it is another argument. */
+static int xray_opt_enum(int argc, char **argv, int *i, const char *name, const char *alias,
+                         const char *const *names, int *k)
+{
+    const char *v;
+    int r = xray_opt_value(argc, argv, i, name, alias, &v);
+    return r > 0 ? xray_opt_choice(v, names, k) : r;
+}
+
 static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *err)
 {
     static const char *const account_keys[] = {"funcid", "count", "min", "med", "90p", "99p", "max", "sum", "func", NULL};
     static const char *const orders[] = {"asc", "dsc", NULL};
-    static const char *const formats[] = {"text", "csv", NULL};
-    int k = 0;
+    static const char *const account_formats[] = {"text", "csv", NULL};
+    /* in the order of enum XRAY_FORMAT_*, XRAY_STACK_*, XRAY_AGGREGATE_* */
+    static const char *const convert_formats[] = {"raw", "yaml", "trace_event", NULL};
+    static const char *const stack_formats[] = {"human", "flame", NULL};
+    static const char *const aggregations[] = {"time", "count", NULL};
     const char *arg = argv[*i], *v;
-    int r = 0, off = 0;
+    int r = 0, k = 0;
     (void)err;
     switch (a->command) {
     case CLI_EXTRACT:
         if ((r = xray_opt_flag(arg, "symbolize", "s", &xray_opt.symbolize)) != 0) break;
-        if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
-        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) {
-            xray_opt.demangle = !off;
-            break;
-        }
+        if ((r = xray_opt_demangle(arg)) != 0) break;
         r = xray_opt_value(argc, argv, i, "output", "o", &xray_opt.output);
         break;
     case CLI_DUMP: /* --chrome: convert's trace_event */
@@ -550,19 +573,12 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
         break;
     case CLI_CONVERT:
         if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "output", "o", &xray_opt.output)) != 0) break;
         if ((r = xray_opt_flag(arg, "symbolize", "y", &xray_opt.symbolize)) != 0) break;
         if ((r = xray_opt_flag(arg, "sort", "s", &xray_opt.sort)) != 0) break;
-        if ((r = xray_opt_flag(arg, "demangle", NULL, &xray_opt.demangle)) != 0) break;
-        if ((r = xray_opt_flag(arg, "no-demangle", NULL, &off)) != 0) {
-            xray_opt.demangle = !off;
-            break;
-        }
-        if ((r = xray_opt_value(argc, argv, i, "output-format", "f", &v)) > 0) {
-            if (strcmp(v, "yaml") == 0) xray_opt.output_format = XRAY_FORMAT_YAML;
-            else if (strcmp(v, "trace_event") == 0) xray_opt.output_format = XRAY_FORMAT_TRACE_EVENT;
-            else if (strcmp(v, "raw") == 0) xray_opt.output_format = XRAY_FORMAT_RAW;
-            else r = -1;
-        }
+        if ((r = xray_opt_demangle(arg)) != 0) break;
+        if ((r = xray_opt_enum(argc, argv, i, "output-format", "f", convert_formats, &k)) > 0)
+            xray_opt.output_format = k;
         break;
     case CLI_STACK:
         if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
@@ -571,31 +587,25 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
         if ((r = xray_opt_flag(arg, "aggregate-threads", NULL, &xray_opt.aggregate_threads)) != 0) break;
         if ((r = xray_opt_flag(arg, "all-stacks", NULL, &xray_opt.all_stacks)) != 0) break;
         if ((r = xray_opt_flag(arg, "all", NULL, &xray_opt.all_stacks)) != 0) break;
-        if ((r = xray_opt_value(argc, argv, i, "stack-format", NULL, &v)) > 0) {
-            if (strcmp(v, "human") == 0) xray_opt.stack_format = XRAY_STACK_HUMAN;
-            else if (strcmp(v, "flame") == 0) xray_opt.stack_format = XRAY_STACK_FLAME;
-            else r = -1;
+        if ((r = xray_opt_enum(argc, argv, i, "stack-format", NULL, stack_formats, &k)) != 0) {
+            if (r > 0) xray_opt.stack_format = k;
             break;
         }
-        if ((r = xray_opt_value(argc, argv, i, "aggregation-type", NULL, &v)) > 0) {
-            if (strcmp(v, "time") == 0) xray_opt.aggregation = XRAY_AGGREGATE_TIME;
-            else if (strcmp(v, "count") == 0) xray_opt.aggregation = XRAY_AGGREGATE_COUNT;
-            else r = -1;
-        }
+        if ((r = xray_opt_enum(argc, argv, i, "aggregation-type", NULL, aggregations, &k)) > 0) xray_opt.aggregation = k;
         break;
     case CLI_ACCOUNT:
         if ((r = xray_opt_value(argc, argv, i, "instr_map", "m", &xray_opt.instr_map)) != 0) break;
+        if ((r = xray_opt_value(argc, argv, i, "output", "o", &xray_opt.output)) != 0) break;
         if ((r = xray_opt_flag(arg, "keep-going", "k", &xray_opt.keep_going)) != 0) break;
         if ((r = xray_opt_flag(arg, "deduce-sibling-calls", "d", &xray_opt.deduce_sibling_calls)) != 0) break;
-        if ((r = xray_opt_value(argc, argv, i, "sort", "s", &v)) != 0) {
-            if (r > 0 && (r = xray_opt_choice(v, account_keys, &k)) > 0) xray_opt.account_sort = k;
-        } else if ((r = xray_opt_value(argc, argv, i, "sortorder", "r", &v)) != 0) {
-            if (r > 0) r = xray_opt_choice(v, orders, &xray_opt.sort_descending);
-        } else if ((r = xray_opt_value(argc, argv, i, "format", "f", &v)) != 0) {
-            if (r > 0) r = xray_opt_choice(v, formats, &xray_opt.csv);
-        } else if ((r = xray_opt_value(argc, argv, i, "top", "p", &v)) > 0) {
-            r = xray_opt_int(v, &xray_opt.top);
+        if ((r = xray_opt_flag(arg, "recursive-calls-only", NULL, &xray_opt.recursive_calls_only)) != 0) break;
+        if ((r = xray_opt_enum(argc, argv, i, "sortorder", "r", orders, &xray_opt.sort_descending)) != 0) break;
+        if ((r = xray_opt_enum(argc, argv, i, "format", "f", account_formats, &xray_opt.csv)) != 0) break;
+        if ((r = xray_opt_enum(argc, argv, i, "sort", "s", account_keys, &k)) != 0) {
+            if (r > 0) xray_opt.account_sort = k;
+            break;
         }
+        if ((r = xray_opt_value(argc, argv, i, "top", "p", &v)) > 0) r = xray_opt_int(v, &xray_opt.top);
         break;
     default:
         return CLI_OPT_NONE;
@@ -603,13 +613,38 @@ static int xray_parse_opt(cli_args *a, int argc, char **argv, int *i, out_buf *e
     return r > 0 ? CLI_OPT_TAKEN : r < 0 ? CLI_OPT_USAGE : CLI_OPT_NONE;
 }
 
-static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
+static int xray_run_to(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
 {
     if (a->command == CLI_STACK) return xray_stack(a->path, in, out, err);
     if (a->command == CLI_ACCOUNT) return xray_account(a->path, in, out, err);
+    if (a->command == CLI_EXTRACT) return xray_extract(a->path, out, err);
     if (a->command == CLI_CONVERT || a->output == CLI_OUT_CHROME)
         return xray_convert(a->path, in, a->command == CLI_DUMP, out, err);
     return xray_command(a, in, out, err);
+}
+
+/* The command, its output in the file of --output when given. */
+static int xray_run(const cli_args *a, cli_reader *in, out_buf *out, out_buf *err)
+{
+    out_buf *file;
+    int fd, rc;
+    if (!xray_opt.output || strcmp(xray_opt.output, "-") == 0) return xray_run_to(a, in, out, err);
+    fd = open(xray_opt.output, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    file = fd >= 0 ? malloc(sizeof *file) : NULL;
+    if (!file) {
+        cli_diag(err, "error", -1, xray_opt.output, strerror(fd >= 0 ? ENOMEM : errno));
+        if (fd >= 0) close(fd);
+        return 1;
+    }
+    out_init(file, fd);
+    rc = xray_run_to(a, in, file, err);
+    out_flush(file);
+    if (file->failed || close(fd) != 0) {
+        cli_diag(err, "error", -1, xray_opt.output, "write error");
+        rc = 1;
+    }
+    free(file);
+    return rc;
 }
 
 static const char xray_help[] =
@@ -618,9 +653,9 @@ static const char xray_help[] =
     "  info           header fields and record counts\n"
     "  extract BINARY the instrumentation map of an XRay-instrumented ELF file\n"
     "                 (x86-64, AArch64) as llvm-xray extract's YAML;\n"
-    "                 -s, --symbolize: function names; --no-demangle;\n"
-    "                 -o, --output=FILE\n"
-    "  convert        as llvm-xray convert: --output-format=yaml|trace_event (-f),\n"
+    "                 -s, --symbolize: function names; --no-demangle\n"
+    "  convert        as llvm-xray convert: --output-format=raw|yaml|trace_event\n"
+    "                 (-f; raw: llvm-xray's binary basic log, the default),\n"
     "                 --symbolize (-y), --sort=false (-s), --no-demangle\n"
     "  stack          as llvm-xray stack: the top 10 stacks by leaf time and count;\n"
     "                 --per-thread-stacks, --aggregate-threads, --keep-going (-k),\n"
@@ -629,8 +664,9 @@ static const char xray_help[] =
     "  account        per-function call statistics as llvm-xray account: -k,\n"
     "                 --keep-going; -d, --deduce-sibling-calls; -s, --sort=funcid|\n"
     "                 count|min|med|90p|99p|max|sum|func; -r, --sortorder=asc|dsc;\n"
-    "                 -p, --top=N; -f, --format=text|csv\n"
-    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n";
+    "                 -p, --top=N; -f, --format=text|csv; --recursive-calls-only\n"
+    "  account, stack, convert: -m, --instr_map=BINARY names function ids\n"
+    "  extract, convert, account: -o, --output=FILE writes the output to FILE\n";
 
 const cli_format cli_xray = {
     .name = "xray",

@@ -25,19 +25,6 @@ typedef struct acct_frame {
     uint64_t tsc;
 } acct_frame;
 
-typedef struct acct_thread {
-    uint32_t    tid;
-    acct_frame *stack;
-    size_t      depth, cap;
-} acct_thread;
-
-typedef struct acct_func {
-    int32_t   fid;
-    uint64_t *durations; /* in the order the calls ended                     */
-    size_t    n, cap;
-    double    sum;       /* summed in that order, as llvm-xray sums them     */
-} acct_func;
-
 /* Entries keyed by a thread's or a function's 32-bit id (each entry starts
    with it), entry i being the map's key i. The map has llvm-xray's
    DenseMap layout: its order shows in the error reports (threads) and in
@@ -47,6 +34,29 @@ typedef struct acct_table {
     void       *entries;
     size_t      elem, cap;
 } acct_table;
+
+/* --recursive-calls-only: a function's frames on a thread's stack, and
+   whether one of them was entered while another was there (LLVM's
+   RecursionStatus: set at depth 2, cleared when the depth is back to 0) */
+typedef struct acct_recursion {
+    int32_t  fid;
+    uint32_t depth;
+    int      recursive;
+} acct_recursion;
+
+typedef struct acct_thread {
+    uint32_t    tid;
+    acct_frame *stack;
+    size_t      depth, cap;
+    acct_table  recursion; /* of acct_recursion */
+} acct_thread;
+
+typedef struct acct_func {
+    int32_t   fid;
+    uint64_t *durations; /* in the order the calls ended                     */
+    size_t    n, cap;
+    double    sum;       /* summed in that order, as llvm-xray sums them     */
+} acct_func;
 
 typedef struct acct {
     xray_names   names;
@@ -84,7 +94,11 @@ static void acct_free(acct *acc)
     if (acc == NULL) return;
     threads = acc->threads.entries;
     funcs = acc->funcs.entries;
-    for (k = 0; k < acc->threads.map.nkeys; k++) free(threads[k].stack);
+    for (k = 0; k < acc->threads.map.nkeys; k++) {
+        free(threads[k].stack);
+        free(threads[k].recursion.entries);
+        xray_keymap_free(&threads[k].recursion.map);
+    }
     for (k = 0; k < acc->funcs.map.nkeys; k++) free(funcs[k].durations);
     free(threads);
     free(funcs);
@@ -100,13 +114,15 @@ static void acct_put_name(out_buf *o, acct *acc, int32_t fid)
     out_mem(o, name, len);
 }
 
-/* Its "file:line:column": the map has no debug information, so LLVM's
-   symbolizer answers "<invalid>:0:0" for every known address. */
+/* Its "file:line:column" (llvm-symbolizer's: "<invalid>:0:0" without line
+   information), or "(unknown)" for an id the map does not have. */
 static void acct_put_debug(out_buf *o, const acct *acc, int32_t fid)
 {
     uint64_t address;
-    if (acc->names.map && xray_instrmap_address(acc->names.map, fid, &address)) out_lit(o, "<invalid>:0:0");
-    else out_lit(o, "(unknown)");
+    const char *where;
+    if (!acc->names.map || !xray_instrmap_address(acc->names.map, fid, &address)) out_lit(o, "(unknown)");
+    else if ((where = xray_instrmap_where(acc->names.map, fid)) != NULL) out_str(o, where);
+    else out_lit(o, "<invalid>:0:0");
 }
 
 /* The index of key's entry; a new key gets a zeroed entry (but its key).
@@ -198,12 +214,43 @@ static void acct_report(acct *acc, const xray_trace_record *r)
     }
 }
 
+/* fid's recursion status on thread t, NULL when out of memory. */
+static acct_recursion *acct_recursion_get(acct_thread *t, int32_t fid)
+{
+    uint32_t k;
+    if (t->recursion.elem == 0) {
+        t->recursion.map.hash = xray_hash_int;
+        t->recursion.elem = sizeof(acct_recursion);
+    }
+    k = acct_table_get(&t->recursion, (uint32_t)fid);
+    return k == UINT32_MAX ? NULL : (acct_recursion *)t->recursion.entries + k;
+}
+
+/* Whether a call of fid ending now on thread t is counted: always, or with
+   --recursive-calls-only when fid is recursive there. -1 out of memory. */
+static int acct_counted(acct_thread *t, int32_t fid)
+{
+    acct_recursion *rs;
+    if (!xray_opt.recursive_calls_only) return 1;
+    if ((rs = acct_recursion_get(t, fid)) == NULL) return -1;
+    return rs->recursive;
+}
+
+/* A frame of fid leaves t's stack (--recursive-calls-only). */
+static void acct_leave(acct_thread *t, int32_t fid)
+{
+    acct_recursion *rs;
+    if (!xray_opt.recursive_calls_only || (rs = acct_recursion_get(t, fid)) == NULL) return;
+    if (--rs->depth == 0) rs->recursive = 0;
+}
+
 /* LLVM's accountRecord: 1 accounted, 0 refused, -1 out of memory. */
 static int acct_account(acct *acc, const xray_trace_record *r)
 {
     acct_thread *t;
     uint32_t k;
     size_t i, j;
+    int counted;
     if (acc->first_tsc == 0) acc->first_tsc = r->tsc;
     if (r->tsc < acc->first_tsc) return 0;
     if ((k = acct_thread_get(acc, r->tid)) == UINT32_MAX) return -1;
@@ -218,6 +265,11 @@ static int acct_account(acct *acc, const xray_trace_record *r)
         t->stack[t->depth].fid = r->fid;
         t->stack[t->depth].tsc = r->tsc;
         t->depth++;
+        if (xray_opt.recursive_calls_only) {
+            acct_recursion *rs = acct_recursion_get(t, r->fid);
+            if (rs == NULL) return -1;
+            if (++rs->depth == 2) rs->recursive = 1;
+        }
         return 1;
     default: /* XRAY_EXIT, XRAY_TAIL_EXIT */
         break;
@@ -225,16 +277,22 @@ static int acct_account(acct *acc, const xray_trace_record *r)
     if (t->depth == 0) return 0;
     if (t->stack[t->depth - 1].fid == r->fid) {
         t->depth--;
-        return acct_record_latency(acc, r->fid, acct_diff(t->stack[t->depth].tsc, r->tsc)) == 0 ? 1 : -1;
+        if ((counted = acct_counted(t, r->fid)) < 0) return -1;
+        if (counted && acct_record_latency(acc, r->fid, acct_diff(t->stack[t->depth].tsc, r->tsc)) != 0) return -1;
+        acct_leave(t, r->fid);
+        return 1;
     }
     if (!xray_opt.deduce_sibling_calls) return 0;
     /* --deduce-sibling-calls: the innermost frame of this function ends,
        and every frame above it ends with it, each timed to this exit */
     for (i = t->depth; i > 0 && t->stack[i - 1].fid != r->fid; i--) continue;
     if (i == 0) return 0;
-    for (j = i - 1; j < t->depth; j++)
-        if (acct_record_latency(acc, t->stack[j].fid, acct_diff(t->stack[j].tsc, r->tsc)) != 0) return -1;
-    t->depth = i - 1;
+    for (j = i - 1; j < t->depth; j++) {
+        if ((counted = acct_counted(t, t->stack[j].fid)) < 0) return -1;
+        if (counted && acct_record_latency(acc, t->stack[j].fid, acct_diff(t->stack[j].tsc, r->tsc)) != 0)
+            return -1;
+    }
+    while (t->depth > i - 1) acct_leave(t, t->stack[--t->depth].fid);
     return 1;
 }
 
@@ -506,6 +564,7 @@ int xray_account(const char *path, cli_reader *in, out_buf *out, out_buf *err)
     acct *acc = NULL;
     int rc, added = 1;
     if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
+    if (map) xray_instrmap_read_lines(map, xray_opt.instr_map);
     if ((rc = xray_trace_open(in, path, 0, &t, err)) != 0) goto done;
     rc = 1;
     if ((acc = acct_new(map, err)) == NULL) goto out_of_memory;

@@ -482,16 +482,53 @@ int xray_convert_yaml(xray_trace *t, xray_names *names, out_buf *out)
     return xray_trace_status(t);
 }
 
+/* ---- raw: llvm-xray's basic-mode ("v1") writer ------------------------------- */
+
+static uint8_t *raw_put(uint8_t *w, uint64_t v, unsigned bytes)
+{
+    unsigned i;
+    for (i = 0; i < bytes; i++) w[i] = (uint8_t)(v >> (8 * i));
+    return w + bytes;
+}
+
+int xray_convert_raw(xray_trace *t, out_buf *out)
+{
+    const tdec_xray_header *h = xray_trace_header(t);
+    xray_trace_record r;
+    uint8_t buf[32], *w;
+    /* the 32-byte header: the input's version and file type (also an FDR
+       log's), the TSC flags, the cycle frequency, 16 zero bytes */
+    memset(buf, 0, sizeof buf);
+    w = raw_put(buf, h->version, 2);
+    w = raw_put(w, h->file_type, 2);
+    w = raw_put(w, ((h->flags & TDEC_XRAY_TSC_CONSTANT) ? 1u : 0u) | ((h->flags & TDEC_XRAY_TSC_NONSTOP) ? 2u : 0u), 4);
+    raw_put(w, h->cycle_frequency, 8);
+    out_mem(out, buf, sizeof buf);
+    /* 32 bytes a function record: record type, CPU (8 bits), 0 enter (also
+       with arguments, which are left out), 1 exit, 2 tail exit, function id,
+       TSC, thread id, process id (version 3 on, else 0), 8 zero bytes;
+       events are left out */
+    while (xray_trace_next(t, &r)) {
+        if (r.kind == XRAY_CUSTOM_EVENT || r.kind == XRAY_TYPED_EVENT) continue;
+        memset(buf, 0, sizeof buf);
+        w = raw_put(buf, r.record_type, 2);
+        w = raw_put(w, (uint8_t)r.cpu, 1);
+        w = raw_put(w, r.kind == XRAY_EXIT ? 1u : r.kind == XRAY_TAIL_EXIT ? 2u : 0u, 1);
+        w = raw_put(w, (uint32_t)r.fid, 4);
+        w = raw_put(w, r.tsc, 8);
+        w = raw_put(w, r.tid, 4);
+        raw_put(w, h->version >= 3 ? r.pid : 0, 4);
+        out_mem(out, buf, sizeof buf);
+    }
+    return xray_trace_status(t);
+}
+
 int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out_buf *err)
 {
     xray_instrmap *map = NULL;
     xray_trace *t;
     xray_names names;
     int rc;
-    if (!chrome && xray_opt.output_format == XRAY_FORMAT_RAW) {
-        cli_diag(err, "error", -1, "convert: --output-format=raw is not supported (yaml, trace_event)", NULL);
-        return 2;
-    }
     if (xray_opt.instr_map && (rc = xray_instrmap_load(xray_opt.instr_map, &map, err)) != 0) return rc;
     if ((rc = xray_trace_open(in, path, chrome || xray_opt.sort, &t, err)) != 0) {
         xray_instrmap_free(map);
@@ -504,8 +541,10 @@ int xray_convert(const char *path, cli_reader *in, int chrome, out_buf *out, out
     names.demangle = xray_opt.demangle;
     if (chrome || xray_opt.output_format == XRAY_FORMAT_TRACE_EVENT)
         rc = xray_convert_trace_event(t, &names, out, err);
-    else
+    else if (xray_opt.output_format == XRAY_FORMAT_YAML)
         rc = xray_convert_yaml(t, &names, out);
+    else
+        rc = xray_convert_raw(t, out);
     xray_trace_close(t);
     xray_instrmap_free(map);
     return rc;

@@ -27,6 +27,11 @@ const char *xray_names_get(xray_names *n, int32_t fid, size_t *len);
 /* `convert --output-format=yaml`: the whole output. Returns the exit status. */
 int xray_convert_yaml(xray_trace *t, xray_names *names, out_buf *out);
 
+/* `convert --output-format=raw` (llvm-xray's default): the records as a
+   basic-mode log, byte for byte as llvm-xray writes it. Returns the exit
+   status. */
+int xray_convert_raw(xray_trace *t, out_buf *out);
+
 /* `convert --output-format=trace_event` (and dump --chrome): the whole
    output, valid JSON also when the log is damaged. Returns the exit status. */
 int xray_convert_trace_event(xray_trace *t, xray_names *names, out_buf *out, out_buf *err);

@@ -6,12 +6,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tools/cli/xray/xray.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tools/cli/cli.h"
 #include "tools/cli/xray/instrmap.h"
@@ -169,33 +166,8 @@ static void yaml_hex(out_buf *o, uint64_t v)
     out_mem(o, p, (size_t)(buf + sizeof buf - p));
 }
 
-static int extract_to(const char *path, out_buf *out, out_buf *err);
-
-int xray_extract(const char *path, out_buf *out, out_buf *err)
-{
-    out_buf *file;
-    int fd, rc;
-    if (!xray_opt.output || strcmp(xray_opt.output, "-") == 0) return extract_to(path, out, err);
-    fd = open(xray_opt.output, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    file = fd >= 0 ? malloc(sizeof *file) : NULL;
-    if (!file) {
-        cli_diag(err, "error", -1, xray_opt.output, strerror(fd >= 0 ? ENOMEM : errno));
-        if (fd >= 0) close(fd);
-        return 1;
-    }
-    out_init(file, fd);
-    rc = extract_to(path, file, err);
-    out_flush(file);
-    if (file->failed || close(fd) != 0) {
-        cli_diag(err, "error", -1, xray_opt.output, "write error");
-        rc = 1;
-    }
-    free(file);
-    return rc;
-}
-
 /* The YAML of the map at path on out. */
-static int extract_to(const char *path, out_buf *out, out_buf *err)
+int xray_extract(const char *path, out_buf *out, out_buf *err)
 {
     xray_instrmap *m;
     const xray_sled *sleds;

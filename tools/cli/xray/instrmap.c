@@ -62,6 +62,8 @@ struct xray_instrmap {
     char     **symbol;     /* by_fid[i]'s symbol name or NULL                */
     char     **name;       /* by_fid[i]'s demangled name or NULL             */
     char      *symbol_error; /* the symbol table cannot be read: why        */
+    char     **where;      /* by_address[i]'s "FILE:LINE:COLUMN" or NULL     */
+    uint8_t   *where_known; /* by_address[i]'s line was looked up            */
 };
 
 /* Recently read pieces of the file: tables are read an entry at a time,
@@ -252,15 +254,14 @@ static int read_headers(elf_file *f)
     return read_at(f, shoff, f->shdr, shnum * ELF_SHDR_SIZE);
 }
 
-/* The index of the first section named xray_instr_map, or shnum. Sections
+/* The index of the first section named `wanted`, or shnum. Sections
    whose name cannot be read are passed over, as llvm-xray does. */
-static uint64_t find_map_section(elf_file *f)
+static uint64_t find_section(elf_file *f, const char *wanted)
 {
     uint8_t eh[ELF_EHDR_SIZE];
-    uint64_t strndx, i;
-    static const char wanted[] = "xray_instr_map";
-    char name[sizeof wanted];
-    if (f->shnum == 0 || read_at(f, 0, eh, sizeof eh) != 0) return f->shnum;
+    uint64_t strndx, i, len = strlen(wanted) + 1;
+    char name[32];
+    if (f->shnum == 0 || len > sizeof name || read_at(f, 0, eh, sizeof eh) != 0) return f->shnum;
     strndx = get_le(eh + 0x3e, 2);
     if (strndx == SHN_XINDEX) strndx = SH_LINK(f, 0);
     if (strndx == 0 || strndx >= f->shnum || SH_TYPE(f, strndx) != SHT_STRTAB || section_in_file(f, strndx) != 0 ||
@@ -268,9 +269,9 @@ static uint64_t find_map_section(elf_file *f)
         return f->shnum;
     for (i = 0; i < f->shnum; i++) {
         uint64_t off = SH_NAME(f, i), size = SH_SIZE(f, strndx);
-        if (off >= size || size - off < sizeof wanted) continue;
-        if (read_at(f, SH_OFFSET(f, strndx) + off, name, sizeof wanted) != 0) return f->shnum;
-        if (memcmp(name, wanted, sizeof wanted) == 0) return i;
+        if (off >= size || size - off < len) continue;
+        if (read_at(f, SH_OFFSET(f, strndx) + off, name, len) != 0) return f->shnum;
+        if (memcmp(name, wanted, len) == 0) return i;
     }
     return f->shnum;
 }
@@ -634,6 +635,337 @@ unreadable: /* llvm-symbolizer stops the program with this message */
     m->symbol_error = strdup(f->why);
 }
 
+/* ---- source lines: DWARF line tables ------------------------------------- */
+
+/* llvm-xray account's debug column is llvm-symbolizer's line information
+   for a function's address: the row of a line table sequence covering it
+   (the last row at or below the address), "FILE:LINE:COLUMN" with the last
+   path component of the row's file. Read here: each unit of .debug_line
+   (versions 2-5, 32- and 64-bit DWARF; file names inline, or in
+   .debug_line_str / .debug_str); a unit that cannot be read ends the
+   reading. An address no sequence covers, or whose row names a file the
+   unit does not have, has no line information ("<invalid>:0:0"). */
+
+typedef struct dw_cursor {
+    const uint8_t *p, *end;
+    int            bad; /* read past the end */
+} dw_cursor;
+
+/* A little-endian number of n <= 8 bytes. */
+static uint64_t dw_fixed(dw_cursor *c, unsigned n)
+{
+    uint64_t v;
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = 1;
+        return 0;
+    }
+    v = get_le(c->p, n);
+    c->p += n;
+    return v;
+}
+
+static void dw_skip(dw_cursor *c, uint64_t n)
+{
+    if (c->bad || (uint64_t)(c->end - c->p) < n) c->bad = 1;
+    else c->p += n;
+}
+
+/* A LEB128 number, sign-extended when `is_signed`. */
+static uint64_t dw_leb(dw_cursor *c, int is_signed)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    uint8_t b;
+    do {
+        if (c->bad || c->p >= c->end) {
+            c->bad = 1;
+            return 0;
+        }
+        b = *c->p++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+    } while (b & 0x80);
+    if (is_signed && shift < 64 && (b & 0x40)) v |= ~(uint64_t)0 << shift;
+    return v;
+}
+#define dw_uleb(c) dw_leb((c), 0)
+
+/* An inline NUL-terminated string: its start, the cursor past it. */
+static const char *dw_cstr(dw_cursor *c)
+{
+    const uint8_t *nul = c->bad ? NULL : memchr(c->p, 0, (size_t)(c->end - c->p));
+    const char *s = (const char *)c->p;
+    if (!nul) {
+        c->bad = 1;
+        return "";
+    }
+    c->p = nul + 1;
+    return s;
+}
+
+/* Where a file's name is: inline, or at `off` in string section `sec`. */
+typedef struct dw_file {
+    const char *name;
+    uint64_t    sec, off;
+} dw_file;
+
+typedef struct dw_unit {
+    elf_file      *f;
+    xray_instrmap *m;
+    uint64_t       line_str, str; /* section indexes, or shnum */
+    dw_file       *files;
+    size_t         nfiles, cap;
+    unsigned       version;
+} dw_unit;
+
+static int dw_add_file(dw_unit *u, dw_file file)
+{
+    if (u->nfiles == u->cap) {
+        size_t cap = u->cap ? 2 * u->cap : 16;
+        dw_file *t = realloc(u->files, cap * sizeof *t);
+        if (!t) return -1;
+        u->files = t;
+        u->cap = cap;
+    }
+    u->files[u->nfiles++] = file;
+    return 0;
+}
+
+/* A v5 entry's attribute of `form`: its file name part when `path`. */
+static void dw_form(dw_unit *u, dw_cursor *c, uint64_t form, unsigned offset_size, int path, dw_file *file)
+{
+    uint64_t v;
+    switch (form) {
+    case 0x08: /* DW_FORM_string */
+        if (path) file->name = dw_cstr(c);
+        else dw_cstr(c);
+        return;
+    case 0x1f: /* DW_FORM_line_strp */
+    case 0x0e: /* DW_FORM_strp */
+        v = dw_fixed(c, offset_size);
+        if (path) {
+            file->sec = form == 0x1f ? u->line_str : u->str;
+            file->off = v;
+        }
+        return;
+    case 0x0b: dw_fixed(c, 1); return;  /* data1 */
+    case 0x05: dw_fixed(c, 2); return;  /* data2 */
+    case 0x06: dw_fixed(c, 4); return;  /* data4 */
+    case 0x07: dw_fixed(c, 8); return;  /* data8 */
+    case 0x1e: dw_skip(c, 16); return;  /* data16 */
+    case 0x0f: dw_uleb(c); return;      /* udata */
+    case 0x09: dw_skip(c, dw_uleb(c)); return; /* block */
+    default:
+        c->bad = 1;
+    }
+}
+
+/* The v5 directory or file list: its entries (files kept when `keep`). */
+static void dw_entries(dw_unit *u, dw_cursor *c, unsigned offset_size, int keep)
+{
+    uint64_t formats[2 * 16], nformats, count, i, k;
+    nformats = dw_fixed(c, 1);
+    if (nformats > 16) {
+        c->bad = 1;
+        return;
+    }
+    for (k = 0; k < 2 * nformats; k++) formats[k] = dw_uleb(c);
+    count = dw_uleb(c);
+    for (i = 0; i < count && !c->bad; i++) {
+        dw_file file = {NULL, 0, 0};
+        file.sec = u->f->shnum;
+        for (k = 0; k < nformats; k++) dw_form(u, c, formats[2 * k + 1], offset_size, formats[2 * k] == 1, &file);
+        if (keep && !c->bad && dw_add_file(u, file) != 0) c->bad = 1;
+    }
+}
+
+/* "BASENAME:LINE:COLUMN" of file index `file` of the unit, malloc'd; NULL
+   when the unit has no such file (or out of memory). */
+static char *dw_where(dw_unit *u, uint64_t file, uint32_t line, uint16_t column)
+{
+    char buf[4097], *w;
+    const char *name, *base;
+    size_t len;
+    if (u->version < 5) {
+        if (file == 0) return NULL;
+        file--;
+    }
+    if (file >= u->nfiles) return NULL;
+    name = u->files[file].name;
+    if (!name) { /* in a string section */
+        uint64_t sec = u->files[file].sec, off = u->files[file].off, n;
+        if (sec >= u->f->shnum || off >= SH_SIZE(u->f, sec)) return NULL;
+        n = SH_SIZE(u->f, sec) - off < sizeof buf - 1 ? SH_SIZE(u->f, sec) - off : sizeof buf - 1;
+        if (read_at(u->f, SH_OFFSET(u->f, sec) + off, buf, n) != 0) return NULL;
+        buf[n] = '\0';
+        name = buf;
+    }
+    base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    len = strlen(base);
+    w = malloc(len + 32);
+    if (w) snprintf(w, len + 32, "%s:%u:%u", base, (unsigned)line, (unsigned)column);
+    return w;
+}
+
+/* The functions at addresses [lo, hi) that have no line yet get this row's. */
+static void dw_cover(dw_unit *u, uint64_t lo, uint64_t hi, uint64_t file, uint32_t line, uint16_t column)
+{
+    xray_instrmap *m = u->m;
+    size_t a = 0, b = m->nby_address;
+    while (a < b) { /* the first function at or above lo */
+        size_t mid = a + (b - a) / 2;
+        if (m->by_address[mid].address < lo) a = mid + 1;
+        else b = mid;
+    }
+    for (; a < m->nby_address && m->by_address[a].address < hi; a++)
+        if (!m->where[a] && !m->where_known[a]) {
+            m->where[a] = dw_where(u, file, line, column);
+            m->where_known[a] = 1;
+        }
+}
+
+/* One line table unit (its header and program in c); 0, or -1 when it
+   cannot be read. */
+static int dw_unit_rows(dw_unit *u, dw_cursor *c, unsigned offset_size)
+{
+    uint64_t header_length, addr = 0, file = 1, prev_addr = 0, prev_file = 0, op, len, k;
+    uint32_t line = 1, prev_line = 0;
+    uint16_t column = 0, prev_column = 0;
+    unsigned min_inst, line_range, opcode_base;
+    int line_base, have_prev = 0;
+    uint8_t lengths[256];
+    dw_cursor prog;
+    u->nfiles = 0;
+    u->version = (unsigned)dw_fixed(c, 2);
+    if (u->version < 2 || u->version > 5) return -1;
+    if (u->version == 5) dw_fixed(c, 2); /* address and segment selector sizes */
+    header_length = dw_fixed(c, offset_size);
+    if (c->bad || header_length > (uint64_t)(c->end - c->p)) return -1;
+    prog.p = c->p + header_length;
+    prog.end = c->end;
+    prog.bad = 0;
+    min_inst = (unsigned)dw_fixed(c, 1);
+    if (u->version >= 4) dw_fixed(c, 1); /* maximum operations per instruction */
+    dw_fixed(c, 1);                      /* default_is_stmt */
+    line_base = (int8_t)dw_fixed(c, 1);
+    line_range = (unsigned)dw_fixed(c, 1);
+    opcode_base = (unsigned)dw_fixed(c, 1);
+    if (line_range == 0 || opcode_base == 0) return -1;
+    memset(lengths, 0, sizeof lengths);
+    for (k = 1; k < opcode_base; k++) lengths[k] = (uint8_t)dw_fixed(c, 1);
+    if (u->version == 5) {
+        dw_entries(u, c, offset_size, 0);
+        dw_entries(u, c, offset_size, 1);
+    } else {
+        while (!c->bad && *dw_cstr(c)) continue; /* include directories */
+        for (;;) {
+            dw_file file_entry = {NULL, 0, 0};
+            file_entry.name = dw_cstr(c);
+            if (c->bad || !*file_entry.name) break;
+            dw_uleb(c);
+            dw_uleb(c);
+            dw_uleb(c);
+            if (dw_add_file(u, file_entry) != 0) return -1;
+        }
+    }
+    if (c->bad) return -1;
+    c = &prog;
+#define DW_ROW(end_sequence)                                                                     \
+    do {                                                                                         \
+        if (have_prev && addr > prev_addr) dw_cover(u, prev_addr, addr, prev_file, prev_line, prev_column); \
+        have_prev = !(end_sequence);                                                             \
+        prev_addr = addr;                                                                        \
+        prev_file = file;                                                                        \
+        prev_line = line;                                                                        \
+        prev_column = column;                                                                    \
+    } while (0)
+    while (c->p < c->end && !c->bad) {
+        op = dw_fixed(c, 1);
+        if (op >= opcode_base) { /* special opcode */
+            op -= opcode_base;
+            addr += (op / line_range) * min_inst;
+            line += (uint32_t)(line_base + (int)(op % line_range));
+            DW_ROW(0);
+            continue;
+        }
+        switch (op) {
+        case 0: /* extended */
+            len = dw_uleb(c);
+            if (c->bad || len == 0 || len > (uint64_t)(c->end - c->p)) return -1;
+            op = dw_fixed(c, 1);
+            if (op == 1) { /* DW_LNE_end_sequence */
+                DW_ROW(1);
+                addr = 0;
+                file = 1;
+                line = 1;
+                column = 0;
+            } else if (op == 2 && len - 1 <= 8) { /* DW_LNE_set_address */
+                addr = dw_fixed(c, (unsigned)(len - 1));
+            } else {
+                dw_skip(c, len - 1); /* define_file (v2-4) and others: not used here */
+            }
+            break;
+        case 1: DW_ROW(0); break;                                   /* copy */
+        case 2: addr += dw_uleb(c) * min_inst; break;               /* advance_pc */
+        case 3: line += (uint32_t)dw_leb(c, 1); break;              /* advance_line */
+        case 4: file = dw_uleb(c); break;                           /* set_file */
+        case 5: column = (uint16_t)dw_uleb(c); break;               /* set_column */
+        case 8: addr += ((255 - opcode_base) / line_range) * min_inst; break; /* const_add_pc */
+        case 9: addr += dw_fixed(c, 2); break;                      /* fixed_advance_pc */
+        default:
+            for (k = 0; k < lengths[op]; k++) dw_uleb(c);
+        }
+    }
+#undef DW_ROW
+    return c->bad ? -1 : 0;
+}
+
+/* Each function's line (m->where), from the file's .debug_line. */
+static void read_lines(elf_file *f, xray_instrmap *m)
+{
+    uint64_t sec = find_section(f, ".debug_line"), off, size, len;
+    dw_unit u;
+    uint8_t *buf = NULL;
+    m->where = calloc(m->nby_address + 1, sizeof *m->where);
+    m->where_known = calloc(m->nby_address + 1, 1);
+    if (!m->where || !m->where_known || sec == f->shnum || section_in_file(f, sec) != 0 ||
+        SH_TYPE(f, sec) == SHT_NOBITS)
+        return;
+    memset(&u, 0, sizeof u);
+    u.f = f;
+    u.m = m;
+    u.line_str = find_section(f, ".debug_line_str");
+    u.str = find_section(f, ".debug_str");
+    size = SH_SIZE(f, sec);
+    for (off = 0; size - off >= 4;) {
+        uint8_t head[12];
+        unsigned offset_size = 4, skip = 4;
+        dw_cursor c;
+        if (read_at(f, SH_OFFSET(f, sec) + off, head, size - off < 12 ? 4 : 12) != 0) break;
+        len = get_le(head, 4);
+        if (len == 0xffffffffu) {
+            if (size - off < 12) break;
+            len = get_le(head + 4, 8);
+            offset_size = 8;
+            skip = 12;
+        } else if (len >= 0xfffffff0u) {
+            break;
+        }
+        if (len > size - off - skip || len > ((uint64_t)1 << 30)) break;
+        free(buf);
+        buf = malloc((size_t)len + 1);
+        if (!buf || read_at(f, SH_OFFSET(f, sec) + off + skip, buf, len) != 0) break;
+        c.p = buf;
+        c.end = buf + len;
+        c.bad = 0;
+        if (dw_unit_rows(&u, &c, offset_size) != 0) break;
+        off += skip + len;
+    }
+    free(buf);
+    free(u.files);
+}
+
 /* ---- YAML maps ------------------------------------------------------------ */
 
 /* llvm-xray reads a file that is no object file as a YAML map (what
@@ -803,6 +1135,9 @@ void xray_instrmap_free(xray_instrmap *m)
         if (m->name && m->name[i] != m->symbol[i]) free(m->name[i]);
         if (m->symbol) free(m->symbol[i]);
     }
+    for (i = 0; m->where && i < m->nby_address; i++) free(m->where[i]);
+    free(m->where);
+    free(m->where_known);
     free(m->name);
     free(m->symbol);
     free(m->symbol_error);
@@ -835,7 +1170,7 @@ int xray_instrmap_open(const char *path, xray_instrmap **out, char *why, size_t 
         if (rc == -2) {
             rc = read_yaml(&f, m, path);
         } else if (rc == 0) {
-            sec = find_map_section(&f);
+            sec = find_section(&f, "xray_instr_map");
             if (sec == f.shnum) rc = fail(&f, "Failed to find XRay instrumentation map.");
             else rc = read_sleds(&f, m, sec);
             if (rc == 0) rc = 1; /* names from its symbols */
@@ -918,4 +1253,31 @@ int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function)
 const char *xray_instrmap_symbol_error(const xray_instrmap *m)
 {
     return m->symbol_error;
+}
+
+const char *xray_instrmap_where(const xray_instrmap *m, int32_t fid)
+{
+    fid_entry key = {0, 0, 0}, *at;
+    if (!m->where || !xray_instrmap_address(m, fid, &key.address)) return NULL;
+    at = bsearch(&key, m->by_address, m->nby_address, sizeof key, fid_cmp_address);
+    return at ? m->where[at - m->by_address] : NULL;
+}
+
+void xray_instrmap_read_lines(xray_instrmap *m, const char *path)
+{
+    elf_file f;
+    struct stat sb;
+    char why[256];
+    memset(&f, 0, sizeof f);
+    f.why = why;
+    f.why_len = sizeof why;
+    f.fd = open(path, O_RDONLY);
+    f.win = calloc(WINDOWS, sizeof *f.win);
+    if (f.fd >= 0 && f.win && fstat(f.fd, &sb) == 0) {
+        f.size = (uint64_t)sb.st_size;
+        if (read_headers(&f) == 0) read_lines(&f, m);
+    }
+    if (f.fd >= 0) close(f.fd);
+    free(f.shdr);
+    free(f.win);
 }

@@ -82,6 +82,16 @@ const char *xray_instrmap_symbol_error(const xray_instrmap *m);
 /* The same name as the symbol table spells it (--no-demangle). */
 const char *xray_instrmap_symbol(const xray_instrmap *m, int32_t fid);
 
+/* Reads the source positions of m's functions from the DWARF line tables
+   of the ELF file at path (m's file), for xray_instrmap_where; a YAML map
+   or a file without line tables gives none. */
+void xray_instrmap_read_lines(xray_instrmap *m, const char *path);
+
+/* The source position llvm-xray account prints for function id fid,
+   "FILE:LINE:COLUMN" (xray_instrmap_read_lines), or NULL when there is
+   none (account then prints "<invalid>:0:0"). */
+const char *xray_instrmap_where(const xray_instrmap *m, int32_t fid);
+
 /* The id llvm-xray gives the function at `function` (the last one given to
    that address), or 0 when no sled names it. */
 int32_t xray_instrmap_fid(const xray_instrmap *m, uint64_t function);

@@ -20,9 +20,10 @@ typedef struct xray_options {
     const char *instr_map;
     /* --symbolize (extract: -s; convert: -y): names instead of ids */
     int symbolize;
-    /* --demangle (the default) / --no-demangle (extract, convert): C++
-       names demangled (xray_instrmap_name) or as in the symbol table
-       (xray_instrmap_symbol) */
+    /* --no-demangle after the last --demangle, whatever their values, as
+       llvm-xray 14 reads them (extract, convert): C++ names as in the
+       symbol table (xray_instrmap_symbol), else demangled
+       (xray_instrmap_name) */
     int demangle;
     /* convert --output-format=yaml|trace_event|raw (-f): llvm-xray's
        default is raw */
@@ -38,14 +39,16 @@ typedef struct xray_options {
     /* account: --keep-going (-k, above), --deduce-sibling-calls (-d),
        --sort=KEY (-s; XRAY_SORT_*, llvm-xray's order of the keys),
        --sortorder=dsc (-r), --top=N (-p; rows shown when > 0),
-       --format=csv (-f) */
-    int deduce_sibling_calls, sort_descending, top, csv;
+       --format=csv (-f), --recursive-calls-only (only the calls of a
+       function that is already on its thread's stack, and the calls that
+       enclose them) */
+    int deduce_sibling_calls, sort_descending, top, csv, recursive_calls_only;
     enum {
         XRAY_SORT_FUNCID, XRAY_SORT_COUNT, XRAY_SORT_MIN, XRAY_SORT_MED, XRAY_SORT_PCT90,
         XRAY_SORT_PCT99, XRAY_SORT_MAX, XRAY_SORT_SUM, XRAY_SORT_FUNC
     } account_sort;
-    /* --output=FILE, -o FILE (extract): where the output goes; NULL or "-":
-       stdout */
+    /* --output=FILE, -o FILE (extract, convert, account): where the output
+       goes (the row's run opens it); NULL or "-": stdout */
     const char *output;
 } xray_options;
 
