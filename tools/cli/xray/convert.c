@@ -494,7 +494,7 @@ static uint8_t *raw_put(uint8_t *w, uint64_t v, unsigned bytes)
 int xray_convert_raw(xray_trace *t, out_buf *out)
 {
     const tdec_xray_header *h = xray_trace_header(t);
-    xray_trace_record r;
+    const xray_trace_record *r;
     uint8_t buf[32], *w;
     /* the 32-byte header: the input's version and file type (also an FDR
        log's), the TSC flags, the cycle frequency, 16 zero bytes */
@@ -508,16 +508,16 @@ int xray_convert_raw(xray_trace *t, out_buf *out)
        with arguments, which are left out), 1 exit, 2 tail exit, function id,
        TSC, thread id, process id (version 3 on, else 0), 8 zero bytes;
        events are left out */
-    while (xray_trace_next(t, &r)) {
-        if (r.kind == XRAY_CUSTOM_EVENT || r.kind == XRAY_TYPED_EVENT) continue;
+    while ((r = xray_trace_next(t)) != NULL) {
+        if (r->kind == XRAY_CUSTOM_EVENT || r->kind == XRAY_TYPED_EVENT) continue;
         memset(buf, 0, sizeof buf);
-        w = raw_put(buf, r.record_type, 2);
-        w = raw_put(w, (uint8_t)r.cpu, 1);
-        w = raw_put(w, r.kind == XRAY_EXIT ? 1u : r.kind == XRAY_TAIL_EXIT ? 2u : 0u, 1);
-        w = raw_put(w, (uint32_t)r.fid, 4);
-        w = raw_put(w, r.tsc, 8);
-        w = raw_put(w, r.tid, 4);
-        raw_put(w, h->version >= 3 ? r.pid : 0, 4);
+        w = raw_put(buf, r->record_type, 2);
+        w = raw_put(w, (uint8_t)r->cpu, 1);
+        w = raw_put(w, r->kind == XRAY_EXIT ? 1u : r->kind == XRAY_TAIL_EXIT ? 2u : 0u, 1);
+        w = raw_put(w, (uint32_t)r->fid, 4);
+        w = raw_put(w, r->tsc, 8);
+        w = raw_put(w, r->tid, 4);
+        raw_put(w, h->version >= 3 ? r->pid : 0, 4);
         out_mem(out, buf, sizeof buf);
     }
     return xray_trace_status(t);

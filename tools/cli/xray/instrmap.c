@@ -89,11 +89,13 @@ typedef struct elf_file {
     size_t   why_len;
 } elf_file;
 
-/* A little-endian field of n (2, 4 or 8) bytes at p; written out for
+/* A little-endian field of n (1, 2, 4 or 8) bytes at p; written out for
    each size (the loops over 40000 sleds and symbols read millions). */
 static uint64_t get_le(const uint8_t *p, unsigned n)
 {
-    uint64_t lo = (uint64_t)p[0] | (uint64_t)p[1] << 8;
+    uint64_t lo;
+    if (n == 1) return p[0];
+    lo = (uint64_t)p[0] | (uint64_t)p[1] << 8;
     if (n == 2) return lo;
     lo |= (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
     if (n == 4) return lo;
