@@ -185,6 +185,8 @@ typedef struct uft_stask {
     uint64_t        est, est_next; /* -e/--estimate-return bookkeeping           */
     long            in_count, out_count; /* open frames a -F / -N filter matched */
     uft_trigger     entry_tr;    /* the trigger of the latest entry (uft_stream_enter) */
+    const uft_sym  *entry_sym;   /* the symbol of the latest entry uft_stream_check_filter()
+                                    looked at (NULL: none) */
     int             excluded;    /* not among --tid's tasks: no records, no frames */
     char            comm[17];    /* its name: its (last) program's, then perf COMM's */
     uft_time_trigger *tt;        /* open frames with a @time trigger (reading) */
@@ -720,6 +722,7 @@ static inline int uft_stream_check_filter(uft_stream *e, uft_stask *t)
     if (r->type == TDEC_UFTRACE_REC_ENTRY) {
         if (uft_stream_frame(e, t, t->nstack - 1) == NULL) return 0;
         sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+        t->entry_sym = sym;
         return uft_stream_enter(e, t, r, uft_stream_special(e, sym, map)) == 0;
     }
     if (r->type == TDEC_UFTRACE_REC_EXIT) {
