@@ -310,7 +310,7 @@ static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t)
    processed? An entry gets its frame set up (uft_stream_enter), an exit
    of a hidden entry is done with (uft_stream_exited), an exit to process
    gets its display depth (uft_stream_exiting). */
-static inline int uft_stream_check_filter(uft_stream *s, uft_stask *t);
+static UFT_INLINE int uft_stream_check_filter(uft_stream *s, uft_stask *t);
 /* fstack_check_filter_done(): after processing a record that
    uft_stream_check_filter() passed (entry: uft_stream_entered, exit:
    uft_stream_exited). */
@@ -713,7 +713,7 @@ static inline uft_stask *uft_stream_peek_shown(uft_stream *e, uft_stask *t, uint
 
 /* fstack_check_filter(): an entry gets its frame set up, an exit of a
    hidden entry is done with, an exit to process gets its display depth. */
-static inline int uft_stream_check_filter(uft_stream *e, uft_stask *t)
+static UFT_INLINE int uft_stream_check_filter(uft_stream *e, uft_stask *t)
 {
     const uft_view *r = &t->cur;
     uft_frame *f;

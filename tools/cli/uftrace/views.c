@@ -56,9 +56,9 @@ typedef struct vw {
     uint32_t  *cur;      /* per task: its current node in the tree */
     uft_text   text;     /* argument text */
     uft_text   tail;     /* vw_chrome_tail() */
-    uint64_t   ts_ms;    /* vw_chrome_ts(): the time in ms whose text is kept */
+    uint64_t   ts_from;  /* vw_chrome_ts(): the start of the ms whose text is kept */
     char       ts_text[24];
-    size_t     ts_len;
+    size_t     ts_len;   /* (0: none kept) */
     uft_kept   tails[UFT_KEPT_SLOTS]; /* the text after the time of a "B"/"E" event
                                         (vw_chrome_tail()), by (task, symbol, phase) */
 } vw;
@@ -254,26 +254,38 @@ static void vw_chrome_tail(vw *v, const uft_stask *t, char ph, const char *name,
 }
 
 /* An event's time in us ("%llu.%03u" of time in ns) at p, which has room
-   for 32 bytes: the part in ms is kept as text while it holds (a trace's
-   times are close). */
-static inline char *vw_chrome_ts(vw *v, char *p, uint64_t time)
+   for 32 bytes, when time is in the ms whose text is kept (times of a
+   trace are close: the ms changes seldom). */
+static inline char *vw_chrome_ts_kept(const vw *v, char *p, uint64_t time)
 {
-    uint64_t ms = time / 1000000u;
-    uint32_t sub = (uint32_t)(time - ms * 1000000u);
-    if (ms == 0) { /* no leading zeros */
-        p = fmt_u64(p, time / 1000);
-        *p++ = '.';
-        return fmt_u64w(p, time % 1000, 3, '0');
-    }
-    if (ms != v->ts_ms) {
-        v->ts_ms = ms;
-        v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
-    }
+    uint32_t sub = (uint32_t)(time - v->ts_from);
     memcpy(p, v->ts_text, sizeof v->ts_text); /* (fixed sizes: faster; the rest is overwritten) */
     p += v->ts_len;
     memcpy(p, vw_digits[sub / 1000], 4);
     memcpy(p + 4, vw_digits[sub % 1000], 4);
     return p + 7;
+}
+
+/* vw_chrome_ts() in another ms: its text is kept from now on (a time
+   under 1 ms, without leading zeros, is written as it is). */
+static UFT_COLD char *vw_chrome_ts_new(vw *v, char *p, uint64_t time)
+{
+    uint64_t ms = time / 1000000u;
+    if (ms == 0) {
+        p = fmt_u64(p, time / 1000);
+        *p++ = '.';
+        return fmt_u64w(p, time % 1000, 3, '0');
+    }
+    v->ts_from = ms * 1000000u;
+    v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
+    return vw_chrome_ts_kept(v, p, time);
+}
+
+/* An event's time in us at p, which has room for 32 bytes. */
+static inline char *vw_chrome_ts(vw *v, char *p, uint64_t time)
+{
+    if (time - v->ts_from >= 1000000u || v->ts_len == 0) return vw_chrome_ts_new(v, p, time);
+    return vw_chrome_ts_kept(v, p, time);
 }
 
 /* The start of an event at time, at p (out_reserve()d for 48 bytes
