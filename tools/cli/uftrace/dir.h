@@ -20,6 +20,14 @@
 #define UFT_COLD
 #endif
 
+/* A hot function inlined into every caller, where the compiler would
+   call it: a call makes the function save its registers on every record. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UFT_INLINE inline __attribute__((always_inline))
+#else
+#define UFT_INLINE inline
+#endif
+
 /* Keeps the value of variable x in a register, loaded by itself. For
    copies of fields stored a moment ago one by one (a record the decoder
    just wrote): the compiler would otherwise merge loads of neighbouring

@@ -185,6 +185,8 @@ typedef struct uft_stask {
     uint64_t        est, est_next; /* -e/--estimate-return bookkeeping           */
     long            in_count, out_count; /* open frames a -F / -N filter matched */
     uft_trigger     entry_tr;    /* the trigger of the latest entry (uft_stream_enter) */
+    const uft_sym  *entry_sym;   /* the symbol of the latest entry uft_stream_check_filter()
+                                    looked at (NULL: none) */
     int             excluded;    /* not among --tid's tasks: no records, no frames */
     char            comm[17];    /* its name: its (last) program's, then perf COMM's */
     uft_time_trigger *tt;        /* open frames with a @time trigger (reading) */
@@ -308,7 +310,7 @@ static inline int uft_stream_check_opts(const uft_stream *s, const uft_stask *t)
    processed? An entry gets its frame set up (uft_stream_enter), an exit
    of a hidden entry is done with (uft_stream_exited), an exit to process
    gets its display depth (uft_stream_exiting). */
-static inline int uft_stream_check_filter(uft_stream *s, uft_stask *t);
+static UFT_INLINE int uft_stream_check_filter(uft_stream *s, uft_stask *t);
 /* fstack_check_filter_done(): after processing a record that
    uft_stream_check_filter() passed (entry: uft_stream_entered, exit:
    uft_stream_exited). */
@@ -711,7 +713,7 @@ static inline uft_stask *uft_stream_peek_shown(uft_stream *e, uft_stask *t, uint
 
 /* fstack_check_filter(): an entry gets its frame set up, an exit of a
    hidden entry is done with, an exit to process gets its display depth. */
-static inline int uft_stream_check_filter(uft_stream *e, uft_stask *t)
+static UFT_INLINE int uft_stream_check_filter(uft_stream *e, uft_stask *t)
 {
     const uft_view *r = &t->cur;
     uft_frame *f;
@@ -720,6 +722,7 @@ static inline int uft_stream_check_filter(uft_stream *e, uft_stask *t)
     if (r->type == TDEC_UFTRACE_REC_ENTRY) {
         if (uft_stream_frame(e, t, t->nstack - 1) == NULL) return 0;
         sym = uft_find_sym_map(e->dir, t->t, r->time, r->addr, &map);
+        t->entry_sym = sym;
         return uft_stream_enter(e, t, r, uft_stream_special(e, sym, map)) == 0;
     }
     if (r->type == TDEC_UFTRACE_REC_EXIT) {

@@ -41,8 +41,8 @@
    uftrace prints its own build's. */
 #define VW_UFTRACE_VERSION "uftrace v0.13 ( x86_64 dwarf python3 luajit tui perf sched dynamic )"
 
-/* "%03u" of 0..999 (filled by vw_chrome_header()) */
-static char vw_digits[1000][3];
+/* "%03u." of 0..999 (filled by vw_chrome_header()) */
+static char vw_digits[1000][4];
 
 typedef struct vw {
     uft_stream s;
@@ -56,9 +56,9 @@ typedef struct vw {
     uint32_t  *cur;      /* per task: its current node in the tree */
     uft_text   text;     /* argument text */
     uft_text   tail;     /* vw_chrome_tail() */
-    uint64_t   ts_ms;    /* vw_chrome_ts(): the time in ms whose text is kept */
+    uint64_t   ts_from;  /* vw_chrome_ts(): the start of the ms whose text is kept */
     char       ts_text[24];
-    size_t     ts_len;
+    size_t     ts_len;   /* (0: none kept) */
     uft_kept   tails[UFT_KEPT_SLOTS]; /* the text after the time of a "B"/"E" event
                                         (vw_chrome_tail()), by (task, symbol, phase) */
 } vw;
@@ -182,7 +182,7 @@ static void vw_element(vw *v)
 static void vw_chrome_header(vw *v)
 {
     size_t i;
-    for (i = 0; i < 1000; i++) fmt_u64w(vw_digits[i], i, 3, '0');
+    for (i = 0; i < 1000; i++) *fmt_u64w(vw_digits[i], i, 3, '0') = '.';
     vw_task_names(v);
     out_lit(v->s.out, "{\"traceEvents\":[\n");
     for (i = 0; i < v->s.ntasks; i++) {
@@ -254,58 +254,119 @@ static void vw_chrome_tail(vw *v, const uft_stask *t, char ph, const char *name,
 }
 
 /* An event's time in us ("%llu.%03u" of time in ns) at p, which has room
-   for 32 bytes: the part in ms is kept as text while it holds (a trace's
-   times are close). */
-static char *vw_chrome_ts(vw *v, char *p, uint64_t time)
+   for 32 bytes, when time is in the ms whose text is kept (times of a
+   trace are close: the ms changes seldom). */
+static inline char *vw_chrome_ts_kept(const vw *v, char *p, uint64_t time)
+{
+    uint32_t sub = (uint32_t)(time - v->ts_from);
+    memcpy(p, v->ts_text, sizeof v->ts_text); /* (fixed sizes: faster; the rest is overwritten) */
+    p += v->ts_len;
+    memcpy(p, vw_digits[sub / 1000], 4);
+    memcpy(p + 4, vw_digits[sub % 1000], 4);
+    return p + 7;
+}
+
+/* vw_chrome_ts() in another ms: its text is kept from now on (a time
+   under 1 ms, without leading zeros, is written as it is). */
+static UFT_COLD char *vw_chrome_ts_new(vw *v, char *p, uint64_t time)
 {
     uint64_t ms = time / 1000000u;
-    uint32_t sub = (uint32_t)(time - ms * 1000000u);
-    if (ms == 0) { /* no leading zeros */
+    if (ms == 0) {
         p = fmt_u64(p, time / 1000);
         *p++ = '.';
         return fmt_u64w(p, time % 1000, 3, '0');
     }
-    if (ms != v->ts_ms) {
-        v->ts_ms = ms;
-        v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
-    }
-    memcpy(p, v->ts_text, sizeof v->ts_text); /* (a fixed size: faster; the rest is overwritten) */
-    p += v->ts_len;
-    memcpy(p, vw_digits[sub / 1000], 3);
-    p[3] = '.';
-    memcpy(p + 4, vw_digits[sub % 1000], 3);
-    return p + 7;
+    v->ts_from = ms * 1000000u;
+    v->ts_len = (size_t)(fmt_u64(v->ts_text, ms) - v->ts_text);
+    return vw_chrome_ts_kept(v, p, time);
 }
 
-/* A "B" (ph 'B') or "E" event of task t at time, of the function sym
-   (NULL for another name); r: the record whose values go into "args"
-   (NULL: none). */
-static void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const uft_sym *sym, const char *name,
-                            size_t name_len, const uft_view *r)
+/* An event's time in us at p, which has room for 32 bytes. */
+static inline char *vw_chrome_ts(vw *v, char *p, uint64_t time)
+{
+    if (time - v->ts_from >= 1000000u || v->ts_len == 0) return vw_chrome_ts_new(v, p, time);
+    return vw_chrome_ts_kept(v, p, time);
+}
+
+/* The start of an event at time, at p (out_reserve()d for 48 bytes
+   more than what follows): `{"ts":TIME` after the comma of a later
+   element. */
+static inline char *vw_chrome_start(vw *v, char *p, uint64_t time)
+{
+    if (v->elements++ > 0) p = fmt_lit(p, ",\n");
+    return vw_chrome_ts(v, fmt_lit(p, "{\"ts\":"), time);
+}
+
+/* The "args" of the record r of task t and the end of its event. */
+static UFT_COLD void vw_chrome_args(vw *v, uft_stask *t, char ph, const uft_view *r)
 {
     out_buf *o = v->s.out;
-    uft_kept *c = sym ? uft_kept_slot(v->tails, sym, ph) : NULL;
-    int kept = c != NULL && uft_kept_holds(c, t, sym, ph);
-    char *p;
-    if (!kept) {
-        vw_chrome_tail(v, t, ph, name, name_len);
-        if (c != NULL) uft_kept_store(c, t, sym, ph, v->tail.buf, v->tail.len);
-    }
-    p = out_reserve(o, 48 + (kept ? UFT_KEPT_ROOM : v->tail.len));
-    if (v->elements++ > 0) p = fmt_lit(p, ",\n");
-    p = vw_chrome_ts(v, fmt_lit(p, "{\"ts\":"), time);
-    p = kept ? uft_kept_put(p, c) : fmt_mem(p, v->tail.buf, v->tail.len);
-    if (r == NULL || !r->more) {
-        *p++ = '}';
-        out_commit(o, p);
-        return;
-    }
-    out_commit(o, p);
     v->text.len = 0;
     uft_values_text(&v->s, t, r, ph == 'E', 1, &v->text);
     out_str(o, ph == 'E' ? ",\"args\":{\"retval\":\"" : ",\"args\":{\"arguments\":\"");
     vw_json_text(o, v->text.buf, v->text.len);
     out_lit(o, "\"}}");
+}
+
+/* The end of an event written up to p: its "args" from the record r
+   (NULL: none), the closing brace. */
+static inline void vw_chrome_end(vw *v, uft_stask *t, char ph, const uft_view *r, char *p)
+{
+    if (r != NULL && r->more) {
+        out_commit(v->s.out, p);
+        vw_chrome_args(v, t, ph, r);
+        return;
+    }
+    *p++ = '}';
+    out_commit(v->s.out, p);
+}
+
+/* A "B" (ph 'B') or "E" event of task t at time, of the function sym
+   (NULL for another name) whose text is not kept: composed, and kept for
+   the next time; r: the record whose values go into "args" (NULL: none). */
+static UFT_COLD void vw_chrome_event(vw *v, uft_stask *t, char ph, uint64_t time, const uft_sym *sym,
+                                     const char *name, size_t name_len, const uft_view *r)
+{
+    char *p;
+    vw_chrome_tail(v, t, ph, name, name_len);
+    if (sym != NULL) uft_kept_store(uft_kept_slot(v->tails, sym, ph), t, sym, ph, v->tail.buf, v->tail.len);
+    p = vw_chrome_start(v, out_reserve(v->s.out, 48 + v->tail.len), time);
+    vw_chrome_end(v, t, ph, r, fmt_mem(p, v->tail.buf, v->tail.len));
+}
+
+/* vw_chrome_event() of the function of record r of task t (no symbol:
+   its address as the name). */
+static UFT_COLD void vw_chrome_func_event(vw *v, uft_stask *t, char ph, const uft_sym *sym, const uft_view *r)
+{
+    char buf[32];
+    if (sym != NULL) {
+        vw_chrome_event(v, t, ph, r->time, sym, sym->name, sym->name_len, r);
+        return;
+    }
+    vw_chrome_event(v, t, ph, r->time, NULL, buf,
+                    (size_t)snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)r->addr), r);
+}
+
+/* dump_replay_func() of --chrome: a function record (or LOST) of task t,
+   as an event: its text after the time comes kept (vw->tails) but the
+   first time. */
+static inline void vw_chrome_func(vw *v, uft_stask *t, const uft_view *r)
+{
+    char ph = r->type == TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E';
+    const uft_sym *sym;
+    uft_kept *c;
+    if (r->type == TDEC_UFTRACE_REC_LOST) {
+        v->lost++;
+        return;
+    }
+    /* (an entry's symbol was looked up by uft_stream_check_filter()) */
+    sym = ph == 'B' ? t->entry_sym : uft_find_sym(v->s.dir, t->t, r->time, r->addr);
+    c = uft_kept_slot(v->tails, sym, ph);
+    if (sym == NULL || !uft_kept_holds(c, t, sym, ph)) {
+        vw_chrome_func_event(v, t, ph, sym, r);
+        return;
+    }
+    vw_chrome_end(v, t, ph, r, uft_kept_put(vw_chrome_start(v, out_reserve(v->s.out, 48 + UFT_KEPT_ROOM), r->time), c));
 }
 
 static void vw_chrome_footer(vw *v)
@@ -452,27 +513,10 @@ static void vw_graphviz_print(vw *v, const char *root)
 /* ---- the walk ------------------------------------------------------------------------------ */
 
 /* dump_replay_func(): a function record (or LOST) of task t. */
-static void vw_func(vw *v, uft_stask *t, const uft_view *r)
+static inline void vw_func(vw *v, uft_stask *t, const uft_view *r)
 {
-    if (v->view == UFT_VIEW_CHROME) {
-        const uft_sym *sym = uft_find_sym(v->s.dir, t->t, r->time, r->addr);
-        char buf[32];
-        const char *name = buf;
-        size_t len;
-        if (r->type == TDEC_UFTRACE_REC_LOST) {
-            v->lost++;
-            return;
-        }
-        if (sym) {
-            name = sym->name;
-            len = sym->name_len;
-        } else {
-            len = (size_t)snprintf(buf, sizeof buf, "<%llx>", (unsigned long long)r->addr);
-        }
-        vw_chrome_event(v, t, r->type == TDEC_UFTRACE_REC_ENTRY ? 'B' : 'E', r->time, sym, name, len, r);
-        return;
-    }
-    vw_tree_func(v, t, r);
+    if (v->view == UFT_VIEW_CHROME) vw_chrome_func(v, t, r);
+    else vw_tree_func(v, t, r);
 }
 
 /* dump_replay_event(): sched-out and sched-in are "linux:schedule"
