@@ -26,7 +26,7 @@
 # Where the time goes (tracedec, 100 MB): the loader's first pass (a scan
 # by record sizes on these clean logs) ~0.07 s, its second pass (the
 # decoder, in LLVM's order) ~0.2 s; the decoder alone decodes the log in
-# 0.13 s (build/bench/xray). stack and account add ~0.05-0.1 s, convert
+# 0.13 s (build/bench/xray). stack and account add ~0.05 s, convert
 # its output (1.3 GB of YAML, or JSON) the rest.
 #
 #   calls.xray ~MB megabytes from fdr-calls' block alone ($CALLS, its map

@@ -64,9 +64,10 @@ typedef struct acct {
     uint64_t     first_tsc; /* LLVM's CurrentMaxTSC: the first non-zero TSC seen */
     acct_table   threads;   /* of acct_thread                                     */
     acct_table   funcs;     /* of acct_func                                       */
-    /* lookups the tables need not repeat: the last record's thread, and
+    /* lookups the tables need not repeat: the last record's thread (its
+       entry moves only when a thread is added, which sets it again), and
        functions by the low bits of their ids (index + 1, 0: empty) */
-    uint32_t     last_tid, last_thread;
+    acct_thread *last_thread;
     int32_t      cached_fid[256];
     uint32_t     cached_func[256];
 } acct;
@@ -152,24 +153,23 @@ static uint32_t acct_func_get(acct *acc, int32_t fid)
     return k;
 }
 
-/* The same for thread tid in acc->threads. */
-static uint32_t acct_thread_get(acct *acc, uint32_t tid)
+/* Thread tid's entry in acc->threads, NULL when out of memory. */
+static acct_thread *acct_thread_get(acct *acc, uint32_t tid)
 {
     uint32_t k;
-    if (acc->threads.map.nkeys != 0 && acc->last_tid == tid) return acc->last_thread;
-    if ((k = acct_table_get(&acc->threads, tid)) == UINT32_MAX) return k;
-    acc->last_tid = tid;
-    acc->last_thread = k;
-    return k;
+    if (acc->last_thread != NULL && acc->last_thread->tid == tid) return acc->last_thread;
+    if ((k = acct_table_get(&acc->threads, tid)) == UINT32_MAX) return NULL;
+    acc->last_thread = (acct_thread *)acc->threads.entries + k;
+    return acc->last_thread;
 }
 
-static int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
+static inline int acct_record_latency(acct *acc, int32_t fid, uint64_t duration)
 {
     acct_func *f;
     uint32_t k = acct_func_get(acc, fid);
     if (k == UINT32_MAX) return -1;
     f = (acct_func *)acc->funcs.entries + k;
-    if (!xray_grow((void **)&f->durations, f->n, &f->cap, sizeof *f->durations)) return -1;
+    if (f->n == f->cap && !xray_grow((void **)&f->durations, f->n, &f->cap, sizeof *f->durations)) return -1;
     f->durations[f->n++] = duration;
     f->sum += (double)duration;
     return 0;
@@ -237,7 +237,7 @@ static int acct_counted(acct_thread *t, int32_t fid)
 }
 
 /* A frame of fid leaves t's stack (--recursive-calls-only). */
-static void acct_leave(acct_thread *t, int32_t fid)
+static inline void acct_leave(acct_thread *t, int32_t fid)
 {
     acct_recursion *rs;
     if (!xray_opt.recursive_calls_only || (rs = acct_recursion_get(t, fid)) == NULL) return;
@@ -248,20 +248,18 @@ static void acct_leave(acct_thread *t, int32_t fid)
 static int acct_account(acct *acc, const xray_trace_record *r)
 {
     acct_thread *t;
-    uint32_t k;
     size_t i, j;
     int counted;
     if (acc->first_tsc == 0) acc->first_tsc = r->tsc;
     if (r->tsc < acc->first_tsc) return 0;
-    if ((k = acct_thread_get(acc, r->tid)) == UINT32_MAX) return -1;
-    t = (acct_thread *)acc->threads.entries + k;
+    if ((t = acct_thread_get(acc, r->tid)) == NULL) return -1;
     switch (r->kind) {
     case XRAY_CUSTOM_EVENT:
     case XRAY_TYPED_EVENT:
         return 1;
     case XRAY_ENTER:
     case XRAY_ENTER_ARG:
-        if (!xray_grow((void **)&t->stack, t->depth, &t->cap, sizeof *t->stack)) return -1;
+        if (t->depth == t->cap && !xray_grow((void **)&t->stack, t->depth, &t->cap, sizeof *t->stack)) return -1;
         t->stack[t->depth].fid = r->fid;
         t->stack[t->depth].tsc = r->tsc;
         t->depth++;
@@ -311,12 +309,11 @@ typedef struct acct_row {
     double   stat[6]; /* min, median, 90p, 99p, max, sum */
 } acct_row;
 
-/* Puts the k-th smallest of a[0..n) at a[k], the smaller ones before it and
-   the larger ones after (std::nth_element's contract: llvm-xray reads its
-   percentiles so). Hoare partitions around a median of three. */
-static void acct_select(uint64_t *a, size_t n, size_t k)
+/* Puts the k-th smallest of a[lo..hi] at a[k], the smaller ones before it
+   and the larger ones after (std::nth_element's contract: llvm-xray reads
+   its percentiles so). Hoare partitions around a median of three. */
+static void acct_select(uint64_t *a, size_t lo, size_t hi, size_t k)
 {
-    size_t lo = 0, hi = n - 1;
     while (lo < hi) {
         uint64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi], pivot, tmp;
         size_t i = lo, j = hi;
@@ -335,18 +332,21 @@ static void acct_select(uint64_t *a, size_t n, size_t k)
     }
 }
 
+/* The median first, then each higher percentile among the durations above
+   the previous one (they all sit there once it is in place), then the
+   minimum below the median and the maximum from the 99th up. */
 static void acct_stats(acct_func *f, acct_row *row)
 {
-    uint64_t *d = f->durations, min = d[0], max = d[0];
+    uint64_t *d = f->durations, min, max;
     size_t n = f->n, i;
     size_t k50 = n / 2, k90 = (size_t)((double)n * 0.9), k99 = (size_t)((double)n * 0.99);
-    for (i = 1; i < n; i++) {
+    acct_select(d, 0, n - 1, k50);
+    if (k90 > k50) acct_select(d, k50 + 1, n - 1, k90);
+    if (k99 > k90) acct_select(d, k90 + 1, n - 1, k99);
+    for (min = d[0], i = 1; i < k50; i++)
         if (d[i] < min) min = d[i];
+    for (max = d[k99], i = k99 + 1; i < n; i++)
         if (d[i] > max) max = d[i];
-    }
-    acct_select(d, n, k99);
-    acct_select(d, k99 + 1, k90);
-    acct_select(d, k90 + 1, k50);
     row->fid = f->fid;
     row->count = n;
     row->stat[0] = (double)min;
