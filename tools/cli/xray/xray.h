@@ -13,6 +13,16 @@
 
 #include "tools/cli/cli.h"
 
+/* The values of the choice options below (ints, as xray_opt_choice
+   gives them). */
+enum { XRAY_FORMAT_RAW, XRAY_FORMAT_YAML, XRAY_FORMAT_TRACE_EVENT };
+enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME };
+enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT };
+enum {
+    XRAY_SORT_FUNCID, XRAY_SORT_COUNT, XRAY_SORT_MIN, XRAY_SORT_MED, XRAY_SORT_PCT90,
+    XRAY_SORT_PCT99, XRAY_SORT_MAX, XRAY_SORT_SUM, XRAY_SORT_FUNC
+};
+
 typedef struct xray_options {
     /* --instr_map=FILE, -m FILE (account, convert, stack): the instrumented
        binary whose map names the function ids; NULL when not given. Load it
@@ -27,15 +37,15 @@ typedef struct xray_options {
     int demangle;
     /* convert --output-format=yaml|trace_event|raw (-f): llvm-xray's
        default is raw */
-    enum { XRAY_FORMAT_RAW, XRAY_FORMAT_YAML, XRAY_FORMAT_TRACE_EVENT } output_format;
+    int output_format; /* XRAY_FORMAT_* */
     /* convert --sort (-s; the default) / --sort=false: records by TSC */
     int sort;
     /* stack: --keep-going (-k), --per-thread-stacks, --aggregate-threads,
        --all-stacks (--all), --stack-format=human|flame,
        --aggregation-type=time|count */
     int keep_going, per_thread_stacks, aggregate_threads, all_stacks;
-    enum { XRAY_STACK_HUMAN, XRAY_STACK_FLAME } stack_format;
-    enum { XRAY_AGGREGATE_TIME, XRAY_AGGREGATE_COUNT } aggregation;
+    int stack_format; /* XRAY_STACK_* */
+    int aggregation;  /* XRAY_AGGREGATE_* */
     /* account: --keep-going (-k, above), --deduce-sibling-calls (-d),
        --sort=KEY (-s; XRAY_SORT_*, llvm-xray's order of the keys),
        --sortorder=dsc (-r), --top=N (-p; rows shown when > 0),
@@ -43,10 +53,7 @@ typedef struct xray_options {
        function that is already on its thread's stack, and the calls that
        enclose them) */
     int deduce_sibling_calls, sort_descending, top, csv, recursive_calls_only;
-    enum {
-        XRAY_SORT_FUNCID, XRAY_SORT_COUNT, XRAY_SORT_MIN, XRAY_SORT_MED, XRAY_SORT_PCT90,
-        XRAY_SORT_PCT99, XRAY_SORT_MAX, XRAY_SORT_SUM, XRAY_SORT_FUNC
-    } account_sort;
+    int account_sort; /* XRAY_SORT_* */
     /* --output=FILE, -o FILE (extract, convert, account): where the output
        goes (the row's run opens it); NULL or "-": stdout */
     const char *output;
