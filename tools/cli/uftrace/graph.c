@@ -286,26 +286,38 @@ static void gr_indent(const gr_print *p, int indent, int line)
     }
 }
 
-static void gr_columns(const gr_print *p, const ct_node *n)
+/* The field columns of a graph line (uftrace's print_field()s): for each
+   shown field of `fields` (total time, self time, then a third column),
+   blanks of its width when the line has no node (has_node 0), else the
+   times or `third`. */
+static void gr_field_columns(out_buf *out, const uft_field *fields, const int *shown, int nshown, int has_node,
+                             uint64_t total, uint64_t self, const char *third)
 {
     char buf[32];
     int i;
-    if (p->nshown == 0) return;
-    for (i = 0; i < p->nshown; i++) {
-        out_lit(p->out, "  ");
-        if (n == NULL) { /* print_empty_field() */
-            snprintf(buf, sizeof buf, "%*s", gr_fields[p->shown[i]].width, "");
-            out_str(p->out, buf);
-        } else if (p->shown[i] == GF_TOTAL) {
-            uft_col_time(p->out, n->time);
-        } else if (p->shown[i] == GF_SELF) {
-            uft_col_time(p->out, n->time - n->child);
+    if (nshown == 0) return;
+    for (i = 0; i < nshown; i++) {
+        out_lit(out, "  ");
+        if (!has_node) { /* print_empty_field() */
+            snprintf(buf, sizeof buf, "%*s", fields[shown[i]].width, "");
+            out_str(out, buf);
+        } else if (shown[i] == GF_TOTAL) {
+            uft_col_time(out, total);
+        } else if (shown[i] == GF_SELF) {
+            uft_col_time(out, self);
         } else {
-            snprintf(buf, sizeof buf, "%12llx", (unsigned long long)(n->addr & ((1ull << 48) - 1)));
-            out_str(p->out, buf);
+            out_str(out, third);
         }
     }
-    out_lit(p->out, " : ");
+    out_lit(out, " : ");
+}
+
+static void gr_columns(const gr_print *p, const ct_node *n)
+{
+    char addr[32] = "";
+    if (n != NULL) snprintf(addr, sizeof addr, "%12llx", (unsigned long long)(n->addr & ((1ull << 48) - 1)));
+    gr_field_columns(p->out, gr_fields, p->shown, p->nshown, n != NULL, n ? n->time : 0,
+                     n ? n->time - n->child : 0, addr);
 }
 
 /* print_graph_node() */
@@ -456,7 +468,8 @@ static int gr_func_known(const uft_dir *d, const char *name)
 
 /* ---- graph --task: the task graph (graph_build_task() and graph_print_task()) ---- */
 
-enum { GT_TOTAL, GT_SELF, GT_TID };
+/* the same order as gr_fields: total, self, then the third column */
+enum { GT_TOTAL = GF_TOTAL, GT_SELF = GF_SELF, GT_TID };
 static const uft_field gr_task_fields[] = {
     {"total-time", "total", "TOTAL TIME", 10},
     {"self-time", "self", " SELF TIME", 10},
@@ -483,24 +496,10 @@ typedef struct gt_print {
 
 static void gt_columns(const gt_print *p, const gt_node *n)
 {
-    char buf[32];
-    int i;
-    if (p->nshown == 0) return;
-    for (i = 0; i < p->nshown; i++) {
-        out_lit(p->out, "  ");
-        if (n == NULL) {
-            snprintf(buf, sizeof buf, "%*s", gr_task_fields[p->shown[i]].width, "");
-            out_str(p->out, buf);
-        } else if (p->shown[i] == GT_TOTAL) {
-            uft_col_time(p->out, n->run);
-        } else if (p->shown[i] == GT_SELF) {
-            uft_col_time(p->out, n->run - n->idle);
-        } else {
-            snprintf(buf, sizeof buf, "[%6d]", (int)n->t->tid);
-            out_str(p->out, buf);
-        }
-    }
-    out_lit(p->out, " : ");
+    char tid[32] = "";
+    if (n != NULL) snprintf(tid, sizeof tid, "[%6d]", (int)n->t->tid);
+    gr_field_columns(p->out, gr_task_fields, p->shown, p->nshown, n != NULL, n ? n->run : 0,
+                     n ? n->run - n->idle : 0, tid);
 }
 
 /* pr_indent() over the task graph's mask */
